@@ -1,0 +1,76 @@
+/**
+ * spec/ (TypeSpec) → generated/openapi/<version>.yaml → generated/types/<version>.ts.
+ *
+ * `--check` regenerates into a scratch folder and fails when generated/ differs, so CI catches a
+ * spec edit whose output was not committed (and any hand edit of generated files).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import openapiTS, { astToString } from 'openapi-typescript';
+
+const root = resolve(import.meta.dirname, '..');
+const check = process.argv.includes('--check');
+const header = 'generated from spec/ by `npm run generate` — do not edit';
+
+async function generate(outDir: string): Promise<string[]> {
+  const tspOut = mkdtempSync(join(tmpdir(), 'tsp-'));
+  try {
+    execFileSync(
+      process.execPath,
+      [join(root, 'node_modules/@typespec/compiler/cmd/tsp.js'), 'compile', join(root, 'spec/main.tsp'),
+        '--config', join(root, 'tspconfig.yaml'), '--option', `@typespec/openapi3.emitter-output-dir=${tspOut}`,
+        '--warn-as-error'],
+      { stdio: ['ignore', 'ignore', 'inherit'], cwd: root },
+    );
+    const versions = readdirSync(tspOut).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length)).sort();
+    if (versions.length === 0) throw new Error('TypeSpec produced no OpenAPI documents');
+    mkdirSync(join(outDir, 'openapi'), { recursive: true });
+    mkdirSync(join(outDir, 'types'), { recursive: true });
+    const written: string[] = [];
+    for (const version of versions) {
+      const yaml = readFileSync(join(tspOut, `${version}.yaml`), 'utf8');
+      writeFileSync(join(outDir, 'openapi', `${version}.yaml`), `# ${header}\n${yaml}`);
+      const ast = await openapiTS(yaml, { exportType: false, rootTypes: false });
+      writeFileSync(join(outDir, 'types', `${version}.ts`), `// ${header}\n${astToString(ast)}`);
+      written.push(`openapi/${version}.yaml`, `types/${version}.ts`);
+      console.log(`generated ${version}`);
+    }
+    return written;
+  } finally {
+    rmSync(tspOut, { recursive: true, force: true });
+  }
+}
+
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
+}
+
+if (check) {
+  const scratch = mkdtempSync(join(tmpdir(), 'gen-check-'));
+  try {
+    await generate(scratch);
+    const committed = join(root, 'generated');
+    const names = [...new Set([...listFiles(scratch), ...listFiles(committed)])];
+    const stale = names.filter((n) => {
+      const a = join(scratch, n);
+      const b = join(committed, n);
+      return !existsSync(a) || !existsSync(b) || readFileSync(a, 'utf8') !== readFileSync(b, 'utf8');
+    });
+    if (stale.length) {
+      console.error(`generated/ is out of date with spec/ (run \`npm run generate\` and commit):\n  ${stale.join('\n  ')}`);
+      process.exit(1);
+    }
+    console.log('generated/ is up to date');
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+} else {
+  rmSync(join(root, 'generated'), { recursive: true, force: true });
+  await generate(join(root, 'generated'));
+}
