@@ -1,0 +1,120 @@
+// Compiles the sandbox's Solidity (Uniswap's Permit2 and a plain ERC-20) with solc-js, once:
+// the output is cached under .cache/ keyed by a hash of compiler, settings and sources.
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type CompiledContract = { abi: unknown[]; bytecode: string };
+export type SandboxArtifacts = { permit2: CompiledContract; plainToken: CompiledContract };
+
+const require = createRequire(import.meta.url);
+const permit2Root = path.join(path.dirname(require.resolve('@uniswap/v4-periphery/package.json')), 'lib/permit2');
+const defaultCacheDir = fileURLToPath(new URL('../../../.cache/evm-sandbox/', import.meta.url));
+
+/**
+ * The plain ERC-20 (no EIP-3009) used for the Permit2 and direct-transfer paths. solmate's ERC20
+ * already ships beside Permit2; only an owner-gated mint is added so the sandbox can fund buyers.
+ */
+const PLAIN_TOKEN_SOURCE = `// SPDX-License-Identifier: Apache-2.0
+pragma solidity ^0.8.17;
+import {ERC20} from "solmate/src/tokens/ERC20.sol";
+contract SandboxToken is ERC20 {
+    address public immutable owner;
+    constructor(string memory name_, string memory symbol_, uint8 decimals_) ERC20(name_, symbol_, decimals_) {
+        owner = msg.sender;
+    }
+    function mint(address to, uint256 amount) external {
+        require(msg.sender == owner, "SandboxToken: not owner");
+        _mint(to, amount);
+    }
+}
+`;
+
+/**
+ * Permit2's settings as Uniswap builds it (foundry.toml): via-IR, 1,000,000 optimizer runs, no
+ * metadata hash. The EVM version matches the sandbox hardfork's supported opcodes.
+ */
+const SETTINGS = {
+  viaIR: true,
+  optimizer: { enabled: true, runs: 1_000_000 },
+  metadata: { bytecodeHash: 'none' },
+  evmVersion: 'cancun',
+  outputSelection: {
+    'src/Permit2.sol': { Permit2: ['abi', 'evm.bytecode.object'] },
+    'sandbox/SandboxToken.sol': { SandboxToken: ['abi', 'evm.bytecode.object'] },
+  },
+};
+
+type Sources = Record<string, { content: string }>;
+
+/**
+ * Collects Permit2.sol and its imports. Permit2 pins `pragma solidity 0.8.17`; the installed
+ * solc-js may be newer, so the exact pin is relaxed to `^0.8.17` in memory (code unchanged).
+ */
+function collectSources(): Sources {
+  const sources: Sources = {};
+  const visit = (unit: string, file: string): void => {
+    if (sources[unit]) return;
+    const content = readFileSync(file, 'utf8').replace(/pragma solidity 0\.8\.17;/, 'pragma solidity ^0.8.17;');
+    sources[unit] = { content };
+    for (const match of content.matchAll(/import\s+(?:\{[^}]*\}\s+from\s+)?"([^"]+)"/g)) {
+      const target = match[1] ?? '';
+      if (target.startsWith('solmate/')) {
+        visit(target, path.join(permit2Root, 'lib/solmate', target.slice('solmate/'.length)));
+      } else {
+        const next = path.posix.normalize(path.posix.join(path.posix.dirname(unit), target));
+        visit(next, path.join(permit2Root, next));
+      }
+    }
+  };
+  visit('src/Permit2.sol', path.join(permit2Root, 'src/Permit2.sol'));
+  visit('solmate/src/tokens/ERC20.sol', path.join(permit2Root, 'lib/solmate/src/tokens/ERC20.sol'));
+  sources['sandbox/SandboxToken.sol'] = { content: PLAIN_TOKEN_SOURCE };
+  return sources;
+}
+
+type SolcModule = { compile(input: string): string; version(): string };
+type SolcOutput = {
+  errors?: { severity: string; formattedMessage: string }[];
+  contracts?: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
+};
+
+function pick(output: SolcOutput, unit: string, name: string): CompiledContract {
+  const contract = output.contracts?.[unit]?.[name];
+  if (!contract) throw new Error(`solc produced no ${name}`);
+  return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
+}
+
+/**
+ * Returns the compiled Permit2 and plain token, compiling only when the cache misses (about 4 s
+ * with solc-js; Uniswap's pinned 0.8.17 takes about 15 s). Concurrent processes may both compile;
+ * the cache file is written atomically so neither reads a torn file.
+ */
+export async function loadSandboxArtifacts(cacheDir: string = defaultCacheDir): Promise<SandboxArtifacts> {
+  const solcPackage = JSON.parse(readFileSync(require.resolve('solc/package.json'), 'utf8')) as { version: string };
+  const sources = collectSources();
+  const input = { language: 'Solidity', sources, settings: SETTINGS };
+  const key = createHash('sha256').update(solcPackage.version).update(JSON.stringify(input)).digest('hex').slice(0, 32);
+  const cacheFile = path.join(cacheDir, `artifacts-${key}.json`);
+  try {
+    return JSON.parse(await readFile(cacheFile, 'utf8')) as SandboxArtifacts;
+  } catch {
+    // Cache miss: compile below.
+  }
+  const solc = require('solc') as SolcModule;
+  const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
+  const errors = (output.errors ?? []).filter((error) => error.severity === 'error');
+  if (errors.length > 0) throw new Error(`solc failed:\n${errors.map((error) => error.formattedMessage).join('\n')}`);
+  const artifacts: SandboxArtifacts = {
+    permit2: pick(output, 'src/Permit2.sol', 'Permit2'),
+    plainToken: pick(output, 'sandbox/SandboxToken.sol', 'SandboxToken'),
+  };
+  await mkdir(cacheDir, { recursive: true });
+  const temporary = `${cacheFile}.${process.pid}.tmp`;
+  await writeFile(temporary, JSON.stringify(artifacts));
+  await rename(temporary, cacheFile);
+  return artifacts;
+}

@@ -1,0 +1,88 @@
+// Deterministic deployment of the sandbox contracts: a fixed deployer key and a fixed order of
+// transactions, so every address is the same on every run (CREATE address = deployer + nonce).
+import { Contract, ContractFactory, MaxUint256, Wallet, getCreateAddress, id, type Provider } from 'ethers';
+import type { SandboxArtifacts } from './compile.ts';
+import { fiatTokenArtifact, signatureCheckerArtifact } from './fiat-token.ts';
+
+/**
+ * Well-known sandbox keys (public on purpose, like Hardhat's test accounts): never fund them on a
+ * real chain. The relayer is the service's gas payer for gasless flows in the sandbox.
+ */
+export const SANDBOX_DEPLOYER_KEY = id('merchant-payments-sandbox:evm:deployer');
+export const SANDBOX_RELAYER_KEY = id('merchant-payments-sandbox:evm:relayer');
+
+/** Deployer nonce of each step; changing the order changes the addresses. */
+const NONCE = { signatureChecker: 0, usdc: 1, permit2: 7, plainToken: 8 } as const;
+
+export type SandboxAddresses = {
+  deployer: string;
+  signatureChecker: string;
+  usdc: string;
+  permit2: string;
+  plainToken: string;
+};
+
+/** The addresses deployment will produce, computable without running anything. */
+export function sandboxAddresses(): SandboxAddresses {
+  const deployer = new Wallet(SANDBOX_DEPLOYER_KEY).address;
+  const at = (nonce: number): string => getCreateAddress({ from: deployer, nonce });
+  return {
+    deployer,
+    signatureChecker: at(NONCE.signatureChecker),
+    usdc: at(NONCE.usdc),
+    permit2: at(NONCE.permit2),
+    plainToken: at(NONCE.plainToken),
+  };
+}
+
+export const USDC_METADATA = { name: 'USD Coin', symbol: 'USDC', currency: 'USD', decimals: 6 } as const;
+export const PLAIN_TOKEN_METADATA = { name: 'Sandbox Tether USD', symbol: 'USDT', decimals: 6 } as const;
+
+/**
+ * Deploys SignatureChecker, FiatTokenV2_2 (initialized through V2_2, deployer as master minter and
+ * a configured minter), Permit2 and the plain token. Verifies each lands where expected, so a
+ * change in order or key fails loudly instead of moving addresses silently.
+ */
+export async function deploySandboxContracts(provider: Provider, artifacts: SandboxArtifacts): Promise<SandboxAddresses> {
+  const expected = sandboxAddresses();
+  const deployer = new Wallet(SANDBOX_DEPLOYER_KEY, provider);
+  let nonce = await provider.getTransactionCount(deployer.address, 'pending');
+  if (nonce !== 0) throw new Error(`Sandbox deployer already used (nonce ${nonce}); deploy needs a fresh chain`);
+
+  const deploy = async (abi: unknown[], bytecode: string, args: unknown[]): Promise<string> => {
+    const factory = new ContractFactory(abi as never, bytecode, deployer);
+    const contract = await factory.deploy(...args, { nonce: nonce++ });
+    await contract.waitForDeployment();
+    return contract.getAddress();
+  };
+  const send = async (contract: Contract, method: string, args: unknown[]): Promise<void> => {
+    const fn = contract.getFunction(method);
+    const tx = await fn.send(...args, { nonce: nonce++ });
+    const receipt = await tx.wait();
+    if (receipt?.status !== 1) throw new Error(`Sandbox setup call ${method} failed`);
+  };
+
+  const checker = signatureCheckerArtifact();
+  const signatureChecker = await deploy(checker.abi, checker.bytecode, []);
+  const fiat = fiatTokenArtifact(signatureChecker);
+  const usdcAddress = await deploy(fiat.abi, fiat.bytecode, []);
+  const usdc = new Contract(usdcAddress, fiat.abi as never, deployer);
+  const me = deployer.address;
+  await send(usdc, 'initialize', [
+    USDC_METADATA.name, USDC_METADATA.symbol, USDC_METADATA.currency, USDC_METADATA.decimals, me, me, me, me,
+  ]);
+  await send(usdc, 'initializeV2', [USDC_METADATA.name]);
+  await send(usdc, 'initializeV2_1', [me]);
+  await send(usdc, 'initializeV2_2', [[], USDC_METADATA.symbol]);
+  await send(usdc, 'configureMinter', [me, MaxUint256]);
+  const permit2 = await deploy(artifacts.permit2.abi, artifacts.permit2.bytecode, []);
+  const plainToken = await deploy(artifacts.plainToken.abi, artifacts.plainToken.bytecode, [
+    PLAIN_TOKEN_METADATA.name, PLAIN_TOKEN_METADATA.symbol, PLAIN_TOKEN_METADATA.decimals,
+  ]);
+
+  const actual: SandboxAddresses = { deployer: me, signatureChecker, usdc: usdcAddress, permit2, plainToken };
+  for (const key of Object.keys(expected) as (keyof SandboxAddresses)[]) {
+    if (actual[key] !== expected[key]) throw new Error(`Sandbox ${key} deployed at ${actual[key]}, expected ${expected[key]}`);
+  }
+  return actual;
+}

@@ -1,0 +1,80 @@
+import { Contract, Wallet, parseEther } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvmSandbox, sandboxAddresses, type EvmSandbox } from './index.ts';
+
+describe('EVM sandbox', () => {
+  let sandbox: EvmSandbox;
+  beforeAll(async () => {
+    sandbox = await createEvmSandbox();
+  });
+  afterAll(async () => {
+    await sandbox.close();
+  });
+
+  it('deploys at the precomputed deterministic addresses', () => {
+    const expected = sandboxAddresses();
+    expect(sandbox.usdcAddress).toBe(expected.usdc);
+    expect(sandbox.permit2Address).toBe(expected.permit2);
+    expect(sandbox.plainTokenAddress).toBe(expected.plainToken);
+    expect(sandbox.caip2).toBe('eip155:31337');
+    expect(sandbox.assets.map((asset) => [asset.caip19, asset.symbol, asset.decimals, asset.flows])).toEqual([
+      [`eip155:31337/erc20:${expected.usdc}`, 'USDC', 6, ['eip3009', 'permit2', 'transfer']],
+      [`eip155:31337/erc20:${expected.plainToken}`, 'USDT', 6, ['permit2', 'transfer']],
+    ]);
+  });
+
+  it('runs real FiatToken V2.2 as USDC and a token without EIP-3009', async () => {
+    const abi = ['function name() view returns (string)', 'function version() view returns (string)', 'function decimals() view returns (uint8)', 'function TRANSFER_WITH_AUTHORIZATION_TYPEHASH() view returns (bytes32)'];
+    const usdc = new Contract(sandbox.usdcAddress, abi, sandbox.ethersProvider);
+    expect(await usdc.getFunction('name')()).toBe('USD Coin');
+    expect(await usdc.getFunction('version')()).toBe('2');
+    expect(await usdc.getFunction('decimals')()).toBe(6n);
+    const plain = new Contract(sandbox.plainTokenAddress, abi, sandbox.ethersProvider);
+    await expect(plain.getFunction('TRANSFER_WITH_AUTHORIZATION_TYPEHASH')()).rejects.toThrow();
+    expect(await sandbox.ethersProvider.getCode(sandbox.permit2Address)).not.toBe('0x');
+  });
+
+  it('funds native coin and tokens by adding to the balance', async () => {
+    const who = Wallet.createRandom().address;
+    await sandbox.fund(who, null, 5n);
+    await sandbox.fund(who, null, 7n);
+    await sandbox.fund(who, sandbox.usdcAddress, 1_000_000n);
+    await Promise.all([sandbox.fund(who, sandbox.plainTokenAddress, 2n), sandbox.fund(who, sandbox.plainTokenAddress, 3n)]);
+    expect(await sandbox.balanceOf(who, null)).toBe(12n);
+    expect(await sandbox.balanceOf(who, sandbox.usdcAddress)).toBe(1_000_000n);
+    expect(await sandbox.balanceOf(who, sandbox.plainTokenAddress)).toBe(5n);
+    expect(await sandbox.balanceOf(sandbox.relayer.address, null)).toBeGreaterThan(parseEther('1000'));
+  });
+
+  it('answers single and batch JSON-RPC and refuses dev methods by default', async () => {
+    expect(await sandbox.handleJsonRpc({ jsonrpc: '2.0', id: 7, method: 'eth_chainId', params: [] })).toEqual({ jsonrpc: '2.0', id: 7, result: '0x7a69' });
+    const batch = await sandbox.handleJsonRpc([
+      { jsonrpc: '2.0', id: 'a', method: 'eth_chainId' },
+      { jsonrpc: '2.0', id: 'b', method: 'hardhat_setBalance', params: [sandbox.relayer.address, '0x0'] },
+      { jsonrpc: '2.0', method: 'eth_blockNumber' },
+      { jsonrpc: '2.0', id: 'c', method: 'no_such_method', params: [] },
+      42,
+    ]);
+    expect(batch).toMatchObject([
+      { id: 'a', result: '0x7a69' },
+      { id: 'b', error: { code: -32601 } },
+      { id: 'c', error: { code: expect.any(Number) } },
+      { id: null, error: { code: -32600 } },
+    ]);
+    expect(await sandbox.handleJsonRpc([])).toMatchObject({ error: { code: -32600 } });
+    expect(await sandbox.handleJsonRpc([{ jsonrpc: '2.0', method: 'eth_chainId' }])).toBeUndefined();
+    expect(await sandbox.balanceOf(sandbox.relayer.address, null)).toBeGreaterThan(0n);
+  });
+
+  it('accepts a raw transaction a wallet broadcasts over the endpoint', async () => {
+    const buyer = Wallet.createRandom();
+    await sandbox.fund(buyer.address, null, parseEther('1'));
+    const signed = await buyer.signTransaction({
+      to: sandbox.relayer.address, value: 1n, nonce: 0, gasLimit: 21_000n, chainId: 31337n,
+      maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1n, type: 2,
+    });
+    const answer = (await sandbox.handleJsonRpc({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [signed] })) as { result: string };
+    const receipt = await sandbox.ethersProvider.getTransactionReceipt(answer.result);
+    expect(receipt?.status).toBe(1);
+  });
+});

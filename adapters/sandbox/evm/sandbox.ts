@@ -1,0 +1,136 @@
+// The sandbox EVM chain: EDR in process, with real USDC (FiatToken), Permit2 and a plain ERC-20.
+import { BrowserProvider, Contract, Wallet, parseEther, toQuantity } from 'ethers';
+import { loadSandboxArtifacts } from './compile.ts';
+import { SANDBOX_DEPLOYER_KEY, SANDBOX_RELAYER_KEY, deploySandboxContracts, PLAIN_TOKEN_METADATA, USDC_METADATA } from './deploy.ts';
+import { startEdrNode } from './edr-node.ts';
+import { eip1193, handleJsonRpcBody, type Eip1193Provider, type JsonRpcHandlerOptions } from './json-rpc.ts';
+
+/** Which EVM payment flows an asset supports (see design: how EVM is paid). */
+export type EvmFlow = 'eip3009' | 'permit2' | 'transfer';
+
+export type SandboxAsset = {
+  caip19: string;
+  address: string;
+  symbol: string;
+  name: string;
+  decimals: number;
+  flows: EvmFlow[];
+};
+
+export type EvmSandboxOptions = {
+  /** Default 31337 (the usual local-chain id). */
+  chainId?: number;
+  /** Where the compiled Permit2 is cached. Default `<repo>/.cache/evm-sandbox/`. */
+  cacheDir?: string;
+};
+
+export type EvmSandbox = {
+  chainId: number;
+  /** CAIP-2 id, e.g. `eip155:31337`. */
+  caip2: string;
+  /** EIP-1193 provider (all methods, including `hardhat_*`), for in-process code. */
+  provider: Eip1193Provider;
+  /** ethers provider over `provider`, ready for contracts and `new Wallet(key, ethersProvider)`. */
+  ethersProvider: BrowserProvider;
+  /** JSON-RPC endpoint body handler (single or batch); dev methods refused unless allowed. */
+  handleJsonRpc(body: unknown, options?: JsonRpcHandlerOptions): Promise<unknown>;
+  assets: SandboxAsset[];
+  usdcAddress: string;
+  plainTokenAddress: string;
+  permit2Address: string;
+  /** Prefunded (native coin) account the service may use as relayer / fee payer in the sandbox. */
+  relayer: { address: string; privateKey: string };
+  /** Adds `value` to an account: native coin (token null) via set-balance, tokens by minting. */
+  fund(address: string, token: string | null, value: bigint): Promise<void>;
+  balanceOf(address: string, token: string | null): Promise<bigint>;
+  close(): Promise<void>;
+};
+
+const ERC20_ABI = ['function balanceOf(address) view returns (uint256)', 'function mint(address to, uint256 amount)'];
+
+/**
+ * Starts a fresh sandbox chain and deploys its contracts at deterministic addresses (same every
+ * run). Cold start compiles Permit2 once (cached under .cache/); warm starts take about a second.
+ */
+export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise<EvmSandbox> {
+  const chainId = options.chainId ?? 31337;
+  const artifacts = await loadSandboxArtifacts(options.cacheDir);
+  const deployerAddress = new Wallet(SANDBOX_DEPLOYER_KEY).address;
+  const relayer = new Wallet(SANDBOX_RELAYER_KEY);
+  const node = await startEdrNode({
+    chainId: BigInt(chainId),
+    prefunded: [
+      { address: deployerAddress, balance: parseEther('1000000') },
+      { address: relayer.address, balance: parseEther('1000000') },
+    ],
+  });
+  let closed = false;
+  const guarded = {
+    call: (method: string, params: readonly unknown[]) => {
+      if (closed) return Promise.reject(new Error('EVM sandbox is closed'));
+      return node.call(method, params);
+    },
+  };
+  const provider = eip1193(guarded);
+  const ethersProvider = new BrowserProvider(provider, chainId, { staticNetwork: true, pollingInterval: 100, cacheTimeout: -1 });
+  const addresses = await deploySandboxContracts(ethersProvider, artifacts);
+  const deployer = new Wallet(SANDBOX_DEPLOYER_KEY, ethersProvider);
+
+  // Minting goes through one deployer, so its transactions are serialized to keep nonces in order.
+  let deployerQueue: Promise<unknown> = Promise.resolve();
+  const asDeployer = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = deployerQueue.then(work, work);
+    deployerQueue = run.catch(() => undefined);
+    return run;
+  };
+
+  const asset = (address: string, meta: { name: string; symbol: string; decimals: number }, flows: EvmFlow[]): SandboxAsset => ({
+    caip19: `eip155:${chainId}/erc20:${address}`,
+    address,
+    symbol: meta.symbol,
+    name: meta.name,
+    decimals: meta.decimals,
+    flows,
+  });
+
+  const balanceOf = async (address: string, token: string | null): Promise<bigint> => {
+    if (token === null) return ethersProvider.getBalance(address);
+    const contract = new Contract(token, ERC20_ABI, ethersProvider);
+    return (await contract.getFunction('balanceOf')(address)) as bigint;
+  };
+
+  return {
+    chainId,
+    caip2: `eip155:${chainId}`,
+    provider,
+    ethersProvider,
+    handleJsonRpc: (body, handlerOptions) => handleJsonRpcBody(guarded, body, handlerOptions),
+    assets: [
+      asset(addresses.usdc, USDC_METADATA, ['eip3009', 'permit2', 'transfer']),
+      asset(addresses.plainToken, PLAIN_TOKEN_METADATA, ['permit2', 'transfer']),
+    ],
+    usdcAddress: addresses.usdc,
+    plainTokenAddress: addresses.plainToken,
+    permit2Address: addresses.permit2,
+    relayer: { address: relayer.address, privateKey: relayer.privateKey },
+    async fund(address, token, value) {
+      if (value < 0n) throw new Error('fund value must not be negative');
+      if (token === null) {
+        const current = await ethersProvider.getBalance(address);
+        await provider.request({ method: 'hardhat_setBalance', params: [address, toQuantity(current + value)] });
+        return;
+      }
+      await asDeployer(async () => {
+        const contract = new Contract(token, ERC20_ABI, deployer);
+        const tx = await contract.getFunction('mint').send(address, value);
+        const receipt = await tx.wait();
+        if (receipt?.status !== 1) throw new Error(`Minting ${token} failed`);
+      });
+    },
+    balanceOf,
+    async close() {
+      closed = true;
+      ethersProvider.destroy();
+    },
+  };
+}
