@@ -1,0 +1,46 @@
+import type {
+  AccountInfo,
+  Commitment,
+  ConfirmedSignatureInfo,
+  Finality,
+  RpcResponseAndContext,
+  SendOptions,
+  SignatureStatus,
+  SignatureStatusConfig,
+  SignaturesForAddressOptions,
+  PublicKey,
+} from '@solana/web3.js';
+
+/**
+ * The part of a Solana JSON-RPC client the chain functions use, and nothing more.
+ *
+ * Why a subset: the same functions must run against `new Connection(url)` (production, or the sandbox's
+ * HTTP facade) and against the in-process LiteSVM sandbox connection. A real `Connection` satisfies this
+ * interface structurally (checked in `rpc.test.ts`), so callers never wrap it.
+ */
+export interface SolanaRpc {
+  getLatestBlockhash(commitment?: Commitment): Promise<{ blockhash: string; lastValidBlockHeight: number }>;
+  getBlockHeight(commitment?: Commitment): Promise<number>;
+  sendRawTransaction(rawTransaction: Buffer | Uint8Array | Array<number>, options?: SendOptions): Promise<string>;
+  getSignatureStatuses(
+    signatures: string[],
+    config?: SignatureStatusConfig,
+  ): Promise<RpcResponseAndContext<(SignatureStatus | null)[]>>;
+  getAccountInfo(publicKey: PublicKey, commitment?: Commitment): Promise<AccountInfo<Buffer> | null>;
+  getSignaturesForAddress(
+    address: PublicKey,
+    options?: SignaturesForAddressOptions,
+    commitment?: Finality,
+  ): Promise<ConfirmedSignatureInfo[]>;
+}
+
+/** Commitment levels the service may ask for, weakest first. */
+export type SolanaCommitment = 'processed' | 'confirmed' | 'finalized';
+
+const RANK: Record<SolanaCommitment, number> = { processed: 0, confirmed: 1, finalized: 2 };
+
+/** True when an observed confirmation status is at least the requested one. */
+export function meetsCommitment(observed: string | null | undefined, wanted: SolanaCommitment): boolean {
+  if (observed !== 'processed' && observed !== 'confirmed' && observed !== 'finalized') return false;
+  return RANK[observed] >= RANK[wanted];
+}

@@ -1,0 +1,66 @@
+import type { SolanaCommitment, SolanaRpc } from './rpc.ts';
+import { meetsCommitment } from './rpc.ts';
+
+export type TransactionCheck =
+  | { status: 'confirmed'; slot: number }
+  | { status: 'pending' }
+  | { status: 'failed'; reason: string }
+  | { status: 'unknown'; reason: string };
+
+export interface CheckOptions {
+  /** Commitment at which the payment counts as succeeded (design: configurable, default confirmed). */
+  commitment?: SolanaCommitment;
+  /**
+   * The built transaction's `lastValidBlockHeight`. With it, a transaction never seen after that height
+   * is reported failed (`blockhash_expired`): it can no longer land. Without it, unseen stays pending.
+   */
+  lastValidBlockHeight?: number;
+}
+
+/**
+ * Follows a submitted transaction.
+ *
+ * Why these rules: an RPC error is `unknown` and an unseen or not-yet-confirmed transaction is `pending`:
+ * neither may become `failed` while the funds could still move. `failed` means either the transaction
+ * landed with an error (atomic: no tokens moved) or its blockhash expired (finalized height past
+ * `lastValidBlockHeight`, read before the status so a late landing is still seen).
+ */
+export async function checkTransaction(
+  connection: SolanaRpc,
+  signature: string,
+  options: CheckOptions = {},
+): Promise<TransactionCheck> {
+  const commitment = options.commitment ?? 'confirmed';
+  try {
+    const height =
+      options.lastValidBlockHeight === undefined ? undefined : await connection.getBlockHeight('finalized');
+    const { value } = await connection.getSignatureStatuses([signature], { searchTransactionHistory: true });
+    const status = value[0];
+    if (!status) {
+      const expired = height !== undefined && height > (options.lastValidBlockHeight as number);
+      return expired ? { status: 'failed', reason: 'blockhash_expired' } : { status: 'pending' };
+    }
+    if (status.err) return { status: 'failed', reason: `transaction_error: ${JSON.stringify(status.err)}` };
+    if (meetsCommitment(status.confirmationStatus, commitment)) return { status: 'confirmed', slot: status.slot };
+    // Older nodes omit confirmationStatus; `confirmations: null` means rooted (finalized).
+    if (status.confirmationStatus === undefined && status.confirmations === null) {
+      return { status: 'confirmed', slot: status.slot };
+    }
+    return { status: 'pending' };
+  } catch (error) {
+    return { status: 'unknown', reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * True when a transaction built with this `lastValidBlockHeight` can no longer land (or, with a margin,
+ * is too close to it to be worth sending). Why: the gateway answers `quote_expired` before submitting.
+ */
+export async function isBlockhashExpired(
+  connection: SolanaRpc,
+  lastValidBlockHeight: number,
+  marginBlocks = 0,
+): Promise<boolean> {
+  const height = await connection.getBlockHeight('confirmed');
+  return height + marginBlocks > lastValidBlockHeight;
+}

@@ -1,0 +1,129 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PublicKey, SendTransactionError } from '@solana/web3.js';
+import type { SolanaRpc } from '../../chains/solana/rpc.ts';
+
+export interface RpcFacade {
+  url: string;
+  close(): Promise<void>;
+}
+
+interface RpcRequest {
+  jsonrpc?: string;
+  id?: string | number | null;
+  method?: string;
+  params?: unknown[];
+}
+
+class RpcError extends Error {
+  code: number;
+  data: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+}
+
+const str = (value: unknown, what: string): string => {
+  if (typeof value !== 'string') throw new RpcError(-32602, `Invalid params: ${what} must be a string`);
+  return value;
+};
+const key = (value: unknown): PublicKey => {
+  try {
+    return new PublicKey(str(value, 'address'));
+  } catch {
+    throw new RpcError(-32602, 'Invalid params: invalid public key');
+  }
+};
+const config = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+
+async function dispatch(rpc: SolanaRpc, method: string, params: unknown[]): Promise<unknown> {
+  const slot = (await rpc.getSignatureStatuses([])).context.slot;
+  const withContext = (value: unknown) => ({ context: { apiVersion: '2.0.0-sandbox', slot }, value });
+  switch (method) {
+    case 'getLatestBlockhash':
+      return withContext(await rpc.getLatestBlockhash());
+    case 'getBlockHeight':
+      return rpc.getBlockHeight();
+    case 'getSlot':
+      return slot;
+    case 'getSignatureStatuses': {
+      const signatures = Array.isArray(params[0]) ? params[0].map((s) => str(s, 'signature')) : [];
+      const { value } = await rpc.getSignatureStatuses(signatures);
+      return withContext(value.map((s) => (s ? { ...s, status: s.err ? { Err: s.err } : { Ok: null } } : null)));
+    }
+    case 'getAccountInfo': {
+      const info = await rpc.getAccountInfo(key(params[0]));
+      if (!info) return withContext(null);
+      const { data, owner, lamports, executable } = info;
+      return withContext({ data: [data.toString('base64'), 'base64'], owner: owner.toBase58(), lamports, executable, rentEpoch: 0, space: data.length });
+    }
+    case 'getSignaturesForAddress':
+      return rpc.getSignaturesForAddress(key(params[0]), { limit: Number(config(params[1]).limit ?? 1000) });
+    case 'sendTransaction': {
+      const options = config(params[1]);
+      if (options.encoding !== 'base64') throw new RpcError(-32602, 'Invalid params: only base64 encoding is supported');
+      try {
+        return await rpc.sendRawTransaction(Buffer.from(str(params[0], 'transaction'), 'base64'), { skipPreflight: options.skipPreflight === true });
+      } catch (error) {
+        if (!(error instanceof SendTransactionError)) throw error;
+        throw new RpcError(-32002, error.transactionError.message, { logs: error.logs ?? [] });
+      }
+    }
+    default:
+      throw new RpcError(-32601, `Method not found: ${method} is not offered by the sandbox facade`);
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function answer(rpc: SolanaRpc, request: RpcRequest): Promise<unknown> {
+  const id = request.id ?? null;
+  try {
+    if (typeof request.method !== 'string') throw new RpcError(-32600, 'Invalid request');
+    const result = await dispatch(rpc, request.method, Array.isArray(request.params) ? request.params : []);
+    return { jsonrpc: '2.0', id, result };
+  } catch (error) {
+    const e = error instanceof RpcError ? error : new RpcError(-32603, 'Internal error');
+    return { jsonrpc: '2.0', id, error: { code: e.code, message: e.message, ...(e.data === undefined ? {} : { data: e.data }) } };
+  }
+}
+
+/**
+ * Serves a `SolanaRpc` (normally the sandbox connection) as Solana JSON-RPC over HTTP on 127.0.0.1.
+ *
+ * Why: no `solana-test-validator` is available here, yet the production path is `new Connection(url)`.
+ * This facade lets that exact client, and external wallets in the embedded mode, talk to the sandbox.
+ * Only the methods the chain functions use are offered; anything else answers -32601.
+ */
+export async function startRpcFacade(rpc: SolanaRpc, options: { port?: number } = {}): Promise<RpcFacade> {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(await readBody(req));
+      } catch {
+        body = undefined;
+      }
+      const reply = body === undefined
+        ? { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }
+        : Array.isArray(body)
+          ? await Promise.all(body.map((r) => answer(rpc, config(r))))
+          : await answer(rpc, config(body));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(reply));
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+  };
+}
