@@ -11,3 +11,4 @@ export { findPaymentByReference, type ReferenceMatch } from './find.ts';
 export { getTokenBalance } from './balance.ts';
 export { signatureOf } from './wire.ts';
 export { base58Decode, base58Encode } from './base58.ts';
+export { signTransactionAction, type SolanaWalletRpcAction } from './action.ts';
