@@ -1,0 +1,79 @@
+// EIP-712 typed data in the JSON form wallets take for `eth_signTypedData_v4`, and recovery.
+import { getAddress, verifyTypedData, type TypedDataField } from 'ethers';
+
+export type { TypedDataField };
+
+/** Domain fields used by the tokens and contracts we sign for (absent fields are omitted). */
+export type Eip712Domain = {
+  name?: string;
+  version?: string;
+  chainId?: number;
+  verifyingContract?: string;
+};
+
+/**
+ * The `eth_signTypedData_v4` payload: `types` includes `EIP712Domain`, integers are decimal
+ * strings (JSON-safe, no floats), addresses are EIP-55 checksummed.
+ */
+export type Eip712TypedData = {
+  types: Record<string, TypedDataField[]>;
+  primaryType: string;
+  domain: Eip712Domain;
+  message: Record<string, unknown>;
+};
+
+/**
+ * Splits the wallet JSON into the (domain, types, message) triple ethers signs and verifies:
+ * ethers derives `EIP712Domain` itself and rejects it among the types.
+ */
+export function toEthersTypedData(typedData: Eip712TypedData): {
+  domain: Eip712Domain;
+  types: Record<string, TypedDataField[]>;
+  message: Record<string, unknown>;
+} {
+  const types = Object.fromEntries(Object.entries(typedData.types).filter(([name]) => name !== 'EIP712Domain'));
+  return { domain: typedData.domain, types, message: typedData.message };
+}
+
+/**
+ * Recovers the signer over `typedData` using the caller's canonical `types` (not the ones in
+ * the object), so a payload whose types were altered cannot pass as the expected message.
+ */
+export function recoverTypedDataSigner(
+  typedData: Eip712TypedData,
+  canonicalTypes: Record<string, TypedDataField[]>,
+  primaryType: string,
+  signature: string,
+): string {
+  if (typedData.primaryType !== primaryType) throw new Error(`Expected primaryType ${primaryType}`);
+  return getAddress(verifyTypedData(typedData.domain, canonicalTypes, typedData.message, signature));
+}
+
+/** Converts a chain id given as number or bigint to the JSON number wallets expect. */
+export function chainIdNumber(chainId: number | bigint): number {
+  const value = Number(chainId);
+  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`Invalid chain id: ${chainId}`);
+  return value;
+}
+
+/** Checks a non-negative uint256 and renders it as a decimal string for the typed-data JSON. */
+export function uint256String(value: bigint, field: string): string {
+  if (value < 0n || value >= 2n ** 256n) throw new Error(`${field} out of uint256 range`);
+  return value.toString(10);
+}
+
+/** Reads a uint256 field from a typed-data message (decimal or hex string, number, bigint). */
+export function messageUint(message: Record<string, unknown>, field: string): bigint {
+  const raw = message[field];
+  if (typeof raw === 'bigint') return raw;
+  if (typeof raw === 'string' && raw !== '') return BigInt(raw);
+  if (typeof raw === 'number' && Number.isSafeInteger(raw)) return BigInt(raw);
+  throw new Error(`Typed data field ${field} is not an integer`);
+}
+
+/** Reads an address field from a typed-data message, checksummed. */
+export function messageAddress(message: Record<string, unknown>, field: string): string {
+  const raw = message[field];
+  if (typeof raw !== 'string') throw new Error(`Typed data field ${field} is not an address`);
+  return getAddress(raw);
+}
