@@ -3,16 +3,15 @@ import type { HttpFetchOptions, HttpFetchPort } from '../../server/ports/http-fe
 import { HttpFetchError } from '../../server/ports/http-fetch.ts';
 import { createGuardedFetch } from './guarded-fetch.ts';
 import {
-  closedPort, fakeLookup, startSilentServer, startTestServers, TEST_ALLOW, TEST_HOST, type TestServers,
+  closedPort, fakeLookup, startSilentServer, startTestServers, streamPaced, TEST_ALLOW, TEST_HOST, type StreamState, type TestServers,
 } from './test-support/test-servers.ts';
 
 const OPTS: HttpFetchOptions = { maxBytes: 2 * 1024 * 1024, timeoutMs: 5000, connectTimeoutMs: 2000, maxRedirects: 3 };
-const CHUNK = Buffer.alloc(256 * 1024, 7);
 const TOTAL = 3 * 1024 * 1024;
 let servers: TestServers;
 let fetcher: HttpFetchPort;
 /** What the streaming route managed to send before the client went away. */
-const streamed = { bytes: 0, finished: false, closedEarly: false };
+let streamed: StreamState | undefined;
 
 async function failure(promise: Promise<unknown>): Promise<HttpFetchError> {
   const err = await promise.then(() => undefined, (e: unknown) => e);
@@ -28,18 +27,7 @@ beforeAll(async () => {
     res.end(Buffer.alloc(TOTAL));
   });
   // No Content-Length: 3 MB in 256 KB chunks, paced, so the client's early stop is observable here.
-  servers.route('/streamed-3mb', (_req, res) => {
-    Object.assign(streamed, { bytes: 0, finished: false, closedEarly: false });
-    res.on('close', () => void (streamed.closedEarly = !streamed.finished));
-    res.writeHead(200, { 'content-type': 'image/png' });
-    const pump = (): void => {
-      if (res.destroyed) return;
-      if (streamed.bytes >= TOTAL) return void res.end(() => void (streamed.finished = true));
-      streamed.bytes += CHUNK.length;
-      res.write(CHUNK, () => void setTimeout(pump, 10));
-    };
-    pump();
-  });
+  servers.route('/streamed-3mb', (_req, res) => void (streamed = streamPaced(res, Buffer.alloc(TOTAL, 7), 'image/png')));
   servers.route('/exactly-limit', (_req, res) => void res.writeHead(200).end(Buffer.alloc(OPTS.maxBytes)));
   servers.route('/never-ends', (_req, res) => {
     res.writeHead(200, { 'content-length': '100000' });
@@ -59,9 +47,9 @@ describe('createGuardedFetch: limits', () => {
 
   it('stops reading a streamed body once it passes maxBytes', async () => {
     expect((await failure(fetcher.fetch(servers.httpsUrl('/streamed-3mb'), OPTS))).code).toBe('too_large');
-    await expect.poll(() => streamed.closedEarly).toBe(true);
-    expect(streamed.finished).toBe(false);
-    expect(streamed.bytes).toBeLessThan(TOTAL);
+    await expect.poll(() => streamed?.closedEarly).toBe(true);
+    expect(streamed?.finished).toBe(false);
+    expect(streamed?.sent).toBeLessThan(TOTAL);
   });
 
   it('times out a server that never finishes the body, within the limit', async () => {

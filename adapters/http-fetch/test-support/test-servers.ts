@@ -89,6 +89,27 @@ export async function startTestServers(): Promise<TestServers> {
   };
 }
 
+export type StreamState = { sent: number; finished: boolean; closedEarly: boolean };
+
+/**
+ * Answers 200 with `body` in chunks and no Content-Length, waiting for each chunk to flush plus
+ * `pauseMs`, so a client that stops reading early is visible as `closedEarly` with `sent` short.
+ */
+export function streamPaced(res: http.ServerResponse, body: Uint8Array, contentType: string, chunkBytes = 256 * 1024, pauseMs = 10): StreamState {
+  const state: StreamState = { sent: 0, finished: false, closedEarly: false };
+  res.on('close', () => void (state.closedEarly = !state.finished));
+  res.writeHead(200, { 'content-type': contentType });
+  const pump = (): void => {
+    if (res.destroyed) return;
+    if (state.sent >= body.length) return void res.end(() => void (state.finished = true));
+    const chunk = body.subarray(state.sent, state.sent + chunkBytes);
+    state.sent += chunk.length;
+    res.write(chunk, () => void setTimeout(pump, pauseMs));
+  };
+  pump();
+  return state;
+}
+
 /** A TCP server that accepts connections and never sends a byte (a TLS handshake never completes). */
 export async function startSilentServer(): Promise<{ port: number; close(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
