@@ -104,8 +104,11 @@ export interface components {
         CreateMerchantRequest: {
             merchantName: components["schemas"]["MerchantName"];
             merchantEmail: components["schemas"]["MerchantEmail"];
-            /** @default null */
-            iconUrl: (string & components["schemas"]["LogoUrl"]) | null;
+            /**
+             * @description HTTPS URL of a square logo (see the logo rules); null for none.
+             * @default null
+             */
+            iconUrl: string | null;
         };
         /** @description Where payments in one asset are settled for a merchant. */
         CryptoSettlement: {
@@ -129,11 +132,6 @@ export interface components {
             status: string;
             bankType: string;
         };
-        /**
-         * Format: uri
-         * @description HTTPS URL of a square logo (see the logo rules); null for none.
-         */
-        LogoUrl: string;
         /** @description A merchant with its logo. */
         Merchant: {
             id: components["schemas"]["MerchantId"];
@@ -199,8 +197,8 @@ export interface components {
         UpdateMerchantRequest: {
             merchantName?: components["schemas"]["MerchantName"];
             merchantEmail?: components["schemas"]["MerchantEmail"];
-            /** @description `null` removes the logo. */
-            iconUrl?: (string & components["schemas"]["LogoUrl"]) | null;
+            /** @description HTTPS URL of a new logo; `null` removes the logo. */
+            iconUrl?: string | null;
         };
         /** @description One field that failed validation. */
         ValidationIssue: {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HttpFetchOptions, HttpFetchPort } from '../../ports/http-fetch.ts';
 import { HttpFetchError } from '../../ports/http-fetch.ts';
-import { checkLogo } from './check-logo.ts';
+import { checkLogo, createLogoIssueChecker } from './check-logo.ts';
 import { makeImage } from './test-support/make-images.ts';
 
 // Unit: checkLogo's rules against a scripted HttpFetchPort (no network).
@@ -90,5 +90,13 @@ describe('checkLogo rules', () => {
 
   it('lets a programming error in the port surface instead of blaming the partner', async () => {
     await expect(checkLogo(URL_OK, scriptedPort(() => new TypeError('bug')))).rejects.toThrow('bug');
+  });
+});
+
+describe('createLogoIssueChecker', () => {
+  it('answers no messages for an acceptable logo and the issues otherwise', async () => {
+    const check = createLogoIssueChecker(scriptedPort(() => avif));
+    expect(await check(URL_OK)).toEqual([]);
+    expect(await check('http://cdn.example.com/logo.png')).toEqual([expect.stringMatching(/https:\/\//)]);
   });
 });

@@ -123,3 +123,14 @@ export async function checkLogo(url: string, fetchPort: HttpFetchPort, limits: P
   if (issues.length > 0) return reject(...issues);
   return { ok: true, format, mediaType: MEDIA_TYPES[format], width: dims.width, height: dims.height, bytes: body };
 }
+
+/**
+ * The shape the merchant handlers depend on (`checkLogo?: (url) => Promise<string[]>`): one
+ * message per problem, none when acceptable. Production: `createLogoIssueChecker(createGuardedFetch())`.
+ */
+export function createLogoIssueChecker(fetchPort: HttpFetchPort, limits: Partial<LogoLimits> = {}): (url: string) => Promise<string[]> {
+  return async (url) => {
+    const result = await checkLogo(url, fetchPort, limits);
+    return result.ok ? [] : result.issues;
+  };
+}

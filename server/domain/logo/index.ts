@@ -1,5 +1,5 @@
 /** Merchant logo (`iconUrl`) checks per the interface's logo specification. */
-export { checkLogo } from './check-logo.ts';
+export { checkLogo, createLogoIssueChecker } from './check-logo.ts';
 export type { LogoAccepted, LogoCheckResult, LogoRejected } from './check-logo.ts';
 export { DEFAULT_LOGO_LIMITS } from './logo-limits.ts';
 export type { LogoLimits } from './logo-limits.ts';

@@ -1,0 +1,47 @@
+import type { StoragePort } from '../../../server/ports/storage.ts';
+import { createIdempotencyRepository } from './idempotency.ts';
+import { createMerchantRepository } from './merchants.ts';
+import { migrate } from './migrate.ts';
+import { createApiKeyRepository, createPartnerRepository } from './partners.ts';
+import { createSettlementRepository } from './settlements.ts';
+import { createPgDb, createPgliteDb, type SqlDb } from './sql-db.ts';
+
+export type PostgresStorageOptions =
+  /** A PostgreSQL server; `schema` isolates tests that share one database. */
+  | { url: string; schema?: string; poolSize?: number }
+  /** Embedded PGlite; a directory to persist, or omitted for memory only. */
+  | { embedded: true; dataDir?: string };
+
+/**
+ * PostgreSQL storage, on a server or embedded. Migrations are applied before it is returned, so
+ * a started process never sees an older schema.
+ */
+export async function createPostgresStorage(opts: PostgresStorageOptions): Promise<StoragePort & { db: SqlDb }> {
+  let db: SqlDb;
+  if ('url' in opts) {
+    if (!/^postgres(ql)?:\/\//.test(opts.url)) throw new Error('storage: url must start with postgres:// or postgresql://');
+    if (opts.schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(opts.schema)) throw new Error('storage: schema must be a lower-case identifier');
+    db = createPgDb({ url: opts.url, ...(opts.schema ? { schema: opts.schema } : {}), ...(opts.poolSize ? { max: opts.poolSize } : {}) });
+    if (opts.schema) await db.exec(`CREATE SCHEMA IF NOT EXISTS ${opts.schema}`);
+  } else {
+    db = await createPgliteDb(opts.dataDir ? { dataDir: opts.dataDir } : {});
+  }
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close().catch(() => {});
+    throw err;
+  }
+  return {
+    db,
+    partners: createPartnerRepository(db),
+    apiKeys: createApiKeyRepository(db),
+    merchants: createMerchantRepository(db),
+    settlements: createSettlementRepository(db),
+    idempotency: createIdempotencyRepository(db),
+    async ping() {
+      await db.query('SELECT 1');
+    },
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,57 @@
+import type { ApiKeyRepository, PartnerRepository } from '../../../server/ports/storage.ts';
+import { toApiKey, toPartner } from './rows.ts';
+import type { SqlDb } from './sql-db.ts';
+
+export function createPartnerRepository(db: SqlDb): PartnerRepository {
+  return {
+    async create(p) {
+      await db.query('INSERT INTO partners (id, name, default_version, created_at) VALUES ($1, $2, $3, $4)', [p.id, p.name, p.defaultVersion, p.createdAt]);
+    },
+    async get(id) {
+      const { rows } = await db.query('SELECT * FROM partners WHERE id = $1', [id]);
+      return rows[0] ? toPartner(rows[0]) : null;
+    },
+    async count() {
+      const { rows } = await db.query<{ n: bigint }>('SELECT count(*) AS n FROM partners');
+      return Number(rows[0]?.n ?? 0n);
+    },
+  };
+}
+
+export function createApiKeyRepository(db: SqlDb): ApiKeyRepository {
+  return {
+    async create(k) {
+      await db.query('INSERT INTO api_keys (id, partner_id, scope, key_hash, hint, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+        k.id,
+        k.partnerId,
+        k.scope,
+        k.keyHash,
+        k.hint,
+        k.createdAt,
+        k.revokedAt,
+      ]);
+    },
+    async findActiveByHash(keyHash) {
+      const { rows } = await db.query(
+        `SELECT k.*, p.name AS p_name, p.default_version AS p_default_version, p.created_at AS p_created_at
+         FROM api_keys k JOIN partners p ON p.id = k.partner_id
+         WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+        [keyHash],
+      );
+      const r = rows[0];
+      if (!r) return null;
+      return {
+        key: toApiKey(r),
+        partner: toPartner({ id: r.partner_id, name: r.p_name, default_version: r.p_default_version, created_at: r.p_created_at }),
+      };
+    },
+    async listByPartner(partnerId) {
+      const { rows } = await db.query('SELECT * FROM api_keys WHERE partner_id = $1 ORDER BY created_at, id', [partnerId]);
+      return rows.map(toApiKey);
+    },
+    async revoke(id, at) {
+      const r = await db.query('UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, at]);
+      return r.rowCount === 1;
+    },
+  };
+}

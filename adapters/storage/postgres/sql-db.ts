@@ -1,0 +1,87 @@
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+
+/**
+ * The one seam between the repositories and a PostgreSQL engine: the same SQL runs on a server
+ * through `pg` and embedded on PGlite. Both answer int8 as bigint and numeric as string, so
+ * amounts and counters never pass through a float.
+ */
+export interface SqlClient {
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface SqlDb extends SqlClient {
+  transaction<T>(fn: (tx: SqlClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+
+export function createPgDb(opts: { url: string; schema?: string; max?: number }): SqlDb {
+  const pool = new pg.Pool({
+    connectionString: opts.url,
+    max: opts.max ?? 10,
+    ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === INT8_OID ? (v: string) => BigInt(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client's connection error must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) => {
+    const r = await client.query(sql, params);
+    return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+  };
+  return {
+    query: (sql, params) => run(pool, sql, params),
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn({
+          query: (sql, params) => run(client, sql, params),
+          exec: async (sql) => {
+            await client.query(sql);
+          },
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+export async function createPgliteDb(opts: { dataDir?: string }): Promise<SqlDb> {
+  const db = await PGlite.create(opts.dataDir ? { dataDir: opts.dataDir } : {});
+  const wrap = (c: { query: PGlite['query']; exec: PGlite['exec'] }): SqlClient => ({
+    async exec(sql: string) {
+      await c.exec(sql);
+    },
+    async query<R>(sql: string, params?: unknown[]) {
+      const r = await c.query<R>(sql, params);
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    },
+  });
+  return {
+    ...wrap(db),
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    close: () => db.close(),
+  };
+}
+
+/** PostgreSQL's unique_violation, as both engines report it. */
+export function isUniqueViolation(err: unknown): err is { code: string; constraint?: string; detail?: string } {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
+}

@@ -1,0 +1,98 @@
+import express, { Router, type Express } from 'express';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import type { AssetRegistry } from './domain/assets.ts';
+import type { Clock } from './ports/clock.ts';
+import type { StoragePort } from './ports/storage.ts';
+import { authenticate } from './http/auth.ts';
+import { contextOf } from './http/context.ts';
+import { errorHandler, notFoundHandler } from './http/error-handler.ts';
+import { claimIdempotencyKey, requireIdempotencyKey } from './http/idempotency.ts';
+import { createRouteTable, listOperations, loadOpenApiDocs, type OpenApiDoc } from './http/openapi-docs.ts';
+import { mountOperations, type OperationHandlers } from './http/operations.ts';
+import { requestContext } from './http/request-context.ts';
+import { openApiValidator } from './http/validation.ts';
+import { resolveVersion } from './http/versions.ts';
+import { AppError } from './errors.ts';
+import { merchantHandlers } from './handlers/merchants.ts';
+import { settlementHandlers } from './handlers/settlements.ts';
+
+export interface AppDeps {
+  storage: StoragePort;
+  clock: Clock;
+  logger: Logger;
+  assets: AssetRegistry;
+  /** Checks a merchant logo URL; one message per problem. Absent: any HTTPS URL is accepted. */
+  checkLogo?: (url: string) => Promise<string[]>;
+  /** Validate responses against the spec too (tests): a handler answering off-spec fails loudly. */
+  validateResponses?: boolean;
+  /** The OpenAPI documents by version; the generated ones by default. */
+  docs?: Map<string, OpenApiDoc>;
+}
+
+/** Everything handlers need, built from the deps once. */
+function buildHandlers(deps: AppDeps): OperationHandlers {
+  return {
+    ...merchantHandlers(deps),
+    ...settlementHandlers(deps),
+  };
+}
+
+/**
+ * The HTTP application. It never listens: `server/main.ts` does, and tests mount it directly.
+ * Order: request id → body → route match (404/405) → auth (401/403) → version → required
+ * idempotency key → validation of that version's spec → idempotency claim → handler → errors.
+ */
+export function createApp(deps: AppDeps): Express {
+  const docs = deps.docs ?? loadOpenApiDocs();
+  const allOps = [...docs.values()].flatMap(listOperations);
+  const match = createRouteTable(allOps);
+  const handlers = buildHandlers(deps);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'extended');
+  app.use(requestContext(deps.logger));
+  app.use(helmet());
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await deps.storage.ping();
+      res.json({ status: 'ready' });
+    } catch {
+      res.status(503).json({ message: 'Storage is not reachable', code: 'service_unavailable' });
+    }
+  });
+
+  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+  app.use((req, res, next) => {
+    const found = match(req.method, req.path);
+    if (!found.operation) return next(found.methodMismatch ? new AppError('method_not_allowed', `${req.method} is not supported on this path`) : new AppError('not_found', 'No such endpoint'));
+    contextOf(res).operation = found.operation;
+    next();
+  });
+  app.use(authenticate(deps));
+  app.use(resolveVersion());
+  app.use(requireIdempotencyKey());
+
+  const byVersion = new Map<string, Router>();
+  for (const [version, doc] of docs) {
+    const router = Router();
+    router.use(...openApiValidator(doc, { validateResponses: deps.validateResponses ?? false }));
+    router.use(claimIdempotencyKey(deps));
+    mountOperations(router, listOperations(doc), handlers, deps.storage);
+    byVersion.set(version, router);
+  }
+  app.use((req, res, next) => {
+    const router = byVersion.get(contextOf(res).apiVersion ?? '');
+    if (!router) return next(new AppError('not_found', 'No such endpoint in this API version'));
+    router(req, res, next);
+  });
+  app.use(notFoundHandler());
+  app.use(errorHandler());
+  return app;
+}

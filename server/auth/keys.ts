@@ -1,0 +1,30 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { KeyScope } from '../ports/storage.ts';
+
+/**
+ * API key formats. Partner keys are `sk_test_…` in sandbox mode and `sk_live_…` in production,
+ * so a key pasted into the wrong environment is recognisable; wallet keys are `wk_…`.
+ * Only the SHA-256 of a key is stored.
+ */
+export function generateApiKey(scope: KeyScope, live: boolean): string {
+  const secret = randomBytes(24).toString('base64url');
+  return scope === 'wallet' ? `wk_${secret}` : `sk_${live ? 'live' : 'test'}_${secret}`;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Last characters of a key, enough to tell keys apart in a listing and useless to an attacker. */
+export function keyHint(key: string): string {
+  return key.slice(-4);
+}
+
+/** Constant-time equality of two hex digests. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export const looksLikeApiKey = (s: string) => /^(sk_(live|test)|wk)_[A-Za-z0-9_-]{16,128}$/.test(s);

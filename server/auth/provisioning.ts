@@ -1,0 +1,31 @@
+import { newId } from '../domain/ids.ts';
+import type { ApiKeyRecord, KeyScope, PartnerRecord, StoragePort } from '../ports/storage.ts';
+import { generateApiKey, hashApiKey, keyHint } from './keys.ts';
+
+/**
+ * Creating partners and keys: shared by the key tool and the first start of an empty database.
+ * The key value is returned once, here, and never again: only its hash is stored.
+ */
+export async function createKey(storage: StoragePort, opts: { partnerId: string; scope: KeyScope; live: boolean; now?: Date }): Promise<{ record: ApiKeyRecord; apiKey: string }> {
+  const apiKey = generateApiKey(opts.scope, opts.live);
+  const now = opts.now ?? new Date();
+  const record: ApiKeyRecord = {
+    id: newId('apiKey', now.getTime()),
+    partnerId: opts.partnerId,
+    scope: opts.scope,
+    keyHash: hashApiKey(apiKey),
+    hint: keyHint(apiKey),
+    createdAt: now,
+    revokedAt: null,
+  };
+  await storage.apiKeys.create(record);
+  return { record, apiKey };
+}
+
+export async function createPartner(storage: StoragePort, opts: { name: string; version: string; live: boolean; now?: Date }): Promise<{ partner: PartnerRecord; apiKey: string; keyId: string }> {
+  const now = opts.now ?? new Date();
+  const partner: PartnerRecord = { id: newId('partner', now.getTime()), name: opts.name, defaultVersion: opts.version, createdAt: now };
+  await storage.partners.create(partner);
+  const { record, apiKey } = await createKey(storage, { partnerId: partner.id, scope: 'partner', live: opts.live, now });
+  return { partner, apiKey, keyId: record.id };
+}

@@ -1,0 +1,53 @@
+import { parseAssetId, type AssetId } from './caip.ts';
+
+/** How a buyer's wallet can pay in an asset (design.md §3 "How EVM is paid", "How Solana is paid"). */
+export type PaymentFlow = 'eip3009' | 'permit2' | 'transfer' | 'spl';
+
+export interface AssetInfo {
+  /** CAIP-19 id. */
+  id: string;
+  parsed: AssetId;
+  symbol: string;
+  name: string;
+  decimals: number;
+  /** The fiat currency the asset tracks at par (stablecoins), if any. */
+  pegCurrency?: string;
+  flows: PaymentFlow[];
+  networkName: string;
+  iconUrl?: string;
+  networkIconUrl?: string;
+}
+
+export interface AssetConfig {
+  id: string;
+  symbol: string;
+  name: string;
+  decimals: number;
+  pegCurrency?: string;
+  flows: PaymentFlow[];
+  networkName: string;
+  iconUrl?: string;
+  networkIconUrl?: string;
+}
+
+/** The assets this deployment accepts, keyed by CAIP-19 id. */
+export interface AssetRegistry {
+  get(id: string): AssetInfo | undefined;
+  all(): AssetInfo[];
+}
+
+const FLOWS: PaymentFlow[] = ['eip3009', 'permit2', 'transfer', 'spl'];
+
+/** Builds the registry, rejecting a malformed entry at start rather than at a payment. */
+export function createAssetRegistry(configs: AssetConfig[]): AssetRegistry {
+  const byId = new Map<string, AssetInfo>();
+  for (const c of configs) {
+    const parsed = parseAssetId(c.id);
+    if (!parsed) throw new Error(`asset registry: ${c.id} is not a CAIP-19 asset id`);
+    if (!Number.isInteger(c.decimals) || c.decimals < 0 || c.decimals > 36) throw new Error(`asset registry: ${c.id} has bad decimals`);
+    if (!c.flows.length || c.flows.some((f) => !FLOWS.includes(f))) throw new Error(`asset registry: ${c.id} has unknown flows`);
+    if (byId.has(c.id)) throw new Error(`asset registry: ${c.id} listed twice`);
+    byId.set(c.id, { ...c, parsed });
+  }
+  return { get: (id) => byId.get(id), all: () => [...byId.values()] };
+}

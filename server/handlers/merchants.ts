@@ -1,0 +1,97 @@
+import { notFound, validationError } from '../errors.ts';
+import { newId } from '../domain/ids.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { StoragePort } from '../ports/storage.ts';
+import { partnerOf } from '../http/context.ts';
+import type { OperationHandlers } from '../http/operations.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+import { merchantSummary, merchantView, settlementView } from './presenters.ts';
+
+export interface MerchantHandlerDeps {
+  storage: StoragePort;
+  clock: Clock;
+  /** Checks a logo URL; answers one message per problem, none when acceptable. */
+  checkLogo?: (url: string) => Promise<string[]>;
+}
+
+type MerchantOps = 'createMerchant' | 'listMerchants' | 'getMerchant' | 'updateMerchant' | 'deleteMerchant';
+
+export function merchantHandlers(deps: MerchantHandlerDeps): Pick<OperationHandlers, MerchantOps> {
+  const { storage, clock } = deps;
+
+  async function assertLogo(iconUrl: string | null | undefined) {
+    if (!iconUrl || !deps.checkLogo) return;
+    const problems = await deps.checkLogo(iconUrl);
+    if (problems.length) throw validationError(problems.map((message) => ({ field: 'iconUrl', message })), 'The logo at iconUrl is not acceptable');
+  }
+
+  return {
+    async createMerchant({ body, ctx }) {
+      const partner = partnerOf(ctx);
+      await assertLogo(body.iconUrl);
+      const now = clock.now();
+      const merchant = {
+        id: newId('merchant', now),
+        partnerId: partner.id,
+        name: body.merchantName,
+        email: body.merchantEmail,
+        iconUrl: body.iconUrl ?? null,
+        status: 'active' as const,
+        createdAt: new Date(now),
+        deletedAt: null,
+      };
+      const response = { merchant: merchantSummary(merchant) };
+      await storage.merchants.create(merchant, ctx.idempotency?.completeWith(201, response));
+      return { status: 201, body: response };
+    },
+
+    async listMerchants({ query, ctx }) {
+      const partner = partnerOf(ctx);
+      const limit = query.limit ?? 20;
+      const after = decodeCursor(query.cursor, ['before'] as const);
+      const { items, totalCount } = await storage.merchants.list(partner.id, {
+        ...(query.status ? { status: query.status } : {}),
+        ...(query.search ? { search: query.search } : {}),
+        ...(after ? { beforeId: after.before } : {}),
+        limit: limit + 1,
+      });
+      const page = items.slice(0, limit);
+      const last = page[page.length - 1];
+      return {
+        status: 200,
+        body: { data: page.map(merchantView), nextCursor: items.length > limit && last ? encodeCursor({ before: last.id }) : null, totalCount },
+      };
+    },
+
+    async getMerchant({ path, ctx }) {
+      const partner = partnerOf(ctx);
+      const merchant = await storage.merchants.get(partner.id, path.merchantId);
+      if (!merchant) throw notFound('No merchant with this id');
+      const crypto = await storage.settlements.listByMerchant(partner.id, merchant.id);
+      return { status: 200, body: { merchant: { ...merchantView(merchant), settlements: { crypto: crypto.map(settlementView), fiat: [] } } } };
+    },
+
+    async updateMerchant({ path, body, ctx }) {
+      const partner = partnerOf(ctx);
+      if (body.merchantName === undefined && body.merchantEmail === undefined && body.iconUrl === undefined) {
+        throw validationError([{ field: 'body', message: 'give at least one of merchantName, merchantEmail, iconUrl' }]);
+      }
+      if (!(await storage.merchants.get(partner.id, path.merchantId))) throw notFound('No merchant with this id');
+      await assertLogo(body.iconUrl);
+      const updated = await storage.merchants.update(partner.id, path.merchantId, {
+        ...(body.merchantName !== undefined ? { name: body.merchantName } : {}),
+        ...(body.merchantEmail !== undefined ? { email: body.merchantEmail } : {}),
+        ...(body.iconUrl !== undefined ? { iconUrl: body.iconUrl } : {}),
+      });
+      if (!updated) throw notFound('No merchant with this id');
+      return { status: 200, body: { merchant: merchantView(updated) } };
+    },
+
+    async deleteMerchant({ path, ctx }) {
+      const partner = partnerOf(ctx);
+      const deleted = await storage.merchants.softDelete(partner.id, path.merchantId, new Date(clock.now()));
+      if (!deleted) throw notFound('No merchant with this id');
+      return { status: 200, body: { id: deleted.id, deleted: true } };
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import type { ApiKeyRecord, IdempotencyCompletion, PartnerRecord } from '../ports/storage.ts';
+import type { OperationInfo } from './openapi-docs.ts';
+
+/** What the middleware chain learns about a request, for the handler. */
+export interface RequestContext {
+  requestId: string;
+  log: Logger;
+  operation?: OperationInfo;
+  partner?: PartnerRecord;
+  key?: ApiKeyRecord;
+  apiVersion?: string;
+  idempotency?: IdempotencyScope;
+}
+
+/** An idempotency key claimed for this request. */
+export interface IdempotencyScope {
+  key: string;
+  requestHash: string;
+  /**
+   * The completion to hand to the storage write that creates the resource, so the stored answer
+   * commits with it. Calling it tells the wrapper the answer is already stored.
+   */
+  completeWith(statusCode: number, body: unknown): IdempotencyCompletion;
+  storedAtomically: boolean;
+}
+
+export function contextOf(res: Response): RequestContext {
+  return res.locals.ctx as RequestContext;
+}
+
+/** The authenticated partner; the auth middleware guarantees it on partner operations. */
+export function partnerOf(ctx: RequestContext): PartnerRecord {
+  if (!ctx.partner) throw new Error('no authenticated partner on this request');
+  return ctx.partner;
+}

@@ -1,0 +1,101 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+/**
+ * The generated OpenAPI documents, loaded once at start, and the table of operations derived
+ * from them. Routing, auth scopes and idempotency all read this table, so the spec is the single
+ * source of what exists and who may call it.
+ */
+export type OpenApiDoc = {
+  paths: Record<string, Record<string, OperationObject>>;
+  security?: Array<Record<string, string[]>>;
+  components?: Record<string, unknown>;
+  [k: string]: unknown;
+};
+
+type ParameterObject = { name?: string; in?: string; required?: boolean; $ref?: string };
+type OperationObject = { operationId?: string; security?: Array<Record<string, string[]>>; parameters?: ParameterObject[] };
+
+export type AuthMode = 'partner' | 'wallet' | 'app';
+
+export interface OperationInfo {
+  operationId: string;
+  method: string;
+  /** OpenAPI path template, e.g. `/v1/merchants/{merchantId}`. */
+  path: string;
+  /** Express path, e.g. `/v1/merchants/:merchantId`. */
+  expressPath: string;
+  auth: AuthMode[];
+  /** Idempotency-Key: required, optional or not accepted. */
+  idempotency: 'required' | 'optional' | 'none';
+  deprecated: boolean;
+}
+
+const SCHEME_MODE: Record<string, AuthMode> = { PartnerApiKey: 'partner', WalletApiKey: 'wallet', WalletAppId: 'app', WalletClientId: 'app' };
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+export const generatedOpenApiDir = join(import.meta.dirname, '../../generated/openapi');
+
+/** Every generated document, by version. */
+export function loadOpenApiDocs(dir = generatedOpenApiDir): Map<string, OpenApiDoc> {
+  const docs = new Map<string, OpenApiDoc>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+    docs.set(file.slice(0, -'.yaml'.length), parse(readFileSync(join(dir, file), 'utf8')) as OpenApiDoc);
+  }
+  if (docs.size === 0) throw new Error(`no OpenAPI documents in ${dir}: run \`npm run generate\``);
+  return docs;
+}
+
+function resolveParam(doc: OpenApiDoc, p: ParameterObject): ParameterObject {
+  if (!p.$ref) return p;
+  const name = p.$ref.split('/').pop() ?? '';
+  const params = (doc.components?.parameters ?? {}) as Record<string, ParameterObject>;
+  return params[name] ?? p;
+}
+
+export function listOperations(doc: OpenApiDoc): OperationInfo[] {
+  const ops: OperationInfo[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      if (!op?.operationId) continue;
+      const security = op.security ?? doc.security ?? [];
+      const auth = [...new Set(security.flatMap((req) => Object.keys(req).map((s) => SCHEME_MODE[s]).filter((m): m is AuthMode => !!m)))];
+      const idem = (op.parameters ?? []).map((p) => resolveParam(doc, p)).find((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key');
+      ops.push({
+        operationId: op.operationId,
+        method,
+        path,
+        expressPath: path.replace(/\{([^}]+)\}/g, ':$1'),
+        auth,
+        idempotency: idem ? (idem.required ? 'required' : 'optional') : 'none',
+        deprecated: (op as { deprecated?: boolean }).deprecated === true,
+      });
+    }
+  }
+  return ops;
+}
+
+export interface RouteMatch {
+  operation?: OperationInfo;
+  /** True when the path exists but not with this method. */
+  methodMismatch: boolean;
+}
+
+/** Matches a request to an operation; more literal paths win over templated ones. */
+export function createRouteTable(ops: OperationInfo[]): (method: string, path: string) => RouteMatch {
+  const routes = ops
+    .map((op) => ({
+      op,
+      literalChars: op.path.replace(/\{[^}]+\}/g, '').length,
+      regex: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}/?$`),
+    }))
+    .sort((a, b) => b.literalChars - a.literalChars);
+  return (method, path) => {
+    const m = method.toLowerCase();
+    const onPath = routes.filter((r) => r.regex.test(path));
+    const hit = onPath.find((r) => r.op.method === m);
+    return hit ? { operation: hit.op, methodMismatch: false } : { methodMismatch: onPath.length > 0 };
+  };
+}

@@ -1,0 +1,61 @@
+import type { Request, Response, NextFunction, Router } from 'express';
+import type { operations } from '../../generated/types/2026-02-19.preview.ts';
+import type { StoragePort } from '../ports/storage.ts';
+import { contextOf, type RequestContext } from './context.ts';
+import type { OperationInfo } from './openapi-docs.ts';
+
+/**
+ * Handler types derived from the generated OpenAPI types, one per operationId. The handlers
+ * object must satisfy `OperationHandlers`, so an operation added to the spec without a handler,
+ * or a handler answering a shape the spec does not declare, fails `tsc`.
+ * Handlers are typed against the newest version: older versions are subsets of it.
+ */
+type Ops = operations;
+export type OperationId = keyof Ops;
+
+type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
+type Params<K extends OperationId> = Ops[K]['parameters'];
+type BodyOf<K extends OperationId> = [NonNullable<Ops[K]['requestBody']>] extends [never] ? undefined : JsonOf<NonNullable<Ops[K]['requestBody']>>;
+type SuccessStatus = 200 | 201 | 202 | 204;
+type SuccessOf<K extends OperationId> = {
+  [S in keyof Ops[K]['responses'] & SuccessStatus]: { status: S; body: JsonOf<Ops[K]['responses'][S]>; headers?: Record<string, string> };
+}[keyof Ops[K]['responses'] & SuccessStatus];
+
+export interface HandlerInput<K extends OperationId> {
+  path: Params<K> extends { path: infer P } ? P : never;
+  query: Params<K> extends { query?: infer Q } ? NonNullable<Q> : never;
+  body: BodyOf<K>;
+  ctx: RequestContext;
+}
+
+export type OperationHandler<K extends OperationId> = (input: HandlerInput<K>) => Promise<SuccessOf<K>>;
+export type OperationHandlers = { [K in OperationId]: OperationHandler<K> };
+
+/** Mounts one route per operation of a document, each calling its handler. */
+export function mountOperations(router: Router, ops: OperationInfo[], handlers: OperationHandlers, storage: StoragePort): void {
+  for (const op of ops) {
+    const handler = handlers[op.operationId as OperationId] as unknown as (input: HandlerInput<OperationId>) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
+    if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
+    const route = async (req: Request, res: Response, next: NextFunction) => {
+      const ctx = contextOf(res);
+      try {
+        const out = await handler({ path: req.params as never, query: req.query as never, body: req.body as never, ctx });
+        if (ctx.idempotency && !ctx.idempotency.storedAtomically) {
+          await storage.idempotency.complete({ partnerId: ctx.partner!.id, key: ctx.idempotency.key, statusCode: out.status, body: out.body ?? null });
+        }
+        if (op.deprecated) res.setHeader('Deprecation', 'true');
+        for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value);
+        if (out.status === 204) res.status(204).end();
+        else res.status(out.status).json(out.body);
+      } catch (err) {
+        // A failed request stores nothing (release only drops an uncompleted claim), so the key
+        // may be used again for a corrected request.
+        if (ctx.idempotency && ctx.partner) {
+          await storage.idempotency.release(ctx.partner.id, ctx.idempotency.key).catch((e: unknown) => ctx.log.error({ err: e }, 'idempotency release failed'));
+        }
+        next(err);
+      }
+    };
+    (router as unknown as Record<string, (path: string, h: typeof route) => void>)[op.method]!(op.expressPath, route);
+  }
+}

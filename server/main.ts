@@ -1,0 +1,58 @@
+import { pino } from 'pino';
+import { createApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createAssetRegistry } from './domain/assets.ts';
+import { systemClock } from './ports/clock.ts';
+import { createPartner, createKey } from './auth/provisioning.ts';
+import { DEFAULT_API_VERSION } from './http/versions.ts';
+import { openConfiguredStorage } from './storage.ts';
+import { createLogoChecker } from './logo-checker.ts';
+
+/** The composition root: config → adapters → app → listen. */
+async function main() {
+  const config = loadConfig();
+  const logger = pino({ level: config.logLevel });
+  const storage = await openConfiguredStorage(config);
+  const live = config.mode === 'production';
+
+  if ((await storage.partners.count()) === 0) {
+    const { partner, apiKey } = await createPartner(storage, { name: 'First partner', version: DEFAULT_API_VERSION, live });
+    const wallet = await createKey(storage, { partnerId: partner.id, scope: 'wallet', live });
+    console.log(
+      [
+        '',
+        'Empty database: created a first partner. These keys are shown once; store them now.',
+        `  partner id:   ${partner.id}`,
+        `  partner key:  ${apiKey}`,
+        `  wallet key:   ${wallet.apiKey}`,
+        '',
+      ].join('\n'),
+    );
+  }
+
+  const app = createApp({
+    storage,
+    clock: systemClock,
+    logger,
+    assets: createAssetRegistry(config.assets),
+    ...(config.logoChecks ? { checkLogo: createLogoChecker() } : {}),
+  });
+  const server = app.listen(config.port, config.host, () => {
+    logger.info({ port: config.port, mode: config.mode, storage: config.databaseUrl ? 'postgresql' : `pglite:${config.dataDir}` }, 'listening');
+  });
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    server.close(() => {
+      void storage.close().finally(() => process.exit(0));
+    });
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+  process.exit(1);
+});
