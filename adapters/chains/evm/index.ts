@@ -40,3 +40,4 @@ export {
   type WaitOptions,
   type WaitResult,
 } from './receipts.ts';
+export { createSerialQueue, type SerialQueue } from './relayer.ts';
