@@ -17,6 +17,15 @@ describe('EVM sandbox', () => {
     expect(sandbox.permit2Address).toBe(expected.permit2);
     expect(sandbox.plainTokenAddress).toBe(expected.plainToken);
     expect(sandbox.caip2).toBe('eip155:31337');
+    // Pinned: configs and docs name these addresses; a change here must be deliberate.
+    expect(expected).toEqual({
+      deployer: '0x1700454eC152753bc99a6Ffb001C47B85560e39d',
+      signatureChecker: '0x616dE8be88a5aEBE2d4aC608f204cFE48A1D376a',
+      usdc: '0x72F57a162f640945AD1eD331755A759980AB7dD8',
+      permit2: '0x70C0ccaa93C8A67B3E3C9DE179362D209E792dE8',
+      plainToken: '0x6FDC51577542A32A66b32D5B4b1D95436a8F45E0',
+    });
+    expect(sandbox.relayer.address).toBe('0xfD7aa51dF9AF77977F29126c82fBC5D00437b37e');
     expect(sandbox.assets.map((asset) => [asset.caip19, asset.symbol, asset.decimals, asset.flows])).toEqual([
       [`eip155:31337/erc20:${expected.usdc}`, 'USDC', 6, ['eip3009', 'permit2', 'transfer']],
       [`eip155:31337/erc20:${expected.plainToken}`, 'USDT', 6, ['permit2', 'transfer']],
