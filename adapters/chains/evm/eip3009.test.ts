@@ -52,9 +52,10 @@ describe('EIP-3009 transferWithAuthorization on sandbox USDC', () => {
     expect(base.domain).toEqual({ name: 'USD Coin', version: '2' });
     const typedData = buildTransferWithAuthorization(base);
     expect(typedData.primaryType).toBe('TransferWithAuthorization');
+    expect(typedData.domain).toEqual({ name: 'USD Coin', version: '2', chainId: '0x7a69', verifyingContract: h.sandbox.usdcAddress });
     expect(typedData.types.EIP712Domain?.map((field) => field.name)).toEqual(['name', 'version', 'chainId', 'verifyingContract']);
     expect(typedData.message).toEqual({
-      from: buyer.address, to: merchant, value: '12345678', validAfter: '0', validBefore: String(base.validBefore), nonce: base.nonce,
+      from: buyer.address, to: merchant, value: '0xbc614e', validAfter: '0x0', validBefore: `0x${base.validBefore.toString(16)}`, nonce: base.nonce,
     });
     // The domain we build hashes to the token's own separator, so wallets' signatures verify on chain.
     const usdc = new Contract(h.sandbox.usdcAddress, ['function DOMAIN_SEPARATOR() view returns (bytes32)'], h.sandbox.ethersProvider);

@@ -3,11 +3,11 @@
 import { Contract, Signature, getAddress, isError, isHexString, type Provider, type Signer } from 'ethers';
 import { EIP3009_ABI, ERC20_ABI } from './abis.ts';
 import {
-  chainIdNumber,
+  chainIdQuantity,
   messageAddress,
   messageUint,
   recoverTypedDataSigner,
-  uint256String,
+  uint256Quantity,
   type Eip712TypedData,
   type TypedDataField,
 } from './typed-data.ts';
@@ -92,15 +92,15 @@ export function buildTransferWithAuthorization(input: TransferWithAuthorizationI
     domain: {
       name: input.domain.name,
       version: input.domain.version,
-      chainId: chainIdNumber(input.chainId),
+      chainId: chainIdQuantity(input.chainId),
       verifyingContract: getAddress(input.token),
     },
     message: {
       from: getAddress(input.from),
       to: getAddress(input.to),
-      value: uint256String(input.value, 'value'),
-      validAfter: uint256String(input.validAfter, 'validAfter'),
-      validBefore: uint256String(input.validBefore, 'validBefore'),
+      value: uint256Quantity(input.value, 'value'),
+      validAfter: uint256Quantity(input.validAfter, 'validAfter'),
+      validBefore: uint256Quantity(input.validBefore, 'validBefore'),
       nonce: input.nonce.toLowerCase(),
     },
   };

@@ -41,3 +41,4 @@ export {
   type WaitResult,
 } from './receipts.ts';
 export { createSerialQueue, type SerialQueue } from './relayer.ts';
+export { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';

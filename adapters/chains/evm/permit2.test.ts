@@ -44,7 +44,7 @@ describe('Permit2 SignatureTransfer on the sandbox', () => {
   it('builds a payload whose domain is the deployed Permit2 separator', async () => {
     const typedData = buildPermitTransferFrom(permitFor(h.sandbox.plainTokenAddress, 5n, 'pay_domain'));
     expect(typedData.types.EIP712Domain?.map((field) => field.name)).toEqual(['name', 'chainId', 'verifyingContract']);
-    expect(typedData.message).toMatchObject({ permitted: { token: h.sandbox.plainTokenAddress, amount: '5' }, spender: h.relayer.address });
+    expect(typedData.message).toMatchObject({ permitted: { token: h.sandbox.plainTokenAddress, amount: '0x5' }, spender: h.relayer.address });
     const permit2 = new Contract(h.sandbox.permit2Address, ['function DOMAIN_SEPARATOR() view returns (bytes32)'], h.sandbox.ethersProvider);
     expect(TypedDataEncoder.hashDomain(typedData.domain)).toBe(await permit2.getFunction('DOMAIN_SEPARATOR')());
   });

@@ -4,11 +4,11 @@
 import { Contract, getAddress, type Provider, type Signer } from 'ethers';
 import { ERC20_ABI, PERMIT2_ABI } from './abis.ts';
 import {
-  chainIdNumber,
+  chainIdQuantity,
   messageAddress,
   messageUint,
   recoverTypedDataSigner,
-  uint256String,
+  uint256Quantity,
   type Eip712TypedData,
   type TypedDataField,
 } from './typed-data.ts';
@@ -57,12 +57,12 @@ export function buildPermitTransferFrom(input: PermitTransferFromInput): Eip712T
       ...PERMIT_TRANSFER_FROM_TYPES,
     },
     primaryType: 'PermitTransferFrom',
-    domain: { name: 'Permit2', chainId: chainIdNumber(input.chainId), verifyingContract: getAddress(input.permit2) },
+    domain: { name: 'Permit2', chainId: chainIdQuantity(input.chainId), verifyingContract: getAddress(input.permit2) },
     message: {
-      permitted: { token: getAddress(input.token), amount: uint256String(input.amount, 'amount') },
+      permitted: { token: getAddress(input.token), amount: uint256Quantity(input.amount, 'amount') },
       spender: getAddress(input.spender),
-      nonce: uint256String(input.nonce, 'nonce'),
-      deadline: uint256String(input.deadline, 'deadline'),
+      nonce: uint256Quantity(input.nonce, 'nonce'),
+      deadline: uint256Quantity(input.deadline, 'deadline'),
     },
   };
 }

@@ -1,5 +1,5 @@
 // EIP-712 typed data in the JSON form wallets take for `eth_signTypedData_v4`, and recovery.
-import { getAddress, verifyTypedData, type TypedDataField } from 'ethers';
+import { getAddress, toQuantity, verifyTypedData, type TypedDataField } from 'ethers';
 
 export type { TypedDataField };
 
@@ -7,13 +7,15 @@ export type { TypedDataField };
 export type Eip712Domain = {
   name?: string;
   version?: string;
-  chainId?: number;
+  /** Hex quantity as the reference gateway sends it (e.g. "0x2105"); wallets also accept numbers. */
+  chainId?: string | number;
   verifyingContract?: string;
 };
 
 /**
- * The `eth_signTypedData_v4` payload: `types` includes `EIP712Domain`, integers are decimal
- * strings (JSON-safe, no floats), addresses are EIP-55 checksummed.
+ * The `eth_signTypedData_v4` payload: `types` includes `EIP712Domain`, integers are hex
+ * quantities ("0x2105", as the reference gateway sends them: JSON-safe, never floats),
+ * addresses are EIP-55 checksummed.
  */
 export type Eip712TypedData = {
   types: Record<string, TypedDataField[]>;
@@ -49,17 +51,17 @@ export function recoverTypedDataSigner(
   return getAddress(verifyTypedData(typedData.domain, canonicalTypes, typedData.message, signature));
 }
 
-/** Converts a chain id given as number or bigint to the JSON number wallets expect. */
-export function chainIdNumber(chainId: number | bigint): number {
-  const value = Number(chainId);
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`Invalid chain id: ${chainId}`);
-  return value;
+/** Renders a positive chain id as the hex quantity used in typed-data domains. */
+export function chainIdQuantity(chainId: number | bigint): string {
+  const value = BigInt(chainId);
+  if (value <= 0n || value > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`Invalid chain id: ${chainId}`);
+  return toQuantity(value);
 }
 
-/** Checks a non-negative uint256 and renders it as a decimal string for the typed-data JSON. */
-export function uint256String(value: bigint, field: string): string {
+/** Checks a non-negative uint256 and renders it as a hex quantity for the typed-data JSON. */
+export function uint256Quantity(value: bigint, field: string): string {
   if (value < 0n || value >= 2n ** 256n) throw new Error(`${field} out of uint256 range`);
-  return value.toString(10);
+  return toQuantity(value);
 }
 
 /** Reads a uint256 field from a typed-data message (decimal or hex string, number, bigint). */
