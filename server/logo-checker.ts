@@ -1,7 +1,10 @@
+import { createGuardedFetch } from '../adapters/http-fetch/index.ts';
+import { createLogoIssueChecker } from './domain/logo/index.ts';
+
 /**
- * Placeholder until the logo checks land: accepts any HTTPS URL (the spec already requires
- * https://). Replaced by the SSRF-guarded fetch and image checks.
+ * The production logo check: fetched over HTTPS through the SSRF guard (public addresses only,
+ * redirects re-checked), then format, size and shape checked per the interface's logo table.
  */
 export function createLogoChecker(): (url: string) => Promise<string[]> {
-  return async () => [];
+  return createLogoIssueChecker(createGuardedFetch());
 }

@@ -151,7 +151,7 @@ export interface components {
         MerchantList: {
             data: components["schemas"]["Merchant"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
-            nextCursor: (string & components["schemas"]["Cursor"]) | null;
+            nextCursor: string | null;
             /**
              * Format: int64
              * @description How many merchants match the filters, over all pages.

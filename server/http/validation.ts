@@ -10,7 +10,7 @@ import type { OpenApiDoc } from './openapi-docs.ts';
 export function openApiValidator(doc: OpenApiDoc, opts: { validateResponses: boolean }): RequestHandler[] {
   return OpenApiValidator.middleware({
     apiSpec: structuredClone(doc) as never,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, allErrors: true },
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
     validateResponses: opts.validateResponses ? { removeAdditional: false } : false,
     validateSecurity: false,
     validateFormats: true,

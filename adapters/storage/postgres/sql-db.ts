@@ -71,7 +71,8 @@ export async function createPgliteDb(opts: { dataDir?: string }): Promise<SqlDb>
     },
     async query<R>(sql: string, params?: unknown[]) {
       const r = await c.query<R>(sql, params);
-      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+      // PGlite reports affectedRows 0 for a SELECT; count returned rows there, as pg does.
+      return { rows: r.rows, rowCount: r.rows.length > 0 ? r.rows.length : (r.affectedRows ?? 0) };
     },
   });
   return {
