@@ -1,5 +1,6 @@
 import type { StoragePort } from '../../../server/ports/storage.ts';
 import { createIdempotencyRepository } from './idempotency.ts';
+import { createJobRepository } from './jobs.ts';
 import { createMerchantRepository } from './merchants.ts';
 import { migrate } from './migrate.ts';
 import { createApiKeyRepository, createPartnerRepository } from './partners.ts';
@@ -39,6 +40,7 @@ export async function createPostgresStorage(opts: PostgresStorageOptions): Promi
     merchants: createMerchantRepository(db),
     settlements: createSettlementRepository(db),
     idempotency: createIdempotencyRepository(db),
+    jobs: createJobRepository(db),
     async ping() {
       await db.query('SELECT 1');
     },
