@@ -23,7 +23,7 @@ export interface AppConfig {
   logoChecks: boolean;
 }
 
-export const CONFIG_KEYS = ['MODE', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PAY_BASE_URL', 'LOG_LEVEL', 'ASSETS_FILE', 'LOGO_CHECKS'] as const;
+export const CONFIG_KEYS = ['SERVICE_MODE', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PAY_BASE_URL', 'LOG_LEVEL', 'ASSETS_FILE', 'LOGO_CHECKS'] as const;
 
 export class ConfigError extends Error {}
 
@@ -48,8 +48,8 @@ function url(env: NodeJS.ProcessEnv, key: string, protocols: string[]): string |
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
-  const mode = env.MODE ?? 'sandbox';
-  if (mode !== 'sandbox' && mode !== 'production') throw new ConfigError(`MODE must be sandbox or production, got "${mode}"`);
+  const mode = env.SERVICE_MODE ?? 'sandbox';
+  if (mode !== 'sandbox' && mode !== 'production') throw new ConfigError(`SERVICE_MODE must be sandbox or production, got "${mode}"`);
   const port = int(env, 'PORT', 3000, 0, 65535);
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be a pino level, got "${logLevel}"`);

@@ -131,12 +131,43 @@ export interface IdempotencyRepository {
   purgeCreatedBefore(before: Date): Promise<number>;
 }
 
+/** An outbox job as stored. */
+export interface JobRecord {
+  id: string;
+  type: string;
+  payload: Record<string, unknown>;
+  runAt: Date;
+  createdAt: Date;
+  relayedAt: Date | null;
+  completedAt: Date | null;
+  attempts: number;
+  lastError: string | null;
+}
+
+export interface JobRepository {
+  /** Writes jobs on their own (jobs that go with a state change are written by that change's unit). */
+  insert(jobs: Array<Pick<JobRecord, 'id' | 'type' | 'payload' | 'runAt' | 'createdAt'>>): Promise<void>;
+  /**
+   * Up to `limit` jobs not yet handed to the queue, oldest first. Concurrent relays (several
+   * processes) get disjoint sets.
+   */
+  claimUnrelayed(limit: number, now: Date): Promise<JobRecord[]>;
+  markRelayed(ids: string[], at: Date): Promise<void>;
+  get(id: string): Promise<JobRecord | null>;
+  /** Marks the job done; false when it already was, so a duplicate delivery does nothing. */
+  markCompleted(id: string, at: Date): Promise<boolean>;
+  recordFailure(id: string, error: string): Promise<void>;
+  /** Makes every unfinished job relayable again: for a queue that lost its memory (inline, at start). */
+  requeueUnfinished(): Promise<number>;
+}
+
 export interface StoragePort {
   partners: PartnerRepository;
   apiKeys: ApiKeyRepository;
   merchants: MerchantRepository;
   settlements: SettlementRepository;
   idempotency: IdempotencyRepository;
+  jobs: JobRepository;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;

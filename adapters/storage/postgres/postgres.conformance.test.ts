@@ -1,0 +1,6 @@
+import { runStorageConformance } from '../conformance/storage-conformance.ts';
+import { storageBackends } from '../../../test/helpers/backends.ts';
+
+for (const backend of await storageBackends()) {
+  runStorageConformance(backend.name, () => backend.open());
+}

@@ -1,0 +1,53 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { loadOpenApiDocs } from '../server/http/openapi-docs.ts';
+import { startTestApp, type TestApp } from './helpers/test-app.ts';
+
+const root = resolve(import.meta.dirname, '..');
+
+/**
+ * The limits the server enforces come from spec/ alone: compile an edited copy of the spec and
+ * the same server code accepts and rejects differently, with no hand edit anywhere else.
+ */
+describe('a limit edited in the TypeSpec changes what the server accepts', () => {
+  let dir: string;
+  let edited: TestApp;
+  let original: TestApp;
+  beforeAll(async () => {
+    // Inside the repository, so the copy resolves the TypeSpec libraries from node_modules.
+    mkdirSync(join(root, '.cache'), { recursive: true });
+    dir = mkdtempSync(join(root, '.cache', 'spec-edit-'));
+    cpSync(join(root, 'spec'), join(dir, 'spec'), { recursive: true });
+    const models = join(dir, 'spec/merchants/models.tsp');
+    const text = readFileSync(models, 'utf8');
+    expect(text).toContain('@maxLength(256)\nscalar MerchantName');
+    writeFileSync(models, text.replace('@maxLength(256)\nscalar MerchantName', '@maxLength(10)\nscalar MerchantName'));
+    execFileSync(process.execPath, [join(root, 'node_modules/@typespec/compiler/cmd/tsp.js'), 'compile', join(dir, 'spec/main.tsp'), '--config', join(root, 'tspconfig.yaml'), '--option', `@typespec/openapi3.emitter-output-dir=${join(dir, 'out')}`], {
+      cwd: root,
+      stdio: 'ignore',
+    });
+    const storage = await createPostgresStorage({ embedded: true });
+    edited = await startTestApp(storage, { docs: loadOpenApiDocs(join(dir, 'out')) });
+    original = await startTestApp(storage);
+  }, 120_000);
+  afterAll(async () => {
+    await edited?.close();
+    await original?.close();
+    await original?.storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const create = (t: TestApp, name: string) =>
+    t.call('POST', '/v1/merchants', { key: t.a.key, headers: { 'Idempotency-Key': `${name}-${Math.random()}` }, body: { merchantName: name, merchantEmail: 'a@b.co' } });
+
+  it('rejects an 11-character name after maxLength 256 → 10, and the generated spec still accepts it', async () => {
+    expect((await create(original, 'Eleven Char')).status).toBe(201);
+    const r = await create(edited, 'Eleven Char');
+    expect(r.status).toBe(400);
+    expect(r.body.issues).toEqual([{ field: 'merchantName', message: 'must NOT have more than 10 characters' }]);
+    expect((await create(edited, 'Ten Chars!')).status).toBe(201);
+  });
+});
