@@ -1,0 +1,22 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { redisAvailable, redisUrl } from '../../../test/helpers/services.ts';
+import { runQueueConformance } from '../conformance/queue-conformance.ts';
+import { createBullmqQueue } from './index.ts';
+import { deleteKeysWithPrefix } from './redis-cleanup.ts';
+
+const prefix = `t_${process.pid}_${Date.now().toString(36)}`;
+let n = 0;
+
+describe('bullmq queue options', () => {
+  it('validates its options when built, before touching Redis', () => {
+    expect(() => createBullmqQueue({ redisUrl: 'http://localhost:6379' })).toThrow(/redisUrl/);
+    expect(() => createBullmqQueue({ redisUrl, queueName: 'a:b' })).toThrow(/queueName/);
+    expect(() => createBullmqQueue({ redisUrl, prefix: '' })).toThrow(/prefix/);
+    expect(() => createBullmqQueue({ redisUrl, retry: { maxAttempts: 0 } })).toThrow(/maxAttempts/);
+  });
+});
+
+if (await redisAvailable()) {
+  runQueueConformance('bullmq', async () => createBullmqQueue({ redisUrl, prefix, queueName: `q${++n}`, retry: { baseMs: 50, maxMs: 200 } }));
+  afterAll(() => deleteKeysWithPrefix(redisUrl, prefix));
+}

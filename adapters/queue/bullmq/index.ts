@@ -1,0 +1,118 @@
+import { DelayedError, Queue, Worker, type Job } from 'bullmq';
+import type { JobHandler, QueuedJob, QueuePort } from '../../../server/ports/queue.ts';
+import { describeError, silentJobLogger, type JobLogger } from '../../../server/jobs/logger.ts';
+import { backoffDelay, resolveRetryPolicy, type RetryPolicy } from '../retry-policy.ts';
+
+export interface BullmqQueueOptions {
+  /** redis:// or rediss:// */
+  redisUrl: string;
+  /** Default `payments-jobs`. Producers and workers must agree on it and on `prefix`. */
+  queueName?: string;
+  /** Redis key prefix, default `bull`; tests use a unique one. */
+  prefix?: string;
+  retry?: Partial<RetryPolicy>;
+  /**
+   * How long a finished job's id is kept in Redis (default 24 h): within it a second enqueue of
+   * the id is ignored; after it the outbox's `completedAt` still stops a second run.
+   */
+  keepFinishedMs?: number;
+  logger?: JobLogger;
+}
+
+interface JobData {
+  type: string;
+  payload: Record<string, unknown>;
+  runAt: string;
+}
+
+/** The backoff type our worker's strategy answers for: capped exponential, see retry-policy.ts. */
+const BACKOFF_TYPE = 'capped-exponential';
+
+function validate(o: BullmqQueueOptions): void {
+  if (typeof o.redisUrl !== 'string' || !/^rediss?:\/\/[^\s]+$/.test(o.redisUrl)) throw new Error('bullmq queue: redisUrl must start with redis:// or rediss://');
+  if (o.queueName !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(o.queueName)) throw new Error('bullmq queue: queueName must be 1-100 of A-Z a-z 0-9 _ . -');
+  if (o.prefix !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(o.prefix)) throw new Error('bullmq queue: prefix must be 1-100 of A-Z a-z 0-9 _ . -');
+  if (o.keepFinishedMs !== undefined && (!Number.isInteger(o.keepFinishedMs) || o.keepFinishedMs < 1000)) throw new Error('bullmq queue: keepFinishedMs must be an integer of at least 1000');
+}
+
+/**
+ * The durable queue on Redis (BullMQ). The BullMQ job id is the outbox id, so the relay enqueuing
+ * a job twice (it died between enqueue and markRelayed) adds nothing while Redis remembers the id.
+ * A handler's `retryAt` moves the same job back to the delayed set (`moveToDelayed` + DelayedError),
+ * which does not use up one of its retry attempts. The worker may run in the API process or in a
+ * separate `npm run worker` process; producers only need the same redisUrl, queueName and prefix.
+ * Its connection retries forever (`maxRetriesPerRequest: null`), so a Redis restart pauses work.
+ */
+export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
+  validate(opts);
+  const policy = resolveRetryPolicy('bullmq queue', opts.retry);
+  const log = opts.logger ?? silentJobLogger;
+  const name = opts.queueName ?? 'payments-jobs';
+  const prefix = opts.prefix ?? 'bull';
+  const keepSeconds = Math.ceil((opts.keepFinishedMs ?? 24 * 3600_000) / 1000);
+  // Enqueue fails after a few tries rather than hanging: the relay leaves the job unrelayed and retries.
+  const queue = new Queue<JobData>(name, { connection: { url: opts.redisUrl, maxRetriesPerRequest: 3 }, prefix });
+  queue.on('error', (err) => log.warn({ err: describeError(err), queue: name }, 'bullmq queue connection error'));
+  let worker: Worker<JobData> | null = null;
+  let closed = false;
+
+  const process = async (bj: Job<JobData>, handlers: Record<string, JobHandler>, token?: string) => {
+    const job: QueuedJob = { id: String(bj.id), type: bj.data.type, payload: bj.data.payload, runAt: new Date(bj.data.runAt) };
+    const handler = handlers[job.type];
+    if (!handler) throw new Error(`no handler for job type ${job.type}`);
+    const outcome = await handler(job);
+    if (outcome && outcome.retryAt instanceof Date) {
+      await bj.moveToDelayed(outcome.retryAt.getTime(), token);
+      throw new DelayedError();
+    }
+  };
+
+  return {
+    durable: true,
+    async enqueue(job) {
+      if (closed) throw new Error('bullmq queue: closed');
+      // BullMQ refuses these as custom ids; outbox ids never need them.
+      if (!job.id || job.id.includes(':') || /^\d+$/.test(job.id)) throw new Error(`bullmq queue: job id ${job.id} must be non-numeric and contain no ':'`);
+      await queue.add(
+        job.type,
+        { type: job.type, payload: job.payload, runAt: job.runAt.toISOString() },
+        {
+          jobId: job.id,
+          delay: Math.max(0, job.runAt.getTime() - Date.now()),
+          attempts: policy.maxAttempts,
+          backoff: { type: BACKOFF_TYPE },
+          removeOnComplete: { age: keepSeconds },
+          removeOnFail: { age: keepSeconds },
+        },
+      );
+    },
+    async startWorker(handlers, o) {
+      if (closed) throw new Error('bullmq queue: closed');
+      if (worker) throw new Error('bullmq queue: startWorker was already called');
+      const concurrency = o?.concurrency ?? 1;
+      if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('bullmq queue: concurrency must be a positive integer');
+      const w = new Worker<JobData>(name, (bj, token) => process(bj, handlers, token), {
+        connection: { url: opts.redisUrl, maxRetriesPerRequest: null },
+        prefix,
+        concurrency,
+        settings: { backoffStrategy: (attemptsMade: number) => backoffDelay(policy, attemptsMade) },
+      });
+      w.on('error', (err) => log.warn({ err: describeError(err), queue: name }, 'bullmq worker error'));
+      w.on('failed', (bj, err) => {
+        if (!bj) return;
+        const last = bj.attemptsMade >= policy.maxAttempts;
+        const fields = { jobId: bj.id, type: bj.data.type, attempts: bj.attemptsMade, err: describeError(err) };
+        if (last) log.error(fields, 'job failed for the last time; left unfinished in the outbox');
+        else log.warn(fields, 'job failed; will retry');
+      });
+      worker = w;
+      await w.waitUntilReady();
+    },
+    async close() {
+      closed = true;
+      // Worker.close() without force waits for the handlers in flight.
+      if (worker) await worker.close();
+      await queue.close();
+    },
+  };
+}
