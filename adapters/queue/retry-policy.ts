@@ -16,28 +16,18 @@ export const defaultRetryPolicy: RetryPolicy = {
 };
 
 /** Checks a partial policy given to a queue factory and fills in the defaults. */
-export function resolveRetryPolicy(
-  owner: string,
-  p: Partial<RetryPolicy> = {},
-): RetryPolicy {
+export function resolveRetryPolicy(owner: string, p: Partial<RetryPolicy> = {}): RetryPolicy {
   const policy = { ...defaultRetryPolicy, ...p };
-  for (const key of ["maxAttempts", "baseMs", "maxMs"] as const) {
+  for (const key of ['maxAttempts', 'baseMs', 'maxMs'] as const) {
     const v = policy[key];
-    if (!Number.isInteger(v) || v < 1)
-      throw new Error(
-        `${owner}: retry.${key} must be a positive integer, got ${String(v)}`,
-      );
+    if (!Number.isInteger(v) || v < 1) throw new Error(`${owner}: retry.${key} must be a positive integer, got ${String(v)}`);
   }
-  if (policy.maxMs < policy.baseMs)
-    throw new Error(`${owner}: retry.maxMs must be at least retry.baseMs`);
+  if (policy.maxMs < policy.baseMs) throw new Error(`${owner}: retry.maxMs must be at least retry.baseMs`);
   return policy;
 }
 
 /** The wait before the run after `attemptsMade` failed runs (1 → baseMs). */
-export function backoffDelay(
-  policy: RetryPolicy,
-  attemptsMade: number,
-): number {
+export function backoffDelay(policy: RetryPolicy, attemptsMade: number): number {
   const exp = Math.min(attemptsMade - 1, 30);
   return Math.min(policy.baseMs * 2 ** Math.max(0, exp), policy.maxMs);
 }

@@ -32,7 +32,8 @@ function validate(o: BullmqQueueOptions): void {
   if (typeof o.redisUrl !== 'string' || !/^rediss?:\/\/[^\s]+$/.test(o.redisUrl)) throw new Error('bullmq queue: redisUrl must start with redis:// or rediss://');
   if (o.queueName !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(o.queueName)) throw new Error('bullmq queue: queueName must be 1-100 of A-Z a-z 0-9 _ . -');
   if (o.prefix !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(o.prefix)) throw new Error('bullmq queue: prefix must be 1-100 of A-Z a-z 0-9 _ . -');
-  if (o.keepFinishedMs !== undefined && (!Number.isInteger(o.keepFinishedMs) || o.keepFinishedMs < 1000)) throw new Error('bullmq queue: keepFinishedMs must be an integer of at least 1000');
+  if (o.keepFinishedMs !== undefined && (!Number.isInteger(o.keepFinishedMs) || o.keepFinishedMs < 1000))
+    throw new Error('bullmq queue: keepFinishedMs must be an integer of at least 1000');
 }
 
 /**

@@ -1,10 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import type {
-  JobHandler,
-  QueuedJob,
-  QueuePort,
-} from "../../../server/ports/queue.ts";
-import { waitFor } from "./wait-for.ts";
+import { afterEach, describe, expect, it } from 'vitest';
+import type { JobHandler, QueuedJob, QueuePort } from '../../../server/ports/queue.ts';
+import { waitFor } from './wait-for.ts';
 
 /**
  * A fresh, isolated queue. Its retry backoff should be short (tens of ms) so the retry case
@@ -13,11 +9,7 @@ import { waitFor } from "./wait-for.ts";
 export type QueueFactory = () => Promise<QueuePort>;
 
 let seq = 0;
-const job = (
-  type: string,
-  payload: Record<string, unknown> = {},
-  runAt = new Date(),
-): QueuedJob => ({
+const job = (type: string, payload: Record<string, unknown> = {}, runAt = new Date()): QueuedJob => ({
   id: `job_${process.pid}_${Date.now().toString(36)}_${++seq}`,
   type,
   payload,
@@ -50,47 +42,44 @@ export function runQueueConformance(name: string, factory: QueueFactory): void {
       return { runs, handler, count };
     };
 
-    it("runs a job once, with its type and payload", async () => {
+    it('runs a job once, with its type and payload', async () => {
       const q = await make();
       const r = recorder();
-      await q.startWorker(
-        { "a.test": r.handler, "marker.test": r.handler },
-        { concurrency: 1 },
-      );
-      const a = job("a.test", { amount: "10.5", nested: { ok: true } });
+      await q.startWorker({ 'a.test': r.handler, 'marker.test': r.handler }, { concurrency: 1 });
+      const a = job('a.test', { amount: '10.5', nested: { ok: true } });
       await q.enqueue(a);
-      await waitFor("the job to run", () => r.count(a.id) === 1);
-      const marker = job("marker.test");
+      await waitFor('the job to run', () => r.count(a.id) === 1);
+      const marker = job('marker.test');
       await q.enqueue(marker);
-      await waitFor("the marker job", () => r.count(marker.id) === 1);
+      await waitFor('the marker job', () => r.count(marker.id) === 1);
       expect(r.count(a.id)).toBe(1);
       const seen = r.runs.find((x) => x.id === a.id)?.job;
-      expect(seen?.type).toBe("a.test");
-      expect(seen?.payload).toEqual({ amount: "10.5", nested: { ok: true } });
+      expect(seen?.type).toBe('a.test');
+      expect(seen?.payload).toEqual({ amount: '10.5', nested: { ok: true } });
       expect(seen?.runAt.getTime()).toBe(a.runAt.getTime());
     });
 
-    it("runs jobs enqueued before the worker started", async () => {
+    it('runs jobs enqueued before the worker started', async () => {
       const q = await make();
       const r = recorder();
-      const a = job("a.test");
+      const a = job('a.test');
       await q.enqueue(a);
-      await q.startWorker({ "a.test": r.handler });
-      await waitFor("the early job to run", () => r.count(a.id) === 1);
+      await q.startWorker({ 'a.test': r.handler });
+      await waitFor('the early job to run', () => r.count(a.id) === 1);
     });
 
-    it("does not run a delayed job before its runAt", async () => {
+    it('does not run a delayed job before its runAt', async () => {
       const q = await make();
       const r = recorder();
-      await q.startWorker({ "a.test": r.handler });
+      await q.startWorker({ 'a.test': r.handler });
       const runAt = new Date(Date.now() + 1_200);
-      const a = job("a.test", {}, runAt);
+      const a = job('a.test', {}, runAt);
       await q.enqueue(a);
-      await waitFor("the delayed job to run", () => r.count(a.id) === 1);
+      await waitFor('the delayed job to run', () => r.count(a.id) === 1);
       expect(r.runs[0]!.at).toBeGreaterThanOrEqual(runAt.getTime() - 5);
     });
 
-    it("treats a second enqueue of one id as a no-op, before, during and after its run", async () => {
+    it('treats a second enqueue of one id as a no-op, before, during and after its run', async () => {
       const q = await make();
       const r = recorder();
       let release!: () => void;
@@ -98,51 +87,51 @@ export function runQueueConformance(name: string, factory: QueueFactory): void {
       let started = 0;
       await q.startWorker(
         {
-          "slow.test": async (j) => {
+          'slow.test': async (j) => {
             started += 1;
             await gate;
             await r.handler(j);
           },
-          "marker.test": r.handler,
+          'marker.test': r.handler,
         },
         { concurrency: 4 },
       );
-      const a = job("slow.test");
+      const a = job('slow.test');
       await Promise.all([q.enqueue(a), q.enqueue({ ...a })]);
-      await waitFor("the job to start", () => started === 1);
+      await waitFor('the job to start', () => started === 1);
       await q.enqueue({ ...a });
       release();
-      await waitFor("the job to finish", () => r.count(a.id) === 1);
+      await waitFor('the job to finish', () => r.count(a.id) === 1);
       await q.enqueue({ ...a });
-      const marker = job("marker.test", {}, new Date(Date.now() + 300));
+      const marker = job('marker.test', {}, new Date(Date.now() + 300));
       await q.enqueue(marker);
-      await waitFor("the marker job", () => r.count(marker.id) === 1);
+      await waitFor('the marker job', () => r.count(marker.id) === 1);
       expect(started).toBe(1);
       expect(r.count(a.id)).toBe(1);
     });
 
-    it("retries a job that throws until it succeeds", async () => {
+    it('retries a job that throws until it succeeds', async () => {
       const q = await make();
       let calls = 0;
       let done = false;
       await q.startWorker({
-        "flaky.test": async () => {
+        'flaky.test': async () => {
           calls += 1;
           if (calls < 3) throw new Error(`transient failure ${calls}`);
           done = true;
         },
       });
-      await q.enqueue(job("flaky.test"));
-      await waitFor("the third attempt to succeed", () => done);
+      await q.enqueue(job('flaky.test'));
+      await waitFor('the third attempt to succeed', () => done);
       expect(calls).toBe(3);
     });
 
-    it("runs a job again at the retryAt its handler answers", async () => {
+    it('runs a job again at the retryAt its handler answers', async () => {
       const q = await make();
       const calls: number[] = [];
       let retryAt = 0;
       await q.startWorker({
-        "poll.test": async () => {
+        'poll.test': async () => {
           calls.push(Date.now());
           if (calls.length === 1) {
             retryAt = Date.now() + 800;
@@ -151,21 +140,21 @@ export function runQueueConformance(name: string, factory: QueueFactory): void {
           return undefined;
         },
       });
-      await q.enqueue(job("poll.test"));
-      await waitFor("the second run", () => calls.length === 2);
+      await q.enqueue(job('poll.test'));
+      await waitFor('the second run', () => calls.length === 2);
       expect(calls[1]!).toBeGreaterThanOrEqual(retryAt - 5);
       await new Promise((res) => setTimeout(res, 300));
       expect(calls).toHaveLength(2);
     });
 
-    it("never runs more handlers at once than its concurrency", async () => {
+    it('never runs more handlers at once than its concurrency', async () => {
       const q = await make();
       let inFlight = 0;
       let peak = 0;
       let finished = 0;
       await q.startWorker(
         {
-          "busy.test": async () => {
+          'busy.test': async () => {
             inFlight += 1;
             peak = Math.max(peak, inFlight);
             await new Promise((res) => setTimeout(res, 150));
@@ -175,24 +164,24 @@ export function runQueueConformance(name: string, factory: QueueFactory): void {
         },
         { concurrency: 2 },
       );
-      for (let i = 0; i < 6; i++) await q.enqueue(job("busy.test", { i }));
-      await waitFor("all six jobs", () => finished === 6);
+      for (let i = 0; i < 6; i++) await q.enqueue(job('busy.test', { i }));
+      await waitFor('all six jobs', () => finished === 6);
       expect(peak).toBe(2);
     });
 
-    it("waits in close() for handlers in flight", async () => {
+    it('waits in close() for handlers in flight', async () => {
       const q = await make();
       let started = false;
       let finished = false;
       await q.startWorker({
-        "slow.test": async () => {
+        'slow.test': async () => {
           started = true;
           await new Promise((res) => setTimeout(res, 500));
           finished = true;
         },
       });
-      await q.enqueue(job("slow.test"));
-      await waitFor("the job to start", () => started);
+      await q.enqueue(job('slow.test'));
+      await waitFor('the job to start', () => started);
       await q.close();
       expect(finished).toBe(true);
     });

@@ -1,19 +1,7 @@
-import { systemClock, type Clock } from "../../../server/ports/clock.ts";
-import type {
-  JobHandler,
-  QueuedJob,
-  QueuePort,
-} from "../../../server/ports/queue.ts";
-import {
-  describeError,
-  silentJobLogger,
-  type JobLogger,
-} from "../../../server/jobs/logger.ts";
-import {
-  backoffDelay,
-  resolveRetryPolicy,
-  type RetryPolicy,
-} from "../retry-policy.ts";
+import { systemClock, type Clock } from '../../../server/ports/clock.ts';
+import type { JobHandler, QueuedJob, QueuePort } from '../../../server/ports/queue.ts';
+import { describeError, silentJobLogger, type JobLogger } from '../../../server/jobs/logger.ts';
+import { backoffDelay, resolveRetryPolicy, type RetryPolicy } from '../retry-policy.ts';
 
 export interface InlineQueueOptions {
   /** Decides how long until a job's `runAt`; timers themselves run on real time. */
@@ -43,7 +31,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export function createInlineQueue(opts: InlineQueueOptions = {}): QueuePort {
   const clock = opts.clock ?? systemClock;
   const log = opts.logger ?? silentJobLogger;
-  const policy = resolveRetryPolicy("inline queue", opts.retry);
+  const policy = resolveRetryPolicy('inline queue', opts.retry);
   const completedTtlMs = opts.completedTtlMs ?? 24 * 3600_000;
   const known = new Map<string, Entry>();
   const completed = new Map<string, number>();
@@ -103,7 +91,7 @@ export function createInlineQueue(opts: InlineQueueOptions = {}): QueuePort {
             attempts: entry.attempts,
             err: describeError(err),
           },
-          "job failed for the last time; left unfinished in the outbox",
+          'job failed for the last time; left unfinished in the outbox',
         );
         return;
       }
@@ -116,7 +104,7 @@ export function createInlineQueue(opts: InlineQueueOptions = {}): QueuePort {
           retryInMs: delay,
           err: describeError(err),
         },
-        "job failed; will retry",
+        'job failed; will retry',
       );
       schedule(entry, clock.now() + delay);
     }
@@ -136,7 +124,7 @@ export function createInlineQueue(opts: InlineQueueOptions = {}): QueuePort {
   return {
     durable: false,
     async enqueue(job) {
-      if (closed) throw new Error("inline queue: closed");
+      if (closed) throw new Error('inline queue: closed');
       forgetOldCompletions();
       if (known.has(job.id) || completed.has(job.id)) return;
       const entry: Entry = { job, attempts: 0, dueAt: job.runAt.getTime() };
@@ -144,20 +132,17 @@ export function createInlineQueue(opts: InlineQueueOptions = {}): QueuePort {
       schedule(entry, entry.dueAt);
     },
     async startWorker(h, o) {
-      if (closed) throw new Error("inline queue: closed");
-      if (handlers)
-        throw new Error("inline queue: startWorker was already called");
+      if (closed) throw new Error('inline queue: closed');
+      if (handlers) throw new Error('inline queue: startWorker was already called');
       const c = o?.concurrency ?? 1;
-      if (!Number.isInteger(c) || c < 1)
-        throw new Error("inline queue: concurrency must be a positive integer");
+      if (!Number.isInteger(c) || c < 1) throw new Error('inline queue: concurrency must be a positive integer');
       handlers = h;
       concurrency = c;
       for (const entry of known.values()) schedule(entry, entry.dueAt);
     },
     async close() {
       closed = true;
-      for (const entry of known.values())
-        if (entry.timer) clearTimeout(entry.timer);
+      for (const entry of known.values()) if (entry.timer) clearTimeout(entry.timer);
       ready.length = 0;
       while (running.size > 0) await Promise.allSettled([...running]);
     },

@@ -1,24 +1,18 @@
-import { describe, expect, it } from "vitest";
-import { silentJobLogger } from "../../../server/jobs/logger.ts";
-import { waitFor } from "../conformance/wait-for.ts";
-import { runQueueConformance } from "../conformance/queue-conformance.ts";
-import { createInlineQueue } from "./index.ts";
+import { describe, expect, it } from 'vitest';
+import { silentJobLogger } from '../../../server/jobs/logger.ts';
+import { waitFor } from '../conformance/wait-for.ts';
+import { runQueueConformance } from '../conformance/queue-conformance.ts';
+import { createInlineQueue } from './index.ts';
 
-runQueueConformance("inline", async () =>
-  createInlineQueue({ retry: { baseMs: 50, maxMs: 200 } }),
-);
+runQueueConformance('inline', async () => createInlineQueue({ retry: { baseMs: 50, maxMs: 200 } }));
 
-describe("inline queue specifics", () => {
-  it("validates its options when built", () => {
-    expect(() => createInlineQueue({ retry: { maxAttempts: 0 } })).toThrow(
-      /retry.maxAttempts/,
-    );
-    expect(() =>
-      createInlineQueue({ retry: { baseMs: 100, maxMs: 10 } }),
-    ).toThrow(/retry.maxMs/);
+describe('inline queue specifics', () => {
+  it('validates its options when built', () => {
+    expect(() => createInlineQueue({ retry: { maxAttempts: 0 } })).toThrow(/retry.maxAttempts/);
+    expect(() => createInlineQueue({ retry: { baseMs: 100, maxMs: 10 } })).toThrow(/retry.maxMs/);
   });
 
-  it("gives up after maxAttempts and logs it, and refuses work once closed", async () => {
+  it('gives up after maxAttempts and logs it, and refuses work once closed', async () => {
     const errors: string[] = [];
     const logger = {
       ...silentJobLogger,
@@ -30,24 +24,24 @@ describe("inline queue specifics", () => {
     });
     let calls = 0;
     await q.startWorker({
-      "bad.test": async () => {
+      'bad.test': async () => {
         calls += 1;
-        throw new Error("always");
+        throw new Error('always');
       },
     });
     await q.enqueue({
-      id: "bad1",
-      type: "bad.test",
+      id: 'bad1',
+      type: 'bad.test',
       payload: {},
       runAt: new Date(),
     });
-    await waitFor("the last attempt to be logged", () => errors.length === 1);
+    await waitFor('the last attempt to be logged', () => errors.length === 1);
     expect(calls).toBe(3);
     await q.close();
     await expect(
       q.enqueue({
-        id: "late",
-        type: "bad.test",
+        id: 'late',
+        type: 'bad.test',
         payload: {},
         runAt: new Date(),
       }),
