@@ -1,0 +1,111 @@
+import type { Clock } from '../ports/clock.ts';
+import type { QueuePort } from '../ports/queue.ts';
+import type { StoragePort } from '../ports/storage.ts';
+import { describeError, type JobLogger } from './logger.ts';
+
+export interface OutboxRelayOptions {
+  storage: Pick<StoragePort, 'jobs'>;
+  queue: QueuePort;
+  clock: Clock;
+  logger: JobLogger;
+  /** How often to look for unrelayed jobs without being nudged; default 1000 ms. */
+  intervalMs?: number;
+  /** Jobs claimed per round trip; default 100. */
+  batch?: number;
+}
+
+export interface OutboxRelay {
+  /** Starts the periodic pass. */
+  start(): void;
+  /** Stops it and waits for a pass in progress. */
+  stop(): Promise<void>;
+  /** One full pass (until the outbox has no claimable job); answers how many jobs it relayed. */
+  runOnce(): Promise<number>;
+  /**
+   * Asks for a pass now rather than at the next interval: call it after committing a unit of work
+   * that wrote jobs, so they reach the queue at once. Cheap and safe to call often.
+   */
+  notify(): void;
+}
+
+/**
+ * Moves jobs from the outbox to the queue: claim (disjoint across relays), enqueue, mark relayed.
+ * A relay that dies after enqueue and before the mark leaves the claim to expire and the job is
+ * enqueued again later; that is harmless, since the queue ignores a known id and the worker skips
+ * a job the outbox marks completed. A failed enqueue stops the pass and leaves the job to the
+ * next one.
+ */
+export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
+  const intervalMs = opts.intervalMs ?? 1000;
+  const batch = opts.batch ?? 100;
+  if (!Number.isInteger(intervalMs) || intervalMs < 10) throw new Error('outbox relay: intervalMs must be an integer of at least 10');
+  if (!Number.isInteger(batch) || batch < 1) throw new Error('outbox relay: batch must be a positive integer');
+  const { storage, queue, clock, logger: log } = opts;
+  let timer: NodeJS.Timeout | null = null;
+  let current: Promise<number> | null = null;
+  let again = false;
+  let stopped = false;
+
+  const passOnce = async (): Promise<number> => {
+    let relayed = 0;
+    for (;;) {
+      const jobs = await storage.jobs.claimUnrelayed(batch, new Date(clock.now()));
+      const done: string[] = [];
+      let failed = false;
+      for (const job of jobs) {
+        try {
+          await queue.enqueue({ id: job.id, type: job.type, payload: job.payload, runAt: job.runAt });
+          done.push(job.id);
+        } catch (err) {
+          failed = true;
+          log.warn({ jobId: job.id, type: job.type, err: describeError(err) }, 'enqueue failed; the job stays in the outbox for a later pass');
+          break;
+        }
+      }
+      await storage.jobs.markRelayed(done, new Date(clock.now()));
+      relayed += done.length;
+      if (failed || jobs.length < batch) return relayed;
+    }
+  };
+
+  /** Serialises passes: a call during a pass asks for one more after it, so no nudge is lost. */
+  const runOnce = (): Promise<number> => {
+    if (current) {
+      again = true;
+      return current;
+    }
+    current = (async () => {
+      let total = 0;
+      do {
+        again = false;
+        total += await passOnce();
+      } while (again && !stopped);
+      return total;
+    })().finally(() => {
+      current = null;
+    });
+    return current;
+  };
+
+  const background = () => {
+    runOnce().catch((err: unknown) => log.warn({ err: describeError(err) }, 'outbox relay pass failed; will retry'));
+  };
+
+  return {
+    start() {
+      if (timer || stopped) return;
+      timer = setInterval(background, intervalMs);
+      background();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      if (current) await current.catch(() => 0);
+    },
+    runOnce,
+    notify() {
+      if (!stopped) setImmediate(background);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { Clock } from '../ports/clock.ts';
+import type { JobHandler, QueuePort } from '../ports/queue.ts';
+import type { StoragePort } from '../ports/storage.ts';
+import { describeError, type JobLogger } from './logger.ts';
+
+export interface JobWorkerOptions {
+  storage: Pick<StoragePort, 'jobs'>;
+  queue: QueuePort;
+  handlers: Record<string, JobHandler>;
+  clock: Clock;
+  logger: JobLogger;
+  concurrency?: number;
+}
+
+/**
+ * Wraps a handler with the outbox bookkeeping that makes at-least-once delivery run a job's
+ * effect once: a job the outbox marks completed is skipped; success marks it completed; a throw
+ * is recorded (`attempts`, `lastError`) and rethrown so the queue retries; a `retryAt` answer
+ * leaves it unfinished. The window this cannot close is a crash (or a failed `markCompleted`)
+ * after the handler's effect and before the mark: the job then runs again, so each handler must
+ * itself be idempotent for that window (check state first, use ON CONFLICT, conditional updates).
+ */
+export function wrapJobHandler(type: string, handler: JobHandler, deps: Pick<JobWorkerOptions, 'storage' | 'clock' | 'logger'>): JobHandler {
+  const { storage, clock, logger: log } = deps;
+  return async (job) => {
+    const record = await storage.jobs.get(job.id);
+    if (record?.completedAt) {
+      log.debug({ jobId: job.id, type }, 'job already completed; duplicate delivery skipped');
+      return undefined;
+    }
+    if (!record) log.warn({ jobId: job.id, type }, 'job is not in the outbox; running it anyway');
+    let outcome;
+    try {
+      outcome = await handler(job);
+    } catch (err) {
+      await storage.jobs.recordFailure(job.id, describeError(err)).catch((e: unknown) => log.warn({ jobId: job.id, err: describeError(e) }, 'could not record a job failure'));
+      throw err;
+    }
+    if (outcome && outcome.retryAt instanceof Date) return outcome;
+    if (!(await storage.jobs.markCompleted(job.id, new Date(clock.now())))) log.warn({ jobId: job.id, type }, 'job was completed by a concurrent delivery');
+    return undefined;
+  };
+}
+
+/** Starts consuming the queue in this process with every handler wrapped by `wrapJobHandler`. */
+export async function startJobWorker(opts: JobWorkerOptions): Promise<void> {
+  const wrapped: Record<string, JobHandler> = {};
+  for (const [type, handler] of Object.entries(opts.handlers)) wrapped[type] = wrapJobHandler(type, handler, opts);
+  await opts.queue.startWorker(wrapped, opts.concurrency === undefined ? undefined : { concurrency: opts.concurrency });
+}

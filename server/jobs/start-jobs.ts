@@ -1,0 +1,47 @@
+import type { Clock } from '../ports/clock.ts';
+import type { JobHandler, QueuePort } from '../ports/queue.ts';
+import type { StoragePort } from '../ports/storage.ts';
+import type { JobLogger } from './logger.ts';
+import { createOutboxRelay, type OutboxRelay } from './outbox-relay.ts';
+import { startJobWorker } from './run-worker.ts';
+
+export interface StartJobsOptions {
+  storage: Pick<StoragePort, 'jobs'>;
+  queue: QueuePort;
+  handlers: Record<string, JobHandler>;
+  clock: Clock;
+  logger: JobLogger;
+  /** Consume jobs in this process; false for an API process whose workers run elsewhere. Default true. */
+  runWorker?: boolean;
+  concurrency?: number;
+  relayIntervalMs?: number;
+}
+
+export interface RunningJobs {
+  /** Call `relay.notify()` after committing work that wrote jobs. */
+  relay: OutboxRelay;
+  /** Stops the relay, then closes the queue (which waits for handlers in flight). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The start-up order every process uses: a queue that forgot its jobs (`durable: false`, the
+ * inline queue after a restart) first gets every unfinished outbox job back via
+ * `requeueUnfinished`; then the worker starts; then the relay, which hands the queue the outbox.
+ */
+export async function startJobs(opts: StartJobsOptions): Promise<RunningJobs> {
+  if (!opts.queue.durable) {
+    const n = await opts.storage.jobs.requeueUnfinished();
+    if (n > 0) opts.logger.info({ jobs: n }, 'non-durable queue: unfinished outbox jobs requeued');
+  }
+  if (opts.runWorker ?? true) await startJobWorker({ ...opts });
+  const relay = createOutboxRelay({ ...opts, ...(opts.relayIntervalMs ? { intervalMs: opts.relayIntervalMs } : {}) });
+  relay.start();
+  return {
+    relay,
+    async stop() {
+      await relay.stop();
+      await opts.queue.close();
+    },
+  };
+}
