@@ -86,3 +86,19 @@ describe('outbox relay', () => {
     expect(() => createOutboxRelay({ storage, queue, clock, logger: silentJobLogger, intervalMs: 1 })).toThrow(/intervalMs/);
   });
 });
+
+describe('outbox relay against a queue that never answers', () => {
+  it('gives up on the enqueue after enqueueTimeoutMs and keeps the job in the outbox', async () => {
+    const storage = await createPostgresStorage({ embedded: true });
+    try {
+      const clock = createManualClock();
+      await storage.jobs.insert([{ id: 'h1', type: 'noop.test', payload: {}, runAt: new Date(clock.now()), createdAt: new Date(clock.now()) }]);
+      const hung: QueuePort = { durable: true, enqueue: () => new Promise<void>(() => {}), startWorker: async () => {}, close: async () => {} };
+      const relay = createOutboxRelay({ storage, queue: hung, clock, logger: silentJobLogger, enqueueTimeoutMs: 200 });
+      expect(await relay.runOnce()).toBe(0);
+      expect((await storage.jobs.get('h1'))?.relayedAt).toBeNull();
+    } finally {
+      await storage.close();
+    }
+  });
+});

@@ -12,6 +12,12 @@ export interface OutboxRelayOptions {
   intervalMs?: number;
   /** Jobs claimed per round trip; default 100. */
   batch?: number;
+  /**
+   * An enqueue that has not answered by then counts as failed (default 10 s), so a queue whose
+   * server is down cannot hold a pass, or shutdown, forever. If it lands later, the next relay's
+   * enqueue of the same id is a no-op.
+   */
+  enqueueTimeoutMs?: number;
 }
 
 export interface OutboxRelay {
@@ -28,6 +34,18 @@ export interface OutboxRelay {
   notify(): void;
 }
 
+async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`enqueue did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Moves jobs from the outbox to the queue: claim (disjoint across relays), enqueue, mark relayed.
  * A relay that dies after enqueue and before the mark leaves the claim to expire and the job is
@@ -40,6 +58,8 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const batch = opts.batch ?? 100;
   if (!Number.isInteger(intervalMs) || intervalMs < 10) throw new Error('outbox relay: intervalMs must be an integer of at least 10');
   if (!Number.isInteger(batch) || batch < 1) throw new Error('outbox relay: batch must be a positive integer');
+  const enqueueTimeoutMs = opts.enqueueTimeoutMs ?? 10_000;
+  if (!Number.isInteger(enqueueTimeoutMs) || enqueueTimeoutMs < 1) throw new Error('outbox relay: enqueueTimeoutMs must be a positive integer');
   const { storage, queue, clock, logger: log } = opts;
   let timer: NodeJS.Timeout | null = null;
   let current: Promise<number> | null = null;
@@ -54,7 +74,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       let failed = false;
       for (const job of jobs) {
         try {
-          await queue.enqueue({ id: job.id, type: job.type, payload: job.payload, runAt: job.runAt });
+          await withTimeout(queue.enqueue({ id: job.id, type: job.type, payload: job.payload, runAt: job.runAt }), enqueueTimeoutMs);
           done.push(job.id);
         } catch (err) {
           failed = true;

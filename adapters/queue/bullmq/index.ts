@@ -17,6 +17,8 @@ export interface BullmqQueueOptions {
    */
   keepFinishedMs?: number;
   logger?: JobLogger;
+  /** Shown by Redis `CLIENT LIST` for this queue's connections, to tell processes apart. */
+  connectionName?: string;
 }
 
 interface JobData {
@@ -32,6 +34,7 @@ function validate(o: BullmqQueueOptions): void {
   if (typeof o.redisUrl !== 'string' || !/^rediss?:\/\/[^\s]+$/.test(o.redisUrl)) throw new Error('bullmq queue: redisUrl must start with redis:// or rediss://');
   if (o.queueName !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(o.queueName)) throw new Error('bullmq queue: queueName must be 1-100 of A-Z a-z 0-9 _ . -');
   if (o.prefix !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(o.prefix)) throw new Error('bullmq queue: prefix must be 1-100 of A-Z a-z 0-9 _ . -');
+  if (o.connectionName !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(o.connectionName)) throw new Error('bullmq queue: connectionName must be 1-100 of A-Z a-z 0-9 _ . -');
   if (o.keepFinishedMs !== undefined && (!Number.isInteger(o.keepFinishedMs) || o.keepFinishedMs < 1000))
     throw new Error('bullmq queue: keepFinishedMs must be an integer of at least 1000');
 }
@@ -50,9 +53,10 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
   const log = opts.logger ?? silentJobLogger;
   const name = opts.queueName ?? 'payments-jobs';
   const prefix = opts.prefix ?? 'bull';
+  const named = opts.connectionName ? { connectionName: opts.connectionName } : {};
   const keepSeconds = Math.ceil((opts.keepFinishedMs ?? 24 * 3600_000) / 1000);
   // Enqueue fails after a few tries rather than hanging: the relay leaves the job unrelayed and retries.
-  const queue = new Queue<JobData>(name, { connection: { url: opts.redisUrl, maxRetriesPerRequest: 3 }, prefix });
+  const queue = new Queue<JobData>(name, { connection: { url: opts.redisUrl, maxRetriesPerRequest: 3, ...named }, prefix });
   queue.on('error', (err) => log.warn({ err: describeError(err), queue: name }, 'bullmq queue connection error'));
   let worker: Worker<JobData> | null = null;
   let closed = false;
@@ -93,7 +97,7 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
       const concurrency = o?.concurrency ?? 1;
       if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('bullmq queue: concurrency must be a positive integer');
       const w = new Worker<JobData>(name, (bj, token) => process(bj, handlers, token), {
-        connection: { url: opts.redisUrl, maxRetriesPerRequest: null },
+        connection: { url: opts.redisUrl, maxRetriesPerRequest: null, ...named },
         prefix,
         concurrency,
         settings: { backoffStrategy: (attemptsMade: number) => backoffDelay(policy, attemptsMade) },

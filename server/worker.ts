@@ -1,0 +1,60 @@
+import { pino } from 'pino';
+import { createBullmqQueue } from '../adapters/queue/bullmq/index.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { buildJobHandlers } from './jobs/handlers.ts';
+import { startJobs } from './jobs/start-jobs.ts';
+import { systemClock } from './ports/clock.ts';
+import { openConfiguredStorage } from './storage.ts';
+
+/** Exit code for a configuration that cannot run a separate worker. */
+const EXIT_CONFIG = 2;
+
+/**
+ * `npm run worker`: a process that only relays the outbox and runs jobs, beside any number of
+ * API processes. It needs a durable queue (REDIS_URL) that the API processes also use: with the
+ * inline queue, jobs live in one process's memory and a separate worker would never see them.
+ * It also needs a PostgreSQL server (DATABASE_URL): an embedded PGlite directory cannot be opened
+ * by two processes at once.
+ */
+async function main() {
+  const config = loadConfig();
+  if (!config.redisUrl || !config.databaseUrl) {
+    const missing = [config.redisUrl ? null : 'REDIS_URL', config.databaseUrl ? null : 'DATABASE_URL'].filter(Boolean).join(' and ');
+    console.error(
+      `worker: ${missing} must be set. A separate worker process needs a durable queue (Redis, shared with the API processes) ` +
+        'and a PostgreSQL server; in the embedded mode (no REDIS_URL) the API process runs jobs itself with the inline queue.',
+    );
+    process.exit(EXIT_CONFIG);
+  }
+  const logger = pino({ level: config.logLevel });
+  const storage = await openConfiguredStorage(config);
+  const queue = createBullmqQueue({ redisUrl: config.redisUrl, logger });
+  const handlers = buildJobHandlers({ storage, clock: systemClock, logger });
+  const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, concurrency: 4 });
+  logger.info({ jobTypes: Object.keys(handlers) }, 'worker started');
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'worker shutting down; waiting for jobs in flight');
+    setTimeout(() => process.exit(1), 30_000).unref();
+    jobs
+      .stop()
+      .then(() => storage.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          logger.error({ err }, 'worker shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+  process.exit(err instanceof ConfigError ? EXIT_CONFIG : 1);
+});
