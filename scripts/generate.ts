@@ -14,16 +14,27 @@ const root = resolve(import.meta.dirname, '..');
 const check = process.argv.includes('--check');
 const header = 'generated from spec/ by `npm run generate` — do not edit';
 
-async function generate(outDir: string): Promise<string[]> {
-  const tspOut = mkdtempSync(join(tmpdir(), 'tsp-'));
+/** Compiles spec/ into `outDir`; on failure prints the compiler's diagnostics and exits. */
+function runTsp(outDir: string): void {
   try {
     execFileSync(
       process.execPath,
       [join(root, 'node_modules/@typespec/compiler/cmd/tsp.js'), 'compile', join(root, 'spec/main.tsp'),
-        '--config', join(root, 'tspconfig.yaml'), '--option', `@typespec/openapi3.emitter-output-dir=${tspOut}`,
+        '--config', join(root, 'tspconfig.yaml'), '--option', `@typespec/openapi3.emitter-output-dir=${outDir}`,
         '--warn-as-error'],
-      { stdio: ['ignore', 'ignore', 'inherit'], cwd: root },
+      { stdio: ['ignore', 'pipe', 'pipe'], cwd: root, encoding: 'utf8' },
     );
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string };
+    console.error(`${e.stdout ?? ''}${e.stderr ?? ''}\nTypeSpec compilation failed`);
+    process.exit(1);
+  }
+}
+
+async function generate(outDir: string): Promise<string[]> {
+  const tspOut = mkdtempSync(join(tmpdir(), 'tsp-'));
+  try {
+    runTsp(tspOut);
     const versions = readdirSync(tspOut).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length)).sort();
     if (versions.length === 0) throw new Error('TypeSpec produced no OpenAPI documents');
     mkdirSync(join(outDir, 'openapi'), { recursive: true });

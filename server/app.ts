@@ -16,12 +16,22 @@ import { resolveVersion } from './http/versions.ts';
 import { AppError } from './errors.ts';
 import { merchantHandlers } from './handlers/merchants.ts';
 import { settlementHandlers } from './handlers/settlements.ts';
+import { paymentHandlers } from './handlers/payments.ts';
+import { paymentListHandlers } from './handlers/payment-lists.ts';
+import { refundHandlers } from './handlers/refunds.ts';
+import { gatewayHandlers } from './handlers/gateway.ts';
+import type { PaymentTimeLimits } from './domain/payments/create-payment.ts';
 
 export interface AppDeps {
   storage: StoragePort;
   clock: Clock;
   logger: Logger;
   assets: AssetRegistry;
+  /** Base of buyer payment links: `gatewayUrl` is `{payBaseUrl}/<paymentId>`. */
+  payBaseUrl?: string;
+  paymentTimes?: PaymentTimeLimits;
+  /** Called when a request committed outbox jobs, so the relay hands them to the queue now. */
+  onJobsWritten?: () => void;
   /** Checks a merchant logo URL; one message per problem. Absent: any HTTPS URL is accepted. */
   checkLogo?: (url: string) => Promise<string[]>;
   /** Validate responses against the spec too (tests): a handler answering off-spec fails loudly. */
@@ -32,9 +42,18 @@ export interface AppDeps {
 
 /** Everything handlers need, built from the deps once. */
 function buildHandlers(deps: AppDeps): OperationHandlers {
+  const payments = {
+    ...deps,
+    payBaseUrl: deps.payBaseUrl ?? 'http://localhost:3000/pay',
+    paymentTimes: deps.paymentTimes ?? { defaultTtlS: 300, maxTtlS: 30 * 86_400 },
+  };
   return {
     ...merchantHandlers(deps),
     ...settlementHandlers(deps),
+    ...paymentHandlers(payments),
+    ...paymentListHandlers(payments),
+    ...refundHandlers(payments),
+    ...gatewayHandlers(payments),
   };
 }
 

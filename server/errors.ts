@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   conflicting_auth_headers: 400,
   invalid_state: 400,
   payment_not_succeeded: 400,
+  merchant_not_payable: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
   missing_app_id: 401,

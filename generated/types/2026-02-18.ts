@@ -1,5 +1,39 @@
 // generated from spec/ by `npm run generate` — do not edit
 export interface paths {
+    "/v1/gateway/payment/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The buyer declined: cancel a payment that has not been paid. */
+        post: operations["gatewayCancelPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/payment/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payment's status, for a wallet following it. */
+        get: operations["gatewayGetPaymentStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/merchants": {
         parameters: {
             query?: never;
@@ -12,6 +46,23 @@ export interface paths {
         put?: never;
         /** @description Create a merchant. Retries with the same `Idempotency-Key` and body return the first merchant. */
         post: operations["createMerchant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchants/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payments of the merchant in `Merchant-Id`. */
+        get: operations["listMerchantPayments"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -35,6 +86,26 @@ export interface paths {
         head?: never;
         /** @description Change a merchant's name, email or logo; `iconUrl: null` removes the logo. */
         patch: operations["updateMerchant"];
+        trace?: never;
+    };
+    "/v1/merchants/{merchantId}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @deprecated
+         * @description Deprecated: use `GET /v1/merchants/payments` with the `Merchant-Id` header.
+         */
+        get: operations["listMerchantPaymentsByPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/merchants/{merchantId}/settlements": {
@@ -89,14 +160,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Payments across the partner's merchants, newest first by default. */
+        get: operations["listPayments"];
+        put?: never;
+        /** @description Create a payment priced in fiat for the merchant in `Merchant-Id`; send the buyer to `gatewayUrl`. */
+        post: operations["createPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The full record of a payment. */
+        get: operations["getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Cancel a payment that has not been paid; only from `requires_action`. */
+        post: operations["cancelPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Poll a payment's status: wait `pollInMs` between polls, stop when `isFinal`. Prefer webhooks in production. */
+        get: operations["getPaymentStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Mark a succeeded payment fully refunded (the refund itself is sent by the merchant). Once per payment. */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description An amount with its unit: `iso4217/<code>` or `caip19/<asset id>`; value in minor/base units. */
+        Amount: {
+            unit: string;
+            value: string;
+            display: components["schemas"]["AmountDisplay"];
+        };
+        /** @description Display metadata for an amount. */
+        AmountDisplay: {
+            assetSymbol: string;
+            assetName: string;
+            /** Format: int32 */
+            decimals: number;
+            iconUrl?: string;
+            networkName?: string;
+            networkIconUrl?: string;
+        };
         /** @description CAIP-10 account id: `<namespace>:<chain_reference>:<address>`. */
         Caip10AccountId: string;
         /** @description CAIP-19 asset id: `<namespace>:<chain_reference>/<asset_namespace>:<asset_reference>`. */
         Caip19AssetId: string;
+        CancelPaymentResponse: {
+            paymentId: components["schemas"]["PaymentId"];
+            status: components["schemas"]["PaymentStatus"];
+            cancelledReason: string;
+            cancelledAt: components["schemas"]["Timestamp"];
+        };
         CreateCryptoSettlementsRequest: {
             /** @description All entries are registered, or none. */
             settlements: components["schemas"]["CryptoSettlementInput"][];
@@ -109,6 +288,37 @@ export interface components {
              * @default null
              */
             iconUrl: string | null;
+        };
+        CreatePaymentRequest: {
+            amount: components["schemas"]["FiatAmountInput"];
+            /**
+             * Format: int64
+             * @description Unix seconds; null or absent: 5 minutes from now. Must be in the future, and at most 30 days ahead.
+             */
+            expiresAt?: number | null;
+            /** @description Your own order id. */
+            referenceId: string;
+        };
+        /** @description A new payment and where to send the buyer. */
+        CreatePaymentResponse: {
+            paymentId: components["schemas"]["PaymentId"];
+            /** @description Open this link in a compatible wallet, or render it as a QR code. */
+            gatewayUrl: string;
+            status: components["schemas"]["PaymentStatus"];
+            isFinal: boolean;
+            /**
+             * Format: int32
+             * @description Wait this long before polling status again.
+             */
+            pollInMs?: number;
+            /**
+             * Format: int64
+             * @description Expiry, Unix seconds.
+             */
+            expiresAt: number;
+        };
+        CreateRefundRequest: {
+            paymentId: components["schemas"]["PaymentId"];
         };
         /** @description Where payments in one asset are settled for a merchant. */
         CryptoSettlement: {
@@ -126,6 +336,12 @@ export interface components {
         };
         /** @description Opaque pagination cursor returned as `nextCursor`; pass it back unchanged. */
         Cursor: string;
+        /** @description A fiat price: `iso4217/<code>` and the value in the currency's minor units (USD "100" = 1.00). */
+        FiatAmountInput: {
+            unit: string;
+            /** @description Positive integer in minor units, e.g. "1050" for 10.50 USD or "1050" for 1050 JPY. */
+            value: string;
+        };
         /** @description Fiat settlement configuration; this service settles only in crypto, so lists are empty. */
         FiatSettlement: {
             id: string;
@@ -183,6 +399,137 @@ export interface components {
             iconUrl: string | null;
             settlements: components["schemas"]["SettlementList"];
         };
+        /** @description The full record of a payment. */
+        Payment: {
+            paymentId: components["schemas"]["PaymentId"];
+            merchant: components["schemas"]["PaymentMerchant"];
+            referenceId: string;
+            status: components["schemas"]["PaymentStatus"];
+            isFinal: boolean;
+            /**
+             * Format: int32
+             * @description Wait this long before polling again; null when final.
+             */
+            pollInMs: number | null;
+            fiatAmount: components["schemas"]["Amount"];
+            /** @description What the buyer paid or is paying; present once an option was confirmed. */
+            tokenAmount?: components["schemas"]["Amount"];
+            buyer?: components["schemas"]["PaymentBuyer"];
+            transaction?: components["schemas"]["PaymentTransaction"];
+            settlement: components["schemas"]["PaymentSettlement"];
+            info?: components["schemas"]["PaymentInfo"];
+            failureCode?: components["schemas"]["PaymentFailureCode"];
+            refund: components["schemas"]["PaymentRefund"];
+            cancelledReason?: string;
+            cancelledAt?: components["schemas"]["Timestamp"];
+            createdAt: components["schemas"]["Timestamp"];
+            lastUpdatedAt: components["schemas"]["Timestamp"];
+            settledAt?: components["schemas"]["Timestamp"];
+            /**
+             * Format: int64
+             * @description Expiry, Unix seconds.
+             */
+            expiresAt: number;
+            /**
+             * Format: int32
+             * @description Grows with every state change; the same number appears in webhook events.
+             */
+            stateVersion: number;
+        };
+        PaymentBuyer: {
+            /** @description The buyer's account, CAIP-10. */
+            accountCaip10: string;
+        };
+        /**
+         * @description Why a payment failed.
+         * @enum {string}
+         */
+        PaymentFailureCode: "declined_user" | "transfer_failed";
+        /** @description Payment identifier: `pay_` and an opaque, time-sortable part. */
+        PaymentId: string;
+        /** @description How a succeeded payment was paid. */
+        PaymentInfo: {
+            /** @description The transaction that moved the funds (hash or signature). */
+            txId: string;
+            /** @description What the buyer paid, in the token's base units. */
+            optionAmount: components["schemas"]["Amount"];
+        };
+        PaymentList: {
+            data: components["schemas"]["Payment"][];
+            nextCursor: string | null;
+            /** @description Over every payment matching the filters (all pages); a snapshot taken at the first page. */
+            stats: components["schemas"]["PaymentStats"];
+        };
+        /**
+         * @description Status values the list filter accepts; the preview adds `cancelled`.
+         * @enum {string}
+         */
+        PaymentListStatus: "requires_action" | "processing" | "succeeded" | "failed" | "expired";
+        PaymentMerchant: {
+            id: string;
+            name: string;
+            iconUrl: string | null;
+        };
+        PaymentRefund: {
+            refunded: boolean;
+            refundedAt: string | null;
+        };
+        /** @description Settlement goes straight to the merchant's wallet: settled once the transfer is confirmed. */
+        PaymentSettlement: {
+            settled: boolean;
+            amount?: components["schemas"]["Amount"];
+            txHash?: string;
+        };
+        PaymentStats: {
+            /** @description Succeeded, not refunded payments, per currency. */
+            totalRevenue: components["schemas"]["RevenueTotal"][];
+            /** Format: int64 */
+            totalTransactions: number;
+            /**
+             * Format: int64
+             * @description Distinct buyer accounts.
+             */
+            totalCustomers: number;
+        };
+        /**
+         * @description Lifecycle of a payment. `requires_action` until the buyer pays; `processing` while the transfer
+         *     is being confirmed on chain; then one final state.
+         * @enum {string}
+         */
+        PaymentStatus: "requires_action" | "processing" | "succeeded" | "failed" | "expired" | "cancelled";
+        PaymentStatusResponse: {
+            status: components["schemas"]["PaymentStatus"];
+            isFinal: boolean;
+            /**
+             * Format: int32
+             * @description Wait this long before polling again; null when final.
+             */
+            pollInMs: number | null;
+            /** @description Present when succeeded. */
+            info?: components["schemas"]["PaymentInfo"];
+            /** @description Present when failed. */
+            failureCode?: components["schemas"]["PaymentFailureCode"];
+        };
+        PaymentTransaction: {
+            /** @description CAIP-2 chain id. */
+            networkId: string;
+            hash?: string;
+        };
+        /** @description A full refund, recorded on the payment. */
+        Refund: {
+            paymentId: components["schemas"]["PaymentId"];
+            /** @enum {boolean} */
+            refunded: true;
+            refundedAt: components["schemas"]["Timestamp"];
+        };
+        RevenueTotal: {
+            /**
+             * Format: double
+             * @description In the currency's standard unit (e.g. 10.5 for 10.50 USD).
+             */
+            amount: number;
+            currency: string;
+        };
         SettlementList: {
             crypto: components["schemas"]["CryptoSettlement"][];
             fiat: components["schemas"]["FiatSettlement"][];
@@ -211,6 +558,20 @@ export interface components {
     parameters: {
         /** @description Unique key chosen by the caller, kept at least 24 hours per partner. */
         IdempotencyHeader: string;
+        MerchantIdHeader: string;
+        OptionalIdempotencyHeader: string;
+        "PaymentListQuery.cursor": string;
+        /** @description Created before (ISO 8601). */
+        "PaymentListQuery.endTs": string;
+        "PaymentListQuery.limit": number;
+        /** @description CAIP-2 chain the payment was paid on. */
+        "PaymentListQuery.network": string;
+        "PaymentListQuery.referenceId": string;
+        "PaymentListQuery.sortBy": "date" | "amount";
+        "PaymentListQuery.sortDir": "asc" | "desc";
+        /** @description Created at or after (ISO 8601). */
+        "PaymentListQuery.startTs": string;
+        "PaymentListQuery.status": components["schemas"]["PaymentListStatus"][];
         /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
         VersionHeaders: string;
     };
@@ -220,6 +581,398 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    gatewayCancelPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelPaymentResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "invalid_state";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state or an earlier request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "invalid_state";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The payment is past its expiry: tell the buyer and offer to start again with a new link. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_expired";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    gatewayGetPaymentStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     listMerchants: {
         parameters: {
             query?: {
@@ -571,6 +1324,193 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "bad_gateway";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listMerchantPayments: {
+        parameters: {
+            query?: {
+                /** @description Created at or after (ISO 8601). */
+                startTs?: components["parameters"]["PaymentListQuery.startTs"];
+                /** @description Created before (ISO 8601). */
+                endTs?: components["parameters"]["PaymentListQuery.endTs"];
+                status?: components["parameters"]["PaymentListQuery.status"];
+                /** @description CAIP-2 chain the payment was paid on. */
+                network?: components["parameters"]["PaymentListQuery.network"];
+                referenceId?: components["parameters"]["PaymentListQuery.referenceId"];
+                sortBy?: components["parameters"]["PaymentListQuery.sortBy"];
+                sortDir?: components["parameters"]["PaymentListQuery.sortDir"];
+                cursor?: components["parameters"]["PaymentListQuery.cursor"];
+                limit?: components["parameters"]["PaymentListQuery.limit"];
+            };
+            header: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentList"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "merchant_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -1044,6 +1984,194 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listMerchantPaymentsByPath: {
+        parameters: {
+            query?: {
+                /** @description Created at or after (ISO 8601). */
+                startTs?: components["parameters"]["PaymentListQuery.startTs"];
+                /** @description Created before (ISO 8601). */
+                endTs?: components["parameters"]["PaymentListQuery.endTs"];
+                status?: components["parameters"]["PaymentListQuery.status"];
+                /** @description CAIP-2 chain the payment was paid on. */
+                network?: components["parameters"]["PaymentListQuery.network"];
+                referenceId?: components["parameters"]["PaymentListQuery.referenceId"];
+                sortBy?: components["parameters"]["PaymentListQuery.sortBy"];
+                sortDir?: components["parameters"]["PaymentListQuery.sortDir"];
+                cursor?: components["parameters"]["PaymentListQuery.cursor"];
+                limit?: components["parameters"]["PaymentListQuery.limit"];
+            };
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentList"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "merchant_not_found";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -1783,6 +2911,1121 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: {
+                /** @description Created at or after (ISO 8601). */
+                startTs?: components["parameters"]["PaymentListQuery.startTs"];
+                /** @description Created before (ISO 8601). */
+                endTs?: components["parameters"]["PaymentListQuery.endTs"];
+                status?: components["parameters"]["PaymentListQuery.status"];
+                /** @description CAIP-2 chain the payment was paid on. */
+                network?: components["parameters"]["PaymentListQuery.network"];
+                referenceId?: components["parameters"]["PaymentListQuery.referenceId"];
+                sortBy?: components["parameters"]["PaymentListQuery.sortBy"];
+                sortDir?: components["parameters"]["PaymentListQuery.sortDir"];
+                cursor?: components["parameters"]["PaymentListQuery.cursor"];
+                limit?: components["parameters"]["PaymentListQuery.limit"];
+                /** @description Only these merchants. */
+                merchantId?: string[];
+            };
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentList"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createPayment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded and a new resource has been created as a result. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePaymentResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "merchant_not_payable";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "merchant_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state or an earlier request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "idempotency_conflict" | "idempotency_in_progress";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPayment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelPayment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelPaymentResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "invalid_state";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state or an earlier request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "invalid_state";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPaymentStatus: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "payment_not_succeeded";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state or an earlier request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "already_refunded";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;

@@ -11,6 +11,8 @@ export interface RequestContext {
   partner?: PartnerRecord;
   key?: ApiKeyRecord;
   apiVersion?: string;
+  /** The `Merchant-Id` header, on operations that declare it (the validator has checked it is there). */
+  merchantId?: string;
   idempotency?: IdempotencyScope;
 }
 

@@ -51,7 +51,13 @@ export function errorHandler(): ErrorRequestHandler {
     else if (appError.status >= 500) ctx?.log.error({ err }, appError.code);
     if (res.headersSent) return;
     if (appError.code === 'rate_limited') res.setHeader('Retry-After', String(appError.details?.retryAfterS ?? 1));
-    res.status(appError.status).json(appError.toBody());
+    try {
+      res.status(appError.status).json(appError.toBody());
+    } catch (err2) {
+      // Only response validation (tests) can throw here; still answer in the error shape.
+      ctx?.log.error({ err: err2 }, 'error response rejected');
+      if (!res.headersSent) res.status(500).type('application/json').end(JSON.stringify({ message: 'Internal error', code: 'internal_error' }));
+    }
   };
 }
 

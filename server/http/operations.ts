@@ -38,6 +38,7 @@ export function mountOperations(router: Router, ops: OperationInfo[], handlers: 
     if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
     const route = async (req: Request, res: Response, next: NextFunction) => {
       const ctx = contextOf(res);
+      ctx.merchantId = req.get('Merchant-Id');
       try {
         const out = await handler({ path: req.params as never, query: req.query as never, body: req.body as never, ctx });
         if (ctx.idempotency && !ctx.idempotency.storedAtomically) {

@@ -100,6 +100,8 @@ export interface MerchantRepository {
   update(partnerId: string, id: string, patch: MerchantPatch): Promise<MerchantRecord | null>;
   /** Marks the merchant deleted and inactive; repeatable. Null when the partner has no such merchant. */
   softDelete(partnerId: string, id: string, at: Date): Promise<MerchantRecord | null>;
+  /** Several merchants of this partner by id, deleted ones included (for showing past payments). */
+  getMany(partnerId: string, ids: string[]): Promise<MerchantRecord[]>;
   /** Live merchants, newest first, with the count of all matches. */
   list(partnerId: string, query: MerchantListQuery): Promise<{ items: MerchantRecord[]; totalCount: number }>;
 }
@@ -129,6 +131,120 @@ export interface IdempotencyRepository {
   release(partnerId: string, key: string): Promise<void>;
   /** Deletes keys created before `before`; answers how many. */
   purgeCreatedBefore(before: Date): Promise<number>;
+}
+
+export type PaymentStatus = 'requires_action' | 'processing' | 'succeeded' | 'failed' | 'expired' | 'cancelled';
+
+export interface PaymentRecord {
+  id: string;
+  partnerId: string;
+  merchantId: string;
+  referenceId: string;
+  /** ISO 4217 code. */
+  fiatCurrency: string;
+  /** Minor units of fiatCurrency. */
+  fiatValue: bigint;
+  status: PaymentStatus;
+  /** Grows by one with every state change. */
+  stateVersion: number;
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  checkout: { successUrl: string; errorUrl: string } | null;
+  failureCode: string | null;
+  cancelledReason: string | null;
+  cancelledAt: Date | null;
+  refundedAt: Date | null;
+  /** What the buyer chose and paid with, once known. */
+  optionId: string | null;
+  buyerAccount: string | null;
+  /** CAIP-19 asset paid in. */
+  asset: string | null;
+  /** Base units of asset. */
+  tokenValue: bigint | null;
+  /** CAIP-2 chain. */
+  network: string | null;
+  txId: string | null;
+  succeededAt: Date | null;
+}
+
+/** Something that happened to a payment, with a full snapshot (the webhook `data`). */
+export interface PaymentEventRecord {
+  id: string;
+  paymentId: string;
+  partnerId: string;
+  type: string;
+  stateVersion: number;
+  createdAt: Date;
+  data: unknown;
+}
+
+/** A job to write to the outbox with a change. */
+export interface NewJob {
+  id: string;
+  type: string;
+  payload: Record<string, unknown>;
+  runAt: Date;
+}
+
+/** Fields a transition may set besides the status. */
+export type PaymentPatch = Partial<Pick<PaymentRecord, 'failureCode' | 'cancelledReason' | 'cancelledAt' | 'optionId' | 'buyerAccount' | 'asset' | 'tokenValue' | 'network' | 'txId' | 'succeededAt'>>;
+
+export interface PaymentTransition {
+  /** Apply only if the payment is in one of these states. */
+  from: PaymentStatus[];
+  to: PaymentStatus;
+  patch: PaymentPatch;
+  at: Date;
+  /** The event announcing the change, built from the updated payment. */
+  event: { id: string; type: string; snapshot(p: PaymentRecord): unknown };
+  jobs?: NewJob[];
+}
+
+export type CreatePaymentResult = { ok: true } | { ok: false; reason: 'merchant_not_found' | 'merchant_deleted' | 'merchant_not_payable' };
+
+export interface PaymentListQuery {
+  merchantIds?: string[];
+  statuses?: PaymentStatus[];
+  createdFrom?: Date;
+  createdBefore?: Date;
+  network?: string;
+  referenceId?: string;
+  sortBy: 'date' | 'amount';
+  sortDir: 'asc' | 'desc';
+  /** Keyset position: the last row of the previous page. */
+  after?: { id: string; fiatValue?: bigint };
+  limit: number;
+}
+
+export interface PaymentStatsRecord {
+  revenue: Array<{ currency: string; minor: bigint }>;
+  transactions: number;
+  customers: number;
+}
+
+export interface PaymentRepository {
+  /**
+   * One atomic unit, one round trip: the payment (only if the merchant is the partner's, live and
+   * has a crypto settlement), its created event, its jobs, and the idempotent answer. The
+   * event's `data.merchant` is filled from the merchant row read in the same unit.
+   */
+  create(payment: PaymentRecord, extras: { event: PaymentEventRecord; jobs: NewJob[]; idempotency?: IdempotencyCompletion }): Promise<CreatePaymentResult>;
+  /** By id alone: the gateway side, where a wallet knows only the payment id. */
+  get(id: string): Promise<PaymentRecord | null>;
+  /** By id, within one partner (and merchant, when given). */
+  getForPartner(partnerId: string, id: string, merchantId?: string): Promise<PaymentRecord | null>;
+  /**
+   * Applies the transition if the payment is still in one of `from`, with its event and jobs, in
+   * one unit. When it is not, nothing is written and the current payment is returned.
+   */
+  transition(id: string, t: PaymentTransition): Promise<{ ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null }>;
+  /** Marks a succeeded payment refunded once, with its event. */
+  markRefunded(partnerId: string, merchantId: string, id: string, at: Date, event: { id: string; snapshot(p: PaymentRecord): unknown }): Promise<{ ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null }>;
+  list(partnerId: string, q: PaymentListQuery): Promise<PaymentRecord[]>;
+  stats(partnerId: string, q: PaymentListQuery): Promise<PaymentStatsRecord>;
+  /** A payment's events in order (webhooks, audit). */
+  events(paymentId: string): Promise<PaymentEventRecord[]>;
 }
 
 /** An outbox job as stored. */
@@ -168,6 +284,7 @@ export interface StoragePort {
   settlements: SettlementRepository;
   idempotency: IdempotencyRepository;
   jobs: JobRepository;
+  payments: PaymentRepository;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -5,6 +5,7 @@ import { createMerchantRepository } from './merchants.ts';
 import { migrate } from './migrate.ts';
 import { createApiKeyRepository, createPartnerRepository } from './partners.ts';
 import { createSettlementRepository } from './settlements.ts';
+import { createPaymentRepository } from './payments.ts';
 import { createPgDb, createPgliteDb, type SqlDb } from './sql-db.ts';
 
 export type PostgresStorageOptions =
@@ -40,6 +41,7 @@ export async function createPostgresStorage(opts: PostgresStorageOptions): Promi
     merchants: createMerchantRepository(db),
     settlements: createSettlementRepository(db),
     idempotency: createIdempotencyRepository(db),
+    payments: createPaymentRepository(db),
     jobs: createJobRepository(db),
     async ping() {
       await db.query('SELECT 1');

@@ -25,6 +25,11 @@ export function createMerchantRepository(db: SqlDb): MerchantRepository {
       );
       return rows[0] ? toMerchant(rows[0]) : null;
     },
+    async getMany(partnerId, ids) {
+      if (ids.length === 0) return [];
+      const { rows } = await db.query('SELECT * FROM merchants WHERE partner_id = $1 AND id = ANY($2::text[])', [partnerId, ids]);
+      return rows.map(toMerchant);
+    },
     async update(partnerId, id, patch) {
       const { rows } = await db.query(
         `UPDATE merchants SET

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, CryptoSettlementRecord, KeyScope, MerchantRecord, MerchantStatus, PartnerRecord } from '../../../server/ports/storage.ts';
+import type { ApiKeyRecord, CryptoSettlementRecord, KeyScope, MerchantRecord, MerchantStatus, PartnerRecord, PaymentRecord, PaymentStatus } from '../../../server/ports/storage.ts';
 
 /** Column names as the SQL returns them, mapped once to the port's records. */
 type Row = Record<string, unknown>;
@@ -45,5 +45,35 @@ export function toSettlement(r: Row): CryptoSettlementRecord {
     asset: str(r.asset),
     destination: str(r.destination),
     createdAt: date(r.created_at),
+  };
+}
+
+const bigOrNull = (v: unknown): bigint | null => (v === null || v === undefined ? null : BigInt(String(v)));
+
+export function toPayment(r: Row): PaymentRecord {
+  return {
+    id: str(r.id),
+    partnerId: str(r.partner_id),
+    merchantId: str(r.merchant_id),
+    referenceId: str(r.reference_id),
+    fiatCurrency: str(r.fiat_currency),
+    fiatValue: BigInt(String(r.fiat_value)),
+    status: str(r.status) as PaymentStatus,
+    stateVersion: Number(r.state_version),
+    expiresAt: date(r.expires_at),
+    createdAt: date(r.created_at),
+    updatedAt: date(r.updated_at),
+    checkout: r.checkout_success_url ? { successUrl: str(r.checkout_success_url), errorUrl: str(r.checkout_error_url) } : null,
+    failureCode: strOrNull(r.failure_code),
+    cancelledReason: strOrNull(r.cancelled_reason),
+    cancelledAt: dateOrNull(r.cancelled_at),
+    refundedAt: dateOrNull(r.refunded_at),
+    optionId: strOrNull(r.option_id),
+    buyerAccount: strOrNull(r.buyer_account),
+    asset: strOrNull(r.asset),
+    tokenValue: bigOrNull(r.token_value),
+    network: strOrNull(r.network),
+    txId: strOrNull(r.tx_id),
+    succeededAt: dateOrNull(r.succeeded_at),
   };
 }

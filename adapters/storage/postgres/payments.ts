@@ -1,0 +1,146 @@
+import type { PaymentRecord, PaymentRepository } from '../../../server/ports/storage.ts';
+import { toPayment } from './rows.ts';
+import { INSERT_JOBS_FROM_PARAM, jobsParam, listClauses, patchAssignments } from './payment-sql.ts';
+import type { SqlClient, SqlDb } from './sql-db.ts';
+
+async function insertEvent(tx: SqlClient, e: { id: string; type: string }, p: PaymentRecord, at: Date, data: unknown) {
+  await tx.query('INSERT INTO payment_events (id, payment_id, partner_id, type, state_version, created_at, data) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+    e.id,
+    p.id,
+    p.partnerId,
+    e.type,
+    p.stateVersion,
+    at,
+    JSON.stringify(data),
+  ]);
+}
+
+export function createPaymentRepository(db: SqlDb): PaymentRepository {
+  return {
+    async create(p, { event, jobs, idempotency }) {
+      // One statement, so one round trip: the payment is inserted only for a live merchant of this
+      // partner with a settlement; the event, jobs and idempotent answer only if it was. The
+      // event's snapshot takes its `merchant` from the merchant row read in the same statement.
+      const { rows } = await db.query<{ n: bigint }>(
+        `WITH m AS (
+           SELECT id, name, icon_url FROM merchants
+           WHERE id = $2 AND partner_id = $3 AND deleted_at IS NULL
+             AND EXISTS (SELECT 1 FROM crypto_settlements s WHERE s.merchant_id = merchants.id)
+         ), p AS (
+           INSERT INTO payments (id, partner_id, merchant_id, reference_id, fiat_currency, fiat_value, status, state_version,
+                                 expires_at, created_at, updated_at, checkout_success_url, checkout_error_url)
+           SELECT $1, $3, m.id, $4, $5, $6::numeric, $7, $8, $9, $10, $10, $11, $12 FROM m
+           RETURNING id
+         ), e AS (
+           INSERT INTO payment_events (id, payment_id, partner_id, type, state_version, created_at, data)
+           SELECT $13, p.id, $3, $14, $8, $10,
+                  $15::jsonb || jsonb_build_object('merchant', jsonb_build_object('id', m.id, 'name', m.name, 'iconUrl', m.icon_url))
+           FROM p, m
+         ), j AS (${INSERT_JOBS_FROM_PARAM('$16', 'p')}
+         ), i AS (
+           UPDATE idempotency_keys SET status_code = $19, response_body = $20::jsonb
+           WHERE partner_id = $17 AND key = $18 AND EXISTS (SELECT 1 FROM p)
+         )
+         SELECT count(*) AS n FROM p`,
+        [
+          p.id, p.merchantId, p.partnerId, p.referenceId, p.fiatCurrency, p.fiatValue.toString(), p.status, p.stateVersion,
+          p.expiresAt, p.createdAt, p.checkout?.successUrl ?? null, p.checkout?.errorUrl ?? null,
+          event.id, event.type, JSON.stringify(event.data), jobsParam(jobs, p.createdAt),
+          idempotency?.partnerId ?? null, idempotency?.key ?? null, idempotency?.statusCode ?? null, idempotency ? JSON.stringify(idempotency.body) : null,
+        ],
+      );
+      if (Number(rows[0]?.n ?? 0) === 1) return { ok: true };
+      // The rare path: say why nothing was created.
+      const m = await db.query<{ deleted_at: Date | null; settled: boolean }>(
+        `SELECT deleted_at, EXISTS (SELECT 1 FROM crypto_settlements s WHERE s.merchant_id = merchants.id) AS settled
+         FROM merchants WHERE id = $1 AND partner_id = $2`,
+        [p.merchantId, p.partnerId],
+      );
+      const row = m.rows[0];
+      if (!row) return { ok: false, reason: 'merchant_not_found' };
+      if (row.deleted_at) return { ok: false, reason: 'merchant_deleted' };
+      return { ok: false, reason: 'merchant_not_payable' };
+    },
+
+    async get(id) {
+      const { rows } = await db.query('SELECT * FROM payments WHERE id = $1', [id]);
+      return rows[0] ? toPayment(rows[0]) : null;
+    },
+
+    async getForPartner(partnerId, id, merchantId) {
+      const { rows } = merchantId
+        ? await db.query('SELECT * FROM payments WHERE id = $1 AND partner_id = $2 AND merchant_id = $3', [id, partnerId, merchantId])
+        : await db.query('SELECT * FROM payments WHERE id = $1 AND partner_id = $2', [id, partnerId]);
+      return rows[0] ? toPayment(rows[0]) : null;
+    },
+
+    async transition(id, t) {
+      return db.transaction(async (tx) => {
+        const params: unknown[] = [id, t.from, t.to, t.at];
+        const sets = ['status = $3', 'state_version = state_version + 1', 'updated_at = $4', ...patchAssignments(t.patch, params)];
+        const { rows } = await tx.query(`UPDATE payments SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($2::text[]) RETURNING *`, params);
+        if (!rows[0]) {
+          const cur = await tx.query('SELECT * FROM payments WHERE id = $1', [id]);
+          return { ok: false as const, current: cur.rows[0] ? toPayment(cur.rows[0]) : null };
+        }
+        const payment = toPayment(rows[0]);
+        await insertEvent(tx, t.event, payment, t.at, t.event.snapshot(payment));
+        if (t.jobs?.length) await tx.query(INSERT_JOBS_FROM_PARAM('$1', '(SELECT 1) AS one'), [jobsParam(t.jobs, t.at)]);
+        return { ok: true as const, payment };
+      });
+    },
+
+    async markRefunded(partnerId, merchantId, id, at, event) {
+      return db.transaction(async (tx) => {
+        const { rows } = await tx.query(
+          `UPDATE payments SET refunded_at = $4, state_version = state_version + 1, updated_at = $4
+           WHERE id = $1 AND partner_id = $2 AND merchant_id = $3 AND status = 'succeeded' AND refunded_at IS NULL RETURNING *`,
+          [id, partnerId, merchantId, at],
+        );
+        if (!rows[0]) {
+          const cur = await tx.query('SELECT * FROM payments WHERE id = $1 AND partner_id = $2 AND merchant_id = $3', [id, partnerId, merchantId]);
+          return { ok: false as const, current: cur.rows[0] ? toPayment(cur.rows[0]) : null };
+        }
+        const payment = toPayment(rows[0]);
+        await insertEvent(tx, { id: event.id, type: 'payment.refunded' }, payment, at, event.snapshot(payment));
+        return { ok: true as const, payment };
+      });
+    },
+
+    async list(partnerId, q) {
+      const params: unknown[] = [];
+      const { where, order } = listClauses(partnerId, q, params);
+      params.push(q.limit);
+      const { rows } = await db.query(`SELECT * FROM payments WHERE ${where} ORDER BY ${order} LIMIT $${params.length}`, params);
+      return rows.map(toPayment);
+    },
+
+    async stats(partnerId, q) {
+      const params: unknown[] = [];
+      const { filterOnly } = listClauses(partnerId, { ...q, after: undefined }, params);
+      const paid = `${filterOnly} AND status = 'succeeded' AND refunded_at IS NULL`;
+      const [revenue, counts] = await Promise.all([
+        db.query<{ currency: string; minor: string }>(`SELECT fiat_currency AS currency, sum(fiat_value)::text AS minor FROM payments WHERE ${paid} GROUP BY fiat_currency ORDER BY fiat_currency`, params),
+        db.query<{ transactions: bigint; customers: bigint }>(`SELECT count(*) AS transactions, count(DISTINCT buyer_account) AS customers FROM payments WHERE ${paid}`, params),
+      ]);
+      return {
+        revenue: revenue.rows.map((r) => ({ currency: r.currency, minor: BigInt(r.minor) })),
+        transactions: Number(counts.rows[0]?.transactions ?? 0n),
+        customers: Number(counts.rows[0]?.customers ?? 0n),
+      };
+    },
+
+    async events(paymentId) {
+      const { rows } = await db.query<Record<string, unknown>>('SELECT * FROM payment_events WHERE payment_id = $1 ORDER BY state_version, id', [paymentId]);
+      return rows.map((r) => ({
+        id: String(r.id),
+        paymentId: String(r.payment_id),
+        partnerId: String(r.partner_id),
+        type: String(r.type),
+        stateVersion: Number(r.state_version),
+        createdAt: r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at)),
+        data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data,
+      }));
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { AppError } from '../../errors.ts';
+import { newId } from '../ids.ts';
+import type { AssetRegistry } from '../assets.ts';
+import type { Clock } from '../../ports/clock.ts';
+import type { NewJob, PaymentPatch, PaymentRecord, PaymentStatus, StoragePort } from '../../ports/storage.ts';
+import { EVENT_TYPE, canTransition, sourcesOf } from './state-machine.ts';
+import { eventSnapshot } from './view.ts';
+
+export interface PaymentDeps {
+  storage: StoragePort;
+  clock: Clock;
+  assets: AssetRegistry;
+  /** Called after a unit that wrote outbox jobs commits, so the relay hands them on at once. */
+  onJobsWritten?: () => void;
+}
+
+export type TransitionResult = { ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null };
+
+/**
+ * Moves a payment to `to` if the state machine allows it from where the payment is now. The
+ * storage unit re-checks the state as it writes, so when two transitions race exactly one
+ * succeeds; the other gets `{ ok: false }` with the winner's result as `current`.
+ */
+export async function transitionPayment(deps: PaymentDeps, payment: PaymentRecord, to: PaymentStatus, patch: PaymentPatch = {}, jobs: NewJob[] = []): Promise<TransitionResult> {
+  if (!canTransition(payment.status, to)) return { ok: false, current: payment };
+  const merchant = await deps.storage.merchants.get(payment.partnerId, payment.merchantId, { includeDeleted: true });
+  const result = await deps.storage.payments.transition(payment.id, {
+    from: sourcesOf(to),
+    to,
+    patch,
+    at: new Date(deps.clock.now()),
+    event: { id: newId('event', deps.clock.now()), type: EVENT_TYPE[to], snapshot: (p) => eventSnapshot(p, merchant ?? undefined, deps.assets) },
+    jobs,
+  });
+  if (result.ok && jobs.length) deps.onJobsWritten?.();
+  return result;
+}
+
+/** Persists expiry of a payment whose time is up and that nobody has paid; lazily, on read. */
+export async function expireIfDue(deps: PaymentDeps, payment: PaymentRecord): Promise<PaymentRecord> {
+  if (payment.status !== 'requires_action' || payment.expiresAt.getTime() > deps.clock.now()) return payment;
+  const result = await transitionPayment(deps, payment, 'expired');
+  return result.ok ? result.payment : (result.current ?? payment);
+}
+
+/** Cancels an unpaid payment; `invalid_state` (400) when it cannot be, 409 when another change won. */
+export async function cancelPayment(deps: PaymentDeps, payment: PaymentRecord, reason: string): Promise<PaymentRecord> {
+  const current = await expireIfDue(deps, payment);
+  if (current.status !== 'requires_action') {
+    throw new AppError('invalid_state', `A ${current.status} payment cannot be cancelled; only one that requires action`, { details: { status: current.status } });
+  }
+  const result = await transitionPayment(deps, current, 'cancelled', { cancelledReason: reason, cancelledAt: new Date(deps.clock.now()) });
+  if (!result.ok) {
+    throw new AppError('invalid_state', 'The payment changed while cancelling it', { status: 409, details: { status: result.current?.status ?? null } });
+  }
+  return result.payment;
+}

@@ -1,0 +1,107 @@
+import { notFound, validationError } from '../errors.ts';
+import { partnerOf, type RequestContext } from '../http/context.ts';
+import type { OperationHandlers } from '../http/operations.ts';
+import { currencyExponent, formatMinor } from '../domain/currencies.ts';
+import { paymentView } from '../domain/payments/view.ts';
+import type { PaymentDeps } from '../domain/payments/transition.ts';
+import type { PaymentListQuery, PaymentStatus } from '../ports/storage.ts';
+import { assertOwnsMerchant } from './payment-access.ts';
+
+type Ops = 'listPayments' | 'listMerchantPayments' | 'listMerchantPaymentsByPath';
+
+interface ListParams {
+  startTs?: string;
+  endTs?: string;
+  status?: string[];
+  network?: string;
+  referenceId?: string;
+  sortBy?: 'date' | 'amount';
+  sortDir?: 'asc' | 'desc';
+  cursor?: string;
+  limit?: number;
+}
+
+type Stats = { totalRevenue: Array<{ amount: number; currency: string }>; totalTransactions: number; totalCustomers: number };
+
+/**
+ * The cursor carries the keyset position, the sort it belongs to and the stats computed on the
+ * first page: a deep page costs one indexed range read, like the first, and every page of one
+ * listing reports the same stats.
+ */
+interface CursorState {
+  id: string;
+  v?: string;
+  sort: string;
+  stats: Stats;
+}
+
+const encode = (c: CursorState) => Buffer.from(JSON.stringify(c)).toString('base64url');
+
+function decode(cursor: string, sort: string): CursorState {
+  try {
+    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorState;
+    if (typeof c.id === 'string' && c.sort === sort && c.stats && Array.isArray(c.stats.totalRevenue)) return c;
+  } catch {
+    // fall through
+  }
+  throw validationError([{ field: 'query.cursor', message: 'is not a cursor issued for this sort order' }]);
+}
+
+function toQuery(params: ListParams, merchantIds: string[] | undefined): PaymentListQuery {
+  const issues = [];
+  const from = params.startTs ? new Date(params.startTs) : undefined;
+  const before = params.endTs ? new Date(params.endTs) : undefined;
+  if (from && before && from >= before) issues.push({ field: 'query.endTs', message: 'must be after startTs' });
+  if (issues.length) throw validationError(issues);
+  return {
+    ...(merchantIds ? { merchantIds } : {}),
+    ...(params.status?.length ? { statuses: params.status as PaymentStatus[] } : {}),
+    ...(from ? { createdFrom: from } : {}),
+    ...(before ? { createdBefore: before } : {}),
+    ...(params.network ? { network: params.network } : {}),
+    ...(params.referenceId ? { referenceId: params.referenceId } : {}),
+    sortBy: params.sortBy ?? 'date',
+    sortDir: params.sortDir ?? 'desc',
+    limit: params.limit ?? 50,
+  };
+}
+
+export function paymentListHandlers(deps: PaymentDeps): Pick<OperationHandlers, Ops> {
+  const { storage, clock, assets } = deps;
+
+  async function listing(ctx: RequestContext, params: ListParams, merchantIds: string[] | undefined) {
+    const partner = partnerOf(ctx);
+    const q = toQuery(params, merchantIds);
+    const sort = `${q.sortBy}:${q.sortDir}`;
+    const previous = params.cursor ? decode(params.cursor, sort) : undefined;
+    if (previous) q.after = { id: previous.id, ...(previous.v ? { fiatValue: BigInt(previous.v) } : {}) };
+    const limit = q.limit;
+    const [rows, stats] = await Promise.all([
+      storage.payments.list(partner.id, { ...q, limit: limit + 1 }),
+      previous ? Promise.resolve(previous.stats) : storage.payments.stats(partner.id, q).then((s): Stats => ({
+        totalRevenue: s.revenue.map((r) => ({ currency: r.currency, amount: Number(formatMinor(r.minor, currencyExponent(r.currency) ?? 2)) })),
+        totalTransactions: s.transactions,
+        totalCustomers: s.customers,
+      })),
+    ]);
+    const page = rows.slice(0, limit);
+    const merchants = new Map((await storage.merchants.getMany(partner.id, [...new Set(page.map((p) => p.merchantId))])).map((m) => [m.id, m]));
+    const last = page[page.length - 1];
+    const nextCursor = rows.length > limit && last ? encode({ id: last.id, ...(q.sortBy === 'amount' ? { v: last.fiatValue.toString() } : {}), sort, stats }) : null;
+    return { status: 200 as const, body: { data: page.map((p) => paymentView(p, merchants.get(p.merchantId), assets, clock.now())), nextCursor, stats } };
+  }
+
+  return {
+    async listPayments({ query, ctx }) {
+      return listing(ctx, query, query.merchantId?.length ? query.merchantId : undefined);
+    },
+    async listMerchantPayments({ query, ctx }) {
+      await assertOwnsMerchant(storage, partnerOf(ctx).id, ctx.merchantId!);
+      return listing(ctx, query, [ctx.merchantId!]);
+    },
+    async listMerchantPaymentsByPath({ path, query, ctx }) {
+      if (!(await storage.merchants.get(partnerOf(ctx).id, path.merchantId, { includeDeleted: true }))) throw notFound('No merchant with this id');
+      return listing(ctx, query, [path.merchantId]);
+    },
+  };
+}

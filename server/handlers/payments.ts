@@ -1,0 +1,83 @@
+import { AppError } from '../errors.ts';
+import { partnerOf } from '../http/context.ts';
+import type { OperationHandlers } from '../http/operations.ts';
+import { newPayment, type PaymentTimeLimits } from '../domain/payments/create-payment.ts';
+import { cancelPayment, expireIfDue, type PaymentDeps } from '../domain/payments/transition.ts';
+import { paymentView, statusView } from '../domain/payments/view.ts';
+import { EVENT_TYPE, pollInMs } from '../domain/payments/state-machine.ts';
+import { newId } from '../domain/ids.ts';
+import { paymentOfMerchant } from './payment-access.ts';
+
+export interface PaymentHandlerDeps extends PaymentDeps {
+  /** Base of buyer links: `gatewayUrl` is `{payBaseUrl}/<paymentId>`. */
+  payBaseUrl: string;
+  paymentTimes: PaymentTimeLimits;
+}
+
+type Ops = 'createPayment' | 'getPaymentStatus' | 'getPayment' | 'cancelPayment';
+
+export function paymentHandlers(deps: PaymentHandlerDeps): Pick<OperationHandlers, Ops> {
+  const { storage, clock, assets } = deps;
+  return {
+    async createPayment({ body, ctx }) {
+      const partner = partnerOf(ctx);
+      const merchantId = ctx.merchantId!;
+      const preview = ctx.apiVersion === '2026-02-19.preview';
+      const payment = newPayment(
+        { partnerId: partner.id, merchantId, amount: body.amount, expiresAt: body.expiresAt ?? null, referenceId: body.referenceId, checkout: preview ? (body.checkout ?? null) : null },
+        clock.now(),
+        deps.paymentTimes,
+      );
+      const response = {
+        paymentId: payment.id,
+        gatewayUrl: `${deps.payBaseUrl}/${payment.id}`,
+        status: payment.status,
+        isFinal: false,
+        pollInMs: pollInMs(payment.status)!,
+        expiresAt: Math.floor(payment.expiresAt.getTime() / 1000),
+      };
+      const result = await storage.payments.create(payment, {
+        event: {
+          id: newId('event', clock.now()),
+          paymentId: payment.id,
+          partnerId: partner.id,
+          type: EVENT_TYPE.requires_action,
+          stateVersion: payment.stateVersion,
+          createdAt: payment.createdAt,
+          data: { ...paymentView(payment, undefined, assets, clock.now()), payment_state_version: payment.stateVersion },
+        },
+        jobs: [{ id: newId('job', clock.now()), type: 'payment.expire', payload: { paymentId: payment.id }, runAt: payment.expiresAt }],
+        ...(ctx.idempotency ? { idempotency: ctx.idempotency.completeWith(201, response) } : {}),
+      });
+      if (!result.ok) {
+        if (result.reason === 'merchant_not_found') throw new AppError('forbidden', 'Merchant-Id does not name a merchant of this account');
+        if (result.reason === 'merchant_deleted') throw new AppError('merchant_not_found', 'This merchant was deleted and cannot accept payments');
+        throw new AppError('merchant_not_payable', 'This merchant has no crypto settlement configured: register one before creating payments');
+      }
+      deps.onJobsWritten?.();
+      return { status: 201, body: response };
+    },
+
+    async getPaymentStatus({ path, ctx }) {
+      const payment = await expireIfDue(deps, await paymentOfMerchant(storage, partnerOf(ctx).id, ctx.merchantId!, path.id));
+      return { status: 200, body: statusView(payment, assets, clock.now()) };
+    },
+
+    async getPayment({ path, ctx }) {
+      const partner = partnerOf(ctx);
+      const payment = await expireIfDue(deps, await paymentOfMerchant(storage, partner.id, ctx.merchantId!, path.id));
+      const merchant = await storage.merchants.get(partner.id, payment.merchantId, { includeDeleted: true });
+      return { status: 200, body: paymentView(payment, merchant ?? undefined, assets, clock.now()) };
+    },
+
+    async cancelPayment({ path, ctx }) {
+      const payment = await paymentOfMerchant(storage, partnerOf(ctx).id, ctx.merchantId!, path.id);
+      const cancelled = await cancelPayment(deps, payment, 'cancelled_by_merchant');
+      return { status: 200, body: cancelView(cancelled) };
+    },
+  };
+}
+
+export function cancelView(p: { id: string; status: string; cancelledReason: string | null; cancelledAt: Date | null }) {
+  return { paymentId: p.id, status: p.status as 'cancelled', cancelledReason: p.cancelledReason ?? '', cancelledAt: (p.cancelledAt ?? new Date(0)).toISOString() };
+}
