@@ -49,7 +49,7 @@ describe('crash safety: embedded PGlite outbox + inline queue', () => {
       } finally {
         await storage.close();
       }
-    });
+    }, 90_000);
   }
 
   it('(c) runs exactly once a job relayed twice, the second time into a restarted queue after it completed', async () => {
@@ -71,7 +71,12 @@ describe('crash safety: embedded PGlite outbox + inline queue', () => {
       await startJobWorker({
         storage,
         queue: second,
-        handlers: { 'crash.effect': async (job) => ((delivered += 1), handlers['crash.effect'](job)) },
+        handlers: {
+          'crash.effect': async (job) => {
+            delivered += 1;
+            return handlers['crash.effect'](job);
+          },
+        },
         clock,
         logger: silentJobLogger,
       });
@@ -83,5 +88,5 @@ describe('crash safety: embedded PGlite outbox + inline queue', () => {
     } finally {
       await storage.close();
     }
-  });
+  }, 90_000);
 });

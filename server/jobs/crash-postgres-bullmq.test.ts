@@ -51,7 +51,7 @@ if (services) {
           await jobs.stop();
         }
         expect(await countRuns(storage.db, id)).toEqual({ runs: 1, effects: 1 });
-      });
+      }, 90_000);
     }
 
     it('(b) runs exactly once when the Redis connections drop after commit, around the enqueue and while the job waits', async () => {
@@ -85,7 +85,7 @@ if (services) {
         await jobs.stop();
         admin.disconnect();
       }
-    });
+    }, 90_000);
 
     it('(b) keeps a job in the outbox while Redis cannot be reached, then runs it once', async () => {
       const id = `job_b3_${Date.now().toString(36)}`;
@@ -102,7 +102,7 @@ if (services) {
         await jobs.stop();
       }
       expect(await countRuns(storage.db, id)).toEqual({ runs: 1, effects: 1 });
-    });
+    }, 90_000);
 
     it('(c) runs exactly once a job the relay enqueued twice because it died before markRelayed', async () => {
       const id = `job_c_${Date.now().toString(36)}`;
@@ -127,6 +127,6 @@ if (services) {
         await jobs.stop();
       }
       expect(await countRuns(storage.db, id)).toEqual({ runs: 1, effects: 1 });
-    });
+    }, 90_000);
   });
 }
