@@ -1,4 +1,4 @@
-import { notFound, validationError } from '../errors.ts';
+import { AppError, validationError } from '../errors.ts';
 import { partnerOf, type RequestContext } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { currencyExponent, formatMinor } from '../domain/currencies.ts';
@@ -100,7 +100,7 @@ export function paymentListHandlers(deps: PaymentDeps): Pick<OperationHandlers, 
       return listing(ctx, query, [ctx.merchantId!]);
     },
     async listMerchantPaymentsByPath({ path, query, ctx }) {
-      if (!(await storage.merchants.get(partnerOf(ctx).id, path.merchantId, { includeDeleted: true }))) throw notFound('No merchant with this id');
+      if (!(await storage.merchants.get(partnerOf(ctx).id, path.merchantId, { includeDeleted: true }))) throw new AppError('merchant_not_found', 'No merchant with this id');
       return listing(ctx, query, [path.merchantId]);
     },
   };

@@ -39,6 +39,8 @@ export async function startTestApp(storage: StoragePort, overrides: Partial<AppD
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  // Suites pause between requests (seeding data); keep idle keep-alive sockets open meanwhile.
+  server.keepAliveTimeout = 120_000;
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const newPartner = async (version = '2026-02-18'): Promise<TestPartner> => {
     const p = await createPartner(storage, { name: `partner-${Math.random()}`, version, live: false });
