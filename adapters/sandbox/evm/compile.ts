@@ -112,9 +112,14 @@ export async function loadSandboxArtifacts(cacheDir: string = defaultCacheDir): 
     permit2: pick(output, 'src/Permit2.sol', 'Permit2'),
     plainToken: pick(output, 'sandbox/SandboxToken.sol', 'SandboxToken'),
   };
-  await mkdir(cacheDir, { recursive: true });
-  const temporary = `${cacheFile}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify(artifacts));
-  await rename(temporary, cacheFile);
+  try {
+    await mkdir(cacheDir, { recursive: true });
+    const temporary = `${cacheFile}.${process.pid}.tmp`;
+    await writeFile(temporary, JSON.stringify(artifacts));
+    await rename(temporary, cacheFile);
+  } catch (error) {
+    // A read-only checkout still runs the sandbox; it just compiles on every start.
+    console.warn(`EVM sandbox: could not cache compiled contracts in ${cacheDir}: ${String(error)}`);
+  }
   return artifacts;
 }
