@@ -86,4 +86,15 @@ describe('EVM sandbox', () => {
     const receipt = await sandbox.ethersProvider.getTransactionReceipt(answer.result);
     expect(receipt?.status).toBe(1);
   });
+
+  it('gives each sandbox its own chain, and refuses calls once closed', async () => {
+    const other = await createEvmSandbox();
+    const who = Wallet.createRandom().address;
+    await other.fund(who, other.usdcAddress, 9n);
+    expect(other.usdcAddress).toBe(sandbox.usdcAddress);
+    expect(await sandbox.balanceOf(who, sandbox.usdcAddress)).toBe(0n);
+    await other.close();
+    await expect(other.balanceOf(who, null)).rejects.toThrow();
+    await expect(other.handleJsonRpc({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' })).rejects.toThrow(/closed/);
+  });
 });
