@@ -44,8 +44,7 @@ describe('npm run worker', () => {
       await storage.close();
       const url = `${postgresUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
       const r = await runWorker({ DATABASE_URL: url, REDIS_URL: redisUrl }, (out) => out.includes('worker started'));
-      expect(r.stdout).toContain('worker shutting down');
-      expect(r.code).toBe(0);
+      expect({ code: r.code, stderr: r.stderr, stopping: r.stdout.includes('worker shutting down') }).toEqual({ code: 0, stderr: '', stopping: true });
     }, 60_000);
   }
 });

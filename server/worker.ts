@@ -27,21 +27,17 @@ async function main() {
     process.exit(EXIT_CONFIG);
   }
   const logger = pino({ level: config.logLevel });
-  const storage = await openConfiguredStorage(config);
-  const queue = createBullmqQueue({ redisUrl: config.redisUrl, logger });
-  const handlers = buildJobHandlers({ storage, clock: systemClock, logger });
-  const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, concurrency: 4 });
-  logger.info({ jobTypes: Object.keys(handlers) }, 'worker started');
-
+  // Signal handlers go in before anything starts: a SIGTERM during start-up then waits for it and
+  // stops cleanly, instead of killing the process with the default action.
+  let running: Promise<{ stop(): Promise<void> }> | null = null;
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'worker shutting down; waiting for jobs in flight');
     setTimeout(() => process.exit(1), 30_000).unref();
-    jobs
-      .stop()
-      .then(() => storage.close())
+    Promise.resolve(running)
+      .then((r) => r?.stop())
       .then(
         () => process.exit(0),
         (err: unknown) => {
@@ -52,6 +48,22 @@ async function main() {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+
+  const redisUrl = config.redisUrl;
+  running = (async () => {
+    const storage = await openConfiguredStorage(config);
+    const queue = createBullmqQueue({ redisUrl, logger });
+    const handlers = buildJobHandlers({ storage, clock: systemClock, logger });
+    const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, concurrency: 4 });
+    logger.info({ jobTypes: Object.keys(handlers) }, 'worker started');
+    return {
+      async stop() {
+        await jobs.stop();
+        await storage.close();
+      },
+    };
+  })();
+  await running;
 }
 
 main().catch((err: unknown) => {
