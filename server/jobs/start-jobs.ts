@@ -30,6 +30,7 @@ export interface RunningJobs {
  * `requeueUnfinished`; then the worker starts; then the relay, which hands the queue the outbox.
  */
 export async function startJobs(opts: StartJobsOptions): Promise<RunningJobs> {
+  if (!opts.queue.durable && opts.runWorker === false) throw new Error('startJobs: a non-durable (inline) queue must run its worker in this process');
   if (!opts.queue.durable) {
     const n = await opts.storage.jobs.requeueUnfinished();
     if (n > 0) opts.logger.info({ jobs: n }, 'non-durable queue: unfinished outbox jobs requeued');
