@@ -1,5 +1,4 @@
 import express, { Router, type Express } from 'express';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { AssetRegistry } from './domain/assets.ts';
 import type { Clock } from './ports/clock.ts';
@@ -9,9 +8,11 @@ import { contextOf } from './http/context.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { claimIdempotencyKey, requireIdempotencyKey } from './http/idempotency.ts';
 import { createRouteTable, listOperations, loadOpenApiDocs, type OpenApiDoc } from './http/openapi-docs.ts';
-import { mountOperations, type OperationHandlers } from './http/operations.ts';
+import { dispatchOperations, type OperationHandlers } from './http/operations.ts';
 import { requestContext } from './http/request-context.ts';
-import { openApiValidator } from './http/validation.ts';
+import { responseValidator } from './http/validation.ts';
+import { compileValidators, validateRequests } from './http/request-validator.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { resolveVersion } from './http/versions.ts';
 import { AppError } from './errors.ts';
 import { merchantHandlers } from './handlers/merchants.ts';
@@ -60,20 +61,21 @@ function buildHandlers(deps: AppDeps): OperationHandlers {
 /**
  * The HTTP application. It never listens: `server/main.ts` does, and tests mount it directly.
  * Order: request id → body → route match (404/405) → auth (401/403) → version → required
- * idempotency key → validation of that version's spec → idempotency claim → handler → errors.
+ * idempotency key → validation against that version's spec → idempotency claim → handler → errors.
  */
 export function createApp(deps: AppDeps): Express {
   const docs = deps.docs ?? loadOpenApiDocs();
-  const allOps = [...docs.values()].flatMap(listOperations);
+  const opsByVersion = new Map([...docs].map(([version, doc]) => [version, listOperations(doc)]));
+  const allOps = [...opsByVersion.values()].flat();
   const match = createRouteTable(allOps);
-  const handlers = buildHandlers(deps);
+  const validators = new Map([...docs].map(([version, doc]) => [version, compileValidators(doc)]));
 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'extended');
   app.use(requestContext(deps.logger));
-  app.use(helmet());
+  app.use(securityHeaders());
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -91,26 +93,28 @@ export function createApp(deps: AppDeps): Express {
   app.use((req, res, next) => {
     const found = match(req.method, req.path);
     if (!found.operation) return next(found.methodMismatch ? new AppError('method_not_allowed', `${req.method} is not supported on this path`) : new AppError('not_found', 'No such endpoint'));
-    contextOf(res).operation = found.operation;
+    const ctx = contextOf(res);
+    ctx.operation = found.operation;
+    ctx.pathParams = found.params ?? {};
     next();
   });
   app.use(authenticate(deps));
   app.use(resolveVersion());
-  app.use(requireIdempotencyKey());
-
-  const byVersion = new Map<string, Router>();
-  for (const [version, doc] of docs) {
-    const router = Router();
-    router.use(...openApiValidator(doc, { validateResponses: deps.validateResponses ?? false }));
-    router.use(claimIdempotencyKey(deps));
-    mountOperations(router, listOperations(doc), handlers, deps.storage);
-    byVersion.set(version, router);
-  }
-  app.use((req, res, next) => {
-    const router = byVersion.get(contextOf(res).apiVersion ?? '');
-    if (!router) return next(new AppError('not_found', 'No such endpoint in this API version'));
-    router(req, res, next);
+  app.use((_req, res, next) => {
+    const ctx = contextOf(res);
+    // An operation another version has but this one does not.
+    if (!validators.get(ctx.apiVersion ?? '')?.has(ctx.operation!.operationId)) return next(new AppError('not_found', 'No such endpoint in this API version'));
+    next();
   });
+  app.use(requireIdempotencyKey());
+  if (deps.validateResponses) {
+    const byVersion = new Map<string, Router>();
+    for (const [version, doc] of docs) byVersion.set(version, Router().use(...responseValidator(doc)));
+    app.use((req, res, next) => byVersion.get(contextOf(res).apiVersion!)!(req, res, next));
+  }
+  app.use(validateRequests(validators));
+  app.use(claimIdempotencyKey(deps));
+  app.use(dispatchOperations(allOps, buildHandlers(deps), deps.storage));
   app.use(notFoundHandler());
   app.use(errorHandler());
   return app;

@@ -21,9 +21,14 @@ export interface AppConfig {
   assets: AssetConfig[];
   /** Check merchant logos by fetching them (HTTPS, public addresses only). */
   logoChecks: boolean;
+  /** Run job workers in the API process (off when `npm run worker` processes do it). */
+  jobWorkers: boolean;
+  /** Payment expiry: default and maximum, seconds. */
+  paymentDefaultTtlS: number;
+  paymentMaxTtlS: number;
 }
 
-export const CONFIG_KEYS = ['SERVICE_MODE', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PAY_BASE_URL', 'LOG_LEVEL', 'ASSETS_FILE', 'LOGO_CHECKS'] as const;
+export const CONFIG_KEYS = ['SERVICE_MODE', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PAY_BASE_URL', 'LOG_LEVEL', 'ASSETS_FILE', 'LOGO_CHECKS', 'JOB_WORKERS', 'PAYMENT_DEFAULT_TTL_S', 'PAYMENT_MAX_TTL_S'] as const;
 
 export class ConfigError extends Error {}
 
@@ -61,6 +66,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(`ASSETS_FILE ${assetsFile} could not be read as JSON: ${(err as Error).message}`);
   }
   const logoChecks = (env.LOGO_CHECKS ?? 'on') !== 'off';
+  const jobWorkers = (env.JOB_WORKERS ?? 'on') !== 'off';
+  if (!jobWorkers && !env.REDIS_URL) throw new ConfigError('JOB_WORKERS=off needs REDIS_URL: without Redis jobs run in the API process');
+  const paymentMaxTtlS = int(env, 'PAYMENT_MAX_TTL_S', 30 * 86_400, 60, 365 * 86_400);
+  const paymentDefaultTtlS = int(env, 'PAYMENT_DEFAULT_TTL_S', 300, 30, paymentMaxTtlS);
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
   return {
@@ -74,5 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel,
     assets,
     logoChecks,
+    jobWorkers,
+    paymentDefaultTtlS,
+    paymentMaxTtlS,
   };
 }

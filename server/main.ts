@@ -7,6 +7,10 @@ import { createPartner, createKey } from './auth/provisioning.ts';
 import { DEFAULT_API_VERSION } from './http/versions.ts';
 import { openConfiguredStorage } from './storage.ts';
 import { createLogoChecker } from './logo-checker.ts';
+import { createInlineQueue } from '../adapters/queue/inline/index.ts';
+import { createBullmqQueue } from '../adapters/queue/bullmq/index.ts';
+import { buildJobHandlers } from './jobs/handlers.ts';
+import { startJobs } from './jobs/start-jobs.ts';
 
 /** The composition root: config → adapters → app → listen. */
 async function main() {
@@ -30,21 +34,39 @@ async function main() {
     );
   }
 
+  const assets = createAssetRegistry(config.assets);
+  // Redis makes the queue durable and shareable with `npm run worker` processes; without it the
+  // inline queue runs jobs here, and the outbox keeps them across restarts.
+  const queue = config.redisUrl ? createBullmqQueue({ redisUrl: config.redisUrl, logger }) : createInlineQueue({ clock: systemClock, logger });
+  let notify = () => {};
+  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets, onJobsWritten: () => notify() });
+  const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, runWorker: config.jobWorkers });
+  notify = () => jobs.relay.notify();
+
   const app = createApp({
     storage,
     clock: systemClock,
     logger,
-    assets: createAssetRegistry(config.assets),
+    assets,
+    payBaseUrl: config.payBaseUrl,
+    paymentTimes: { defaultTtlS: config.paymentDefaultTtlS, maxTtlS: config.paymentMaxTtlS },
+    onJobsWritten: notify,
     ...(config.logoChecks ? { checkLogo: createLogoChecker() } : {}),
   });
   const server = app.listen(config.port, config.host, () => {
-    logger.info({ port: config.port, mode: config.mode, storage: config.databaseUrl ? 'postgresql' : `pglite:${config.dataDir}` }, 'listening');
+    logger.info(
+      { port: config.port, mode: config.mode, storage: config.databaseUrl ? 'postgresql' : `pglite:${config.dataDir}`, queue: config.redisUrl ? 'bullmq' : 'inline', jobWorkers: config.jobWorkers },
+      'listening',
+    );
   });
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     server.close(() => {
-      void storage.close().finally(() => process.exit(0));
+      void jobs
+        .stop()
+        .then(() => storage.close())
+        .finally(() => process.exit(0));
     });
     setTimeout(() => process.exit(1), 10_000).unref();
   };

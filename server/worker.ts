@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { buildJobHandlers } from './jobs/handlers.ts';
 import { startJobs } from './jobs/start-jobs.ts';
 import { systemClock } from './ports/clock.ts';
+import { createAssetRegistry } from './domain/assets.ts';
 import { openConfiguredStorage } from './storage.ts';
 
 /** Exit code for a configuration that cannot run a separate worker. */
@@ -53,7 +54,7 @@ async function main() {
   running = (async () => {
     const storage = await openConfiguredStorage(config);
     const queue = createBullmqQueue({ redisUrl, logger });
-    const handlers = buildJobHandlers({ storage, clock: systemClock, logger });
+    const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets: createAssetRegistry(config.assets) });
     const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, concurrency: 4 });
     logger.info({ jobTypes: Object.keys(handlers) }, 'worker started');
     return {

@@ -8,6 +8,10 @@ export interface RequestContext {
   requestId: string;
   log: Logger;
   operation?: OperationInfo;
+  /** Path parameters of the matched operation (coerced by validation). */
+  pathParams?: Record<string, string>;
+  /** The query after validation coerced it (numbers, lists). */
+  query?: Record<string, unknown>;
   partner?: PartnerRecord;
   key?: ApiKeyRecord;
   apiVersion?: string;

@@ -79,6 +79,8 @@ export function listOperations(doc: OpenApiDoc): OperationInfo[] {
 
 export interface RouteMatch {
   operation?: OperationInfo;
+  /** Path parameters by name, URL-decoded. */
+  params?: Record<string, string>;
   /** True when the path exists but not with this method. */
   methodMismatch: boolean;
 }
@@ -89,13 +91,25 @@ export function createRouteTable(ops: OperationInfo[]): (method: string, path: s
     .map((op) => ({
       op,
       literalChars: op.path.replace(/\{[^}]+\}/g, '').length,
-      regex: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}/?$`),
+      regex: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_m, name: string) => `(?<${name.replace(/\W/g, '_')}>[^/]+)`)}/?$`),
+      names: [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
     }))
     .sort((a, b) => b.literalChars - a.literalChars);
   return (method, path) => {
     const m = method.toLowerCase();
     const onPath = routes.filter((r) => r.regex.test(path));
     const hit = onPath.find((r) => r.op.method === m);
-    return hit ? { operation: hit.op, methodMismatch: false } : { methodMismatch: onPath.length > 0 };
+    if (!hit) return { methodMismatch: onPath.length > 0 };
+    const groups = hit.regex.exec(path)?.groups ?? {};
+    const params: Record<string, string> = {};
+    for (const name of hit.names) {
+      const raw = groups[name.replace(/\W/g, '_')] ?? '';
+      try {
+        params[name] = decodeURIComponent(raw);
+      } catch {
+        params[name] = raw;
+      }
+    }
+    return { operation: hit.op, params, methodMismatch: false };
   };
 }

@@ -1,4 +1,4 @@
-import type { Request, Response, NextFunction, Router } from 'express';
+import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import type { operations } from '../../generated/types/2026-02-19.preview.ts';
 import type { StoragePort } from '../ports/storage.ts';
 import { contextOf, type RequestContext } from './context.ts';
@@ -31,32 +31,36 @@ export interface HandlerInput<K extends OperationId> {
 export type OperationHandler<K extends OperationId> = (input: HandlerInput<K>) => Promise<SuccessOf<K>>;
 export type OperationHandlers = { [K in OperationId]: OperationHandler<K> };
 
-/** Mounts one route per operation of a document, each calling its handler. */
-export function mountOperations(router: Router, ops: OperationInfo[], handlers: OperationHandlers, storage: StoragePort): void {
+/**
+ * Calls the handler of the operation the route table matched. Routing is done once, by the
+ * spec's own route table; there is no second router to keep in step with it.
+ */
+export function dispatchOperations(ops: OperationInfo[], handlers: OperationHandlers, storage: StoragePort): RequestHandler {
   for (const op of ops) {
-    const handler = handlers[op.operationId as OperationId] as unknown as (input: HandlerInput<OperationId>) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
-    if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
-    const route = async (req: Request, res: Response, next: NextFunction) => {
-      const ctx = contextOf(res);
-      ctx.merchantId = req.get('Merchant-Id');
-      try {
-        const out = await handler({ path: req.params as never, query: req.query as never, body: req.body as never, ctx });
-        if (ctx.idempotency && !ctx.idempotency.storedAtomically) {
-          await storage.idempotency.complete({ partnerId: ctx.partner!.id, key: ctx.idempotency.key, statusCode: out.status, body: out.body ?? null });
-        }
-        if (op.deprecated) res.setHeader('Deprecation', 'true');
-        for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value);
-        if (out.status === 204) res.status(204).end();
-        else res.status(out.status).json(out.body);
-      } catch (err) {
-        // A failed request stores nothing (release only drops an uncompleted claim), so the key
-        // may be used again for a corrected request.
-        if (ctx.idempotency && ctx.partner) {
-          await storage.idempotency.release(ctx.partner.id, ctx.idempotency.key).catch((e: unknown) => ctx.log.error({ err: e }, 'idempotency release failed'));
-        }
-        next(err);
-      }
-    };
-    (router as unknown as Record<string, (path: string, h: typeof route) => void>)[op.method]!(op.expressPath, route);
+    if (typeof handlers[op.operationId as OperationId] !== 'function') throw new Error(`no handler for operation ${op.operationId}`);
   }
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const ctx = contextOf(res);
+    const op = ctx.operation;
+    if (!op) return next();
+    const handler = handlers[op.operationId as OperationId] as unknown as (input: HandlerInput<OperationId>) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
+    ctx.merchantId = req.get('Merchant-Id');
+    try {
+      const out = await handler({ path: (ctx.pathParams ?? {}) as never, query: (ctx.query ?? {}) as never, body: req.body as never, ctx });
+      if (ctx.idempotency && !ctx.idempotency.storedAtomically) {
+        await storage.idempotency.complete({ partnerId: ctx.partner!.id, key: ctx.idempotency.key, statusCode: out.status, body: out.body ?? null });
+      }
+      if (op.deprecated) res.setHeader('Deprecation', 'true');
+      for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value);
+      if (out.status === 204) res.status(204).end();
+      else res.status(out.status).json(out.body);
+    } catch (err) {
+      // A failed request stores nothing (release only drops an uncompleted claim), so the key
+      // may be used again for a corrected request.
+      if (ctx.idempotency && ctx.partner) {
+        await storage.idempotency.release(ctx.partner.id, ctx.idempotency.key).catch((e: unknown) => ctx.log.error({ err: e }, 'idempotency release failed'));
+      }
+      next(err);
+    }
+  };
 }

@@ -18,6 +18,7 @@ export function createIdempotencyRepository(db: SqlDb): IdempotencyRepository {
         `INSERT INTO idempotency_keys (partner_id, key, request_hash, created_at, claimed_at)
          VALUES ($1, $2, $3, $4, $4) ON CONFLICT (partner_id, key) DO NOTHING`,
         [partnerId, key, requestHash, now],
+        'idempotency_claim',
       );
       if (inserted.rowCount === 1) return { kind: 'claimed' };
       const { rows } = await db.query<{ request_hash: string; status_code: number | null; response_body: unknown; claimed_at: Date }>(

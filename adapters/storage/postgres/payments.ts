@@ -36,7 +36,10 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
            SELECT $13, p.id, $3, $14, $8, $10,
                   $15::jsonb || jsonb_build_object('merchant', jsonb_build_object('id', m.id, 'name', m.name, 'iconUrl', m.icon_url))
            FROM p, m
-         ), j AS (${INSERT_JOBS_FROM_PARAM('$16', 'p')}
+         ), j AS (
+           INSERT INTO outbox_jobs (id, type, payload, run_at, created_at)
+           SELECT j.id, j.type, j.payload, j.run_at, $10 FROM p,
+             jsonb_to_recordset($16::jsonb) AS j(id text, type text, payload jsonb, run_at timestamptz)
          ), i AS (
            UPDATE idempotency_keys SET status_code = $19, response_body = $20::jsonb
            WHERE partner_id = $17 AND key = $18 AND EXISTS (SELECT 1 FROM p)
@@ -48,6 +51,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
           event.id, event.type, JSON.stringify(event.data), jobsParam(jobs, p.createdAt),
           idempotency?.partnerId ?? null, idempotency?.key ?? null, idempotency?.statusCode ?? null, idempotency ? JSON.stringify(idempotency.body) : null,
         ],
+        'payments_create',
       );
       if (Number(rows[0]?.n ?? 0) === 1) return { ok: true };
       // The rare path: say why nothing was created.
@@ -63,14 +67,14 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     },
 
     async get(id) {
-      const { rows } = await db.query('SELECT * FROM payments WHERE id = $1', [id]);
+      const { rows } = await db.query('SELECT * FROM payments WHERE id = $1', [id], 'payments_get');
       return rows[0] ? toPayment(rows[0]) : null;
     },
 
     async getForPartner(partnerId, id, merchantId) {
       const { rows } = merchantId
-        ? await db.query('SELECT * FROM payments WHERE id = $1 AND partner_id = $2 AND merchant_id = $3', [id, partnerId, merchantId])
-        : await db.query('SELECT * FROM payments WHERE id = $1 AND partner_id = $2', [id, partnerId]);
+        ? await db.query('SELECT * FROM payments WHERE id = $1 AND partner_id = $2 AND merchant_id = $3', [id, partnerId, merchantId], 'payments_get_merchant')
+        : await db.query('SELECT * FROM payments WHERE id = $1 AND partner_id = $2', [id, partnerId], 'payments_get_partner');
       return rows[0] ? toPayment(rows[0]) : null;
     },
 

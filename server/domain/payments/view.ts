@@ -7,7 +7,13 @@ import { isFinal, pollInMs } from './state-machine.ts';
  * Payment records → the wire shapes of the API and of webhook snapshots, in one place so the
  * status endpoint, the details record, lists and events always agree.
  */
-const currencyNames = new Intl.DisplayNames(['en'], { type: 'currency' });
+const displayNames = new Intl.DisplayNames(['en'], { type: 'currency' });
+const currencyNames = new Map<string, string>();
+const currencyName = (code: string) => {
+  let name = currencyNames.get(code);
+  if (name === undefined) currencyNames.set(code, (name = displayNames.of(code) ?? code));
+  return name;
+};
 
 /** A payment past its expiry that nothing has moved yet reads as expired, before the job runs. */
 export function effectiveStatus(p: PaymentRecord, now: number): PaymentStatus {
@@ -18,7 +24,7 @@ export function fiatAmount(p: PaymentRecord) {
   return {
     unit: `iso4217/${p.fiatCurrency}`,
     value: p.fiatValue.toString(),
-    display: { assetSymbol: p.fiatCurrency, assetName: currencyNames.of(p.fiatCurrency) ?? p.fiatCurrency, decimals: currencyExponent(p.fiatCurrency) ?? 2 },
+    display: { assetSymbol: p.fiatCurrency, assetName: currencyName(p.fiatCurrency), decimals: currencyExponent(p.fiatCurrency) ?? 2 },
   };
 }
 

@@ -12,4 +12,3 @@ CREATE TABLE outbox_jobs (
   last_error    text
 );
 CREATE INDEX outbox_jobs_unrelayed ON outbox_jobs (created_at) WHERE relayed_at IS NULL;
-CREATE INDEX outbox_jobs_unfinished ON outbox_jobs (run_at) WHERE completed_at IS NULL;

@@ -1,0 +1,82 @@
+/**
+ * `npm run bench`: the service and bare baselines side by side in one run, on this machine's
+ * PostgreSQL (BENCH_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/test), each in its
+ * own process, driven by autocannon from this one; prints throughput, latency and the ratios.
+ * Rounds alternate service and baseline so drift in the machine's load hits both alike.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const url = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const schema = `bench_${Date.now().toString(36)}`;
+
+function start(file: string): Promise<{ child: ChildProcess; port: number; info: Record<string, string> }> {
+  const child = spawn(process.execPath, [join(import.meta.dirname, file), url, schema], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const m = /^ready (\d+) (.*)$/.exec(line);
+      if (m) resolve({ child, port: Number(m[1]), info: JSON.parse(m[2]!) as Record<string, string> });
+    });
+    child.on('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
+  });
+}
+
+async function load(title: string, opts: autocannon.Options): Promise<autocannon.Result> {
+  process.stdout.write(`  ${title.padEnd(34)} `);
+  const r = await autocannon({ connections, duration: seconds, ...opts });
+  if (r.non2xx || r.errors) throw new Error(`${title}: ${r.non2xx} non-2xx responses, ${r.errors} errors`);
+  console.log(`${Math.round(r.requests.average).toString().padStart(6)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms`);
+  return r;
+}
+
+async function json(method: string, port: number, path: string, headers: Record<string, string>, body?: unknown) {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  return (await res.json()) as Record<string, unknown> & { merchant: { id: string }; paymentId: string };
+}
+
+const admin = new pg.Client({ connectionString: url });
+await admin.connect();
+await admin.query(`CREATE SCHEMA ${schema}`);
+console.log(`bench: ${rounds} rounds × ${seconds} s, ${connections} connections, PostgreSQL schema ${schema}`);
+const service = await start('service-server.ts');
+const baseline = await start('baseline-server.ts');
+try {
+  const key = service.info.apiKey!;
+  const m = await json('POST', service.port, '/v1/merchants', { 'Api-Key': key, 'Idempotency-Key': 'bench-m' }, { merchantName: 'Bench', merchantEmail: 'bench@bench.test' });
+  const merchantId = m.merchant.id;
+  await json('POST', service.port, `/v1/merchants/${merchantId}/settlements/crypto`, { 'Api-Key': key, 'Idempotency-Key': 'bench-s' }, {
+    settlements: [{ asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', destination: 'eip155:8453:0x1234567890abcdef1234567890abcdef12345678' }],
+  });
+  const createBody = JSON.stringify({ amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'bench-order', expiresAt: null });
+  const svcHeaders = { 'content-type': 'application/json', 'api-key': key, 'merchant-id': merchantId };
+  const paid = await json('POST', service.port, '/v1/payments', svcHeaders, JSON.parse(createBody));
+  const base = await json('POST', baseline.port, '/v1/payments', { 'merchant-id': merchantId }, JSON.parse(createBody));
+
+  const results = { svcCreate: [] as number[], baseCreate: [] as number[], svcStatus: [] as number[], baseStatus: [] as number[] };
+  for (let round = 1; round <= rounds; round++) {
+    console.log(`round ${round}`);
+    results.baseCreate.push((await load('baseline POST (one INSERT)', { url: `http://127.0.0.1:${baseline.port}/v1/payments`, method: 'POST', headers: { 'content-type': 'application/json', 'merchant-id': merchantId }, body: createBody })).requests.average);
+    results.svcCreate.push((await load('service POST /v1/payments', { url: `http://127.0.0.1:${service.port}/v1/payments`, method: 'POST', headers: svcHeaders, body: createBody })).requests.average);
+    results.baseStatus.push((await load('baseline GET status (one SELECT)', { url: `http://127.0.0.1:${baseline.port}/v1/payments/${base.paymentId}/status` })).requests.average);
+    results.svcStatus.push((await load('service GET /v1/payments/{id}/status', { url: `http://127.0.0.1:${service.port}/v1/payments/${paid.paymentId}/status`, headers: svcHeaders })).requests.average);
+  }
+  const best = (xs: number[]) => Math.max(...xs);
+  const createRatio = best(results.svcCreate) / best(results.baseCreate);
+  const statusRatio = best(results.svcStatus) / best(results.baseStatus);
+  console.log('\nratios (service / baseline, best round each):');
+  console.log(`  create payment: ${createRatio.toFixed(2)}  (goal ≥ 0.80)  ${Math.round(best(results.svcCreate))} vs ${Math.round(best(results.baseCreate))} req/s`);
+  console.log(`  payment status: ${statusRatio.toFixed(2)}  (goal ≥ 0.85)  ${Math.round(best(results.svcStatus))} vs ${Math.round(best(results.baseStatus))} req/s`);
+} finally {
+  service.child.kill('SIGTERM');
+  baseline.child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+  await admin.end();
+}

@@ -1,0 +1,24 @@
+/**
+ * The whole service on PostgreSQL, as the benchmark drives it: a child process so the load
+ * generator does not share its event loop. Prints `ready <port> <json>` with the ids it seeded.
+ */
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
+import { createApp } from '../../server/app.ts';
+import { createAssetRegistry } from '../../server/domain/assets.ts';
+import { systemClock } from '../../server/ports/clock.ts';
+import { createPartner } from '../../server/auth/provisioning.ts';
+import { loadConfig } from '../../server/config.ts';
+
+const [url, schema] = [process.argv[2]!, process.argv[3]!];
+const storage = await createPostgresStorage({ url, schema, poolSize: 20 });
+const assets = createAssetRegistry(loadConfig({}).assets);
+const { partner, apiKey } = await createPartner(storage, { name: 'bench', version: '2026-02-18', live: false });
+const app = createApp({ storage, clock: systemClock, logger: pino({ level: 'warn' }), assets, payBaseUrl: 'https://pay.bench.test' });
+const server = app.listen(0, '127.0.0.1', () => {
+  const port = (server.address() as AddressInfo).port;
+  console.log(`ready ${port} ${JSON.stringify({ apiKey, partnerId: partner.id })}`);
+});
+server.keepAliveTimeout = 60_000;
+process.on('SIGTERM', () => server.close(() => void storage.close().then(() => process.exit(0))));
