@@ -1,0 +1,5142 @@
+// generated from spec/ by `npm run generate` — do not edit
+export interface paths {
+    "/v1/gateway/payment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What the buyer is asked to pay, and to whom. */
+        get: operations["gatewayGetPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/payment/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The buyer declined: cancel a payment that has not been paid. */
+        post: operations["gatewayCancelPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/payment/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Confirms the payment with the results of the option's actions, in order. `maxPollMs` waits
+         *     (up to 30 s) for a final status before answering.
+         */
+        post: operations["gatewayConfirmPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/payment/{id}/fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Resolves a `build` action of an option into executable walletRpc actions. */
+        post: operations["gatewayFetchAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/payment/{id}/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The ways the buyer can pay from the accounts they hold: one option per account and accepted asset on its chain. */
+        post: operations["gatewayGetPaymentOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/payment/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payment's status, for a wallet following it. */
+        get: operations["gatewayGetPaymentStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description List the partner's merchants, newest first; deleted merchants are hidden. */
+        get: operations["listMerchants"];
+        put?: never;
+        /** @description Create a merchant. Retries with the same `Idempotency-Key` and body return the first merchant. */
+        post: operations["createMerchant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchants/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payments of the merchant in `Merchant-Id`. */
+        get: operations["listMerchantPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchants/{merchantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A merchant's profile with its settlement destinations. */
+        get: operations["getMerchant"];
+        put?: never;
+        post?: never;
+        /** @description Soft-delete: hidden from lists, no new payments. Deleting again answers the same. */
+        delete: operations["deleteMerchant"];
+        options?: never;
+        head?: never;
+        /** @description Change a merchant's name, email or logo; `iconUrl: null` removes the logo. */
+        patch: operations["updateMerchant"];
+        trace?: never;
+    };
+    "/v1/merchants/{merchantId}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @deprecated
+         * @description Deprecated: use `GET /v1/merchants/payments` with the `Merchant-Id` header.
+         */
+        get: operations["listMerchantPaymentsByPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchants/{merchantId}/settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The merchant's settlement destinations, crypto and fiat. */
+        get: operations["listSettlements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchants/{merchantId}/settlements/crypto": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Register crypto settlement destinations; one per (merchant, asset). */
+        post: operations["createCryptoSettlements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchants/{merchantId}/settlements/crypto/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** @description Change the destination wallet of a settlement. */
+        put: operations["updateCryptoSettlement"];
+        post?: never;
+        /** @description Remove a settlement; later payments in that asset are no longer offered for it. */
+        delete: operations["deleteCryptoSettlement"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Payments across the partner's merchants, newest first by default. */
+        get: operations["listPayments"];
+        put?: never;
+        /** @description Create a payment priced in fiat for the merchant in `Merchant-Id`; send the buyer to `gatewayUrl`. */
+        post: operations["createPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The full record of a payment. */
+        get: operations["getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Cancel a payment that has not been paid; only from `requires_action`. */
+        post: operations["cancelPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Poll a payment's status: wait `pollInMs` between polls, stop when `isFinal`. Prefer webhooks in production. */
+        get: operations["getPaymentStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Mark a succeeded payment fully refunded (the refund itself is sent by the merchant). Once per payment. */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description An amount with its unit: `iso4217/<code>` or `caip19/<asset id>`; value in minor/base units. */
+        Amount: {
+            unit: string;
+            value: string;
+            display: components["schemas"]["AmountDisplay"];
+        };
+        /** @description Display metadata for an amount. */
+        AmountDisplay: {
+            assetSymbol: string;
+            assetName: string;
+            /** Format: int32 */
+            decimals: number;
+            iconUrl?: string;
+            networkName?: string;
+            networkIconUrl?: string;
+        };
+        /** @description Not executable: resolved by the fetch call into one or more walletRpc actions. */
+        BuildAction: {
+            /** @enum {string} */
+            type: "build";
+            data: components["schemas"]["BuildActionData"];
+        };
+        BuildActionData: {
+            /** @description Opaque; send back in a fetch call to get the executable actions. */
+            data: string;
+        };
+        /** @description CAIP-10 account id: `<namespace>:<chain_reference>:<address>`. */
+        Caip10AccountId: string;
+        /** @description CAIP-19 asset id: `<namespace>:<chain_reference>/<asset_namespace>:<asset_reference>`. */
+        Caip19AssetId: string;
+        CancelPaymentResponse: {
+            paymentId: components["schemas"]["PaymentId"];
+            status: components["schemas"]["PaymentStatus"];
+            cancelledReason: string;
+            cancelledAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Where the hosted payment page sends the buyer when the payment is final. */
+        CheckoutConfig: {
+            successUrl: string;
+            errorUrl: string;
+        };
+        /** @description Information the buyer must give before confirming this option. */
+        CollectData: {
+            /** @description A page, scoped to this payment and option, that renders the form and submits it. */
+            url: string;
+            /** @description JSON Schema (2020-12) of the fields required. */
+            schema: {
+                [key: string]: unknown;
+            };
+        };
+        CollectedData: {
+            fields: components["schemas"]["CollectedField"][];
+        };
+        CollectedField: {
+            id: string;
+            value: string;
+        };
+        ConfirmPaymentRequest: {
+            optionId: string;
+            /** @description One per action of the option, in the same order. */
+            results: components["schemas"]["ConfirmResult"][];
+            collectedData?: components["schemas"]["CollectedData"] | null;
+        };
+        ConfirmPaymentResponse: {
+            status: components["schemas"]["PaymentStatus"];
+            isFinal: boolean;
+            /**
+             * Format: int32
+             * @description Wait this long before polling status again; null when final.
+             */
+            pollInMs?: number | null;
+            info?: components["schemas"]["PaymentInfo"] | null;
+        };
+        /** @description The result of one executed action: a signature, a transaction hash, or a signed transaction. */
+        ConfirmResult: {
+            /** @enum {string} */
+            type: "walletRpc";
+            data: string[];
+        };
+        CreateCryptoSettlementsRequest: {
+            /** @description All entries are registered, or none. */
+            settlements: components["schemas"]["CryptoSettlementInput"][];
+        };
+        CreateMerchantRequest: {
+            merchantName: components["schemas"]["MerchantName"];
+            merchantEmail: components["schemas"]["MerchantEmail"];
+            /**
+             * @description HTTPS URL of a square logo (see the logo rules); null for none.
+             * @default null
+             */
+            iconUrl: string | null;
+        };
+        CreatePaymentRequest: {
+            amount: components["schemas"]["FiatAmountInput"];
+            /**
+             * Format: int64
+             * @description Unix seconds; null or absent: 5 minutes from now. Must be in the future, and at most 30 days ahead.
+             */
+            expiresAt?: number | null;
+            /** @description Your own order id. */
+            referenceId: string;
+            checkout?: components["schemas"]["CheckoutConfig"] | null;
+        };
+        /** @description A new payment and where to send the buyer. */
+        CreatePaymentResponse: {
+            paymentId: components["schemas"]["PaymentId"];
+            /** @description Open this link in a compatible wallet, or render it as a QR code. */
+            gatewayUrl: string;
+            status: components["schemas"]["PaymentStatus"];
+            isFinal: boolean;
+            /**
+             * Format: int32
+             * @description Wait this long before polling status again.
+             */
+            pollInMs?: number;
+            /**
+             * Format: int64
+             * @description Expiry, Unix seconds.
+             */
+            expiresAt: number;
+        };
+        CreateRefundRequest: {
+            paymentId: components["schemas"]["PaymentId"];
+        };
+        /** @description Where payments in one asset are settled for a merchant. */
+        CryptoSettlement: {
+            id: components["schemas"]["CryptoSettlementId"];
+            /** @description The token to settle in; one of the service's registered assets. */
+            asset: components["schemas"]["Caip19AssetId"];
+            /** @description The merchant's account on the asset's chain. */
+            destination: components["schemas"]["Caip10AccountId"];
+        };
+        /** @description Crypto settlement identifier: `crypto_` and an opaque part. */
+        CryptoSettlementId: string;
+        CryptoSettlementInput: {
+            asset: components["schemas"]["Caip19AssetId"];
+            destination: components["schemas"]["Caip10AccountId"];
+        };
+        /** @description Opaque pagination cursor returned as `nextCursor`; pass it back unchanged. */
+        Cursor: string;
+        FetchRequest: {
+            optionId: string;
+            data: string;
+        };
+        FetchResponse: {
+            actions: components["schemas"]["GatewayAction"][];
+        };
+        /** @description A fiat price: `iso4217/<code>` and the value in the currency's minor units (USD "100" = 1.00). */
+        FiatAmountInput: {
+            unit: string;
+            /** @description Positive integer in minor units, e.g. "1050" for 10.50 USD or "1050" for 1050 JPY. */
+            value: string;
+        };
+        /** @description Fiat settlement configuration; this service settles only in crypto, so lists are empty. */
+        FiatSettlement: {
+            id: string;
+            status: string;
+            bankType: string;
+        };
+        GatewayAction: components["schemas"]["WalletRpcAction"] | components["schemas"]["BuildAction"];
+        /** @description The merchant as a buyer sees it. */
+        GatewayMerchant: {
+            name: string;
+            iconUrl: string | null;
+        };
+        /** @description What a wallet shows the buyer before they choose how to pay. */
+        GatewayPaymentInfo: {
+            status: components["schemas"]["PaymentStatus"];
+            /** @description The price, in fiat. */
+            amount: components["schemas"]["Amount"];
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            expiresAt: number;
+            merchant: components["schemas"]["GatewayMerchant"];
+            buyer?: components["schemas"]["PaymentBuyer"] | null;
+        };
+        GetPaymentOptionsRequest: {
+            /** @description Every account of the wallet (CAIP-10), on every chain it supports. */
+            accounts: string[];
+            /** @description Option ids to quote again. */
+            refresh?: string[] | null;
+        };
+        GetPaymentOptionsResponse: {
+            options: components["schemas"]["PaymentOption"][];
+            info?: components["schemas"]["GatewayPaymentInfo"] | null;
+            /** @description Present when any option needs data collection. */
+            collectData?: components["schemas"]["CollectData"] | null;
+        };
+        /** @description A merchant with its logo. */
+        Merchant: {
+            id: components["schemas"]["MerchantId"];
+            name: string;
+            email: string | null;
+            status: components["schemas"]["MerchantStatus"];
+            createdAt: components["schemas"]["Timestamp"];
+            iconUrl: string | null;
+        };
+        /**
+         * @description Email, as the interface describes it: the local part may not start with a dot nor contain two
+         *     consecutive dots; the domain is dot-separated labels ending in an alphabetic label of 2+ letters.
+         */
+        MerchantEmail: string;
+        /** @description Merchant identifier: `mrch_` and an opaque, time-sortable part. */
+        MerchantId: string;
+        MerchantList: {
+            data: components["schemas"]["Merchant"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+            /**
+             * Format: int64
+             * @description How many merchants match the filters, over all pages.
+             */
+            totalCount: number;
+        };
+        /** @description Display name shown to buyers. */
+        MerchantName: string;
+        /**
+         * @description Lifecycle of a merchant; a deleted merchant is `inactive` and hidden.
+         * @enum {string}
+         */
+        MerchantStatus: "active" | "inactive" | "suspended";
+        /** @description A merchant as answered on creation. */
+        MerchantSummary: {
+            id: components["schemas"]["MerchantId"];
+            name: string;
+            email: string | null;
+            status: components["schemas"]["MerchantStatus"];
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /** @description A merchant with its configured settlement destinations. */
+        MerchantWithSettlements: {
+            id: components["schemas"]["MerchantId"];
+            name: string;
+            email: string | null;
+            status: components["schemas"]["MerchantStatus"];
+            createdAt: components["schemas"]["Timestamp"];
+            iconUrl: string | null;
+            settlements: components["schemas"]["SettlementList"];
+        };
+        /** @description The full record of a payment. */
+        Payment: {
+            paymentId: components["schemas"]["PaymentId"];
+            merchant: components["schemas"]["PaymentMerchant"];
+            referenceId: string;
+            status: components["schemas"]["PaymentStatus"];
+            isFinal: boolean;
+            /**
+             * Format: int32
+             * @description Wait this long before polling again; null when final.
+             */
+            pollInMs: number | null;
+            fiatAmount: components["schemas"]["Amount"];
+            /** @description What the buyer paid or is paying; present once an option was confirmed. */
+            tokenAmount?: components["schemas"]["Amount"];
+            buyer?: components["schemas"]["PaymentBuyer"];
+            transaction?: components["schemas"]["PaymentTransaction"];
+            settlement: components["schemas"]["PaymentSettlement"];
+            info?: components["schemas"]["PaymentInfo"];
+            failureCode?: components["schemas"]["PaymentFailureCode"];
+            refund: components["schemas"]["PaymentRefund"];
+            cancelledReason?: string;
+            cancelledAt?: components["schemas"]["Timestamp"];
+            createdAt: components["schemas"]["Timestamp"];
+            lastUpdatedAt: components["schemas"]["Timestamp"];
+            settledAt?: components["schemas"]["Timestamp"];
+            /**
+             * Format: int64
+             * @description Expiry, Unix seconds.
+             */
+            expiresAt: number;
+            /**
+             * Format: int32
+             * @description Grows with every state change; the same number appears in webhook events.
+             */
+            stateVersion: number;
+        };
+        PaymentBuyer: {
+            /** @description The buyer's account, CAIP-10. */
+            accountCaip10: string;
+        };
+        /**
+         * @description Why a payment failed.
+         * @enum {string}
+         */
+        PaymentFailureCode: "declined_user" | "transfer_failed";
+        /** @description Payment identifier: `pay_` and an opaque, time-sortable part. */
+        PaymentId: string;
+        /** @description How a succeeded payment was paid. */
+        PaymentInfo: {
+            /** @description The transaction that moved the funds (hash or signature). */
+            txId: string;
+            /** @description What the buyer paid, in the token's base units. */
+            optionAmount: components["schemas"]["Amount"];
+        };
+        PaymentList: {
+            data: components["schemas"]["Payment"][];
+            nextCursor: string | null;
+            /** @description Over every payment matching the filters (all pages); a snapshot taken at the first page. */
+            stats: components["schemas"]["PaymentStats"];
+        };
+        /**
+         * @description Status values the list filter accepts; the preview adds `cancelled`.
+         * @enum {string}
+         */
+        PaymentListStatus: "requires_action" | "processing" | "succeeded" | "failed" | "expired" | "cancelled";
+        PaymentMerchant: {
+            id: string;
+            name: string;
+            iconUrl: string | null;
+        };
+        /** @description One way to pay: an account of the buyer, an asset, and the actions to execute in order. */
+        PaymentOption: {
+            id: string;
+            /** @description The buyer's account (CAIP-10) this option pays from. */
+            account: string;
+            /** @description What the buyer pays, in the token's base units (rounded up: the merchant never receives less). */
+            amount: components["schemas"]["Amount"];
+            /**
+             * Format: int32
+             * @description Estimated seconds until the payment is final.
+             */
+            etaS: number;
+            /**
+             * Format: int64
+             * @description Quote deadline, Unix seconds: confirm before it or ask for options again.
+             */
+            expiresAt: number;
+            actions: components["schemas"]["GatewayAction"][];
+            collectData?: components["schemas"]["CollectData"] | null;
+        };
+        PaymentRefund: {
+            refunded: boolean;
+            refundedAt: string | null;
+        };
+        /** @description Settlement goes straight to the merchant's wallet: settled once the transfer is confirmed. */
+        PaymentSettlement: {
+            settled: boolean;
+            amount?: components["schemas"]["Amount"];
+            txHash?: string;
+        };
+        PaymentStats: {
+            /** @description Succeeded, not refunded payments, per currency. */
+            totalRevenue: components["schemas"]["RevenueTotal"][];
+            /** Format: int64 */
+            totalTransactions: number;
+            /**
+             * Format: int64
+             * @description Distinct buyer accounts.
+             */
+            totalCustomers: number;
+        };
+        /**
+         * @description Lifecycle of a payment. `requires_action` until the buyer pays; `processing` while the transfer
+         *     is being confirmed on chain; then one final state.
+         * @enum {string}
+         */
+        PaymentStatus: "requires_action" | "processing" | "succeeded" | "failed" | "expired" | "cancelled";
+        PaymentStatusResponse: {
+            status: components["schemas"]["PaymentStatus"];
+            isFinal: boolean;
+            /**
+             * Format: int32
+             * @description Wait this long before polling again; null when final.
+             */
+            pollInMs: number | null;
+            /** @description Present when succeeded. */
+            info?: components["schemas"]["PaymentInfo"];
+            /** @description Present when failed. */
+            failureCode?: components["schemas"]["PaymentFailureCode"];
+        };
+        PaymentTransaction: {
+            /** @description CAIP-2 chain id. */
+            networkId: string;
+            hash?: string;
+        };
+        /** @description A full refund, recorded on the payment. */
+        Refund: {
+            paymentId: components["schemas"]["PaymentId"];
+            /** @enum {boolean} */
+            refunded: true;
+            refundedAt: components["schemas"]["Timestamp"];
+        };
+        RevenueTotal: {
+            /**
+             * Format: double
+             * @description In the currency's standard unit (e.g. 10.5 for 10.50 USD).
+             */
+            amount: number;
+            currency: string;
+        };
+        SettlementList: {
+            crypto: components["schemas"]["CryptoSettlement"][];
+            fiat: components["schemas"]["FiatSettlement"][];
+        };
+        /** @description ISO 8601 timestamp in UTC with millisecond precision, e.g. `2026-11-22T08:47:31.123Z`. */
+        Timestamp: string;
+        UpdateCryptoSettlementRequest: {
+            /** @description The new destination, on the same chain as the settlement's asset. */
+            destination: components["schemas"]["Caip10AccountId"];
+        };
+        /** @description At least one field must be given (checked by the service: OpenAPI 3.0 has no minProperties here). */
+        UpdateMerchantRequest: {
+            merchantName?: components["schemas"]["MerchantName"];
+            merchantEmail?: components["schemas"]["MerchantEmail"];
+            /** @description HTTPS URL of a new logo; `null` removes the logo. */
+            iconUrl?: string | null;
+        };
+        /** @description One field that failed validation. */
+        ValidationIssue: {
+            /** @description Where the problem is, e.g. `body.merchantEmail` or `header.Idempotency-Key`. */
+            field: string;
+            message: string;
+        };
+        WalletRpcAction: {
+            /** @enum {string} */
+            type: "walletRpc";
+            data: components["schemas"]["WalletRpcActionData"];
+        };
+        /** @description A JSON-RPC request for the wallet to execute (sign or send). */
+        WalletRpcActionData: {
+            /** @description CAIP-2 chain the request is for, e.g. `eip155:8453` or `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`. */
+            chain_id: string;
+            /** @description `eth_signTypedData_v4`, `eth_sendTransaction`, `personal_sign` or `solana_signTransaction`. */
+            method: string;
+            /** @description The method's parameters. */
+            params: unknown[];
+        };
+    };
+    responses: never;
+    parameters: {
+        /** @description Unique key chosen by the caller, kept at least 24 hours per partner. */
+        IdempotencyHeader: string;
+        MerchantIdHeader: string;
+        OptionalIdempotencyHeader: string;
+        "PaymentListQuery.cursor": string;
+        /** @description Created before (ISO 8601). */
+        "PaymentListQuery.endTs": string;
+        "PaymentListQuery.limit": number;
+        /** @description CAIP-2 chain the payment was paid on. */
+        "PaymentListQuery.network": string;
+        "PaymentListQuery.referenceId": string;
+        "PaymentListQuery.sortBy": "date" | "amount";
+        "PaymentListQuery.sortDir": "asc" | "desc";
+        /** @description Created at or after (ISO 8601). */
+        "PaymentListQuery.startTs": string;
+        "PaymentListQuery.status": components["schemas"]["PaymentListStatus"][];
+        /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+        VersionHeaders: string;
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    gatewayGetPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayPaymentInfo"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    gatewayCancelPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelPaymentResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "invalid_state";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state or an earlier request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "invalid_state";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The payment is past its expiry: tell the buyer and offer to start again with a new link. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_expired";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    gatewayConfirmPayment: {
+        parameters: {
+            query?: {
+                maxPollMs?: number;
+            };
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmPaymentResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "invalid_state" | "invalid_results";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found" | "option_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state or an earlier request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "quote_expired" | "transaction_already_used" | "invalid_state";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The payment is past its expiry: tell the buyer and offer to start again with a new link. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_expired";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A signature or transaction that does not prove what it must (wrong signer, amount, destination…). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "invalid_signature";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    gatewayFetchAction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FetchRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FetchResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "invalid_state";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found" | "option_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state or an earlier request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "quote_expired";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The payment is past its expiry: tell the buyer and offer to start again with a new link. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_expired";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    gatewayGetPaymentOptions: {
+        parameters: {
+            query?: {
+                /** @description Include the payment's details in `info`. */
+                includePaymentInfo?: boolean;
+            };
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GetPaymentOptionsRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPaymentOptionsResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "invalid_state";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The payment is past its expiry: tell the buyer and offer to start again with a new link. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_expired";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    gatewayGetPaymentStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listMerchants: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["MerchantStatus"];
+                /** @description Free text matched against the merchant's name and id. */
+                search?: string;
+                cursor?: components["schemas"]["Cursor"];
+                limit?: number;
+            };
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantList"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createMerchant: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                /** @description Unique key chosen by the caller, kept at least 24 hours per partner. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMerchantRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded and a new resource has been created as a result. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        merchant: components["schemas"]["MerchantSummary"];
+                    };
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "missing_idempotency_key";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state or an earlier request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "idempotency_conflict" | "idempotency_in_progress";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An upstream dependency failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "bad_gateway";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listMerchantPayments: {
+        parameters: {
+            query?: {
+                /** @description Created at or after (ISO 8601). */
+                startTs?: components["parameters"]["PaymentListQuery.startTs"];
+                /** @description Created before (ISO 8601). */
+                endTs?: components["parameters"]["PaymentListQuery.endTs"];
+                status?: components["parameters"]["PaymentListQuery.status"];
+                /** @description CAIP-2 chain the payment was paid on. */
+                network?: components["parameters"]["PaymentListQuery.network"];
+                referenceId?: components["parameters"]["PaymentListQuery.referenceId"];
+                sortBy?: components["parameters"]["PaymentListQuery.sortBy"];
+                sortDir?: components["parameters"]["PaymentListQuery.sortDir"];
+                cursor?: components["parameters"]["PaymentListQuery.cursor"];
+                limit?: components["parameters"]["PaymentListQuery.limit"];
+            };
+            header: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentList"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "merchant_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getMerchant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        merchant: components["schemas"]["MerchantWithSettlements"];
+                    };
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteMerchant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: components["schemas"]["MerchantId"];
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateMerchant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMerchantRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        merchant: components["schemas"]["Merchant"];
+                    };
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listMerchantPaymentsByPath: {
+        parameters: {
+            query?: {
+                /** @description Created at or after (ISO 8601). */
+                startTs?: components["parameters"]["PaymentListQuery.startTs"];
+                /** @description Created before (ISO 8601). */
+                endTs?: components["parameters"]["PaymentListQuery.endTs"];
+                status?: components["parameters"]["PaymentListQuery.status"];
+                /** @description CAIP-2 chain the payment was paid on. */
+                network?: components["parameters"]["PaymentListQuery.network"];
+                referenceId?: components["parameters"]["PaymentListQuery.referenceId"];
+                sortBy?: components["parameters"]["PaymentListQuery.sortBy"];
+                sortDir?: components["parameters"]["PaymentListQuery.sortDir"];
+                cursor?: components["parameters"]["PaymentListQuery.cursor"];
+                limit?: components["parameters"]["PaymentListQuery.limit"];
+            };
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentList"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "merchant_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listSettlements: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettlementList"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createCryptoSettlements: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                /** @description Unique key chosen by the caller, kept at least 24 hours per partner. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCryptoSettlementsRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded and a new resource has been created as a result. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        settlements: components["schemas"]["CryptoSettlement"][];
+                    };
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "missing_idempotency_key";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state or an earlier request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "settlement_asset_conflict" | "idempotency_conflict" | "idempotency_in_progress";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateCryptoSettlement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                merchantId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCryptoSettlementRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CryptoSettlement"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteCryptoSettlement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                merchantId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: components["schemas"]["CryptoSettlementId"];
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: {
+                /** @description Created at or after (ISO 8601). */
+                startTs?: components["parameters"]["PaymentListQuery.startTs"];
+                /** @description Created before (ISO 8601). */
+                endTs?: components["parameters"]["PaymentListQuery.endTs"];
+                status?: components["parameters"]["PaymentListQuery.status"];
+                /** @description CAIP-2 chain the payment was paid on. */
+                network?: components["parameters"]["PaymentListQuery.network"];
+                referenceId?: components["parameters"]["PaymentListQuery.referenceId"];
+                sortBy?: components["parameters"]["PaymentListQuery.sortBy"];
+                sortDir?: components["parameters"]["PaymentListQuery.sortDir"];
+                cursor?: components["parameters"]["PaymentListQuery.cursor"];
+                limit?: components["parameters"]["PaymentListQuery.limit"];
+                /** @description Only these merchants. */
+                merchantId?: string[];
+            };
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentList"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createPayment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded and a new resource has been created as a result. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePaymentResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "merchant_not_payable";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "merchant_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state or an earlier request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "idempotency_conflict" | "idempotency_in_progress";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPayment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelPayment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelPaymentResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "invalid_state";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state or an earlier request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "invalid_state";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPaymentStatus: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "payment_not_succeeded";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state or an earlier request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "already_refunded";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+}
