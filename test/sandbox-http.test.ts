@@ -191,6 +191,13 @@ describe('sandbox HTTP surface', () => {
       expect((await get('/sandbox/balance')).body.issues).toEqual([{ field: 'query.account', message: expect.stringMatching(/required/) }]);
     });
 
+    it('when a token refuses the recipient (FiatToken blacklists its own address)', async () => {
+      const self = `eip155:31337:${chains.evm.usdcAddress}`;
+      const res = await faucet(self, usdc, '5');
+      expect(res).toEqual({ status: 400, body: { message: expect.any(String), code: 'params_validation', issues: [{ field: 'account', message: expect.stringMatching(/refuses/) }] } });
+      expect((await faucet(`eip155:31337:${Wallet.createRandom().address}`, usdc, '5')).status).toBe(200);
+    });
+
     it('when a Solana value would overflow what the chain holds', async () => {
       const account = `solana:sandbox:${Keypair.generate().publicKey.toBase58()}`;
       const spl = await faucet(account, splUsdc, (2n ** 64n).toString());

@@ -1,6 +1,7 @@
 // Funding and reading balances on the sandbox chains, for the faucet and balance endpoints.
 import { unpackMint } from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
+import { isError } from 'ethers';
 import { validationError } from '../errors.ts';
 import type { SandboxChains } from './chains.ts';
 import type { Holding, SandboxChainKey } from './inputs.ts';
@@ -50,13 +51,25 @@ export function createSandboxLedger(chains: SandboxChains): SandboxLedger {
     }
   };
 
+  const fundEvm = async (holding: Holding, value: bigint): Promise<void> => {
+    try {
+      await chains.evm.fund(holding.address, holding.token, value);
+    } catch (error) {
+      // A token may refuse a recipient: FiatToken blacklists its own address, for one.
+      if (holding.token !== null && isError(error, 'CALL_EXCEPTION')) {
+        throw validationError([{ field: 'account', message: `the token refuses to mint to this account (${error.reason ?? 'reverted'})` }]);
+      }
+      throw error;
+    }
+  };
+
   return {
     balance,
     fund(holding, value) {
       return serialized(holding.chain, async () => {
         if (value === 0n) return;
         if (holding.chain === 'evm') {
-          await chains.evm.fund(holding.address, holding.token, value);
+          await fundEvm(holding, value);
           return;
         }
         await checkSolanaRoom(holding, value);
