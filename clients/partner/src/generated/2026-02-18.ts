@@ -504,6 +504,10 @@ export interface components {
             info?: components["schemas"]["GatewayPaymentInfo"] | null;
             /** @description Present when any option needs data collection. */
             collectData?: components["schemas"]["CollectData"] | null;
+            /** @description Why there are no options, when there are none (e.g. no account on a chain the merchant accepts). */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /** @description A merchant with its logo. */
         Merchant: {
