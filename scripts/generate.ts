@@ -11,6 +11,8 @@ import { join, resolve } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 
 const root = resolve(import.meta.dirname, '..');
+/** The partner client ships its own copy of the contract types (it must not reach outside its package). */
+const partnerTypesDir = join(root, 'clients/partner/src/generated');
 const check = process.argv.includes('--check');
 const header = 'generated from spec/ by `npm run generate` — do not edit';
 
@@ -73,6 +75,10 @@ if (check) {
       const b = join(committed, n);
       return !existsSync(a) || !existsSync(b) || readFileSync(a, 'utf8') !== readFileSync(b, 'utf8');
     });
+    for (const n of listFiles(join(scratch, 'types'))) {
+      const copy = join(partnerTypesDir, n);
+      if (!existsSync(copy) || readFileSync(copy, 'utf8') !== readFileSync(join(scratch, 'types', n), 'utf8')) stale.push(`clients/partner/src/generated/${n}`);
+    }
     if (stale.length) {
       console.error(`generated/ is out of date with spec/ (run \`npm run generate\` and commit):\n  ${stale.join('\n  ')}`);
       process.exit(1);
@@ -84,4 +90,8 @@ if (check) {
 } else {
   rmSync(join(root, 'generated'), { recursive: true, force: true });
   await generate(join(root, 'generated'));
+  rmSync(partnerTypesDir, { recursive: true, force: true });
+  mkdirSync(partnerTypesDir, { recursive: true });
+  for (const f of listFiles(join(root, 'generated/types'))) writeFileSync(join(partnerTypesDir, f), readFileSync(join(root, 'generated/types', f)));
+  console.log('copied the types into clients/partner/src/generated');
 }

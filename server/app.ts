@@ -7,7 +7,7 @@ import { authenticate } from './http/auth.ts';
 import { contextOf } from './http/context.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { claimIdempotencyKey, requireIdempotencyKey } from './http/idempotency.ts';
-import { createRouteTable, listOperations, loadOpenApiDocs, type OpenApiDoc } from './http/openapi-docs.ts';
+import { createRouteTable, listOperations, loadOpenApiDocs, normalizeNullableRefs, type OpenApiDoc } from './http/openapi-docs.ts';
 import { dispatchOperations, type OperationHandlers } from './http/operations.ts';
 import { requestContext } from './http/request-context.ts';
 import { responseValidator } from './http/validation.ts';
@@ -22,6 +22,8 @@ import { paymentListHandlers } from './handlers/payment-lists.ts';
 import { refundHandlers } from './handlers/refunds.ts';
 import { gatewayHandlers } from './handlers/gateway.ts';
 import type { PaymentTimeLimits } from './domain/payments/create-payment.ts';
+import { createChainRegistry, type ChainRegistry } from './ports/chains.ts';
+import { createPriceTable, type PricePort } from './domain/prices.ts';
 
 export interface AppDeps {
   storage: StoragePort;
@@ -31,6 +33,13 @@ export interface AppDeps {
   /** Base of buyer payment links: `gatewayUrl` is `{payBaseUrl}/<paymentId>`. */
   payBaseUrl?: string;
   paymentTimes?: PaymentTimeLimits;
+  /** The chains payments can be made on; none: options are always empty. */
+  chains?: ChainRegistry;
+  prices?: PricePort;
+  /** How long a quoted option holds, seconds (default 300). */
+  quoteTtlS?: number;
+  /** Extra routes served before the API (e.g. the sandbox's faucet and JSON-RPC), never in production. */
+  extraRoutes?: express.RequestHandler;
   /** Called when a request committed outbox jobs, so the relay hands them to the queue now. */
   onJobsWritten?: () => void;
   /** Checks a merchant logo URL; one message per problem. Absent: any HTTPS URL is accepted. */
@@ -43,10 +52,15 @@ export interface AppDeps {
 
 /** Everything handlers need, built from the deps once. */
 function buildHandlers(deps: AppDeps): OperationHandlers {
+  const payBaseUrl = deps.payBaseUrl ?? 'http://localhost:3000/pay';
   const payments = {
     ...deps,
-    payBaseUrl: deps.payBaseUrl ?? 'http://localhost:3000/pay',
+    payBaseUrl,
     paymentTimes: deps.paymentTimes ?? { defaultTtlS: 300, maxTtlS: 30 * 86_400 },
+    chains: deps.chains ?? createChainRegistry([]),
+    prices: deps.prices ?? createPriceTable(),
+    payHost: new URL(payBaseUrl).hostname.toLowerCase(),
+    quoteTtlS: deps.quoteTtlS ?? 300,
   };
   return {
     ...merchantHandlers(deps),
@@ -64,7 +78,7 @@ function buildHandlers(deps: AppDeps): OperationHandlers {
  * idempotency key → validation against that version's spec → idempotency claim → handler → errors.
  */
 export function createApp(deps: AppDeps): Express {
-  const docs = deps.docs ?? loadOpenApiDocs();
+  const docs = new Map([...(deps.docs ?? loadOpenApiDocs())].map(([v, d]) => [v, normalizeNullableRefs(d)]));
   const opsByVersion = new Map([...docs].map(([version, doc]) => [version, listOperations(doc)]));
   const allOps = [...opsByVersion.values()].flat();
   const match = createRouteTable(allOps);
@@ -89,6 +103,7 @@ export function createApp(deps: AppDeps): Express {
     }
   });
 
+  if (deps.extraRoutes) app.use(deps.extraRoutes);
   app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
   app.use((req, res, next) => {
     const found = match(req.method, req.path);

@@ -26,9 +26,19 @@ export interface AppConfig {
   /** Payment expiry: default and maximum, seconds. */
   paymentDefaultTtlS: number;
   paymentMaxTtlS: number;
+  /** Where this service is reached (links to itself, e.g. the sandbox JSON-RPC URL). */
+  publicBaseUrl: string;
+  quoteTtlS: number;
+  /** "FROM/TO" → rate, e.g. {"EUR/USD": "1.08"}. */
+  fxRates: Record<string, string>;
+  /** Production EVM chains: CAIP-2 → JSON-RPC URL, and the relayer paying gas for gasless flows. */
+  evmRpcUrls: Record<string, string>;
+  evmRelayerKey?: string;
+  evmConfirmations: number;
+  permit2Address: string;
 }
 
-export const CONFIG_KEYS = ['SERVICE_MODE', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PAY_BASE_URL', 'LOG_LEVEL', 'ASSETS_FILE', 'LOGO_CHECKS', 'JOB_WORKERS', 'PAYMENT_DEFAULT_TTL_S', 'PAYMENT_MAX_TTL_S'] as const;
+export const CONFIG_KEYS = ['SERVICE_MODE', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PAY_BASE_URL', 'LOG_LEVEL', 'ASSETS_FILE', 'LOGO_CHECKS', 'JOB_WORKERS', 'PAYMENT_DEFAULT_TTL_S', 'PAYMENT_MAX_TTL_S', 'PUBLIC_BASE_URL', 'QUOTE_TTL_S', 'FX_RATES', 'EVM_RPC_URLS', 'EVM_RELAYER_KEY', 'EVM_CONFIRMATIONS', 'PERMIT2_ADDRESS'] as const;
 
 export class ConfigError extends Error {}
 
@@ -38,6 +48,18 @@ function int(env: NodeJS.ProcessEnv, key: string, fallback: number, min: number,
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${key} must be an integer from ${min} to ${max}, got "${raw}"`);
   return n;
+}
+
+function jsonRecord(env: NodeJS.ProcessEnv, key: string): Record<string, string> {
+  const raw = env[key];
+  if (!raw) return {};
+  try {
+    const v = JSON.parse(raw) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string')) return v as Record<string, string>;
+  } catch {
+    // fall through
+  }
+  throw new ConfigError(`${key} must be a JSON object of strings, e.g. {"eip155:8453":"https://…"}`);
 }
 
 function url(env: NodeJS.ProcessEnv, key: string, protocols: string[]): string | undefined {
@@ -58,12 +80,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const port = int(env, 'PORT', 3000, 0, 65535);
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be a pino level, got "${logLevel}"`);
-  const assetsFile = env.ASSETS_FILE ?? resolve(import.meta.dirname, '../config/assets.production.json');
-  let assets: AssetConfig[];
-  try {
-    assets = JSON.parse(readFileSync(resolve(cwd, assetsFile), 'utf8')) as AssetConfig[];
-  } catch (err) {
-    throw new ConfigError(`ASSETS_FILE ${assetsFile} could not be read as JSON: ${(err as Error).message}`);
+  // Sandbox mode without ASSETS_FILE settles in the sandbox chains' assets (added at start).
+  const assetsFile = env.ASSETS_FILE ?? (mode === 'production' ? resolve(import.meta.dirname, '../config/assets.production.json') : undefined);
+  let assets: AssetConfig[] = [];
+  if (assetsFile) {
+    try {
+      assets = JSON.parse(readFileSync(resolve(cwd, assetsFile), 'utf8')) as AssetConfig[];
+    } catch (err) {
+      throw new ConfigError(`ASSETS_FILE ${assetsFile} could not be read as JSON: ${(err as Error).message}`);
+    }
   }
   const logoChecks = (env.LOGO_CHECKS ?? 'on') !== 'off';
   const jobWorkers = (env.JOB_WORKERS ?? 'on') !== 'off';
@@ -72,7 +97,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const paymentDefaultTtlS = int(env, 'PAYMENT_DEFAULT_TTL_S', 300, 30, paymentMaxTtlS);
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
+  const evmRelayerKey = env.EVM_RELAYER_KEY;
+  if (evmRelayerKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(evmRelayerKey)) throw new ConfigError('EVM_RELAYER_KEY must be a 0x-prefixed 32-byte hex private key');
+  const evmRpcUrls = jsonRecord(env, 'EVM_RPC_URLS');
+  if (mode === 'production' && Object.keys(evmRpcUrls).length && !evmRelayerKey) throw new ConfigError('EVM_RPC_URLS needs EVM_RELAYER_KEY (the relayer pays gas for gasless flows)');
   return {
+    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
+    quoteTtlS: int(env, 'QUOTE_TTL_S', 300, 30, 3600),
+    fxRates: jsonRecord(env, 'FX_RATES'),
+    evmRpcUrls,
+    ...(evmRelayerKey ? { evmRelayerKey } : {}),
+    evmConfirmations: int(env, 'EVM_CONFIRMATIONS', 1, 1, 1000),
+    permit2Address: env.PERMIT2_ADDRESS ?? '0x000000000022D473030F116dDEE9F6B43aC78BA3',
     mode,
     port,
     host: env.HOST ?? '0.0.0.0',

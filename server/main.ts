@@ -11,6 +11,9 @@ import { createInlineQueue } from '../adapters/queue/inline/index.ts';
 import { createBullmqQueue } from '../adapters/queue/bullmq/index.ts';
 import { buildJobHandlers } from './jobs/handlers.ts';
 import { startJobs } from './jobs/start-jobs.ts';
+import { openChains } from './chains-setup.ts';
+import { createChainRegistry } from './ports/chains.ts';
+import { createPriceTable } from './domain/prices.ts';
 
 /** The composition root: config → adapters → app → listen. */
 async function main() {
@@ -29,17 +32,20 @@ async function main() {
         `  partner id:   ${partner.id}`,
         `  partner key:  ${apiKey}`,
         `  wallet key:   ${wallet.apiKey}`,
+        config.mode === 'sandbox' ? `  sandbox:      ${config.publicBaseUrl}/sandbox (chains, assets, faucet)` : '',
         '',
       ].join('\n'),
     );
   }
 
-  const assets = createAssetRegistry(config.assets);
+  const chains = await openChains(config);
+  const assets = createAssetRegistry([...config.assets, ...chains.assets]);
+  const chainRegistry = createChainRegistry(chains.ports);
   // Redis makes the queue durable and shareable with `npm run worker` processes; without it the
   // inline queue runs jobs here, and the outbox keeps them across restarts.
   const queue = config.redisUrl ? createBullmqQueue({ redisUrl: config.redisUrl, logger }) : createInlineQueue({ clock: systemClock, logger });
   let notify = () => {};
-  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets, onJobsWritten: () => notify() });
+  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets, chains: chainRegistry, onJobsWritten: () => notify() });
   const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, runWorker: config.jobWorkers });
   notify = () => jobs.relay.notify();
 
@@ -51,6 +57,10 @@ async function main() {
     payBaseUrl: config.payBaseUrl,
     paymentTimes: { defaultTtlS: config.paymentDefaultTtlS, maxTtlS: config.paymentMaxTtlS },
     onJobsWritten: notify,
+    chains: chainRegistry,
+    prices: createPriceTable(config.fxRates),
+    quoteTtlS: config.quoteTtlS,
+    ...(chains.routes ? { extraRoutes: chains.routes } : {}),
     ...(config.logoChecks ? { checkLogo: createLogoChecker() } : {}),
   });
   const server = app.listen(config.port, config.host, () => {
@@ -66,6 +76,7 @@ async function main() {
       void jobs
         .stop()
         .then(() => storage.close())
+        .then(() => chains.close())
         .finally(() => process.exit(0));
     });
     setTimeout(() => process.exit(1), 10_000).unref();

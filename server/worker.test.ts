@@ -29,8 +29,14 @@ function runWorker(env: Record<string, string>, until?: (stdout: string) => bool
 }
 
 describe('npm run worker', () => {
+  it('refuses sandbox mode, whose chains live in the API process', async () => {
+    const r = await runWorker({ DATABASE_URL: postgresUrl, REDIS_URL: redisUrl });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/sandbox/);
+  }, 60_000);
+
   it('refuses to start without a durable queue, with exit code 2 and a reason', async () => {
-    const r = await runWorker({ DATABASE_URL: postgresUrl });
+    const r = await runWorker({ DATABASE_URL: postgresUrl, SERVICE_MODE: 'production' });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/REDIS_URL must be set.*durable queue/s);
   }, 60_000);
@@ -43,7 +49,7 @@ describe('npm run worker', () => {
       const storage = await createPostgresStorage({ url: postgresUrl, schema });
       await storage.close();
       const url = `${postgresUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-      const r = await runWorker({ DATABASE_URL: url, REDIS_URL: redisUrl }, (out) => out.includes('worker started'));
+      const r = await runWorker({ DATABASE_URL: url, REDIS_URL: redisUrl, SERVICE_MODE: 'production' }, (out) => out.includes('worker started'));
       expect({ code: r.code, stderr: r.stderr, stopping: r.stdout.includes('worker shutting down') }).toEqual({ code: 0, stderr: '', stopping: true });
     }, 60_000);
   }

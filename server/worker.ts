@@ -5,6 +5,8 @@ import { buildJobHandlers } from './jobs/handlers.ts';
 import { startJobs } from './jobs/start-jobs.ts';
 import { systemClock } from './ports/clock.ts';
 import { createAssetRegistry } from './domain/assets.ts';
+import { openChains } from './chains-setup.ts';
+import { createChainRegistry } from './ports/chains.ts';
 import { openConfiguredStorage } from './storage.ts';
 
 /** Exit code for a configuration that cannot run a separate worker. */
@@ -19,6 +21,10 @@ const EXIT_CONFIG = 2;
  */
 async function main() {
   const config = loadConfig();
+  if (config.mode === 'sandbox') {
+    console.error('worker: the sandbox chains live inside the API process, so in sandbox mode jobs run there (JOB_WORKERS=on); run separate workers with SERVICE_MODE=production and real chain RPC URLs.');
+    process.exit(EXIT_CONFIG);
+  }
   if (!config.redisUrl || !config.databaseUrl) {
     const missing = [config.redisUrl ? null : 'REDIS_URL', config.databaseUrl ? null : 'DATABASE_URL'].filter(Boolean).join(' and ');
     console.error(
@@ -54,7 +60,9 @@ async function main() {
   running = (async () => {
     const storage = await openConfiguredStorage(config);
     const queue = createBullmqQueue({ redisUrl, logger });
-    const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets: createAssetRegistry(config.assets) });
+    // A separate worker submits transfers, so it connects to the configured (production) chains.
+    const chains = await openChains(config);
+    const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets: createAssetRegistry([...config.assets, ...chains.assets]), chains: createChainRegistry(chains.ports) });
     const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, concurrency: 4 });
     logger.info({ jobTypes: Object.keys(handlers) }, 'worker started');
     return {

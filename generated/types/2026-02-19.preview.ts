@@ -1,5 +1,22 @@
 // generated from spec/ by `npm run generate` — do not edit
 export interface paths {
+    "/v1/gateway/payment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What the buyer is asked to pay, and to whom. */
+        get: operations["gatewayGetPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/gateway/payment/{id}/cancel": {
         parameters: {
             query?: never;
@@ -11,6 +28,60 @@ export interface paths {
         put?: never;
         /** @description The buyer declined: cancel a payment that has not been paid. */
         post: operations["gatewayCancelPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/payment/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Confirms the payment with the results of the option's actions, in order. `maxPollMs` waits
+         *     (up to 30 s) for a final status before answering.
+         */
+        post: operations["gatewayConfirmPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/payment/{id}/fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Resolves a `build` action of an option into executable walletRpc actions. */
+        post: operations["gatewayFetchAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/payment/{id}/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The ways the buyer can pay from the accounts they hold: one option per account and accepted asset on its chain. */
+        post: operations["gatewayGetPaymentOptions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -266,6 +337,16 @@ export interface components {
             networkName?: string;
             networkIconUrl?: string;
         };
+        /** @description Not executable: resolved by the fetch call into one or more walletRpc actions. */
+        BuildAction: {
+            /** @enum {string} */
+            type: "build";
+            data: components["schemas"]["BuildActionData"];
+        };
+        BuildActionData: {
+            /** @description Opaque; send back in a fetch call to get the executable actions. */
+            data: string;
+        };
         /** @description CAIP-10 account id: `<namespace>:<chain_reference>:<address>`. */
         Caip10AccountId: string;
         /** @description CAIP-19 asset id: `<namespace>:<chain_reference>/<asset_namespace>:<asset_reference>`. */
@@ -280,6 +361,44 @@ export interface components {
         CheckoutConfig: {
             successUrl: string;
             errorUrl: string;
+        };
+        /** @description Information the buyer must give before confirming this option. */
+        CollectData: {
+            /** @description A page, scoped to this payment and option, that renders the form and submits it. */
+            url: string;
+            /** @description JSON Schema (2020-12) of the fields required. */
+            schema: {
+                [key: string]: unknown;
+            };
+        };
+        CollectedData: {
+            fields: components["schemas"]["CollectedField"][];
+        };
+        CollectedField: {
+            id: string;
+            value: string;
+        };
+        ConfirmPaymentRequest: {
+            optionId: string;
+            /** @description One per action of the option, in the same order. */
+            results: components["schemas"]["ConfirmResult"][];
+            collectedData?: components["schemas"]["CollectedData"] | null;
+        };
+        ConfirmPaymentResponse: {
+            status: components["schemas"]["PaymentStatus"];
+            isFinal: boolean;
+            /**
+             * Format: int32
+             * @description Wait this long before polling status again; null when final.
+             */
+            pollInMs?: number | null;
+            info?: components["schemas"]["PaymentInfo"] | null;
+        };
+        /** @description The result of one executed action: a signature, a transaction hash, or a signed transaction. */
+        ConfirmResult: {
+            /** @enum {string} */
+            type: "walletRpc";
+            data: string[];
         };
         CreateCryptoSettlementsRequest: {
             /** @description All entries are registered, or none. */
@@ -342,6 +461,13 @@ export interface components {
         };
         /** @description Opaque pagination cursor returned as `nextCursor`; pass it back unchanged. */
         Cursor: string;
+        FetchRequest: {
+            optionId: string;
+            data: string;
+        };
+        FetchResponse: {
+            actions: components["schemas"]["GatewayAction"][];
+        };
         /** @description A fiat price: `iso4217/<code>` and the value in the currency's minor units (USD "100" = 1.00). */
         FiatAmountInput: {
             unit: string;
@@ -353,6 +479,41 @@ export interface components {
             id: string;
             status: string;
             bankType: string;
+        };
+        GatewayAction: components["schemas"]["WalletRpcAction"] | components["schemas"]["BuildAction"];
+        /** @description The merchant as a buyer sees it. */
+        GatewayMerchant: {
+            name: string;
+            iconUrl: string | null;
+        };
+        /** @description What a wallet shows the buyer before they choose how to pay. */
+        GatewayPaymentInfo: {
+            status: components["schemas"]["PaymentStatus"];
+            /** @description The price, in fiat. */
+            amount: components["schemas"]["Amount"];
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            expiresAt: number;
+            merchant: components["schemas"]["GatewayMerchant"];
+            buyer?: components["schemas"]["PaymentBuyer"] | null;
+        };
+        GetPaymentOptionsRequest: {
+            /** @description Every account of the wallet (CAIP-10), on every chain it supports. */
+            accounts: string[];
+            /** @description Option ids to quote again. */
+            refresh?: string[] | null;
+        };
+        GetPaymentOptionsResponse: {
+            options: components["schemas"]["PaymentOption"][];
+            info?: components["schemas"]["GatewayPaymentInfo"] | null;
+            /** @description Present when any option needs data collection. */
+            collectData?: components["schemas"]["CollectData"] | null;
+            /** @description Why there are no options, when there are none (e.g. no account on a chain the merchant accepts). */
+            details?: {
+                [key: string]: unknown;
+            };
         };
         /** @description A merchant with its logo. */
         Merchant: {
@@ -476,6 +637,26 @@ export interface components {
             name: string;
             iconUrl: string | null;
         };
+        /** @description One way to pay: an account of the buyer, an asset, and the actions to execute in order. */
+        PaymentOption: {
+            id: string;
+            /** @description The buyer's account (CAIP-10) this option pays from. */
+            account: string;
+            /** @description What the buyer pays, in the token's base units (rounded up: the merchant never receives less). */
+            amount: components["schemas"]["Amount"];
+            /**
+             * Format: int32
+             * @description Estimated seconds until the payment is final.
+             */
+            etaS: number;
+            /**
+             * Format: int64
+             * @description Quote deadline, Unix seconds: confirm before it or ask for options again.
+             */
+            expiresAt: number;
+            actions: components["schemas"]["GatewayAction"][];
+            collectData?: components["schemas"]["CollectData"] | null;
+        };
         PaymentRefund: {
             refunded: boolean;
             refundedAt: string | null;
@@ -559,6 +740,20 @@ export interface components {
             field: string;
             message: string;
         };
+        WalletRpcAction: {
+            /** @enum {string} */
+            type: "walletRpc";
+            data: components["schemas"]["WalletRpcActionData"];
+        };
+        /** @description A JSON-RPC request for the wallet to execute (sign or send). */
+        WalletRpcActionData: {
+            /** @description CAIP-2 chain the request is for, e.g. `eip155:8453` or `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`. */
+            chain_id: string;
+            /** @description `eth_signTypedData_v4`, `eth_sendTransaction`, `personal_sign` or `solana_signTransaction`. */
+            method: string;
+            /** @description The method's parameters. */
+            params: unknown[];
+        };
     };
     responses: never;
     parameters: {
@@ -587,6 +782,181 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    gatewayGetPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayPaymentInfo"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     gatewayCancelPayment: {
         parameters: {
             query?: never;
@@ -710,6 +1080,674 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "invalid_state";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The payment is past its expiry: tell the buyer and offer to start again with a new link. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_expired";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    gatewayConfirmPayment: {
+        parameters: {
+            query?: {
+                maxPollMs?: number;
+            };
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmPaymentResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "invalid_state" | "invalid_results";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found" | "option_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state or an earlier request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "quote_expired" | "transaction_already_used" | "invalid_state";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The payment is past its expiry: tell the buyer and offer to start again with a new link. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_expired";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A signature or transaction that does not prove what it must (wrong signer, amount, destination…). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "invalid_signature";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    gatewayFetchAction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FetchRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FetchResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "invalid_state";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found" | "option_not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state or an earlier request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "quote_expired";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The payment is past its expiry: tell the buyer and offer to start again with a new link. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_expired";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    gatewayGetPaymentOptions: {
+        parameters: {
+            query?: {
+                /** @description Include the payment's details in `info`. */
+                includePaymentInfo?: boolean;
+            };
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GetPaymentOptionsRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPaymentOptionsResponse"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "invalid_state";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payment_not_found";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;

@@ -14,6 +14,7 @@ export const ID_PREFIXES = {
   job: 'job_',
   webhookEndpoint: 'whep_',
   refund: 'rfnd_',
+  option: 'opt_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -1,26 +1,93 @@
 import { AppError } from '../errors.ts';
 import type { OperationHandlers } from '../http/operations.ts';
-import { cancelPayment, expireIfDue, type PaymentDeps } from '../domain/payments/transition.ts';
-import { statusView } from '../domain/payments/view.ts';
+import { cancelPayment, expireIfDue } from '../domain/payments/transition.ts';
+import { fiatAmount, statusView } from '../domain/payments/view.ts';
+import { isFinal } from '../domain/payments/state-machine.ts';
+import { buildOptions } from '../domain/gateway/options.ts';
+import { chainOfQuote, confirmPayment, optionRequestOf } from '../domain/gateway/confirm.ts';
+import { resolvePaymentRef } from '../domain/gateway/payment-links.ts';
+import type { GatewayDeps } from '../domain/gateway/gateway-deps.ts';
+import type { PaymentRecord } from '../ports/storage.ts';
 import { cancelView } from './payments.ts';
 
+type Ops = 'gatewayGetPayment' | 'gatewayGetPaymentOptions' | 'gatewayFetchAction' | 'gatewayConfirmPayment' | 'gatewayGetPaymentStatus' | 'gatewayCancelPayment';
+
+/** The longest a confirm call waits for a final status (`maxPollMs` is capped to it). */
+const MAX_LONG_POLL_MS = 30_000;
+
 /**
- * Wallet-side operations. A wallet knows a payment only by its id (from the buyer's link), so
- * lookups are by id alone; the key authenticates the wallet, not an owner.
+ * Wallet-side operations. A wallet knows a payment only from the buyer's link, so lookups are by
+ * id alone (the `{id}` may be the link itself); the key authenticates the wallet, not an owner.
  */
-export function gatewayHandlers(deps: PaymentDeps): Pick<OperationHandlers, 'gatewayGetPaymentStatus' | 'gatewayCancelPayment'> {
+export function gatewayHandlers(deps: GatewayDeps): Pick<OperationHandlers, Ops> {
   const { storage, clock, assets } = deps;
 
-  async function payment(id: string) {
-    const p = await storage.payments.get(id);
+  async function payment(ref: string): Promise<PaymentRecord> {
+    const id = resolvePaymentRef(ref, deps.payHost);
+    const p = id ? await storage.payments.get(id) : null;
     if (!p) throw new AppError('payment_not_found', 'No payment with this id');
     return expireIfDue(deps, p);
   }
 
+  /** A payment the buyer can still act on: 410 once expired, 400 once settled either way. */
+  async function actionable(ref: string): Promise<PaymentRecord> {
+    const p = await payment(ref);
+    if (p.status === 'expired') throw new AppError('payment_expired', 'This payment has expired; ask the merchant for a new link');
+    if (p.status !== 'requires_action') throw new AppError('invalid_state', `This payment is ${p.status}`, { details: { status: p.status } });
+    return p;
+  }
+
+  async function info(p: PaymentRecord) {
+    const merchant = await storage.merchants.get(p.partnerId, p.merchantId, { includeDeleted: true });
+    return {
+      status: p.status,
+      amount: fiatAmount(p),
+      expiresAt: Math.floor(p.expiresAt.getTime() / 1000),
+      merchant: { name: merchant?.name ?? '', iconUrl: merchant?.iconUrl ?? null },
+      ...(p.buyerAccount ? { buyer: { accountCaip10: p.buyerAccount } } : {}),
+    };
+  }
+
   return {
+    async gatewayGetPayment({ path }) {
+      return { status: 200, body: await info(await payment(path.id)) };
+    },
+
+    async gatewayGetPaymentOptions({ path, query, body }) {
+      const p = await actionable(path.id);
+      const { options, reason } = await buildOptions(deps, p, body.accounts);
+      return {
+        status: 200,
+        body: { options, collectData: null, ...(query.includePaymentInfo ? { info: await info(p) } : {}), ...(reason ? { details: { reason } } : {}) },
+      };
+    },
+
+    async gatewayFetchAction({ path, body }) {
+      const p = await actionable(path.id);
+      const quote = await storage.payments.getQuote(p.id, body.optionId);
+      if (!quote) throw new AppError('option_not_found', 'No option with this id for this payment');
+      if (quote.deadline.getTime() <= clock.now()) throw new AppError('quote_expired', 'This option’s quote has expired; ask for options again');
+      const { chain } = chainOfQuote(deps, quote);
+      if (!chain.fetchActions) throw new AppError('invalid_state', 'This option has no build action to fetch');
+      const fetched = await chain.fetchActions(optionRequestOf(deps, quote), quote.state, body.data);
+      await storage.payments.updateQuoteState(quote.optionId, fetched.state, quote.deadline);
+      return { status: 200, body: { actions: fetched.actions } };
+    },
+
+    async gatewayConfirmPayment({ path, query, body }) {
+      let p = await confirmPayment(deps, await payment(path.id), body.optionId, body.results.map((r) => r.data[0]!));
+      const waitUntil = clock.now() + Math.min(query.maxPollMs ?? 0, MAX_LONG_POLL_MS);
+      while (!isFinal(p.status) && clock.now() < waitUntil) {
+        await new Promise((r) => setTimeout(r, 200));
+        p = (await storage.payments.get(p.id)) ?? p;
+      }
+      return { status: 200, body: statusView(p, assets, clock.now()) };
+    },
+
     async gatewayGetPaymentStatus({ path }) {
       return { status: 200, body: statusView(await payment(path.id), assets, clock.now()) };
     },
+
     async gatewayCancelPayment({ path }) {
       const p = await payment(path.id);
       if (p.status === 'expired') throw new AppError('payment_expired', 'This payment has expired');

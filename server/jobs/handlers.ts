@@ -1,5 +1,7 @@
 import type { AssetRegistry } from '../domain/assets.ts';
-import { expireIfDue } from '../domain/payments/transition.ts';
+import { expireIfDue, transitionPayment } from '../domain/payments/transition.ts';
+import { chainOfQuote, optionRequestOf } from '../domain/gateway/confirm.ts';
+import type { ChainRegistry, Submission } from '../ports/chains.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { JobHandler } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage.ts';
@@ -11,9 +13,14 @@ export interface JobHandlerDeps {
   clock: Clock;
   logger: JobLogger;
   assets: AssetRegistry;
+  /** The chains transfers are submitted on and followed. */
+  chains?: ChainRegistry;
   /** Called when a handler committed new outbox jobs, so the relay hands them on at once. */
   onJobsWritten?: () => void;
 }
+
+/** How soon to look again at a transfer that is not final yet. */
+const FOLLOW_MS = 1000;
 
 /**
  * The registry of job types, one entry per type written to the outbox. Both the API process
@@ -33,6 +40,37 @@ export function buildJobHandlers(deps: JobHandlerDeps): Record<string, JobHandle
       if (!payment || payment.status !== 'requires_action') return;
       if (payment.expiresAt.getTime() > deps.clock.now()) return { retryAt: payment.expiresAt };
       await expireIfDue(deps, payment);
+    },
+
+    /**
+     * Moves a confirmed payment's transfer forward one step per run: submit (gasless flows), then
+     * follow it until final. Only a definite on-chain answer ends the payment: an RPC error, a
+     * timeout or a transaction not yet seen keeps it processing and retries later, since funds
+     * may already have moved.
+     */
+    async 'payment.advance'(job) {
+      if (!deps.chains) throw new Error('payment.advance needs chains');
+      const payment = await deps.storage.payments.get(String(job.payload.paymentId));
+      if (!payment || payment.status !== 'processing') return;
+      const quote = await deps.storage.payments.getQuote(payment.id, String(job.payload.optionId));
+      if (!quote) throw new Error(`quote ${String(job.payload.optionId)} missing for ${payment.id}`);
+      const { chain } = chainOfQuote({ chains: deps.chains }, quote);
+      const step = await chain.advance(optionRequestOf(deps, quote), job.payload.submission as Submission, payment.txId);
+      const now = deps.clock.now();
+      if (step.state === 'submitted') {
+        await deps.storage.payments.recordTxId(payment.id, step.txId, new Date(now));
+        return { retryAt: new Date(now + FOLLOW_MS) };
+      }
+      if (step.state === 'confirmed') {
+        await transitionPayment(deps, payment, 'succeeded', { txId: step.txId, succeededAt: new Date(now) });
+        return;
+      }
+      if (step.state === 'failed') {
+        deps.logger.warn({ paymentId: payment.id, reason: step.reason }, 'transfer failed');
+        await transitionPayment(deps, payment, 'failed', { failureCode: 'transfer_failed', ...(step.txId && !payment.txId ? { txId: step.txId } : {}) });
+        return;
+      }
+      return { retryAt: new Date(now + FOLLOW_MS) };
     },
   };
 }

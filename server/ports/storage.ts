@@ -223,7 +223,30 @@ export interface PaymentStatsRecord {
   customers: number;
 }
 
+/** A payment option as quoted to a wallet. */
+export interface QuoteRecord {
+  optionId: string;
+  paymentId: string;
+  /** The buyer's CAIP-10 account. */
+  account: string;
+  /** CAIP-19 asset. */
+  asset: string;
+  /** Base units of the asset. */
+  amount: bigint;
+  /** The merchant's CAIP-10 destination at quote time. */
+  destination: string;
+  deadline: Date;
+  /** The chain adapter's record of what was prepared (typed data, transaction, flow). */
+  state: Record<string, unknown>;
+  createdAt: Date;
+}
+
 export interface PaymentRepository {
+  saveQuotes(quotes: QuoteRecord[]): Promise<void>;
+  getQuote(paymentId: string, optionId: string): Promise<QuoteRecord | null>;
+  updateQuoteState(optionId: string, state: Record<string, unknown>, deadline: Date): Promise<void>;
+  /** Records the transaction of a processing payment once; false when another is already recorded. */
+  recordTxId(id: string, txId: string, at: Date): Promise<boolean>;
   /**
    * One atomic unit, one round trip: the payment (only if the merchant is the partner's, live and
    * has a crypto settlement), its created event, its jobs, and the idempotent answer. The
@@ -238,7 +261,7 @@ export interface PaymentRepository {
    * Applies the transition if the payment is still in one of `from`, with its event and jobs, in
    * one unit. When it is not, nothing is written and the current payment is returned.
    */
-  transition(id: string, t: PaymentTransition): Promise<{ ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null }>;
+  transition(id: string, t: PaymentTransition): Promise<{ ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null; duplicateTxId?: boolean }>;
   /** Marks a succeeded payment refunded once, with its event. */
   markRefunded(partnerId: string, merchantId: string, id: string, at: Date, event: { id: string; snapshot(p: PaymentRecord): unknown }): Promise<{ ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null }>;
   list(partnerId: string, q: PaymentListQuery): Promise<PaymentRecord[]>;

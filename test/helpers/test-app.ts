@@ -35,7 +35,7 @@ export interface TestApp {
 
 export async function startTestApp(storage: StoragePort, overrides: Partial<AppDeps> = {}): Promise<TestApp> {
   const clock = createManualClock(Date.now());
-  const app = createApp({ storage, clock, logger: pino({ level: 'silent' }), assets: createAssetRegistry(TEST_ASSETS), validateResponses: true, ...overrides });
+  const app = createApp({ storage, clock, logger: pino({ level: process.env.TEST_LOG ?? 'silent' }), assets: createAssetRegistry(TEST_ASSETS), validateResponses: true, ...overrides });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -13,7 +13,7 @@ import { loadConfig } from '../../server/config.ts';
 
 const [url, schema] = [process.argv[2]!, process.argv[3]!];
 const storage = await createPostgresStorage({ url, schema, poolSize: 20 });
-const assets = createAssetRegistry(loadConfig({}).assets);
+const assets = createAssetRegistry(loadConfig({ SERVICE_MODE: 'production' }).assets);
 const { partner, apiKey } = await createPartner(storage, { name: 'bench', version: '2026-02-18', live: false });
 const app = createApp({ storage, clock: systemClock, logger: pino({ level: 'warn' }), assets, payBaseUrl: 'https://pay.bench.test' });
 const server = app.listen(0, '127.0.0.1', () => {

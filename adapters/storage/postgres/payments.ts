@@ -1,7 +1,7 @@
-import type { PaymentRecord, PaymentRepository } from '../../../server/ports/storage.ts';
+import type { PaymentRecord, PaymentRepository, QuoteRecord } from '../../../server/ports/storage.ts';
 import { toPayment } from './rows.ts';
 import { INSERT_JOBS_FROM_PARAM, jobsParam, listClauses, patchAssignments } from './payment-sql.ts';
-import type { SqlClient, SqlDb } from './sql-db.ts';
+import { isUniqueViolation, type SqlClient, type SqlDb } from './sql-db.ts';
 
 async function insertEvent(tx: SqlClient, e: { id: string; type: string }, p: PaymentRecord, at: Date, data: unknown) {
   await tx.query('INSERT INTO payment_events (id, payment_id, partner_id, type, state_version, created_at, data) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
@@ -15,8 +15,54 @@ async function insertEvent(tx: SqlClient, e: { id: string; type: string }, p: Pa
   ]);
 }
 
+function toQuote(r: Record<string, unknown>): QuoteRecord {
+  return {
+    optionId: String(r.option_id),
+    paymentId: String(r.payment_id),
+    account: String(r.account),
+    asset: String(r.asset),
+    amount: BigInt(String(r.amount)),
+    destination: String(r.destination),
+    deadline: r.deadline instanceof Date ? r.deadline : new Date(String(r.deadline)),
+    state: (typeof r.state === 'string' ? JSON.parse(r.state) : r.state) as Record<string, unknown>,
+    createdAt: r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at)),
+  };
+}
+
 export function createPaymentRepository(db: SqlDb): PaymentRepository {
   return {
+    async saveQuotes(quotes) {
+      if (!quotes.length) return;
+      await db.query(
+        `INSERT INTO payment_quotes (option_id, payment_id, account, asset, amount, destination, deadline, state, created_at)
+         SELECT q.option_id, q.payment_id, q.account, q.asset, q.amount, q.destination, q.deadline, q.state, q.created_at
+         FROM jsonb_to_recordset($1::jsonb) AS q(option_id text, payment_id text, account text, asset text, amount numeric, destination text, deadline timestamptz, state jsonb, created_at timestamptz)`,
+        [
+          JSON.stringify(
+            quotes.map((q) => ({
+              option_id: q.optionId, payment_id: q.paymentId, account: q.account, asset: q.asset, amount: q.amount.toString(),
+              destination: q.destination, deadline: q.deadline.toISOString(), state: q.state, created_at: q.createdAt.toISOString(),
+            })),
+          ),
+        ],
+      );
+    },
+    async getQuote(paymentId, optionId) {
+      const { rows } = await db.query('SELECT * FROM payment_quotes WHERE option_id = $1 AND payment_id = $2', [optionId, paymentId], 'quotes_get');
+      return rows[0] ? toQuote(rows[0]) : null;
+    },
+    async updateQuoteState(optionId, state, deadline) {
+      await db.query('UPDATE payment_quotes SET state = $2, deadline = $3 WHERE option_id = $1', [optionId, JSON.stringify(state), deadline]);
+    },
+    async recordTxId(id, txId, at) {
+      try {
+        const r = await db.query("UPDATE payments SET tx_id = $2, updated_at = $3 WHERE id = $1 AND status = 'processing' AND tx_id IS NULL", [id, txId, at]);
+        return r.rowCount === 1;
+      } catch (err) {
+        if (isUniqueViolation(err)) return false;
+        throw err;
+      }
+    },
     async create(p, { event, jobs, idempotency }) {
       // One statement, so one round trip: the payment is inserted only for a live merchant of this
       // partner with a settlement; the event, jobs and idempotent answer only if it was. The
@@ -79,7 +125,8 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     },
 
     async transition(id, t) {
-      return db.transaction(async (tx) => {
+      try {
+        return await db.transaction(async (tx) => {
         const params: unknown[] = [id, t.from, t.to, t.at];
         const sets = ['status = $3', 'state_version = state_version + 1', 'updated_at = $4', ...patchAssignments(t.patch, params)];
         const { rows } = await tx.query(`UPDATE payments SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($2::text[]) RETURNING *`, params);
@@ -91,7 +138,13 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
         await insertEvent(tx, t.event, payment, t.at, t.event.snapshot(payment));
         if (t.jobs?.length) await tx.query(INSERT_JOBS_FROM_PARAM('$1', '(SELECT 1) AS one'), [jobsParam(t.jobs, t.at)]);
         return { ok: true as const, payment };
-      });
+        });
+      } catch (err) {
+        // The transaction id already paid another payment (unique (network, tx_id)): nothing written.
+        if (!isUniqueViolation(err)) throw err;
+        const cur = await db.query('SELECT * FROM payments WHERE id = $1', [id]);
+        return { ok: false as const, current: cur.rows[0] ? toPayment(cur.rows[0]) : null, duplicateTxId: true };
+      }
     },
 
     async markRefunded(partnerId, merchantId, id, at, event) {

@@ -14,7 +14,7 @@ export interface PaymentDeps {
   onJobsWritten?: () => void;
 }
 
-export type TransitionResult = { ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null };
+export type TransitionResult = { ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null; duplicateTxId?: boolean };
 
 /**
  * Moves a payment to `to` if the state machine allows it from where the payment is now. The

@@ -1,0 +1,37 @@
+import { Wallet } from 'ethers';
+import type { RequestHandler } from 'express';
+import { createEvmChainAdapter, evmChainsFromConfig } from '../adapters/chains/evm/gateway-adapter.ts';
+import type { AppConfig } from './config.ts';
+import type { AssetConfig } from './domain/assets.ts';
+import type { ChainPort } from './ports/chains.ts';
+
+export interface OpenedChains {
+  /** Assets the chains add to the registry (the sandbox's tokens). */
+  assets: AssetConfig[];
+  ports: ChainPort[];
+  /** The sandbox's faucet, balances and JSON-RPC endpoint; absent in production. */
+  routes?: RequestHandler;
+  close(): Promise<void>;
+}
+
+/**
+ * The chains this process pays on. Sandbox mode starts the in-process EVM (real USDC and
+ * Permit2) and Solana sandboxes and serves their faucet; production mode connects to the
+ * configured RPC URLs. The sandbox code is imported only in sandbox mode.
+ */
+export async function openChains(config: AppConfig): Promise<OpenedChains> {
+  if (config.mode === 'production') {
+    const evm = config.evmRelayerKey ? evmChainsFromConfig(config.evmRpcUrls, config.evmRelayerKey, config.permit2Address, config.evmConfirmations) : [];
+    return { assets: [], ports: evm.length ? [createEvmChainAdapter(evm)] : [], close: async () => {} };
+  }
+  const { createSandboxChains, createSandboxRouter } = await import('./sandbox/index.ts');
+  const sandbox = await createSandboxChains();
+  const evm = sandbox.evm;
+  const relayer = new Wallet(evm.relayer.privateKey, evm.ethersProvider);
+  return {
+    assets: sandbox.assetConfigs(),
+    ports: [createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer, permit2: evm.permit2Address, confirmations: 1, etaS: 2 }])],
+    routes: createSandboxRouter(sandbox, { publicBaseUrl: config.publicBaseUrl }),
+    close: () => sandbox.close(),
+  };
+}

@@ -1,0 +1,59 @@
+import { AppError } from '../../errors.ts';
+import { newId } from '../ids.ts';
+import { parseAssetId, formatChainId } from '../caip.ts';
+import { expireIfDue, transitionPayment } from '../payments/transition.ts';
+import type { PaymentRecord, QuoteRecord } from '../../ports/storage.ts';
+import type { OptionRequest } from '../../ports/chains.ts';
+import type { GatewayDeps } from './gateway-deps.ts';
+
+/** The chain request a stored quote stands for. */
+export function optionRequestOf(deps: Pick<GatewayDeps, 'assets'>, quote: QuoteRecord): OptionRequest {
+  const asset = deps.assets.get(quote.asset);
+  if (!asset) throw new AppError('invalid_state', 'This option’s asset is no longer accepted');
+  return { paymentId: quote.paymentId, optionId: quote.optionId, account: quote.account, asset, amount: quote.amount, destination: quote.destination, deadline: quote.deadline };
+}
+
+export function chainOfQuote(deps: Pick<GatewayDeps, 'chains'>, quote: QuoteRecord) {
+  const caip2 = formatChainId(parseAssetId(quote.asset)!.chain);
+  const chain = deps.chains.forChain(caip2);
+  if (!chain) throw new AppError('invalid_state', `Payments on ${caip2} are not available`);
+  return { caip2, chain };
+}
+
+/**
+ * Checks the wallet's results against the option and, when they prove the payment, moves it to
+ * processing with a job that submits and follows the transfer. Nothing about the payment changes
+ * when the results are wrong (count, order, signature, expired quote). Confirming again with the
+ * same option answers the payment's current state: one submission, the same answer.
+ */
+export async function confirmPayment(deps: GatewayDeps, payment: PaymentRecord, optionId: string, results: string[]): Promise<PaymentRecord> {
+  const current = await expireIfDue(deps, payment);
+  if (current.status === 'expired') throw new AppError('payment_expired', 'This payment has expired; ask the merchant for a new link');
+  if (current.status !== 'requires_action') {
+    if (current.optionId === optionId) return current;
+    throw new AppError('invalid_state', `This payment is ${current.status}`, { details: { status: current.status } });
+  }
+  const quote = await deps.storage.payments.getQuote(current.id, optionId);
+  if (!quote) throw new AppError('option_not_found', 'No option with this id for this payment; ask for options again');
+  if (quote.deadline.getTime() <= deps.clock.now()) throw new AppError('quote_expired', 'This option’s quote has expired; ask for options again');
+  const { caip2, chain } = chainOfQuote(deps, quote);
+  const expected = chain.expectedResults(quote.state);
+  if (results.length !== expected) {
+    throw new AppError('invalid_results', `This option has ${expected} action(s); send exactly one result per action, in order`, { details: { expected, received: results.length } });
+  }
+  const req = optionRequestOf(deps, quote);
+  const outcome = await chain.verifyResults(req, quote.state, results);
+  if (!outcome.ok) throw new AppError(outcome.code, outcome.message);
+  const now = deps.clock.now();
+  const moved = await transitionPayment(
+      deps,
+      current,
+      'processing',
+      { optionId, buyerAccount: quote.account, asset: quote.asset, tokenValue: quote.amount, network: caip2, ...(outcome.txId ? { txId: outcome.txId } : {}) },
+      [{ id: newId('job', now), type: 'payment.advance', payload: { paymentId: current.id, optionId, submission: outcome.submission }, runAt: new Date(now) }],
+    );
+  if (moved.ok) return moved.payment;
+  if (moved.duplicateTxId) throw new AppError('transaction_already_used', 'This transaction already paid another payment');
+  if (moved.current?.optionId === optionId) return moved.current;
+  throw new AppError('invalid_state', 'The payment changed while confirming it', { status: 409, details: { status: moved.current?.status ?? null } });
+}

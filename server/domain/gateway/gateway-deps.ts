@@ -1,0 +1,13 @@
+import type { PaymentDeps } from '../payments/transition.ts';
+import type { ChainRegistry } from '../../ports/chains.ts';
+import type { PricePort } from '../prices.ts';
+
+/** What the wallet-facing operations need besides payments. */
+export interface GatewayDeps extends PaymentDeps {
+  chains: ChainRegistry;
+  prices: PricePort;
+  /** Host of payment links, for resolving a link passed as the payment id. */
+  payHost: string;
+  /** How long a quote holds, seconds (never past the payment's own expiry). */
+  quoteTtlS: number;
+}

@@ -1,0 +1,78 @@
+import type { AssetInfo } from '../domain/assets.ts';
+
+/**
+ * A chain namespace's part in paying a payment: build what the wallet must sign or send,
+ * check what it sent back, submit, and follow the transfer to finality. One adapter per
+ * namespace (`eip155`, `solana`); no connection or client type crosses this port.
+ */
+
+/** An action in the gateway's wire shape. */
+export type WireAction =
+  | { type: 'walletRpc'; data: { chain_id: string; method: string; params: unknown[] } }
+  | { type: 'build'; data: { data: string } };
+
+/** What an option needs to be checked later: stored with the quote, opaque to the gateway. */
+export type QuoteState = Record<string, unknown>;
+
+export interface OptionRequest {
+  paymentId: string;
+  optionId: string;
+  /** The buyer's CAIP-10 account. */
+  account: string;
+  asset: AssetInfo;
+  /** Base units of the asset. */
+  amount: bigint;
+  /** The merchant's CAIP-10 destination on the asset's chain. */
+  destination: string;
+  /** Quote deadline. */
+  deadline: Date;
+}
+
+export interface PreparedOption {
+  actions: WireAction[];
+  state: QuoteState;
+  /** Estimated seconds to finality. */
+  etaS: number;
+}
+
+/** The submission the confirm step accepted, run later by a job. */
+export type Submission = Record<string, unknown>;
+
+export type VerifyOutcome =
+  | { ok: true; submission: Submission; /** Known at confirm time (the wallet broadcast it). */ txId?: string }
+  | { ok: false; code: 'invalid_results' | 'invalid_signature' | 'quote_expired'; message: string };
+
+export type TransferState =
+  | { state: 'submitted'; txId: string }
+  | { state: 'confirmed'; txId: string }
+  | { state: 'failed'; reason: string; txId?: string }
+  /** Not known yet (not seen, RPC error, waiting for confirmations): try again later. */
+  | { state: 'pending'; txId?: string; reason?: string };
+
+export interface ChainPort {
+  readonly namespace: string;
+  /** Whether this adapter can pay on the CAIP-2 chain. */
+  supportsChain(caip2: string): boolean;
+  /** Whether `account` (a bare address) is valid on this namespace. */
+  isValidAddress(address: string): boolean;
+  prepareOption(req: OptionRequest): Promise<PreparedOption>;
+  /** Resolves a build action (fetch); may refresh the stored state. */
+  fetchActions?(req: OptionRequest, state: QuoteState, data: string): Promise<{ actions: WireAction[]; state: QuoteState }>;
+  /** How many results confirm must carry, given the stored state (after any fetch). */
+  expectedResults(state: QuoteState): number;
+  /** Checks the wallet's results (one string per action) against what was prepared. */
+  verifyResults(req: OptionRequest, state: QuoteState, results: string[]): Promise<VerifyOutcome>;
+  /**
+   * Moves the submission forward one step (submit, or check confirmation), idempotently: given
+   * the tx id already recorded, it checks rather than submits again.
+   */
+  advance(req: OptionRequest, submission: Submission, knownTxId: string | null): Promise<TransferState>;
+}
+
+export interface ChainRegistry {
+  forChain(caip2: string): ChainPort | undefined;
+}
+
+export function createChainRegistry(ports: ChainPort[]): ChainRegistry {
+  return { forChain: (caip2) => ports.find((p) => p.supportsChain(caip2)) };
+}

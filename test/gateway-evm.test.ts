@@ -1,0 +1,218 @@
+import { Wallet, type HDNodeWallet, type Provider } from 'ethers';
+import { buildTransferTransaction } from '../adapters/chains/evm/transfer.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
+import { sandboxMerchant, signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
+
+/** End to end on the sandbox EVM with real keys: options → sign/send → confirm → succeeded. */
+let chains: SandboxChains;
+let env: GatewayEnv;
+let usdc: string;
+let usdt: string;
+beforeAll(async () => {
+  chains = await createSandboxChains();
+  env = await startGatewayEnv({ chains });
+  usdc = chains.assetConfigs().find((a) => a.symbol === 'USDC' && a.id.startsWith('eip155'))!.id;
+  usdt = chains.assetConfigs().find((a) => a.symbol === 'USDT')!.id;
+}, 120_000);
+afterAll(async () => {
+  await env?.close();
+  await chains?.close();
+});
+
+const tokenOf = (asset: string) => asset.split(':').pop()!;
+
+async function buyer(asset: string, tokens: bigint, eth = 0n): Promise<HDNodeWallet> {
+  const evm = chains.evm;
+  const wallet = Wallet.createRandom().connect(evm.ethersProvider as unknown as Provider);
+  if (tokens) await evm.fund(wallet.address, tokenOf(asset), tokens);
+  if (eth) await evm.fund(wallet.address, null, eth);
+  return wallet;
+}
+
+async function newPayment(t: GatewayEnv['t'], merchantId: string, value = '1050', extra: Record<string, unknown> = {}) {
+  const r = await t.call('POST', '/v1/payments', { key: t.a.key, headers: { 'Merchant-Id': merchantId }, body: { amount: { unit: 'iso4217/USD', value }, referenceId: `o-${Math.random()}`, ...extra } });
+  expect(r.status).toBe(201);
+  return r.body.paymentId as string;
+}
+
+const options = (t: GatewayEnv['t'], id: string, accounts: string[]) => t.call('POST', `/v1/gateway/payment/${id}/options?includePaymentInfo=true`, { key: t.a.walletKey, body: { accounts } });
+const confirm = (t: GatewayEnv['t'], id: string, optionId: string, results: string[], maxPollMs = 20_000) =>
+  t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=${maxPollMs}`, { key: t.a.walletKey, body: { optionId, results: results.map((r) => ({ type: 'walletRpc', data: [r] })) } });
+
+describe('EIP-3009 (USDC): one signature, the relayer submits, the buyer pays no gas', () => {
+  it('pays exactly the quoted amount to the merchant', async () => {
+    const { t } = env;
+    const { merchantId, destination } = await sandboxMerchant(t, [usdc]);
+    const id = await newPayment(t, merchantId);
+    const wallet = await buyer(usdc, 20_000_000n);
+    const opts = await options(t, id, [`eip155:31337:${wallet.address}`, 'solana:sandbox:9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM']);
+    expect(opts.status).toBe(200);
+    expect(opts.body.info).toMatchObject({ status: 'requires_action', amount: { unit: 'iso4217/USD', value: '1050' }, merchant: { name: 'Sandbox Shop' } });
+    expect(opts.body.options).toHaveLength(1);
+    const option = opts.body.options[0];
+    expect(option).toMatchObject({ account: `eip155:31337:${wallet.address}`, amount: { unit: `caip19/${usdc}`, value: '10500000', display: { assetSymbol: 'USDC', decimals: 6 } }, etaS: expect.any(Number) });
+    expect(option.actions).toHaveLength(1);
+    expect(option.actions[0]).toMatchObject({ type: 'walletRpc', data: { chain_id: 'eip155:31337', method: 'eth_signTypedData_v4' } });
+    const signature = await signTypedDataParams(wallet, option.actions[0].data.params);
+    const before = await chains.evm.balanceOf(destination, tokenOf(usdc));
+    const r = await confirm(t, id, option.id, [signature]);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: 'succeeded', isFinal: true, info: { txId: expect.stringMatching(/^0x[0-9a-f]{64}$/), optionAmount: { value: '10500000' } } });
+    expect((await chains.evm.balanceOf(destination, tokenOf(usdc))) - before).toBe(10_500_000n);
+    expect(await chains.evm.balanceOf(wallet.address, null)).toBe(0n);
+    const again = await confirm(t, id, option.id, [signature], 0);
+    expect(again.body.status).toBe('succeeded');
+    const status = await t.call('GET', `/v1/payments/${id}/status`, { key: t.a.key, headers: { 'Merchant-Id': merchantId } });
+    expect(status.body.info.txId).toBe(r.body.info.txId);
+  }, 60_000);
+});
+
+describe('Permit2 (USDT): approval then signature — the two-action case', () => {
+  it('asks for an approval when the allowance is short, then pays without the buyer paying transfer gas', async () => {
+    const { t } = env;
+    const { merchantId, destination } = await sandboxMerchant(t, [usdt]);
+    const id = await newPayment(t, merchantId, '2500');
+    const wallet = await buyer(usdt, 30_000_000n, 10n ** 17n);
+    const opts = await options(t, id, [`eip155:31337:${wallet.address}`]);
+    const option = opts.body.options[0];
+    expect(option.actions.map((a: { data: { method: string } }) => a.data.method)).toEqual(['eth_sendTransaction', 'eth_signTypedData_v4']);
+    const approve = await wallet.sendTransaction({ ...option.actions[0].data.params[0], value: 0n });
+    await approve.wait();
+    const ethAfterApproval = await chains.evm.balanceOf(wallet.address, null);
+    const signature = await signTypedDataParams(wallet, option.actions[1].data.params);
+    const wrongOrder = await confirm(t, id, option.id, [signature, approve.hash]);
+    expect(wrongOrder).toMatchObject({ status: 400, body: { code: 'invalid_results' } });
+    const wrongCount = await confirm(t, id, option.id, [signature]);
+    expect(wrongCount).toMatchObject({ status: 400, body: { code: 'invalid_results' } });
+    const r = await confirm(t, id, option.id, [approve.hash, signature]);
+    expect(r.body.status).toBe('succeeded');
+    expect(await chains.evm.balanceOf(destination, tokenOf(usdt))).toBe(25_000_000n);
+    expect(await chains.evm.balanceOf(wallet.address, null)).toBe(ethAfterApproval);
+    // With the allowance in place, the next payment is a single signature.
+    const next = await newPayment(t, merchantId, '100');
+    const opts2 = await options(t, next, [`eip155:31337:${wallet.address}`]);
+    expect(opts2.body.options[0].actions.map((a: { data: { method: string } }) => a.data.method)).toEqual(['eth_signTypedData_v4']);
+  }, 60_000);
+});
+
+describe('adversarial signatures and expiry: nothing ends succeeded', () => {
+  it('refuses a signature over another amount, destination or payment, leaving the payment payable', async () => {
+    const { t } = env;
+    const { merchantId } = await sandboxMerchant(t, [usdc]);
+    const wallet = await buyer(usdc, 50_000_000n);
+    const id = await newPayment(t, merchantId);
+    const other = await newPayment(t, merchantId);
+    const [opt, otherOpt] = await Promise.all([id, other].map(async (p) => (await options(t, p, [`eip155:31337:${wallet.address}`])).body.options[0]));
+    const tamper = (patch: (m: Record<string, unknown>) => void) => {
+      const params = [...opt.actions[0].data.params];
+      const td = JSON.parse(params[1]);
+      patch(td.message);
+      params[1] = JSON.stringify(td);
+      return signTypedDataParams(wallet, params);
+    };
+    for (const sig of [
+      await tamper((m) => (m.value = '0x1')),
+      await tamper((m) => (m.to = Wallet.createRandom().address)),
+      await signTypedDataParams(wallet, otherOpt.actions[0].data.params),
+      await signTypedDataParams(Wallet.createRandom(), opt.actions[0].data.params),
+    ]) {
+      const r = await confirm(t, id, opt.id, [sig], 0);
+      expect(r).toMatchObject({ status: 422, body: { code: 'invalid_signature' } });
+    }
+    expect((await t.call('GET', `/v1/gateway/payment/${id}/status`, { key: t.a.walletKey })).body.status).toBe('requires_action');
+    expect((await confirm(t, id, otherOpt.id, [await signTypedDataParams(wallet, otherOpt.actions[0].data.params)], 0)).body.code).toBe('option_not_found');
+  }, 60_000);
+
+  it('answers 409 quote_expired after the quote deadline and 410 once the payment expired', async () => {
+    const short = await startGatewayEnv({ chains, quoteTtlS: 1 });
+    try {
+      const { t } = short;
+      const { merchantId } = await sandboxMerchant(t, [usdc]);
+      const wallet = await buyer(usdc, 50_000_000n);
+      const id = await newPayment(t, merchantId, '1050', { expiresAt: Math.floor(Date.now() / 1000) + 4 });
+      const opt = (await options(t, id, [`eip155:31337:${wallet.address}`])).body.options[0];
+      const sig = await signTypedDataParams(wallet, opt.actions[0].data.params);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await confirm(t, id, opt.id, [sig], 0)).toMatchObject({ status: 409, body: { code: 'quote_expired' } });
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(await confirm(t, id, opt.id, [sig], 0)).toMatchObject({ status: 410, body: { code: 'payment_expired' } });
+      expect(await options(t, id, [`eip155:31337:${wallet.address}`])).toMatchObject({ status: 410, body: { code: 'payment_expired' } });
+    } finally {
+      await short.close();
+    }
+  }, 60_000);
+
+  it('offers nothing, with a reason, for accounts on chains the merchant does not accept', async () => {
+    const { t } = env;
+    const { merchantId } = await sandboxMerchant(t, [usdc]);
+    const id = await newPayment(t, merchantId);
+    const r = await options(t, id, ['eip155:1:0x1234567890abcdef1234567890abcdef12345678']);
+    expect(r.body.options).toEqual([]);
+    expect(r.body.details.reason).toMatch(/no account on a chain this merchant accepts/);
+  });
+
+  it('resolves a payment link given instead of the id', async () => {
+    const { t } = env;
+    const { merchantId } = await sandboxMerchant(t, [usdc]);
+    const id = await newPayment(t, merchantId);
+    for (const link of [`https://pay.example.test/${id}`, `https://pay.example.test/?pid=${id}`, `wc:abc@2?pay=${encodeURIComponent(`https://pay.example.test/?pid=${id}`)}`]) {
+      const r = await t.call('GET', `/v1/gateway/payment/${encodeURIComponent(link)}`, { key: t.a.walletKey });
+      expect(r.status, link).toBe(200);
+    }
+    expect((await t.call('GET', `/v1/gateway/payment/${encodeURIComponent(`https://evilpay.example.test/${id}`)}`, { key: t.a.walletKey })).status).toBe(404);
+  });
+});
+
+describe('direct ERC-20 transfer: the wallet broadcasts, the service verifies the hash', () => {
+  let direct: GatewayEnv;
+  beforeAll(async () => {
+    // A registry where USDT is accepted by direct transfer only.
+    direct = await startGatewayEnv({ chains, assets: (a) => a.map((x) => (x.symbol === 'USDT' ? { ...x, flows: ['transfer'] } : x)) });
+  }, 60_000);
+  afterAll(() => direct?.close());
+
+  async function directPayment(value = '700') {
+    const { t } = direct;
+    const m = await sandboxMerchant(t, [usdt]);
+    const id = await newPayment(t, m.merchantId, value);
+    return { ...m, id };
+  }
+
+  it('succeeds for a transfer of the quoted amount to the destination', async () => {
+    const { t } = direct;
+    const { id, destination } = await directPayment();
+    const wallet = await buyer(usdt, 10_000_000n, 10n ** 17n);
+    const opt = (await options(t, id, [`eip155:31337:${wallet.address}`])).body.options[0];
+    expect(opt.actions[0].data.method).toBe('eth_sendTransaction');
+    const tx = await wallet.sendTransaction({ ...opt.actions[0].data.params[0], value: 0n });
+    const r = await confirm(t, id, opt.id, [tx.hash]);
+    expect(r.body).toMatchObject({ status: 'succeeded', info: { txId: tx.hash.toLowerCase() } });
+    expect(await chains.evm.balanceOf(destination, tokenOf(usdt))).toBe(7_000_000n);
+    // The same hash cannot pay a second payment.
+    const second = await directPayment();
+    const opt2 = (await options(t, second.id, [`eip155:31337:${wallet.address}`])).body.options[0];
+    expect(await confirm(t, second.id, opt2.id, [tx.hash], 0)).toMatchObject({ status: 409, body: { code: 'transaction_already_used' } });
+  }, 60_000);
+
+  it('never succeeds for a transfer to the wrong destination, of the wrong token or of less', async () => {
+    const { t } = direct;
+    const usdcToken = tokenOf(usdc);
+    // Each case sends something other than what the option asked for.
+    const cases: Array<(wallet: HDNodeWallet, destination: string) => { token: string; to: string; value: bigint }> = [
+      (_w, _d) => ({ token: tokenOf(usdt), to: Wallet.createRandom().address, value: 7_000_000n }),
+      (_w, d) => ({ token: usdcToken, to: d, value: 7_000_000n }),
+      (_w, d) => ({ token: tokenOf(usdt), to: d, value: 6_999_999n }),
+    ];
+    for (const make of cases) {
+      const { id, destination } = await directPayment();
+      const wallet = await buyer(usdt, 10_000_000n, 10n ** 17n);
+      await chains.evm.fund(wallet.address, usdcToken, 10_000_000n);
+      const opt = (await options(t, id, [`eip155:31337:${wallet.address}`])).body.options[0];
+      const { hash } = await wallet.sendTransaction({ ...buildTransferTransaction({ from: wallet.address, ...make(wallet, destination) }), value: 0n });
+      const r = await confirm(t, id, opt.id, [hash]);
+      expect(r.body.status).toBe('failed');
+      expect((await t.call('GET', `/v1/gateway/payment/${id}/status`, { key: t.a.walletKey })).body).toMatchObject({ status: 'failed', isFinal: true });
+    }
+  }, 90_000);
+});
