@@ -3,11 +3,13 @@ import type { KeyScope } from '../ports/storage.ts';
 
 /**
  * API key formats. Partner keys are `sk_test_…` in sandbox mode and `sk_live_…` in production,
- * so a key pasted into the wrong environment is recognisable; wallet keys are `wk_…`.
+ * so a key pasted into the wrong environment is recognisable; wallet keys are `wk_…`; public
+ * wallet app ids are `app_…`.
  * Only the SHA-256 of a key is stored.
  */
 export function generateApiKey(scope: KeyScope, live: boolean): string {
   const secret = randomBytes(24).toString('base64url');
+  if (scope === 'app') return `app_${secret}`;
   return scope === 'wallet' ? `wk_${secret}` : `sk_${live ? 'live' : 'test'}_${secret}`;
 }
 
@@ -27,4 +29,4 @@ export function sameHash(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export const looksLikeApiKey = (s: string) => /^(sk_(live|test)|wk)_[A-Za-z0-9_-]{16,128}$/.test(s);
+export const looksLikeApiKey = (s: string) => /^(sk_(live|test)|wk|app)_[A-Za-z0-9_-]{16,128}$/.test(s);

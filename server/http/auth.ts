@@ -33,16 +33,27 @@ export function authenticate(deps: { storage: StoragePort; clock: Clock; cacheMs
     try {
       const apiKey = req.get('Api-Key');
       const appId = req.get('App-Id');
+      const clientId = req.get('Client-Id');
       if (apiKey !== undefined && appId !== undefined) {
         throw new AppError('conflicting_auth_headers', 'Send either Api-Key or App-Id with Client-Id, not both');
       }
+      let credential: string;
       if (appId !== undefined) {
         if (!op.auth.includes('app')) throw new AppError('forbidden', 'App-Id authenticates wallets on gateway operations only');
-        throw new AppError('invalid_api_key', 'Unknown App-Id');
+        if (!clientId) throw new AppError('missing_client_id', 'App-Id needs a Client-Id header (any id of this wallet installation, 1–128 characters)');
+        if (clientId.length > 128) throw new AppError('params_validation', 'Validation failed', { issues: [{ field: 'header.client-id', message: 'must NOT have more than 128 characters' }] });
+        credential = appId;
+      } else if (apiKey) {
+        credential = apiKey;
+      } else if (clientId !== undefined && op.auth.includes('app')) {
+        throw new AppError('missing_app_id', 'Client-Id was sent without App-Id');
+      } else {
+        throw new AppError('missing_api_key', 'Missing API key: send it in the Api-Key header');
       }
-      if (!apiKey) throw new AppError('missing_api_key', 'Missing API key: send it in the Api-Key header');
-      const found = looksLikeApiKey(apiKey) ? await lookup(hashApiKey(apiKey)) : null;
-      if (!found || !sameHash(found.key.keyHash, hashApiKey(apiKey))) throw new AppError('invalid_api_key', 'Invalid API key');
+      const found = looksLikeApiKey(credential) ? await lookup(hashApiKey(credential)) : null;
+      if (!found || !sameHash(found.key.keyHash, hashApiKey(credential)) || (appId !== undefined) !== (found.key.scope === 'app')) {
+        throw new AppError('invalid_api_key', appId !== undefined ? 'Unknown App-Id' : 'Invalid API key');
+      }
       if (!op.auth.includes(found.key.scope)) {
         throw new AppError('forbidden', `A ${found.key.scope} key cannot call ${op.operationId}`);
       }

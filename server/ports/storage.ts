@@ -4,7 +4,8 @@
  * Every read and write of partner data takes the partner id: tenancy is enforced in the query,
  * not by callers remembering to filter.
  */
-export type KeyScope = 'partner' | 'wallet';
+/** partner: partner operations; wallet: gateway operations (secret); app: gateway operations (public id + Client-Id). */
+export type KeyScope = 'partner' | 'wallet' | 'app';
 export type MerchantStatus = 'active' | 'inactive' | 'suspended';
 
 export interface PartnerRecord {

@@ -3,7 +3,8 @@
  * the embedded data directory while the server is stopped). A key is printed once, here.
  *
  *   npm run keys -- create-partner --name <name> [--version <v>] [--json]
- *   npm run keys -- create-key --partner <id> --scope partner|wallet [--json]
+ *   npm run keys -- create-key --partner <id> --scope partner|wallet|app [--json]
+ *   (app: a public App-Id for wallets, sent with any Client-Id)
  *   npm run keys -- revoke <keyId> [--json]
  *   npm run keys -- list --partner <id> [--json]
  */
@@ -15,7 +16,7 @@ import { API_VERSIONS, DEFAULT_API_VERSION, isApiVersion } from '../../server/ht
 
 const USAGE = `usage:
   npm run keys -- create-partner --name <name> [--version <${API_VERSIONS.join('|')}>] [--json]
-  npm run keys -- create-key --partner <partnerId> --scope partner|wallet [--json]
+  npm run keys -- create-key --partner <partnerId> --scope partner|wallet|app [--json]
   npm run keys -- revoke <keyId> [--json]
   npm run keys -- list --partner <partnerId> [--json]`;
 
@@ -56,7 +57,7 @@ async function run(argv: string[]): Promise<void> {
       }
       case 'create-key': {
         if (!values.partner) throw new UsageError('create-key needs --partner');
-        if (values.scope !== 'partner' && values.scope !== 'wallet') throw new UsageError('create-key needs --scope partner or --scope wallet');
+        if (values.scope !== 'partner' && values.scope !== 'wallet' && values.scope !== 'app') throw new UsageError('create-key needs --scope partner, wallet or app');
         if (!(await storage.partners.get(values.partner))) throw new UsageError(`no partner ${values.partner}`);
         const { record, apiKey } = await createKey(storage, { partnerId: values.partner, scope: values.scope, live });
         out({ keyId: record.id, apiKey }, `Created ${record.scope} key ${record.id}.\nKey (shown once, store it now): ${apiKey}`);
