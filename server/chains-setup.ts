@@ -1,6 +1,8 @@
 import { Wallet } from 'ethers';
 import type { RequestHandler } from 'express';
 import { createEvmChainAdapter, evmChainsFromConfig } from '../adapters/chains/evm/gateway-adapter.ts';
+import { createSolanaChainAdapter } from '../adapters/chains/solana/gateway-adapter.ts';
+import { solanaChainFromConfig } from '../adapters/chains/solana/config.ts';
 import type { AppConfig } from './config.ts';
 import type { AssetConfig } from './domain/assets.ts';
 import type { ChainPort } from './ports/chains.ts';
@@ -22,7 +24,9 @@ export interface OpenedChains {
 export async function openChains(config: AppConfig): Promise<OpenedChains> {
   if (config.mode === 'production') {
     const evm = config.evmRelayerKey ? evmChainsFromConfig(config.evmRpcUrls, config.evmRelayerKey, config.permit2Address, config.evmConfirmations) : [];
-    return { assets: [], ports: evm.length ? [createEvmChainAdapter(evm)] : [], close: async () => {} };
+    const ports: ChainPort[] = evm.length ? [createEvmChainAdapter(evm)] : [];
+    if (config.solanaRpcUrl && config.solanaFeePayerKey) ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey)]));
+    return { assets: [], ports, close: async () => {} };
   }
   const { createSandboxChains, createSandboxRouter } = await import('./sandbox/index.ts');
   const sandbox = await createSandboxChains();
@@ -30,7 +34,10 @@ export async function openChains(config: AppConfig): Promise<OpenedChains> {
   const relayer = new Wallet(evm.relayer.privateKey, evm.ethersProvider);
   return {
     assets: sandbox.assetConfigs(),
-    ports: [createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer, permit2: evm.permit2Address, confirmations: 1, etaS: 2 }])],
+    ports: [
+      createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer, permit2: evm.permit2Address, confirmations: 1, etaS: 2 }]),
+      createSolanaChainAdapter([{ caip2: sandbox.solana.caip2, connection: sandbox.solana.connection, feePayer: sandbox.solana.feePayer, etaS: 2 }]),
+    ],
     routes: createSandboxRouter(sandbox, { publicBaseUrl: config.publicBaseUrl }),
     close: () => sandbox.close(),
   };

@@ -36,9 +36,12 @@ export interface AppConfig {
   evmRelayerKey?: string;
   evmConfirmations: number;
   permit2Address: string;
+  /** Production Solana (mainnet): JSON-RPC URL and the fee payer key (base58 or a JSON byte array). */
+  solanaRpcUrl?: string;
+  solanaFeePayerKey?: string;
 }
 
-export const CONFIG_KEYS = ['SERVICE_MODE', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PAY_BASE_URL', 'LOG_LEVEL', 'ASSETS_FILE', 'LOGO_CHECKS', 'JOB_WORKERS', 'PAYMENT_DEFAULT_TTL_S', 'PAYMENT_MAX_TTL_S', 'PUBLIC_BASE_URL', 'QUOTE_TTL_S', 'FX_RATES', 'EVM_RPC_URLS', 'EVM_RELAYER_KEY', 'EVM_CONFIRMATIONS', 'PERMIT2_ADDRESS'] as const;
+export const CONFIG_KEYS = ['SERVICE_MODE', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PAY_BASE_URL', 'LOG_LEVEL', 'ASSETS_FILE', 'LOGO_CHECKS', 'JOB_WORKERS', 'PAYMENT_DEFAULT_TTL_S', 'PAYMENT_MAX_TTL_S', 'PUBLIC_BASE_URL', 'QUOTE_TTL_S', 'FX_RATES', 'EVM_RPC_URLS', 'EVM_RELAYER_KEY', 'EVM_CONFIRMATIONS', 'PERMIT2_ADDRESS', 'SOLANA_RPC_URL', 'SOLANA_FEE_PAYER_KEY'] as const;
 
 export class ConfigError extends Error {}
 
@@ -101,7 +104,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (evmRelayerKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(evmRelayerKey)) throw new ConfigError('EVM_RELAYER_KEY must be a 0x-prefixed 32-byte hex private key');
   const evmRpcUrls = jsonRecord(env, 'EVM_RPC_URLS');
   if (mode === 'production' && Object.keys(evmRpcUrls).length && !evmRelayerKey) throw new ConfigError('EVM_RPC_URLS needs EVM_RELAYER_KEY (the relayer pays gas for gasless flows)');
+  const solanaRpcUrl = url(env, 'SOLANA_RPC_URL', ['http:', 'https:']);
+  const solanaFeePayerKey = env.SOLANA_FEE_PAYER_KEY || undefined;
+  if (solanaFeePayerKey !== undefined && !/^[1-9A-HJ-NP-Za-km-z]{80,90}$/.test(solanaFeePayerKey) && !/^\[\s*\d{1,3}(\s*,\s*\d{1,3}){63}\s*\]$/.test(solanaFeePayerKey)) {
+    throw new ConfigError('SOLANA_FEE_PAYER_KEY must be a 64-byte secret key: base58, or a JSON array of 64 numbers (solana-keygen)');
+  }
+  if (mode === 'production' && solanaRpcUrl && !solanaFeePayerKey) throw new ConfigError('SOLANA_RPC_URL needs SOLANA_FEE_PAYER_KEY (the service pays the fee of every Solana payment)');
   return {
+    ...(solanaRpcUrl ? { solanaRpcUrl } : {}),
+    ...(solanaFeePayerKey ? { solanaFeePayerKey } : {}),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
     quoteTtlS: int(env, 'QUOTE_TTL_S', 300, 30, 3600),
     fxRates: jsonRecord(env, 'FX_RATES'),

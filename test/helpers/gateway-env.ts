@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
 import { createEvmChainAdapter } from '../../adapters/chains/evm/gateway-adapter.ts';
+import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
 import { toEthersTypedData, type Eip712TypedData } from '../../adapters/chains/evm/typed-data.ts';
 import { createSandboxChains, type SandboxChains } from '../../server/sandbox/index.ts';
 import { createAssetRegistry, type AssetConfig } from '../../server/domain/assets.ts';
@@ -32,6 +33,7 @@ export async function startGatewayEnv(opts: { chains?: SandboxChains; assets?: (
   const evm = chains.evm;
   const registry = createChainRegistry([
     createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1 }]),
+    createSolanaChainAdapter([{ caip2: chains.solana.caip2, connection: chains.solana.connection, feePayer: chains.solana.feePayer }]),
   ]);
   const logger = pino({ level: 'silent' });
   let notify = () => {};

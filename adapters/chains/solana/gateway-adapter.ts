@@ -1,0 +1,170 @@
+import { PublicKey, type Keypair } from '@solana/web3.js';
+import type { ChainPort, OptionRequest, Submission, TransferState, VerifyOutcome } from '../../../server/ports/chains.ts';
+import type { SolanaCommitment, SolanaRpc } from './rpc.ts';
+import { deriveReference } from './reference.ts';
+import { buildPaymentTransaction } from './build.ts';
+import { verifySignedTransaction, type VerifyFailure } from './verify.ts';
+import { checkTransaction, isBlockhashExpired } from './status.ts';
+import { submitTransaction } from './submit.ts';
+import { signTransactionAction } from './action.ts';
+import { decodeBase64Strict } from './wire.ts';
+
+/** One Solana cluster the service pays on. */
+export interface SolanaChainConfig {
+  /** CAIP-2, e.g. `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp` or `solana:sandbox`. */
+  caip2: string;
+  connection: SolanaRpc;
+  /** The service's key: fee payer (and destination ATA rent) of every payment transaction. */
+  feePayer: Keypair;
+  /** Commitment at which a payment counts as succeeded (default `confirmed`). */
+  commitment?: SolanaCommitment;
+  etaS?: number;
+}
+
+/**
+ * Confirm refuses a transaction this close to its last valid block height with `quote_expired`: the
+ * wallet fetches a fresh one instead of the payment failing a few seconds later.
+ */
+const EXPIRY_MARGIN_BLOCKS = 5;
+const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+const keyOf = (caip10: string) => new PublicKey(caip10.split(':')[2]!);
+
+/** The Solana state of an option: what to build (prepare), then what was built (fetch). */
+interface SplState {
+  flow: 'spl';
+  mint: string;
+  decimals: number;
+  destinationOwner: string;
+  amount: string;
+  /** Set by fetch: the latest build, the only one confirm accepts. */
+  messageBase64?: string;
+  signature?: string;
+  lastValidBlockHeight?: number;
+}
+
+/** What confirm hands to the job: the verified signed transaction and its deadline. */
+interface SplSubmission {
+  flow: 'spl';
+  transaction: string;
+  signature: string;
+  lastValidBlockHeight: number;
+}
+
+const REFUSALS: Record<VerifyFailure, string> = {
+  not_a_transaction: 'the result must be the whole signed transaction, base64-encoded',
+  message_mismatch: 'the transaction is not the one the service built for this option (changed, for another payment, or from an earlier fetch)',
+  signature_count_mismatch: 'the transaction carries a different number of signatures than it requires',
+  unexpected_fee_payer: 'the transaction’s fee payer is not the service',
+  buyer_not_signer: 'the option’s account is not a signer of this transaction',
+  unexpected_signer: 'the transaction requires a signer other than the buyer and the service',
+  missing_buyer_signature: 'the buyer’s signature is missing',
+  invalid_buyer_signature: 'the buyer’s signature does not verify (another key signed, or the message changed)',
+  invalid_fee_payer_signature: 'the service’s signature does not verify over this message',
+};
+
+/**
+ * The Solana adapter of the chain port (design "How Solana is paid"). Options carry one `build`
+ * action; fetch builds a fresh SPL `transferChecked` transaction (service as fee payer, reference key
+ * derived from payment and option) and asks the wallet for `solana_signTransaction` only; confirm
+ * accepts exactly the latest built message signed by the option's account, and the job broadcasts it
+ * and follows its signature, known since the build, so a crash cannot lose the transaction id.
+ */
+export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort {
+  const byChain = new Map(chains.map((c) => [c.caip2, c]));
+  const chainOf = (req: OptionRequest) => {
+    const c = byChain.get(`${req.asset.parsed.chain.namespace}:${req.asset.parsed.chain.reference}`);
+    if (!c) throw new Error(`no Solana chain configured for ${req.asset.id}`);
+    return c;
+  };
+
+  return {
+    namespace: 'solana',
+    supportsChain: (caip2) => byChain.has(caip2),
+    // A buyer must sign, so an off-curve (program-derived) address cannot be one.
+    isValidAddress: (address) => {
+      if (!BASE58_KEY.test(address)) return false;
+      try {
+        return PublicKey.isOnCurve(new PublicKey(address).toBytes());
+      } catch {
+        return false;
+      }
+    },
+
+    async prepareOption(req) {
+      const c = chainOf(req);
+      if (!req.asset.flows.includes('spl')) throw new Error(`${req.asset.id} is not payable by SPL transfer`);
+      const state: SplState = { flow: 'spl', mint: req.asset.parsed.assetReference, decimals: req.asset.decimals, destinationOwner: keyOf(req.destination).toBase58(), amount: req.amount.toString() };
+      // The transaction is built at fetch, not here: a blockhash lives ~60–90 s, a quote longer.
+      return { etaS: c.etaS ?? 5, state: { ...state }, actions: [{ type: 'build', data: { data: req.optionId } }] };
+    },
+
+    async fetchActions(req, state) {
+      const c = chainOf(req);
+      const s = state as unknown as SplState;
+      const built = await buildPaymentTransaction({
+        connection: c.connection,
+        feePayer: c.feePayer,
+        buyer: keyOf(req.account),
+        mint: new PublicKey(s.mint),
+        decimals: s.decimals,
+        destinationOwner: new PublicKey(s.destinationOwner),
+        amount: BigInt(s.amount),
+        reference: deriveReference(req.paymentId, req.optionId),
+        ...(c.commitment ? { commitment: c.commitment } : {}),
+      });
+      const next: SplState = { ...s, messageBase64: built.messageBase64, signature: built.signature, lastValidBlockHeight: built.lastValidBlockHeight };
+      return { state: { ...next }, actions: [signTransactionAction(c.caip2, built.transactionBase64)] };
+    },
+
+    expectedResults: () => 1,
+
+    async verifyResults(req, state, results): Promise<VerifyOutcome> {
+      const c = chainOf(req);
+      const s = state as unknown as SplState;
+      if (!s.messageBase64 || s.lastValidBlockHeight === undefined) {
+        return { ok: false, code: 'invalid_results', message: 'fetch the build action first: this option has no transaction to sign yet' };
+      }
+      const signed = results[0] ?? '';
+      const verdict = verifySignedTransaction(signed, { messageBase64: s.messageBase64, buyer: keyOf(req.account), feePayer: c.feePayer.publicKey });
+      if (!verdict.ok) {
+        // 64 bytes is a detached signature: a signature problem, not a malformed result.
+        const detached = decodeBase64Strict(signed)?.length === 64;
+        if (verdict.reason === 'not_a_transaction' && !detached) return { ok: false, code: 'invalid_results', message: REFUSALS.not_a_transaction };
+        return { ok: false, code: 'invalid_signature', message: detached ? 'a detached signature was sent; return the whole signed transaction, base64-encoded' : REFUSALS[verdict.reason] };
+      }
+      try {
+        if (await isBlockhashExpired(c.connection, s.lastValidBlockHeight, EXPIRY_MARGIN_BLOCKS)) {
+          return { ok: false, code: 'quote_expired', message: 'this transaction’s blockhash has expired; fetch the build action again and sign the new transaction' };
+        }
+      } catch {
+        // RPC trouble: accept; the job fails it only once its blockhash has provably expired unseen.
+      }
+      const submission: SplSubmission = { flow: 'spl', transaction: signed, signature: verdict.signature, lastValidBlockHeight: s.lastValidBlockHeight };
+      return { ok: true, submission: { ...submission }, txId: verdict.signature };
+    },
+
+    async advance(req, submission: Submission, knownTxId): Promise<TransferState> {
+      const c = chainOf(req);
+      const sub = submission as unknown as SplSubmission;
+      const txId = knownTxId ?? sub.signature;
+      const check = () => checkTransaction(c.connection, txId, { commitment: c.commitment ?? 'confirmed', lastValidBlockHeight: sub.lastValidBlockHeight });
+      const first = await check();
+      if (first.status === 'confirmed') return { state: 'confirmed', txId };
+      if (first.status === 'failed') return { state: 'failed', reason: first.reason, txId };
+      if (first.status === 'unknown') return { state: 'pending', txId, reason: first.reason };
+      // Not seen (or not yet at the commitment) while the blockhash is valid: (re)send the same
+      // bytes. Same signature, so a node lands it at most once.
+      const sent = await submitTransaction(c.connection, sub.transaction);
+      if (sent.status === 'rejected' || sent.status === 'unknown') {
+        // A refusal is not a failure yet: the wallet holds the signed bytes and the blockhash may
+        // still be valid. The next check fails it once the blockhash has expired unseen.
+        return { state: 'pending', txId, reason: `${sent.status}: ${sent.reason.slice(0, 200)}` };
+      }
+      const after = await check();
+      if (after.status === 'confirmed') return { state: 'confirmed', txId };
+      if (after.status === 'failed') return { state: 'failed', reason: after.reason, txId };
+      return { state: 'submitted', txId };
+    },
+  };
+}
