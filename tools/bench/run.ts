@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { steadyLoad } from './steady-load.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -47,6 +48,7 @@ await admin.query(`CREATE SCHEMA ${schema}`);
 console.log(`bench: ${rounds} rounds × ${seconds} s, ${connections} connections, PostgreSQL schema ${schema}`);
 const service = await start('service-server.ts');
 const baseline = await start('baseline-server.ts');
+const gateway = await start('gateway-server.ts');
 try {
   const key = service.info.apiKey!;
   const m = await json('POST', service.port, '/v1/merchants', { 'Api-Key': key, 'Idempotency-Key': 'bench-m' }, { merchantName: 'Bench', merchantEmail: 'bench@bench.test' });
@@ -73,9 +75,25 @@ try {
   console.log('\nratios (service / baseline, best round each):');
   console.log(`  create payment: ${createRatio.toFixed(2)}  (goal ≥ 0.80)  ${Math.round(best(results.svcCreate))} vs ${Math.round(best(results.baseCreate))} req/s`);
   console.log(`  payment status: ${statusRatio.toFixed(2)}  (goal ≥ 0.85)  ${Math.round(best(results.svcStatus))} vs ${Math.round(best(results.baseStatus))} req/s`);
+
+  // Gateway options on the sandbox EVM chain at a steady 100 requests/s: latency, not throughput.
+  const g = gateway.info;
+  const gKey = { 'content-type': 'application/json', 'api-key': g.apiKey! };
+  const gm = await json('POST', gateway.port, '/v1/merchants', { ...gKey, 'Idempotency-Key': 'bench-gm' }, { merchantName: 'Bench', merchantEmail: 'bench@bench.test' });
+  await json('POST', gateway.port, `/v1/merchants/${gm.merchant.id}/settlements/crypto`, { ...gKey, 'Idempotency-Key': 'bench-gs' }, {
+    settlements: [{ asset: g.usdc, destination: 'eip155:31337:0x1234567890abcdef1234567890abcdef12345678' }],
+  });
+  const gp = await json('POST', gateway.port, '/v1/payments', { ...gKey, 'merchant-id': gm.merchant.id }, { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'bench', expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+  const optionsReq = { url: `http://127.0.0.1:${gateway.port}/v1/gateway/payment/${gp.paymentId}/options`, method: 'POST' as const, headers: { 'content-type': 'application/json', 'api-key': g.walletKey! }, body: JSON.stringify({ accounts: [g.buyer] }) };
+  await autocannon({ ...optionsReq, connections: 1, amount: 300 }); // warm up (token domain cache, JIT)
+  process.stdout.write(`\n  gateway options, steady 100 req/s for ${seconds} s `);
+  const o = await steadyLoad({ ...optionsReq, rate: 100, seconds });
+  if (o.failed) throw new Error(`options: ${o.failed} failed requests`);
+  console.log(`  ${o.sent} requests   p50 ${o.p50} ms   p90 ${o.p90} ms   p99 ${o.p99} ms   max ${o.max} ms  (goal p99 < 10 ms)`);
 } finally {
   service.child.kill('SIGTERM');
   baseline.child.kill('SIGTERM');
+  gateway.child.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));
   await admin.query(`DROP SCHEMA ${schema} CASCADE`);
   await admin.end();

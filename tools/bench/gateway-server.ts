@@ -1,0 +1,32 @@
+/**
+ * The service on the sandbox EVM chain with PostgreSQL, for the gateway options benchmark: a
+ * child process that seeds a payable payment and prints `ready <port> <json>`.
+ */
+import type { AddressInfo } from 'node:net';
+import { Wallet } from 'ethers';
+import { pino } from 'pino';
+import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
+import { createEvmChainAdapter } from '../../adapters/chains/evm/gateway-adapter.ts';
+import { createApp } from '../../server/app.ts';
+import { createAssetRegistry } from '../../server/domain/assets.ts';
+import { createPriceTable } from '../../server/domain/prices.ts';
+import { createChainRegistry } from '../../server/ports/chains.ts';
+import { systemClock } from '../../server/ports/clock.ts';
+import { createKey, createPartner } from '../../server/auth/provisioning.ts';
+import { createSandboxChains } from '../../server/sandbox/index.ts';
+
+const [url, schema] = [process.argv[2]!, process.argv[3]!];
+const storage = await createPostgresStorage({ url, schema, poolSize: 20 });
+const sandbox = await createSandboxChains();
+const evm = sandbox.evm;
+const chains = createChainRegistry([createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1 }])]);
+const assets = createAssetRegistry(sandbox.assetConfigs());
+const { partner, apiKey } = await createPartner(storage, { name: 'bench', version: '2026-02-18', live: false });
+const wallet = await createKey(storage, { partnerId: partner.id, scope: 'wallet', live: false });
+const app = createApp({ storage, clock: systemClock, logger: pino({ level: 'warn' }), assets, chains, prices: createPriceTable(), payBaseUrl: 'https://pay.bench.test' });
+const server = app.listen(0, '127.0.0.1', () => {
+  const usdc = sandbox.assetConfigs().find((a) => a.symbol === 'USDC' && a.id.startsWith('eip155'))!.id;
+  console.log(`ready ${(server.address() as AddressInfo).port} ${JSON.stringify({ apiKey, walletKey: wallet.apiKey, usdc, buyer: `eip155:31337:${Wallet.createRandom().address}` })}`);
+});
+server.keepAliveTimeout = 60_000;
+process.on('SIGTERM', () => server.close(() => void storage.close().then(() => sandbox.close()).then(() => process.exit(0))));
