@@ -1,4 +1,5 @@
 import { Wallet, type HDNodeWallet, type TypedDataDomain } from 'ethers';
+import type { RequestHandler } from 'express';
 import { pino } from 'pino';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
@@ -26,7 +27,10 @@ export interface GatewayEnv {
   close(): Promise<void>;
 }
 
-export async function startGatewayEnv(opts: { chains?: SandboxChains; assets?: (a: AssetConfig[]) => AssetConfig[]; quoteTtlS?: number } = {}): Promise<GatewayEnv> {
+/** `extraRoutes` is passed to the app as is (e.g. the sandbox router, for tools that need `/sandbox`). */
+export async function startGatewayEnv(
+  opts: { chains?: SandboxChains; assets?: (a: AssetConfig[]) => AssetConfig[]; quoteTtlS?: number; extraRoutes?: RequestHandler } = {},
+): Promise<GatewayEnv> {
   const chains = opts.chains ?? (await createSandboxChains());
   const storage = await createPostgresStorage({ embedded: true });
   const assets = createAssetRegistry((opts.assets ?? ((a) => a))(chains.assetConfigs()));
@@ -47,6 +51,7 @@ export async function startGatewayEnv(opts: { chains?: SandboxChains; assets?: (
     payBaseUrl: 'https://pay.example.test',
     onJobsWritten: () => notify(),
     ...(opts.quoteTtlS ? { quoteTtlS: opts.quoteTtlS } : {}),
+    ...(opts.extraRoutes ? { extraRoutes: opts.extraRoutes } : {}),
   });
   return {
     t,
