@@ -3,10 +3,10 @@ import { parseAssetId, type AssetId } from './caip.ts';
 /** How a buyer's wallet can pay in an asset (design.md §3 "How EVM is paid", "How Solana is paid"). */
 export type PaymentFlow = 'eip3009' | 'permit2' | 'transfer' | 'spl';
 
-export interface AssetInfo {
+/** An asset as configured (config/assets.*.json, ASSETS_FILE, or the sandbox). */
+export interface AssetConfig {
   /** CAIP-19 id. */
   id: string;
-  parsed: AssetId;
   symbol: string;
   name: string;
   decimals: number;
@@ -18,16 +18,9 @@ export interface AssetInfo {
   networkIconUrl?: string;
 }
 
-export interface AssetConfig {
-  id: string;
-  symbol: string;
-  name: string;
-  decimals: number;
-  pegCurrency?: string;
-  flows: PaymentFlow[];
-  networkName: string;
-  iconUrl?: string;
-  networkIconUrl?: string;
+/** A registered asset, with its id parsed once. */
+export interface AssetInfo extends AssetConfig {
+  parsed: AssetId;
 }
 
 /** The assets this deployment accepts, keyed by CAIP-19 id. */
