@@ -127,17 +127,17 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     async transition(id, t) {
       try {
         return await db.transaction(async (tx) => {
-        const params: unknown[] = [id, t.from, t.to, t.at];
-        const sets = ['status = $3', 'state_version = state_version + 1', 'updated_at = $4', ...patchAssignments(t.patch, params)];
-        const { rows } = await tx.query(`UPDATE payments SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($2::text[]) RETURNING *`, params);
-        if (!rows[0]) {
-          const cur = await tx.query('SELECT * FROM payments WHERE id = $1', [id]);
-          return { ok: false as const, current: cur.rows[0] ? toPayment(cur.rows[0]) : null };
-        }
-        const payment = toPayment(rows[0]);
-        await insertEvent(tx, t.event, payment, t.at, t.event.snapshot(payment));
-        if (t.jobs?.length) await tx.query(INSERT_JOBS_FROM_PARAM('$1', '(SELECT 1) AS one'), [jobsParam(t.jobs, t.at)]);
-        return { ok: true as const, payment };
+          const params: unknown[] = [id, t.from, t.to, t.at];
+          const sets = ['status = $3', 'state_version = state_version + 1', 'updated_at = $4', ...patchAssignments(t.patch, params)];
+          const { rows } = await tx.query(`UPDATE payments SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($2::text[]) RETURNING *`, params);
+          if (!rows[0]) {
+            const cur = await tx.query('SELECT * FROM payments WHERE id = $1', [id]);
+            return { ok: false as const, current: cur.rows[0] ? toPayment(cur.rows[0]) : null };
+          }
+          const payment = toPayment(rows[0]);
+          await insertEvent(tx, t.event, payment, t.at, t.event.snapshot(payment));
+          if (t.jobs?.length) await tx.query(INSERT_JOBS_FROM_PARAM('$1', '(SELECT 1) AS one'), [jobsParam(t.jobs, t.at)]);
+          return { ok: true as const, payment };
         });
       } catch (err) {
         // The transaction id already paid another payment (unique (network, tx_id)): nothing written.
