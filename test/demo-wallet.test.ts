@@ -6,6 +6,8 @@ import type { RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient, type PartnerClient } from '../clients/partner/src/index.ts';
 import { createSandboxChains, createSandboxRouter, type SandboxChains } from '../server/sandbox/index.ts';
+import { formatAmount, fromBaseUnits } from '../tools/demo-wallet/format.ts';
+import { paymentIdFromLink } from '../tools/demo-wallet/link.ts';
 import { startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
 
 /**
@@ -116,6 +118,8 @@ describe('demo wallet pays on the sandbox', () => {
     expect(run.stdout).toMatch(/Options offered \(2\):/);
     expect(run.stdout).toContain(`Option chosen: 7 USDC on Sandbox Solana (${asset.solUsdc}) from solana:sandbox:`);
     expect(run.stdout).not.toContain('for gas');
+    expect(run.stdout).toContain('actions: build');
+    expect(run.stdout).toContain('Fetch: 1 build action(s) resolved by the gateway into 1 wallet call(s)');
     expect(run.stdout).toMatch(/1\/1 solana_signTransaction on solana:sandbox/);
     expect(run.stdout).toMatch(/Final status: succeeded/);
     expect((await partner.payments.waitForFinal(merchantId, payment.paymentId, { timeoutMs: 10_000 })).status).toBe('succeeded');
@@ -148,4 +152,26 @@ describe('demo wallet failures: exit 1 with the reason on stderr, no stack trace
     const notLink = await runWallet(walletArgs('https://pay.example.test/a/b'));
     expect(notLink).toMatchObject({ code: 2, stderr: expect.stringContaining('not a payment link (missing_payment_id)') });
   }, 60_000);
+});
+
+describe('demo wallet link and amount reading', () => {
+  const id = 'pay_01M81J7YP4A22T3XZPSKQV9K8D';
+
+  it('takes every link form the service hands out, trusting the link host unless --pay-host pins one', () => {
+    for (const link of [id, `https://pay.example/${id}`, `https://pay.example/?pid=${id}`, `http://localhost:3000/pay/${id}`, `wc:abc@2?pay=${encodeURIComponent(`https://pay.example/?pid=${id}`)}`]) {
+      expect(paymentIdFromLink(link), link).toBe(id);
+    }
+    expect(paymentIdFromLink(`http://localhost:3000/pay/${id}`, 'localhost:3000')).toBe(id);
+    expect(() => paymentIdFromLink(`https://evilpay.example/${id}`, 'pay.example')).toThrow('untrusted_host');
+    expect(() => paymentIdFromLink(`http://localhost:3001/pay/${id}`, 'localhost:3000')).toThrow('untrusted_host');
+    expect(() => paymentIdFromLink('https://pay.example/order-42')).toThrow('invalid_payment_id');
+    expect(() => paymentIdFromLink('wc:abc@2?relay-protocol=irn')).toThrow('not a payment link');
+  });
+
+  it('prints exact amounts from base units', () => {
+    expect([fromBaseUnits('10500000', 6), fromBaseUnits('7', 6), fromBaseUnits('100000000000000000', 18), fromBaseUnits('1050', 0)]).toEqual(['10.5', '0.000007', '0.1', '1050']);
+    expect(formatAmount({ unit: 'iso4217/USD', value: '1050' })).toBe('10.50 USD');
+    expect(formatAmount({ unit: 'iso4217/JPY', value: '1050' })).toBe('1050 JPY');
+    expect(formatAmount({ unit: 'caip19/x', value: '2500000', display: { assetSymbol: 'USDT', assetName: 'Tether', decimals: 6, networkName: 'Sandbox EVM' } })).toBe('2.5 USDT on Sandbox EVM');
+  });
 });

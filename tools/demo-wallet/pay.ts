@@ -51,6 +51,8 @@ export async function payOnSandbox(config: PayConfig, print: (line: string) => v
     await fundFor(option, sandbox, sandboxApi, print);
 
     const actions = await resolveBuildActions(option.actions, (build) => client.fetchAction(config.paymentId, { optionId: option.id, data: build.build.data }));
+    const builds = option.actions.filter((a) => a.type === 'build').length;
+    if (builds > 0) print(`Fetch: ${builds} build action(s) resolved by the gateway into ${actions.length - option.actions.length + builds} wallet call(s)`);
     print(`Actions (${actions.length}):`);
     const results = await execute(actions, buyer, print);
     results.forEach((result, index) => print(`  result ${index + 1}: ${shorten(String(result.data[0]))}`));
