@@ -21,6 +21,8 @@ import { paymentHandlers } from './handlers/payments.ts';
 import { paymentListHandlers } from './handlers/payment-lists.ts';
 import { refundHandlers } from './handlers/refunds.ts';
 import { gatewayHandlers } from './handlers/gateway.ts';
+import { webhookHandlers } from './handlers/webhooks.ts';
+import type { HostLookup } from './domain/webhooks/url-policy.ts';
 import type { PaymentTimeLimits } from './domain/payments/create-payment.ts';
 import { createChainRegistry, type ChainRegistry } from './ports/chains.ts';
 import { createPriceTable, type PricePort } from './domain/prices.ts';
@@ -48,6 +50,10 @@ export interface AppDeps {
   validateResponses?: boolean;
   /** The OpenAPI documents by version; the generated ones by default. */
   docs?: Map<string, OpenApiDoc>;
+  /** Sandbox mode only: webhook endpoints on loopback (http allowed) are accepted. Default false. */
+  allowLoopbackEndpoints?: boolean;
+  /** DNS for checking webhook endpoint hosts; the system resolver by default (tests inject one). */
+  webhookLookup?: HostLookup;
 }
 
 /** Everything handlers need, built from the deps once. */
@@ -69,6 +75,7 @@ function buildHandlers(deps: AppDeps): OperationHandlers {
     ...paymentListHandlers(payments),
     ...refundHandlers(payments),
     ...gatewayHandlers(payments),
+    ...webhookHandlers(deps),
   };
 }
 

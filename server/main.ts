@@ -14,6 +14,7 @@ import { startJobs } from './jobs/start-jobs.ts';
 import { openChains } from './chains-setup.ts';
 import { createChainRegistry } from './ports/chains.ts';
 import { createPriceTable } from './domain/prices.ts';
+import { createWebhookDispatcher } from './domain/webhooks/dispatcher.ts';
 
 /** The composition root: config → adapters → app → listen. */
 async function main() {
@@ -45,9 +46,17 @@ async function main() {
   // inline queue runs jobs here, and the outbox keeps them across restarts.
   const queue = config.redisUrl ? createBullmqQueue({ redisUrl: config.redisUrl, logger }) : createInlineQueue({ clock: systemClock, logger });
   let notify = () => {};
-  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets, chains: chainRegistry, onJobsWritten: () => notify() });
-  const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, runWorker: config.jobWorkers });
-  notify = () => jobs.relay.notify();
+  // Loopback webhook receivers (plain http) are a sandbox convenience; production refuses them.
+  const sandbox = config.mode === 'sandbox';
+  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets, chains: chainRegistry, onJobsWritten: () => notify(), webhooks: { allowLoopbackEndpoints: sandbox } });
+  // Several slots, so one slow webhook receiver (capped per endpoint) cannot hold up other jobs.
+  const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, runWorker: config.jobWorkers, concurrency: 16 });
+  const webhooks = createWebhookDispatcher({ storage, clock: systemClock, logger, onJobsWritten: () => jobs.relay.notify() });
+  webhooks.start();
+  notify = () => {
+    jobs.relay.notify();
+    webhooks.notify();
+  };
 
   const app = createApp({
     storage,
@@ -62,6 +71,7 @@ async function main() {
     quoteTtlS: config.quoteTtlS,
     ...(chains.routes ? { extraRoutes: chains.routes } : {}),
     ...(config.logoChecks ? { checkLogo: createLogoChecker() } : {}),
+    allowLoopbackEndpoints: sandbox,
   });
   const server = app.listen(config.port, config.host, () => {
     logger.info(
@@ -73,8 +83,9 @@ async function main() {
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     server.close(() => {
-      void jobs
+      void webhooks
         .stop()
+        .then(() => jobs.stop())
         .then(() => storage.close())
         .then(() => chains.close())
         .finally(() => process.exit(0));

@@ -8,6 +8,7 @@ import { createAssetRegistry } from './domain/assets.ts';
 import { openChains } from './chains-setup.ts';
 import { createChainRegistry } from './ports/chains.ts';
 import { openConfiguredStorage } from './storage.ts';
+import { createWebhookDispatcher } from './domain/webhooks/dispatcher.ts';
 
 /** Exit code for a configuration that cannot run a separate worker. */
 const EXIT_CONFIG = 2;
@@ -64,9 +65,13 @@ async function main() {
     const chains = await openChains(config);
     const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets: createAssetRegistry([...config.assets, ...chains.assets]), chains: createChainRegistry(chains.ports) });
     const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, concurrency: 4 });
+    // Workers fan payment events out to webhook endpoints too; claims are disjoint across processes.
+    const webhooks = createWebhookDispatcher({ storage, clock: systemClock, logger, onJobsWritten: () => jobs.relay.notify() });
+    webhooks.start();
     logger.info({ jobTypes: Object.keys(handlers) }, 'worker started');
     return {
       async stop() {
+        await webhooks.stop();
         await jobs.stop();
         await storage.close();
       },

@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { JobHandler } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage.ts';
 import type { JobLogger } from './logger.ts';
+import { webhookDeliveryJob, type WebhookJobOptions } from '../domain/webhooks/job.ts';
 
 /** What job handlers may use; later capabilities add their chain and webhook ports here. */
 export interface JobHandlerDeps {
@@ -17,6 +18,8 @@ export interface JobHandlerDeps {
   chains?: ChainRegistry;
   /** Called when a handler committed new outbox jobs, so the relay hands them on at once. */
   onJobsWritten?: () => void;
+  /** Webhook delivery settings (sandbox loopback allowance; tests shorten timeouts and schedule). */
+  webhooks?: WebhookJobOptions;
 }
 
 /** How soon to look again at a transfer that is not final yet. */
@@ -72,5 +75,8 @@ export function buildJobHandlers(deps: JobHandlerDeps): Record<string, JobHandle
       }
       return { retryAt: new Date(now + FOLLOW_MS) };
     },
+
+    /** One attempt to post a webhook delivery; see server/domain/webhooks/deliver.ts. */
+    'webhook.deliver': webhookDeliveryJob(deps),
   };
 }

@@ -301,6 +301,94 @@ export interface JobRepository {
   requeueUnfinished(): Promise<number>;
 }
 
+/** A partner's webhook receiver. `secret` signs deliveries; after a rotation `previousSecret` signs beside it until it expires. */
+export interface WebhookEndpointRecord {
+  id: string;
+  partnerId: string;
+  url: string;
+  enabledEvents: string[];
+  enabled: boolean;
+  /** Set when the service turned the endpoint off (`gone`: the receiver answered 410). */
+  disabledReason: string | null;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+export type WebhookEndpointPatch = Partial<Pick<WebhookEndpointRecord, 'url' | 'enabledEvents' | 'enabled' | 'disabledReason' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>> & { updatedAt: Date };
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookAttemptRecord {
+  attempt: number;
+  at: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/** One event to one endpoint; `body` is the exact envelope every attempt posts. */
+export interface WebhookDeliveryRecord {
+  id: string;
+  endpointId: string;
+  partnerId: string;
+  eventId: string;
+  eventType: string;
+  body: string;
+  status: WebhookDeliveryStatus;
+  attemptCount: number;
+  lastStatusCode: number | null;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+  attempts: WebhookAttemptRecord[];
+}
+
+/** A delivery to write with its `webhook.deliver` outbox job. */
+export type NewWebhookDelivery = Omit<WebhookDeliveryRecord, 'status' | 'attemptCount' | 'lastStatusCode' | 'nextAttemptAt' | 'deliveredAt' | 'attempts'> & { jobId: string };
+
+/** An undispatched event with the endpoints of its partner subscribed to its type. */
+export interface WebhookDispatchItem {
+  event: PaymentEventRecord;
+  /** The partner's pinned API version (the envelope's `api_version`). */
+  apiVersion: string;
+  endpointIds: string[];
+}
+
+export interface WebhookRepository {
+  createEndpoint(endpoint: WebhookEndpointRecord): Promise<void>;
+  /** The partner's live endpoints, newest first. */
+  listEndpoints(partnerId: string): Promise<WebhookEndpointRecord[]>;
+  /** A live endpoint of this partner. */
+  getEndpoint(partnerId: string, id: string): Promise<WebhookEndpointRecord | null>;
+  /** By id alone, deleted ones included: the delivery side. */
+  getEndpointById(id: string): Promise<WebhookEndpointRecord | null>;
+  updateEndpoint(partnerId: string, id: string, patch: WebhookEndpointPatch): Promise<WebhookEndpointRecord | null>;
+  /** True when a live endpoint was deleted by this call. */
+  deleteEndpoint(partnerId: string, id: string, at: Date): Promise<boolean>;
+  /**
+   * One unit: claims up to `limit` undispatched payment events (disjoint across processes), writes
+   * the deliveries `plan` makes of them with one `webhook.deliver` job each, and marks the events
+   * dispatched. Answers how many events and deliveries it wrote.
+   */
+  dispatchPending(limit: number, now: Date, plan: (items: WebhookDispatchItem[]) => NewWebhookDelivery[]): Promise<{ events: number; deliveries: number }>;
+  /** A delivery and its job, in one unit (redelivery, test events). */
+  createDelivery(delivery: NewWebhookDelivery): Promise<void>;
+  /** One of the partner's payment events. */
+  getEvent(partnerId: string, eventId: string): Promise<PaymentEventRecord | null>;
+  getDelivery(id: string): Promise<WebhookDeliveryRecord | null>;
+  /**
+   * Records an attempt and the delivery's new state, in one unit; false (nothing written) when the
+   * delivery is no longer pending or this attempt number is already recorded.
+   */
+  recordAttempt(deliveryId: string, attempt: WebhookAttemptRecord, next: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null }): Promise<boolean>;
+  /** An endpoint's deliveries, newest first, with their attempts. */
+  listDeliveries(partnerId: string, endpointId: string, q: { beforeId?: string; limit: number }): Promise<WebhookDeliveryRecord[]>;
+}
+
 export interface StoragePort {
   partners: PartnerRepository;
   apiKeys: ApiKeyRepository;
@@ -309,6 +397,7 @@ export interface StoragePort {
   idempotency: IdempotencyRepository;
   jobs: JobRepository;
   payments: PaymentRepository;
+  webhooks: WebhookRepository;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;

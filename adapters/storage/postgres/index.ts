@@ -6,6 +6,7 @@ import { migrate } from './migrate.ts';
 import { createApiKeyRepository, createPartnerRepository } from './partners.ts';
 import { createSettlementRepository } from './settlements.ts';
 import { createPaymentRepository } from './payments.ts';
+import { createWebhookRepository } from './webhooks.ts';
 import { createPgDb, createPgliteDb, type SqlDb } from './sql-db.ts';
 
 export type PostgresStorageOptions =
@@ -43,6 +44,7 @@ export async function createPostgresStorage(opts: PostgresStorageOptions): Promi
     idempotency: createIdempotencyRepository(db),
     payments: createPaymentRepository(db),
     jobs: createJobRepository(db),
+    webhooks: createWebhookRepository(db),
     async ping() {
       await db.query('SELECT 1');
     },

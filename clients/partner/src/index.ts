@@ -12,3 +12,4 @@ export type { SettlementsApi } from './resources/settlements.ts';
 export type { PaymentsApi } from './resources/payments.ts';
 export type { RefundsApi } from './resources/refunds.ts';
 export type * from './contract.ts';
+export { verifyWebhook, WebhookVerificationError, type WebhookEvent } from './webhooks.ts';

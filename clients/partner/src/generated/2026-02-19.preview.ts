@@ -317,6 +317,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The partner's endpoints, newest first. */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /** @description Register a receiver. The answer carries the signing secret, shown this once. */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** @description Stops all deliveries to it, pending retries included. Deleting again answers 404. */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /** @description Change the URL, the subscribed events, or turn the endpoint on or off. */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Deliveries to this endpoint, newest first, with each attempt's status code and duration. */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/events/{eventId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Send one event to this endpoint again, with the same `webhook-id`. */
+        post: operations["redeliverWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description A new secret, shown once; the previous one keeps signing beside it for 24 hours. */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Send a `webhook.test` event to this endpoint. */
+        post: operations["sendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -445,6 +549,12 @@ export interface components {
         CreateRefundRequest: {
             paymentId: components["schemas"]["PaymentId"];
         };
+        CreateWebhookEndpointRequest: {
+            url: components["schemas"]["WebhookUrl"];
+            enabledEvents: components["schemas"]["WebhookEventType"][];
+            /** @default true */
+            enabled: boolean;
+        };
         /** @description Where payments in one asset are settled for a merchant. */
         CryptoSettlement: {
             id: components["schemas"]["CryptoSettlementId"];
@@ -461,6 +571,8 @@ export interface components {
         };
         /** @description Opaque pagination cursor returned as `nextCursor`; pass it back unchanged. */
         Cursor: string;
+        /** @description Event identifier: `evt_` and an opaque part; it is also the `webhook-id` header of every delivery of the event. */
+        EventId: string;
         FetchRequest: {
             optionId: string;
             data: string;
@@ -734,6 +846,12 @@ export interface components {
             /** @description HTTPS URL of a new logo; `null` removes the logo. */
             iconUrl?: string | null;
         };
+        /** @description At least one field must be given. */
+        UpdateWebhookEndpointRequest: {
+            url?: components["schemas"]["WebhookUrl"];
+            enabledEvents?: components["schemas"]["WebhookEventType"][];
+            enabled?: boolean;
+        };
         /** @description One field that failed validation. */
         ValidationIssue: {
             /** @description Where the problem is, e.g. `body.merchantEmail` or `header.Idempotency-Key`. */
@@ -754,6 +872,77 @@ export interface components {
             /** @description The method's parameters. */
             params: unknown[];
         };
+        /** @description One POST to the receiver. */
+        WebhookAttempt: {
+            /** Format: int32 */
+            attempt: number;
+            at: components["schemas"]["Timestamp"];
+            /**
+             * Format: int32
+             * @description The receiver's HTTP status; null when no answer came (refused, timeout, blocked address).
+             */
+            statusCode: number | null;
+            /** Format: int32 */
+            durationMs: number;
+            error: string | null;
+        };
+        /** @description Delivery of one event to one endpoint, with every attempt. */
+        WebhookDelivery: {
+            id: string;
+            endpointId: components["schemas"]["WebhookEndpointId"];
+            eventId: components["schemas"]["EventId"];
+            eventType: string;
+            /**
+             * @description `pending` while attempts remain, `delivered` on a 2xx, `failed` when retries ran out or the endpoint is gone.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** Format: int32 */
+            attemptCount: number;
+            /** Format: int32 */
+            lastStatusCode: number | null;
+            nextAttemptAt: (string & components["schemas"]["Timestamp"]) | null;
+            createdAt: components["schemas"]["Timestamp"];
+            deliveredAt: (string & components["schemas"]["Timestamp"]) | null;
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description Where and what the service posts. The secret is never shown again after create or rotate. */
+        WebhookEndpoint: {
+            id: components["schemas"]["WebhookEndpointId"];
+            url: string;
+            enabledEvents: components["schemas"]["WebhookEventType"][];
+            /** @description False when turned off by the partner, or by the service after the receiver answered 410 Gone. */
+            enabled: boolean;
+            /** @description Why the service disabled the endpoint (`gone`), else null. */
+            disabledReason: string | null;
+            /** @description Until when the previous secret still signs beside the current one, after a rotation. */
+            previousSecretExpiresAt: (string & components["schemas"]["Timestamp"]) | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Webhook endpoint identifier: `whep_` and an opaque, time-sortable part. */
+        WebhookEndpointId: string;
+        WebhookEndpointList: {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        /** @description An endpoint with its signing secret (`whsec_…`): answered once, on create and on rotate. */
+        WebhookEndpointWithSecret: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /** @description Verify deliveries with it (Standard Webhooks). Store it now: it is never shown again. */
+            secret: string;
+        };
+        /**
+         * @description The events an endpoint can subscribe to.
+         * @enum {string}
+         */
+        WebhookEventType: "payment.created" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refunded";
+        /** @description HTTPS URL of a public receiver (loopback http:// only in sandbox mode). */
+        WebhookUrl: string;
     };
     responses: never;
     parameters: {
@@ -5070,6 +5259,1559 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "already_refunded";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded and a new resource has been created as a result. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoint: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: components["schemas"]["WebhookEndpointId"];
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoint: components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                cursor?: components["schemas"]["Cursor"];
+                limit?: number;
+            };
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    redeliverWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                endpointId: string;
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has been accepted for processing, but processing has not yet completed. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delivery: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "not_found";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has been accepted for processing, but processing has not yet completed. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delivery: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Nothing with this id is visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "not_found";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;

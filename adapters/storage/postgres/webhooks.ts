@@ -1,0 +1,133 @@
+import type { NewWebhookDelivery, WebhookDispatchItem, WebhookEndpointPatch, WebhookRepository } from '../../../server/ports/storage.ts';
+import type { SqlClient, SqlDb } from './sql-db.ts';
+import { toAttempt, toDelivery, toEndpoint, toEvent } from './webhook-rows.ts';
+
+type Row = Record<string, unknown>;
+
+const PATCH_COLUMNS: Array<[keyof WebhookEndpointPatch, string]> = [
+  ['url', 'url'], ['enabledEvents', 'enabled_events'], ['enabled', 'enabled'], ['disabledReason', 'disabled_reason'],
+  ['secret', 'secret'], ['previousSecret', 'previous_secret'], ['previousSecretExpiresAt', 'previous_secret_expires_at'], ['updatedAt', 'updated_at'],
+];
+
+/** Deliveries and their `webhook.deliver` jobs in two statements, whatever the batch size. */
+async function insertDeliveries(tx: SqlClient, deliveries: NewWebhookDelivery[]): Promise<void> {
+  if (deliveries.length === 0) return;
+  const rows = JSON.stringify(deliveries.map((d) => ({ ...d, createdAt: d.createdAt.toISOString() })));
+  await tx.query(
+    `INSERT INTO webhook_deliveries (id, endpoint_id, partner_id, event_id, event_type, body, status, created_at)
+     SELECT d."id", d."endpointId", d."partnerId", d."eventId", d."eventType", d."body", 'pending', d."createdAt"
+     FROM jsonb_to_recordset($1::jsonb) AS d("id" text, "endpointId" text, "partnerId" text, "eventId" text, "eventType" text, "body" text, "createdAt" timestamptz)`,
+    [rows],
+  );
+  await tx.query(
+    `INSERT INTO outbox_jobs (id, type, payload, run_at, created_at)
+     SELECT d."jobId", 'webhook.deliver', jsonb_build_object('deliveryId', d."id"), d."createdAt", d."createdAt"
+     FROM jsonb_to_recordset($1::jsonb) AS d("id" text, "jobId" text, "createdAt" timestamptz)
+     ON CONFLICT (id) DO NOTHING`,
+    [rows],
+  );
+}
+
+/** Webhook endpoints, deliveries and the event dispatcher's claim on PostgreSQL or PGlite. */
+export function createWebhookRepository(db: SqlDb): WebhookRepository {
+  const attemptsOf = async (ids: string[]) => {
+    if (ids.length === 0) return new Map<string, ReturnType<typeof toAttempt>[]>();
+    const { rows } = await db.query<Row>('SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::text[]) ORDER BY delivery_id, attempt', [ids]);
+    const map = new Map<string, ReturnType<typeof toAttempt>[]>();
+    for (const r of rows) map.set(String(r.delivery_id), [...(map.get(String(r.delivery_id)) ?? []), toAttempt(r)]);
+    return map;
+  };
+  return {
+    async createEndpoint(e) {
+      await db.query(
+        `INSERT INTO webhook_endpoints (id, partner_id, url, enabled_events, enabled, disabled_reason, secret, previous_secret, previous_secret_expires_at, created_at, updated_at, deleted_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        [e.id, e.partnerId, e.url, e.enabledEvents, e.enabled, e.disabledReason, e.secret, e.previousSecret, e.previousSecretExpiresAt, e.createdAt, e.updatedAt, e.deletedAt],
+      );
+    },
+    async listEndpoints(partnerId) {
+      const { rows } = await db.query<Row>('SELECT * FROM webhook_endpoints WHERE partner_id = $1 AND deleted_at IS NULL ORDER BY id DESC', [partnerId]);
+      return rows.map(toEndpoint);
+    },
+    async getEndpoint(partnerId, id) {
+      const { rows } = await db.query<Row>('SELECT * FROM webhook_endpoints WHERE partner_id = $1 AND id = $2 AND deleted_at IS NULL', [partnerId, id]);
+      return rows[0] ? toEndpoint(rows[0]) : null;
+    },
+    async getEndpointById(id) {
+      const { rows } = await db.query<Row>('SELECT * FROM webhook_endpoints WHERE id = $1', [id], 'webhook_endpoint_by_id');
+      return rows[0] ? toEndpoint(rows[0]) : null;
+    },
+    async updateEndpoint(partnerId, id, patch) {
+      const params: unknown[] = [partnerId, id];
+      const sets = PATCH_COLUMNS.filter(([k]) => patch[k] !== undefined).map(([k, col]) => `${col} = $${params.push(patch[k])}`);
+      const { rows } = await db.query<Row>(`UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE partner_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING *`, params);
+      return rows[0] ? toEndpoint(rows[0]) : null;
+    },
+    async deleteEndpoint(partnerId, id, at) {
+      const { rowCount } = await db.query('UPDATE webhook_endpoints SET deleted_at = $3, enabled = false, updated_at = $3 WHERE partner_id = $1 AND id = $2 AND deleted_at IS NULL', [partnerId, id, at]);
+      return rowCount > 0;
+    },
+    dispatchPending(limit, now, plan) {
+      return db.transaction(async (tx) => {
+        const { rows } = await tx.query<Row>(
+          `UPDATE payment_events SET dispatched_at = $2
+           WHERE (payment_id, state_version) IN (
+             SELECT payment_id, state_version FROM payment_events WHERE dispatched_at IS NULL
+             ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+           RETURNING id, payment_id, partner_id, type, state_version, created_at, data`,
+          [limit, now],
+        );
+        if (rows.length === 0) return { events: 0, deliveries: 0 };
+        const events = rows.map(toEvent).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.stateVersion - b.stateVersion);
+        const partnerIds = [...new Set(events.map((e) => e.partnerId))];
+        const { rows: eps } = await tx.query<Row>(
+          `SELECT e.id, e.partner_id, e.enabled_events, p.default_version FROM webhook_endpoints e JOIN partners p ON p.id = e.partner_id
+           WHERE e.partner_id = ANY($1::text[]) AND e.enabled AND e.deleted_at IS NULL`,
+          [partnerIds],
+        );
+        const items: WebhookDispatchItem[] = [];
+        for (const event of events) {
+          const mine = eps.filter((r) => r.partner_id === event.partnerId && (r.enabled_events as string[]).includes(event.type));
+          if (mine.length > 0) items.push({ event, apiVersion: String(mine[0]!.default_version), endpointIds: mine.map((r) => String(r.id)) });
+        }
+        const deliveries = items.length > 0 ? plan(items) : [];
+        await insertDeliveries(tx, deliveries);
+        return { events: events.length, deliveries: deliveries.length };
+      });
+    },
+    async createDelivery(d) {
+      await db.transaction((tx) => insertDeliveries(tx, [d]));
+    },
+    async getEvent(partnerId, eventId) {
+      const { rows } = await db.query<Row>('SELECT * FROM payment_events WHERE id = $1 AND partner_id = $2', [eventId, partnerId]);
+      return rows[0] ? toEvent(rows[0]) : null;
+    },
+    async getDelivery(id) {
+      const { rows } = await db.query<Row>('SELECT * FROM webhook_deliveries WHERE id = $1', [id], 'webhook_delivery_by_id');
+      return rows[0] ? toDelivery(rows[0], (await attemptsOf([id])).get(id) ?? []) : null;
+    },
+    recordAttempt(deliveryId, a, next) {
+      return db.transaction(async (tx) => {
+        const { rowCount } = await tx.query(
+          `UPDATE webhook_deliveries SET status = $2, attempt_count = $3, last_status_code = $4, next_attempt_at = $5,
+             delivered_at = CASE WHEN $2 = 'delivered' THEN $6::timestamptz ELSE NULL END
+           WHERE id = $1 AND status = 'pending' AND attempt_count = $3 - 1`,
+          [deliveryId, next.status, a.attempt, a.statusCode, next.nextAttemptAt, a.at],
+          'webhook_delivery_attempted',
+        );
+        if (rowCount === 0) return false;
+        await tx.query('INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5, $6)', [
+          deliveryId, a.attempt, a.at, a.statusCode, a.durationMs, a.error,
+        ], 'webhook_attempt_insert');
+        return true;
+      });
+    },
+    async listDeliveries(partnerId, endpointId, q) {
+      const params: unknown[] = [partnerId, endpointId, q.limit];
+      const before = q.beforeId ? `AND id < $${params.push(q.beforeId)}` : '';
+      const { rows } = await db.query<Row>(`SELECT * FROM webhook_deliveries WHERE partner_id = $1 AND endpoint_id = $2 ${before} ORDER BY id DESC LIMIT $3`, params);
+      const attempts = await attemptsOf(rows.map((r) => String(r.id)));
+      return rows.map((r) => toDelivery(r, attempts.get(String(r.id)) ?? []));
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import type { Clock } from '../../ports/clock.ts';
+import { isHttpFetchError, type HttpFetchPort } from '../../ports/http-fetch.ts';
+import type { JobHandler } from '../../ports/queue.ts';
+import type { StoragePort, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../ports/storage.ts';
+import type { JobLogger } from '../../jobs/logger.ts';
+import { DELIVERY_TIMEOUT_MS, nextAttemptDelay, WEBHOOK_RETRY_SCHEDULE_MS } from './schedule.ts';
+import { signedHeaders } from './signing.ts';
+import { isAllowedLoopback } from './url-policy.ts';
+
+export interface WebhookDeliveryDeps {
+  storage: Pick<StoragePort, 'webhooks'>;
+  clock: Clock;
+  logger: JobLogger;
+  /** The SSRF-guarded fetch (see `createWebhookFetch`): it re-checks the endpoint's address at every attempt. */
+  fetch: HttpFetchPort;
+  /** Sandbox mode only: plain-http loopback receivers. */
+  allowLoopbackEndpoints?: boolean;
+  /** Waits between attempts; the Standard schedule by default (tests shorten it). */
+  schedule?: readonly number[];
+  /** Per-attempt deadline, default 15 s. */
+  timeoutMs?: number;
+  /**
+   * Attempts to one endpoint in flight in this process at once (default 8). More are put back for
+   * a second, so a slow endpoint holds at most this many of the worker's slots and others flow.
+   */
+  maxInFlightPerEndpoint?: number;
+}
+
+/** How much of a receiver's answer is read; the body itself is not kept. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+const BUSY_RETRY_MS = 1000;
+
+type AttemptResult = { statusCode: number | null; error: string | null; durationMs: number };
+
+/** The secrets that sign now: the current one, and the previous one while its overlap lasts. */
+export function signingSecrets(endpoint: WebhookEndpointRecord, now: number): string[] {
+  const previous = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt.getTime() > now ? [endpoint.previousSecret] : [];
+  return [endpoint.secret, ...previous];
+}
+
+/**
+ * The `webhook.deliver` job: one attempt per run. 2xx → delivered; 410 → the endpoint is disabled
+ * and the delivery failed; anything else (or no answer) → `{ retryAt }` per the schedule, then
+ * failed. Idempotent: a delivery no longer pending is left alone, and an attempt is recorded only
+ * if no concurrent run recorded the same attempt number first.
+ */
+export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
+  const schedule = deps.schedule ?? WEBHOOK_RETRY_SCHEDULE_MS;
+  const timeoutMs = deps.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const cap = deps.maxInFlightPerEndpoint ?? 8;
+  const policy = { allowLoopback: deps.allowLoopbackEndpoints ?? false };
+  const inFlight = new Map<string, number>();
+
+  async function post(endpoint: WebhookEndpointRecord, delivery: WebhookDeliveryRecord, now: number): Promise<AttemptResult> {
+    const headers = { ...signedHeaders(delivery.eventId, now, delivery.body, signingSecrets(endpoint, now)), 'content-type': 'application/json' };
+    const started = performance.now();
+    const took = () => Math.round(performance.now() - started);
+    try {
+      const res = await deps.fetch.fetch(endpoint.url, {
+        method: 'POST', headers, body: delivery.body, maxBytes: MAX_RESPONSE_BYTES, timeoutMs, connectTimeoutMs: Math.min(timeoutMs, 5000),
+        maxRedirects: 0, httpsOnly: !isAllowedLoopback(endpoint.url, policy),
+      });
+      return { statusCode: res.status, error: null, durationMs: took() };
+    } catch (err) {
+      if (!isHttpFetchError(err)) throw err;
+      return { statusCode: null, error: `${err.code}: ${err.message}`, durationMs: took() };
+    }
+  }
+
+  return async (job) => {
+    const delivery = await deps.storage.webhooks.getDelivery(String(job.payload.deliveryId));
+    if (!delivery || delivery.status !== 'pending') return;
+    const endpoint = await deps.storage.webhooks.getEndpointById(delivery.endpointId);
+    const attempt = delivery.attemptCount + 1;
+    if (!endpoint || endpoint.deletedAt || !endpoint.enabled) {
+      const at = new Date(deps.clock.now());
+      await deps.storage.webhooks.recordAttempt(delivery.id, { attempt, at, statusCode: null, durationMs: 0, error: 'endpoint disabled or deleted' }, { status: 'failed', nextAttemptAt: null });
+      return;
+    }
+    const busy = inFlight.get(endpoint.id) ?? 0;
+    if (busy >= cap) return { retryAt: new Date(deps.clock.now() + BUSY_RETRY_MS) };
+    inFlight.set(endpoint.id, busy + 1);
+    let result: AttemptResult;
+    const now = deps.clock.now();
+    try {
+      result = await post(endpoint, delivery, now);
+    } finally {
+      const left = (inFlight.get(endpoint.id) ?? 1) - 1;
+      if (left > 0) inFlight.set(endpoint.id, left);
+      else inFlight.delete(endpoint.id);
+    }
+    const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const gone = result.statusCode === 410;
+    const delay = ok || gone ? null : nextAttemptDelay(schedule, attempt);
+    const nextAttemptAt = delay === null ? null : new Date(deps.clock.now() + delay);
+    const status = ok ? 'delivered' : nextAttemptAt ? 'pending' : 'failed';
+    const recorded = await deps.storage.webhooks.recordAttempt(delivery.id, { attempt, at: new Date(now), ...result }, { status, nextAttemptAt });
+    if (!recorded) return;
+    if (gone) {
+      deps.logger.warn({ endpointId: endpoint.id }, 'webhook endpoint answered 410 Gone; disabled');
+      await deps.storage.webhooks.updateEndpoint(endpoint.partnerId, endpoint.id, { enabled: false, disabledReason: 'gone', updatedAt: new Date(deps.clock.now()) });
+    }
+    if (nextAttemptAt) return { retryAt: nextAttemptAt };
+  };
+}

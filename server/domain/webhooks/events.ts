@@ -1,0 +1,39 @@
+import { monotonicFactory } from 'ulid';
+import type { NewWebhookDelivery, PaymentEventRecord, WebhookDispatchItem } from '../../ports/storage.ts';
+import { newId } from '../ids.ts';
+
+/** The event types an endpoint may subscribe to (the spec's WebhookEventType). */
+export const WEBHOOK_EVENT_TYPES = ['payment.created', 'payment.processing', 'payment.succeeded', 'payment.failed', 'payment.expired', 'payment.cancelled', 'payment.refunded'] as const;
+
+const nextUlid = monotonicFactory();
+
+/** Delivery ids sort by creation, so an endpoint's deliveries page newest first by id. */
+export function newDeliveryId(now: number): string {
+  return `whdl_${nextUlid(now)}`;
+}
+
+/**
+ * The body every attempt posts: `{ id, type, api_version, created_at, data }`, `data` being the
+ * stored snapshot (which carries `payment_state_version`). Built once per delivery and stored, so
+ * retries and redeliveries send the same bytes.
+ */
+export function envelopeOf(event: Pick<PaymentEventRecord, 'id' | 'type' | 'createdAt' | 'data'>, apiVersion: string): string {
+  return JSON.stringify({ id: event.id, type: event.type, api_version: apiVersion, created_at: event.createdAt.toISOString(), data: event.data });
+}
+
+/** One delivery (and job) per event × subscribed endpoint: the dispatcher's plan. */
+export function planDeliveries(items: WebhookDispatchItem[], now: number): NewWebhookDelivery[] {
+  return items.flatMap(({ event, apiVersion, endpointIds }) => {
+    const body = envelopeOf(event, apiVersion);
+    return endpointIds.map((endpointId) => ({
+      id: newDeliveryId(now),
+      jobId: newId('job', now),
+      endpointId,
+      partnerId: event.partnerId,
+      eventId: event.id,
+      eventType: event.type,
+      body,
+      createdAt: new Date(now),
+    }));
+  });
+}

@@ -1,0 +1,59 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { classifyAddress } from '../../../adapters/http-fetch/address-policy.ts';
+
+/** Resolves a host name to all its addresses; injectable so tests need no DNS. */
+export type HostLookup = (hostname: string) => Promise<ReadonlyArray<{ address: string }>>;
+
+export interface EndpointUrlPolicy {
+  /** Sandbox mode only: http(s)://localhost, 127.0.0.1 and [::1] receivers are accepted. */
+  allowLoopback: boolean;
+  lookup?: HostLookup;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1']);
+
+/** The URL's host without IPv6 brackets or a trailing dot, lower-cased. */
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+}
+
+/** True when the URL is a loopback receiver that sandbox mode lets through (http allowed). */
+export function isAllowedLoopback(raw: string, policy: EndpointUrlPolicy): boolean {
+  if (!policy.allowLoopback) return false;
+  try {
+    return LOOPBACK_HOSTS.has(hostOf(new URL(raw)));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why an endpoint URL is refused, or null when it is acceptable: HTTPS to a host whose every
+ * address is public (SSRF). Checked at registration; the delivery re-checks through the guarded
+ * fetch, which also catches a name that later resolves elsewhere.
+ */
+export async function endpointUrlProblem(raw: string, policy: EndpointUrlPolicy): Promise<string | null> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'the URL is not valid';
+  }
+  if (url.username || url.password) return 'the URL must not carry credentials';
+  if (isAllowedLoopback(raw, policy)) return url.protocol === 'https:' || url.protocol === 'http:' ? null : 'the URL must be https://';
+  if (url.protocol !== 'https:') return 'the URL must be https://';
+  const host = hostOf(url);
+  if (host === 'localhost' || host.endsWith('.localhost')) return 'the URL must point at a public address';
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = (await (policy.lookup ?? ((h) => dnsLookup(h, { all: true })))(host)).map((a) => a.address);
+    } catch {
+      return `the host ${host} does not resolve`;
+    }
+    if (addresses.length === 0) return `the host ${host} does not resolve`;
+  }
+  return addresses.every((a) => classifyAddress(a) === 'public') ? null : 'the URL must point at a public address';
+}

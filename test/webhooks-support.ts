@@ -1,0 +1,59 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request a receiver saw: headers and the body exactly as sent. */
+export interface Received {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A real local webhook receiver on 127.0.0.1. `respond` decides each answer (200 by default);
+ * `stop()` closes it (the port then refuses connections) and `restart()` listens on the same port.
+ */
+export async function startReceiver(respond: (r: Received, n: number) => number | { status: number; headers?: Record<string, string> } = () => 200) {
+  const received: Received[] = [];
+  let answer = respond;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const r = { path: req.url ?? '/', headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks).toString('utf8') };
+      received.push(r);
+      const out = answer(r, received.length);
+      const o = typeof out === 'number' ? { status: out } : out;
+      res.writeHead(o.status, o.headers ?? {}).end('ok');
+    });
+  });
+  server.keepAliveTimeout = 1;
+  const listen = (port: number) => new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  await listen(0);
+  const port = (server.address() as AddressInfo).port;
+  return {
+    received,
+    port,
+    url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,
+    respond(fn: typeof respond) {
+      answer = fn;
+    },
+    stop: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+    restart: () => listen(port),
+  };
+}
+
+/** Polls until `check` is true or the deadline passes; answers whether it became true. */
+export async function eventually(check: () => boolean | Promise<boolean>, ms = 15_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return check();
+}
