@@ -13,6 +13,10 @@ import { Seeder, startProviderEnv, type ProviderEnv } from './provider-env.ts';
  * partner (so states never see each other's data or idempotency keys), builds what it names
  * through the public API and returns the ids the consumers' requests inject.
  */
+/** The app's defaults (createApp): a quote holds 300 s, a payment without expiresAt 300 s. */
+const QUOTE_TTL_S = 300;
+const PAYMENT_TTL_S = 300;
+
 let env: ProviderEnv;
 let seed: Seeder;
 /** The partner of the state being verified; requests carry its keys. */
@@ -54,6 +58,44 @@ const states: NonNullable<VerifierOptions['stateHandlers']> = {
     await seed.pay(p, paymentId);
     return { merchantId, paymentId };
   },
+  'a payable payment and a funded buyer on the sandbox EVM chain': async () => {
+    const p = await fresh();
+    const { merchantId } = await seed.settledMerchant(p);
+    const buyer = await seed.evmBuyer();
+    return { paymentId: await seed.payment(p, merchantId), account: `${env.chains.evm.caip2}:${buyer.address}` };
+  },
+  // What a wallet holds just before confirm: the state signs the EIP-3009 authorization with a funded key.
+  'a payable payment with a signed EIP-3009 option': async () => {
+    const p = await fresh();
+    const { merchantId } = await seed.settledMerchant(p);
+    const paymentId = await seed.payment(p, merchantId);
+    const { optionId, signature } = await seed.signedEvmOption(p, paymentId);
+    return { paymentId, optionId, signature };
+  },
+  'a signed EIP-3009 option whose quote has expired': async () => {
+    const p = await fresh();
+    const { merchantId } = await seed.settledMerchant(p);
+    const paymentId = await seed.payment(p, merchantId, { expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+    const { optionId, signature } = await seed.signedEvmOption(p, paymentId);
+    env.timeTravel((QUOTE_TTL_S + 60) * 1000);
+    return { paymentId, optionId, signature };
+  },
+  'an expired payment': async () => {
+    const p = await fresh();
+    const { merchantId } = await seed.settledMerchant(p);
+    const paymentId = await seed.payment(p, merchantId);
+    env.timeTravel((PAYMENT_TTL_S + 60) * 1000);
+    return { merchantId, paymentId };
+  },
+  'a payable payment with a Solana option': async () => {
+    const p = await fresh();
+    const { merchantId } = await seed.settledMerchant(p, 'solana');
+    const paymentId = await seed.payment(p, merchantId);
+    const buyer = seed.solanaBuyer();
+    const [option] = await seed.options(p, paymentId, `${env.chains.solana.caip2}:${buyer.publicKey.toBase58()}`);
+    if (option?.actions[0]?.type !== 'build') throw new Error(`provider state setup: expected a Solana build action, got ${JSON.stringify(option)}`);
+    return { paymentId, optionId: option.id, data: option.actions[0].data.data };
+  },
 };
 
 /**
@@ -82,4 +124,5 @@ function verify(consumer: string) {
 
 describe(`${PROVIDER} honours its consumers' pacts`, () => {
   verify('mps-partner-client');
+  verify('mps-wallet-client');
 });
