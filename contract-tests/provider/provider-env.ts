@@ -18,7 +18,8 @@ import { startTestApp, type TestApp, type TestPartner } from '../../test/helpers
 /**
  * The real service (createApp over PGlite, the inline job queue, the sandbox EVM and Solana chains)
  * as `test/helpers/gateway-env.ts` builds it, with one difference: the app's clock can be moved
- * ahead, so provider states can put a quote or a payment past its deadline without waiting.
+ * ahead, so provider states can put a quote or a payment past its deadline without waiting, and
+ * responses are not validated against the OpenAPI document (as in production).
  * The chains and the job runner keep real time; only what the HTTP API sees as "now" moves.
  */
 export interface ProviderEnv {
@@ -42,7 +43,9 @@ export async function startProviderEnv(): Promise<ProviderEnv> {
   let offset = 0;
   const clock: Clock = { now: () => Date.now() + offset };
   const jobs: RunningJobs = await startJobs({ storage, queue: createInlineQueue({ clock: systemClock }), handlers: buildJobHandlers({ storage, clock: systemClock, logger, assets, chains: registry }), clock: systemClock, logger, relayIntervalMs: 200 });
-  const t = await startTestApp(storage, { clock, assets, chains: registry, prices: createPriceTable(), payBaseUrl: 'https://pay.example.test', onJobsWritten: () => jobs.relay.notify() });
+  // Responses go out as the service sends them in production (no response validation against the
+  // spec), so a renamed field reaches the consumer's expectations instead of turning into a 500.
+  const t = await startTestApp(storage, { validateResponses: false, clock, assets, chains: registry, prices: createPriceTable(), payBaseUrl: 'https://pay.example.test', onJobsWritten: () => jobs.relay.notify() });
   return {
     t,
     chains,
