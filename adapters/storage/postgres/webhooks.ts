@@ -21,8 +21,8 @@ async function insertDeliveries(tx: SqlClient, deliveries: NewWebhookDelivery[])
   );
   await tx.query(
     `INSERT INTO outbox_jobs (id, type, payload, run_at, created_at)
-     SELECT d."jobId", 'webhook.deliver', jsonb_build_object('deliveryId', d."id"), d."createdAt", d."createdAt"
-     FROM jsonb_to_recordset($1::jsonb) AS d("id" text, "jobId" text, "createdAt" timestamptz)
+     SELECT d."jobId", 'webhook.deliver', jsonb_build_object('deliveryId', d."id", 'endpointId', d."endpointId"), d."createdAt", d."createdAt"
+     FROM jsonb_to_recordset($1::jsonb) AS d("id" text, "jobId" text, "endpointId" text, "createdAt" timestamptz)
      ON CONFLICT (id) DO NOTHING`,
     [rows],
   );

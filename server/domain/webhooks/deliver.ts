@@ -67,7 +67,13 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
     }
   }
 
+  /** Put back for a moment, with jitter so a crowd of waiting jobs does not come back at once. */
+  const later = () => ({ retryAt: new Date(deps.clock.now() + BUSY_RETRY_MS / 2 + Math.floor(Math.random() * BUSY_RETRY_MS)) });
+
   return async (job) => {
+    // The job names its endpoint, so a busy endpoint's jobs are put back before any read.
+    const named = typeof job.payload.endpointId === 'string' ? job.payload.endpointId : null;
+    if (named && (inFlight.get(named) ?? 0) >= cap) return later();
     const delivery = await deps.storage.webhooks.getDelivery(String(job.payload.deliveryId));
     if (!delivery || delivery.status !== 'pending') return;
     const endpoint = await deps.storage.webhooks.getEndpointById(delivery.endpointId);
@@ -78,7 +84,7 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
       return;
     }
     const busy = inFlight.get(endpoint.id) ?? 0;
-    if (busy >= cap) return { retryAt: new Date(deps.clock.now() + BUSY_RETRY_MS) };
+    if (busy >= cap) return later();
     inFlight.set(endpoint.id, busy + 1);
     let result: AttemptResult;
     const now = deps.clock.now();
