@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Verifier, type VerifierOptions } from '@pact-foundation/pact';
 import type { RequestHandler } from 'express';
@@ -111,6 +111,12 @@ function verify(consumer: string) {
   const pactFile = path.join(PACT_DIR, `${consumer}-${PROVIDER}.json`);
   it(`${consumer}'s pact holds against the service`, async () => {
     expect(existsSync(pactFile), `${pactFile} is missing: the consumer run writes it`).toBe(true);
+    // Pact only warns about a state without a handler and replays the request on whatever the last
+    // state left; here a consumer's new state name fails until the provider has a handler for it.
+    const pact = JSON.parse(readFileSync(pactFile, 'utf8')) as { interactions: { providerStates?: { name: string }[] }[] };
+    const named = new Set(pact.interactions.flatMap((i) => (i.providerStates ?? []).map((s) => s.name)));
+    expect([...named].filter((name) => !(name in states)), 'provider states without a handler in contract-tests/provider/verify.test.ts').toEqual([]);
+    expect(pact.interactions.filter((i) => !i.providerStates?.length), 'interactions must name a provider state').toEqual([]);
     await new Verifier({
       provider: PROVIDER,
       providerBaseUrl: env.t.url,
