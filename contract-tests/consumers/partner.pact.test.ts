@@ -324,6 +324,19 @@ describe('payments', () => {
       });
   });
 
+  it('lists one merchant’s payments', async () => {
+    await pact
+      .addInteraction()
+      .given('a payable payment on the sandbox EVM chain')
+      .uponReceiving('a request for a merchant’s own payment list')
+      .withRequest('GET', '/v1/merchants/payments', (b) => b.headers({ 'Merchant-Id': merchantHeader() }).query({ limit: '10' }))
+      .willRespondWith(200, (b) => b.jsonBody({ data: eachLike(paymentRecord), nextCursor: nullValue(), stats: like({ totalTransactions: 0, totalCustomers: 0 }) }))
+      .executeTest(async (mock) => {
+        const page = await client(mock.url).payments.listForMerchant(EXAMPLE.merchantId, { limit: 10 });
+        expect(page.data[0]?.merchant.id).toBe(EXAMPLE.merchantId);
+      });
+  });
+
   it('cancels an unpaid payment', async () => {
     await pact
       .addInteraction()
