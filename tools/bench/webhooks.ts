@@ -31,7 +31,7 @@ const USDC = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 async function main() {
   const logger = pino({ level: 'warn' });
   const storage = await createPostgresStorage({ url: dbUrl, schema, poolSize: 20 });
-  const assets = createAssetRegistry([{ id: USDC, symbol: 'USDC', name: 'USD Coin', decimals: 6, pegCurrency: 'USD', flows: ['transfer'] }]);
+  const assets = createAssetRegistry([{ id: USDC, symbol: 'USDC', name: 'USD Coin', decimals: 6, pegCurrency: 'USD', flows: ['transfer'], networkName: 'Base' }]);
   const seen = new Set<string>();
   let done: () => void = () => {};
   const finished = new Promise<void>((resolve) => (done = resolve));
