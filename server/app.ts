@@ -26,6 +26,7 @@ import type { HostLookup } from './domain/webhooks/url-policy.ts';
 import type { PaymentTimeLimits } from './domain/payments/create-payment.ts';
 import { createChainRegistry, type ChainRegistry } from './ports/chains.ts';
 import { createPriceTable, type PricePort } from './domain/prices.ts';
+import { pagesRouter } from './pages/index.ts';
 
 export interface AppDeps {
   storage: StoragePort;
@@ -110,6 +111,8 @@ export function createApp(deps: AppDeps): Express {
     }
   });
 
+  // Buyer pages and /docs: their own CSP (page-csp.ts), before the API's route table.
+  app.use(pagesRouter({ ...deps, payBaseUrl: deps.payBaseUrl ?? 'http://localhost:3000/pay', docs }));
   if (deps.extraRoutes) app.use(deps.extraRoutes);
   app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
   app.use((req, res, next) => {

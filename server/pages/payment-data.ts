@@ -1,0 +1,89 @@
+import type { AssetRegistry } from '../domain/assets.ts';
+import { currencyExponent } from '../domain/currencies.ts';
+import { statusView } from '../domain/payments/view.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { PaymentRecord, StoragePort } from '../ports/storage.ts';
+
+export interface PageDeps {
+  storage: StoragePort;
+  clock: Clock;
+  assets: AssetRegistry;
+  /** Base of buyer links: the page of a payment is `{payBaseUrl}/<id>`. */
+  payBaseUrl: string;
+}
+
+/**
+ * What the public payment page shows, and nothing more: anyone holding the link may read it,
+ * so it leaves out the partner, the reference, the buyer and anything of other payments.
+ */
+export interface PaymentPageData {
+  paymentId: string;
+  link: string;
+  merchant: { name: string; iconUrl: string | null };
+  /** e.g. "$10.50", in the payment's currency. */
+  amountText: string;
+  accepted: Array<{ symbol: string; network: string }>;
+  expiresAt: number;
+  state: PageState;
+}
+
+/** The live part the page polls (`GET {payPath}/<id>/state`). */
+export interface PageState {
+  status: string;
+  isFinal: boolean;
+  pollInMs: number | null;
+  expiresAt: number;
+  /** Server time (ms), so the countdown does not depend on the device clock. */
+  now: number;
+  /** Preview checkout: where the buyer goes once the payment is final. */
+  redirectUrl?: string;
+}
+
+/** Minor units → "$1,050.00" (or "¥1,050"): string arithmetic, so no float ever rounds a price. */
+export function formatFiat(currency: string, minor: bigint): string {
+  const exp = currencyExponent(currency) ?? 2;
+  const digits = minor.toString().padStart(exp + 1, '0');
+  const decimal = exp ? `${digits.slice(0, -exp)}.${digits.slice(-exp)}` : digits;
+  const format = new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: exp, maximumFractionDigits: exp });
+  return format.format(decimal as unknown as number);
+}
+
+export function pageState(p: PaymentRecord, deps: Pick<PageDeps, 'assets' | 'clock'>): PageState {
+  const now = deps.clock.now();
+  const s = statusView(p, deps.assets, now);
+  const redirectUrl = s.isFinal && p.checkout ? (s.status === 'succeeded' ? p.checkout.successUrl : p.checkout.errorUrl) : undefined;
+  return { status: s.status, isFinal: s.isFinal, pollInMs: s.pollInMs, expiresAt: Math.floor(p.expiresAt.getTime() / 1000), now, ...(redirectUrl ? { redirectUrl } : {}) };
+}
+
+const PAYMENT_ID = /^pay_[0-9A-Za-z]{1,64}$/;
+
+/** The payment a page path or `?pid=` names, or null (unknown, malformed). Read-only: no expiry job runs here. */
+export async function findPayment(deps: PageDeps, raw: string | undefined): Promise<PaymentRecord | null> {
+  if (!raw) return null;
+  return PAYMENT_ID.test(raw) ? deps.storage.payments.get(raw) : null;
+}
+
+export async function paymentPageData(deps: PageDeps, p: PaymentRecord): Promise<PaymentPageData> {
+  const merchant = await deps.storage.merchants.get(p.partnerId, p.merchantId, { includeDeleted: true });
+  const settlements = await deps.storage.settlements.listByMerchant(p.partnerId, p.merchantId);
+  const seen = new Set<string>();
+  const accepted: PaymentPageData['accepted'] = [];
+  for (const s of settlements) {
+    const a = deps.assets.get(s.asset);
+    if (!a) continue;
+    const entry = { symbol: a.symbol, network: a.networkName ?? s.asset.split('/')[0]! };
+    const key = `${entry.symbol}@${entry.network}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    accepted.push(entry);
+  }
+  return {
+    paymentId: p.id,
+    link: `${deps.payBaseUrl}/${p.id}`,
+    merchant: { name: merchant?.name ?? '', iconUrl: merchant?.iconUrl ?? null },
+    amountText: formatFiat(p.fiatCurrency, p.fiatValue),
+    accepted,
+    expiresAt: Math.floor(p.expiresAt.getTime() / 1000),
+    state: pageState(p, deps),
+  };
+}
