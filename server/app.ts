@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import express, { Router, type Express } from 'express';
 import type { Logger } from 'pino';
 import type { AssetRegistry } from './domain/assets.ts';
@@ -55,14 +56,17 @@ export interface AppDeps {
   allowLoopbackEndpoints?: boolean;
   /** DNS for checking webhook endpoint hosts; the system resolver by default (tests inject one). */
   webhookLookup?: HostLookup;
+  /** HMAC key of the data-collection page tokens; absent: random per process (tokens die with it). */
+  collectDataSecret?: string;
 }
 
 /** Everything handlers need, built from the deps once. */
-function buildHandlers(deps: AppDeps): OperationHandlers {
+function buildHandlers(deps: AppDeps & { collectDataSecret: string }): OperationHandlers {
   const payBaseUrl = deps.payBaseUrl ?? 'http://localhost:3000/pay';
   const payments = {
     ...deps,
     payBaseUrl,
+    collect: { secret: deps.collectDataSecret, payBaseUrl },
     paymentTimes: deps.paymentTimes ?? { defaultTtlS: 300, maxTtlS: 30 * 86_400 },
     chains: deps.chains ?? createChainRegistry([]),
     prices: deps.prices ?? createPriceTable(),
@@ -91,6 +95,7 @@ export function createApp(deps: AppDeps): Express {
   const allOps = [...opsByVersion.values()].flat();
   const match = createRouteTable(allOps);
   const validators = new Map([...docs].map(([version, doc]) => [version, compileValidators(doc)]));
+  const collectDataSecret = deps.collectDataSecret ?? randomBytes(32).toString('base64url');
 
   const app = express();
   app.disable('x-powered-by');
@@ -112,7 +117,7 @@ export function createApp(deps: AppDeps): Express {
   });
 
   // Buyer pages and /docs: their own CSP (page-csp.ts), before the API's route table.
-  app.use(pagesRouter({ ...deps, payBaseUrl: deps.payBaseUrl ?? 'http://localhost:3000/pay', docs }));
+  app.use(pagesRouter({ ...deps, payBaseUrl: deps.payBaseUrl ?? 'http://localhost:3000/pay', docs, collectDataSecret }));
   if (deps.extraRoutes) app.use(deps.extraRoutes);
   app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
   app.use((req, res, next) => {
@@ -139,7 +144,7 @@ export function createApp(deps: AppDeps): Express {
   }
   app.use(validateRequests(validators));
   app.use(claimIdempotencyKey(deps));
-  app.use(dispatchOperations(allOps, buildHandlers(deps), deps.storage));
+  app.use(dispatchOperations(allOps, buildHandlers({ ...deps, collectDataSecret }), deps.storage));
   app.use(notFoundHandler());
   app.use(errorHandler());
   return app;

@@ -39,9 +39,11 @@ export interface AppConfig {
   /** Production Solana (mainnet): JSON-RPC URL and the fee payer key (base58 or a JSON byte array). */
   solanaRpcUrl?: string;
   solanaFeePayerKey?: string;
+  /** HMAC key of the data-collection page tokens; absent: a random key per process. */
+  collectDataSecret?: string;
 }
 
-export const CONFIG_KEYS = ['SERVICE_MODE', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PAY_BASE_URL', 'LOG_LEVEL', 'ASSETS_FILE', 'LOGO_CHECKS', 'JOB_WORKERS', 'PAYMENT_DEFAULT_TTL_S', 'PAYMENT_MAX_TTL_S', 'PUBLIC_BASE_URL', 'QUOTE_TTL_S', 'FX_RATES', 'EVM_RPC_URLS', 'EVM_RELAYER_KEY', 'EVM_CONFIRMATIONS', 'PERMIT2_ADDRESS', 'SOLANA_RPC_URL', 'SOLANA_FEE_PAYER_KEY'] as const;
+export const CONFIG_KEYS = ['SERVICE_MODE', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PAY_BASE_URL', 'LOG_LEVEL', 'ASSETS_FILE', 'LOGO_CHECKS', 'JOB_WORKERS', 'PAYMENT_DEFAULT_TTL_S', 'PAYMENT_MAX_TTL_S', 'PUBLIC_BASE_URL', 'QUOTE_TTL_S', 'FX_RATES', 'EVM_RPC_URLS', 'EVM_RELAYER_KEY', 'EVM_CONFIRMATIONS', 'PERMIT2_ADDRESS', 'SOLANA_RPC_URL', 'SOLANA_FEE_PAYER_KEY', 'COLLECT_DATA_SECRET'] as const;
 
 export class ConfigError extends Error {}
 
@@ -109,8 +111,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (solanaFeePayerKey !== undefined && !/^[1-9A-HJ-NP-Za-km-z]{80,90}$/.test(solanaFeePayerKey) && !/^\[\s*\d{1,3}(\s*,\s*\d{1,3}){63}\s*\]$/.test(solanaFeePayerKey)) {
     throw new ConfigError('SOLANA_FEE_PAYER_KEY must be a 64-byte secret key: base58, or a JSON array of 64 numbers (solana-keygen)');
   }
+  const collectDataSecret = env.COLLECT_DATA_SECRET || undefined;
+  if (collectDataSecret !== undefined && collectDataSecret.length < 32) throw new ConfigError('COLLECT_DATA_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
   if (mode === 'production' && solanaRpcUrl && !solanaFeePayerKey) throw new ConfigError('SOLANA_RPC_URL needs SOLANA_FEE_PAYER_KEY (the service pays the fee of every Solana payment)');
   return {
+    ...(collectDataSecret ? { collectDataSecret } : {}),
     ...(solanaRpcUrl ? { solanaRpcUrl } : {}),
     ...(solanaFeePayerKey ? { solanaFeePayerKey } : {}),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,

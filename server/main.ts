@@ -72,6 +72,7 @@ async function main() {
     ...(chains.routes ? { extraRoutes: chains.routes } : {}),
     ...(config.logoChecks ? { checkLogo: createLogoChecker() } : {}),
     allowLoopbackEndpoints: sandbox,
+    ...(config.collectDataSecret ? { collectDataSecret: config.collectDataSecret } : {}),
   });
   const server = app.listen(config.port, config.host, () => {
     logger.info(

@@ -511,6 +511,8 @@ export interface components {
              * @default null
              */
             iconUrl: string | null;
+            /** @description Ask buyers for information before they pay (see `collectData`); null: never. */
+            dataCollection?: components["schemas"]["DataCollectionConfig"] | null;
         };
         CreatePaymentRequest: {
             amount: components["schemas"]["FiatAmountInput"];
@@ -565,6 +567,14 @@ export interface components {
         };
         /** @description Opaque pagination cursor returned as `nextCursor`; pass it back unchanged. */
         Cursor: string;
+        /**
+         * @description Which of the merchant's payments ask the buyer for information before paying: those options
+         *     carry `collectData` (a hosted form and its JSON Schema), and confirm needs the data.
+         */
+        DataCollectionConfig: {
+            /** @description Payments at or above this amount need data; null: every payment. A payment in another currency needs data. */
+            minAmount: components["schemas"]["FiatAmountInput"] | null;
+        };
         /** @description Event identifier: `evt_` and an opaque part; it is also the `webhook-id` header of every delivery of the event. */
         EventId: string;
         FetchRequest: {
@@ -629,6 +639,8 @@ export interface components {
             status: components["schemas"]["MerchantStatus"];
             createdAt: components["schemas"]["Timestamp"];
             iconUrl: string | null;
+            /** @description Buyer data collection; null: never asked. */
+            dataCollection?: components["schemas"]["DataCollectionConfig"] | null;
         };
         /**
          * @description Email, as the interface describes it: the local part may not start with a dot nor contain two
@@ -670,6 +682,8 @@ export interface components {
             status: components["schemas"]["MerchantStatus"];
             createdAt: components["schemas"]["Timestamp"];
             iconUrl: string | null;
+            /** @description Buyer data collection; null: never asked. */
+            dataCollection?: components["schemas"]["DataCollectionConfig"] | null;
             settlements: components["schemas"]["SettlementList"];
         };
         /** @description The full record of a payment. */
@@ -839,6 +853,8 @@ export interface components {
             merchantEmail?: components["schemas"]["MerchantEmail"];
             /** @description HTTPS URL of a new logo; `null` removes the logo. */
             iconUrl?: string | null;
+            /** @description New data-collection setting; `null` stops asking buyers. */
+            dataCollection?: components["schemas"]["DataCollectionConfig"] | null;
         };
         /** @description At least one field must be given. */
         UpdateWebhookEndpointRequest: {

@@ -56,9 +56,11 @@ export function gatewayHandlers(deps: GatewayDeps): Pick<OperationHandlers, Ops>
     async gatewayGetPaymentOptions({ path, query, body }) {
       const p = await actionable(path.id);
       const { options, reason } = await buildOptions(deps, p, body.accounts);
+      // Present when any option needs data (the first such option's form), per the interface.
+      const collectData = options.find((o) => o.collectData)?.collectData ?? null;
       return {
         status: 200,
-        body: { options, collectData: null, ...(query.includePaymentInfo ? { info: await info(p) } : {}), ...(reason ? { details: { reason } } : {}) },
+        body: { options, collectData, ...(query.includePaymentInfo ? { info: await info(p) } : {}), ...(reason ? { details: { reason } } : {}) },
       };
     },
 
@@ -75,7 +77,7 @@ export function gatewayHandlers(deps: GatewayDeps): Pick<OperationHandlers, Ops>
     },
 
     async gatewayConfirmPayment({ path, query, body }) {
-      let p = await confirmPayment(deps, await payment(path.id), body.optionId, body.results.map((r) => r.data[0]!));
+      let p = await confirmPayment(deps, await payment(path.id), body.optionId, body.results.map((r) => r.data[0]!), body.collectedData);
       const waitUntil = clock.now() + Math.min(query.maxPollMs ?? 0, MAX_LONG_POLL_MS);
       while (!isFinal(p.status) && clock.now() < waitUntil) {
         await new Promise((r) => setTimeout(r, 200));

@@ -1,11 +1,27 @@
 import { notFound, validationError } from '../errors.ts';
 import { newId } from '../domain/ids.ts';
+import { currencyExponent } from '../domain/currencies.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { StoragePort } from '../ports/storage.ts';
 import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-import { merchantSummary, merchantView, settlementView } from './presenters.ts';
+import { merchantSummary, merchantView as baseView, settlementView } from './presenters.ts';
+import type { MerchantRecord } from '../ports/storage.ts';
+import type { DataCollectionConfig } from '../domain/collect-data/schema.ts';
+
+/** A merchant as answered, with its data-collection setting (null when buyers are never asked). */
+const merchantView = (m: MerchantRecord) => ({ ...baseView(m), dataCollection: m.dataCollection ?? null });
+
+/** The setting as stored: a minimum amount in a currency the service knows. */
+function dataCollectionOf(input: DataCollectionConfig | null | undefined): DataCollectionConfig | null | undefined {
+  if (input === undefined || input === null) return input;
+  const min = input.minAmount;
+  if (min && currencyExponent(min.unit.slice('iso4217/'.length)) === undefined) {
+    throw validationError([{ field: 'dataCollection.minAmount.unit', message: 'is not a supported currency' }]);
+  }
+  return { minAmount: min ? { unit: min.unit, value: min.value } : null };
+}
 
 export interface MerchantHandlerDeps {
   storage: StoragePort;
@@ -39,6 +55,7 @@ export function merchantHandlers(deps: MerchantHandlerDeps): Pick<OperationHandl
         status: 'active' as const,
         createdAt: new Date(now),
         deletedAt: null,
+        dataCollection: dataCollectionOf(body.dataCollection) ?? null,
       };
       const response = { merchant: merchantSummary(merchant) };
       await storage.merchants.create(merchant, ctx.idempotency?.completeWith(201, response));
@@ -73,15 +90,17 @@ export function merchantHandlers(deps: MerchantHandlerDeps): Pick<OperationHandl
 
     async updateMerchant({ path, body, ctx }) {
       const partner = partnerOf(ctx);
-      if (body.merchantName === undefined && body.merchantEmail === undefined && body.iconUrl === undefined) {
-        throw validationError([{ field: 'body', message: 'give at least one of merchantName, merchantEmail, iconUrl' }]);
+      if (body.merchantName === undefined && body.merchantEmail === undefined && body.iconUrl === undefined && body.dataCollection === undefined) {
+        throw validationError([{ field: 'body', message: 'give at least one of merchantName, merchantEmail, iconUrl, dataCollection' }]);
       }
+      const dataCollection = dataCollectionOf(body.dataCollection);
       if (!(await storage.merchants.get(partner.id, path.merchantId))) throw notFound('No merchant with this id');
       await assertLogo(body.iconUrl);
       const updated = await storage.merchants.update(partner.id, path.merchantId, {
         ...(body.merchantName !== undefined ? { name: body.merchantName } : {}),
         ...(body.merchantEmail !== undefined ? { email: body.merchantEmail } : {}),
         ...(body.iconUrl !== undefined ? { iconUrl: body.iconUrl } : {}),
+        ...(dataCollection !== undefined ? { dataCollection } : {}),
       });
       if (!updated) throw notFound('No merchant with this id');
       return { status: 200, body: { merchant: merchantView(updated) } };

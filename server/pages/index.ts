@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Router, type Request, type Response } from 'express';
 import type { OpenApiDoc } from '../http/openapi-docs.ts';
+import { collectRouter } from './collect-page.ts';
 import { docsRouter } from './docs-page.ts';
 import { setPageHeaders } from './page-csp.ts';
 import { findPayment, pageState, paymentPageData, type PageDeps } from './payment-data.ts';
@@ -13,7 +14,7 @@ export type { PageDeps } from './payment-data.ts';
 const STATIC_DIR = join(import.meta.dirname, 'static');
 const STATIC_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 const staticFiles = new Map(
-  ['pay.js', 'pages.css', 'docs.css'].map((name) => [name, { body: readFileSync(join(STATIC_DIR, name)), type: STATIC_TYPES[name.slice(name.lastIndexOf('.'))]! }]),
+  ['pay.js', 'collect.js', 'pages.css', 'docs.css'].map((name) => [name, { body: readFileSync(join(STATIC_DIR, name)), type: STATIC_TYPES[name.slice(name.lastIndexOf('.'))]! }]),
 );
 
 /** The path part of the pay base URL: '' when links are at a host's root (`https://pay.example/…`). */
@@ -22,10 +23,10 @@ export function payPathOf(payBaseUrl: string): string {
 }
 
 /**
- * The buyer pages (payment page, its public state, their assets) and the API reference, mounted
+ * The buyer pages (payment page, its public state, the data-collection form, their assets) and the API reference, mounted
  * before the API's route table. Paths outside them fall through to the API (its 404).
  */
-export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc> }): Router {
+export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc>; collectDataSecret: string }): Router {
   const payPath = payPathOf(deps.payBaseUrl);
   const assetBase = `${payPath}/_assets`;
   const router = Router();
@@ -37,6 +38,9 @@ export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc> }):
     res.setHeader('Cache-Control', 'public, max-age=300');
     res.send(file.body);
   });
+
+  // Before `/:id`: the form of one option, reached only through its signed token.
+  router.use(collectRouter(deps, payPath, assetBase));
 
   async function page(res: Response, raw: string | undefined) {
     const p = await findPayment(deps, raw);

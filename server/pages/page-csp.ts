@@ -21,8 +21,11 @@ export function setPageHeaders(res: Response, opts: { embeddable?: boolean } = {
     `frame-ancestors ${opts.embeddable ? '*' : "'none'"}`,
   ];
   res.setHeader('Content-Security-Policy', directives.join('; '));
-  if (opts.embeddable) res.removeHeader('X-Frame-Options');
-  else res.setHeader('X-Frame-Options', 'DENY');
+  if (opts.embeddable) {
+    res.removeHeader('X-Frame-Options');
+    // helmet's same-origin CORP would keep other origins' frames from loading the page at all.
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+  } else res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
 }

@@ -1,3 +1,5 @@
+import type { DataCollectionConfig } from '../domain/collect-data/schema.ts';
+
 /**
  * The storage port. Each method is one atomic unit of work; no connection or transaction type
  * crosses it, so an adapter (PostgreSQL, PGlite, MongoDB) owns how atomicity is achieved.
@@ -37,6 +39,8 @@ export interface MerchantRecord {
   status: MerchantStatus;
   createdAt: Date;
   deletedAt: Date | null;
+  /** Which payments ask the buyer for data (collectData); absent or null: none. */
+  dataCollection?: DataCollectionConfig | null;
 }
 
 export interface CryptoSettlementRecord {
@@ -91,6 +95,7 @@ export interface MerchantPatch {
   name?: string;
   email?: string;
   iconUrl?: string | null;
+  dataCollection?: DataCollectionConfig | null;
 }
 
 export interface MerchantRepository {
@@ -240,12 +245,25 @@ export interface QuoteRecord {
   /** The chain adapter's record of what was prepared (typed data, transaction, flow). */
   state: Record<string, unknown>;
   createdAt: Date;
+  /** This option needs buyer data before confirm (the merchant's dataCollection at quote time). */
+  collectData?: boolean;
+  /** The buyer data given for this option, once given (page or confirm). */
+  collected?: CollectedRecord | null;
+}
+
+/** Buyer data of one option, valid against the collect schema, and when the terms were accepted. */
+export interface CollectedRecord {
+  data: Record<string, string | boolean>;
+  termsAcceptedAt: Date;
+  at: Date;
 }
 
 export interface PaymentRepository {
   saveQuotes(quotes: QuoteRecord[]): Promise<void>;
   getQuote(paymentId: string, optionId: string): Promise<QuoteRecord | null>;
   updateQuoteState(optionId: string, state: Record<string, unknown>, deadline: Date): Promise<void>;
+  /** Stores the buyer data of one option of this payment (replacing earlier data); false when there is no such option. */
+  saveCollected(paymentId: string, optionId: string, collected: CollectedRecord): Promise<boolean>;
   /** Records the transaction of a processing payment once; false when another is already recorded. */
   recordTxId(id: string, txId: string, at: Date): Promise<boolean>;
   /**

@@ -11,9 +11,9 @@ export function createMerchantRepository(db: SqlDb): MerchantRepository {
     async create(m, idempotency) {
       await db.transaction(async (tx) => {
         await tx.query(
-          `INSERT INTO merchants (id, partner_id, name, email, icon_url, status, created_at, deleted_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [m.id, m.partnerId, m.name, m.email, m.iconUrl, m.status, m.createdAt, m.deletedAt],
+          `INSERT INTO merchants (id, partner_id, name, email, icon_url, status, created_at, deleted_at, data_collection)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [m.id, m.partnerId, m.name, m.email, m.iconUrl, m.status, m.createdAt, m.deletedAt, m.dataCollection ? JSON.stringify(m.dataCollection) : null],
         );
         if (idempotency) await completeIdempotency(tx, idempotency);
       });
@@ -35,10 +35,14 @@ export function createMerchantRepository(db: SqlDb): MerchantRepository {
         `UPDATE merchants SET
            name = CASE WHEN $3 THEN $4 ELSE name END,
            email = CASE WHEN $5 THEN $6 ELSE email END,
-           icon_url = CASE WHEN $7 THEN $8 ELSE icon_url END
+           icon_url = CASE WHEN $7 THEN $8 ELSE icon_url END,
+           data_collection = CASE WHEN $9 THEN $10::jsonb ELSE data_collection END
          WHERE partner_id = $1 AND id = $2 AND deleted_at IS NULL
          RETURNING *`,
-        [partnerId, id, patch.name !== undefined, patch.name ?? null, patch.email !== undefined, patch.email ?? null, patch.iconUrl !== undefined, patch.iconUrl ?? null],
+        [
+          partnerId, id, patch.name !== undefined, patch.name ?? null, patch.email !== undefined, patch.email ?? null, patch.iconUrl !== undefined, patch.iconUrl ?? null,
+          patch.dataCollection !== undefined, patch.dataCollection ? JSON.stringify(patch.dataCollection) : null,
+        ],
       );
       return rows[0] ? toMerchant(rows[0]) : null;
     },

@@ -26,6 +26,15 @@ function toQuote(r: Record<string, unknown>): QuoteRecord {
     deadline: r.deadline instanceof Date ? r.deadline : new Date(String(r.deadline)),
     state: (typeof r.state === 'string' ? JSON.parse(r.state) : r.state) as Record<string, unknown>,
     createdAt: r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at)),
+    collectData: r.collect_data === true,
+    collected:
+      r.collected_data === null || r.collected_data === undefined
+        ? null
+        : {
+            data: (typeof r.collected_data === 'string' ? JSON.parse(r.collected_data) : r.collected_data) as Record<string, string | boolean>,
+            termsAcceptedAt: new Date(String(r.terms_accepted_at instanceof Date ? r.terms_accepted_at.toISOString() : r.terms_accepted_at)),
+            at: new Date(String(r.collected_at instanceof Date ? r.collected_at.toISOString() : r.collected_at)),
+          },
   };
 }
 
@@ -34,14 +43,15 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     async saveQuotes(quotes) {
       if (!quotes.length) return;
       await db.query(
-        `INSERT INTO payment_quotes (option_id, payment_id, account, asset, amount, destination, deadline, state, created_at)
-         SELECT q.option_id, q.payment_id, q.account, q.asset, q.amount, q.destination, q.deadline, q.state, q.created_at
-         FROM jsonb_to_recordset($1::jsonb) AS q(option_id text, payment_id text, account text, asset text, amount numeric, destination text, deadline timestamptz, state jsonb, created_at timestamptz)`,
+        `INSERT INTO payment_quotes (option_id, payment_id, account, asset, amount, destination, deadline, state, created_at, collect_data)
+         SELECT q.option_id, q.payment_id, q.account, q.asset, q.amount, q.destination, q.deadline, q.state, q.created_at, COALESCE(q.collect_data, false)
+         FROM jsonb_to_recordset($1::jsonb) AS q(option_id text, payment_id text, account text, asset text, amount numeric, destination text, deadline timestamptz, state jsonb, created_at timestamptz, collect_data boolean)`,
         [
           JSON.stringify(
             quotes.map((q) => ({
               option_id: q.optionId, payment_id: q.paymentId, account: q.account, asset: q.asset, amount: q.amount.toString(),
               destination: q.destination, deadline: q.deadline.toISOString(), state: q.state, created_at: q.createdAt.toISOString(),
+              collect_data: q.collectData ?? false,
             })),
           ),
         ],
@@ -53,6 +63,16 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     },
     async updateQuoteState(optionId, state, deadline) {
       await db.query('UPDATE payment_quotes SET state = $2, deadline = $3 WHERE option_id = $1', [optionId, JSON.stringify(state), deadline]);
+    },
+    async saveCollected(paymentId, optionId, c) {
+      const r = await db.query('UPDATE payment_quotes SET collected_data = $3, terms_accepted_at = $4, collected_at = $5 WHERE option_id = $1 AND payment_id = $2', [
+        optionId,
+        paymentId,
+        JSON.stringify(c.data),
+        c.termsAcceptedAt,
+        c.at,
+      ]);
+      return r.rowCount === 1;
     },
     async recordTxId(id, txId, at) {
       try {

@@ -34,6 +34,8 @@ export function toMerchant(r: Row): MerchantRecord {
     status: str(r.status) as MerchantStatus,
     createdAt: date(r.created_at),
     deletedAt: dateOrNull(r.deleted_at),
+    // Only when set, so a merchant without the setting reads back exactly as it was written.
+    ...(r.data_collection ? { dataCollection: (typeof r.data_collection === 'string' ? JSON.parse(r.data_collection) : r.data_collection) as MerchantRecord['dataCollection'] } : {}),
   };
 }
 

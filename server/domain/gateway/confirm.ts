@@ -5,6 +5,7 @@ import { expireIfDue, transitionPayment } from '../payments/transition.ts';
 import type { PaymentRecord, QuoteRecord } from '../../ports/storage.ts';
 import type { OptionRequest } from '../../ports/chains.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
+import { requireCollected } from '../collect-data/collect.ts';
 
 /** The chain request a stored quote stands for. */
 export function optionRequestOf(deps: Pick<GatewayDeps, 'assets'>, quote: QuoteRecord): OptionRequest {
@@ -26,7 +27,13 @@ export function chainOfQuote(deps: Pick<GatewayDeps, 'chains'>, quote: QuoteReco
  * when the results are wrong (count, order, signature, expired quote). Confirming again with the
  * same option answers the payment's current state: one submission, the same answer.
  */
-export async function confirmPayment(deps: GatewayDeps, payment: PaymentRecord, optionId: string, results: string[]): Promise<PaymentRecord> {
+export async function confirmPayment(
+  deps: GatewayDeps,
+  payment: PaymentRecord,
+  optionId: string,
+  results: string[],
+  collectedData?: { fields: Array<{ id: string; value: string }> } | null,
+): Promise<PaymentRecord> {
   const current = await expireIfDue(deps, payment);
   if (current.status === 'expired') throw new AppError('payment_expired', 'This payment has expired; ask the merchant for a new link');
   if (current.status !== 'requires_action') {
@@ -36,6 +43,8 @@ export async function confirmPayment(deps: GatewayDeps, payment: PaymentRecord, 
   const quote = await deps.storage.payments.getQuote(current.id, optionId);
   if (!quote) throw new AppError('option_not_found', 'No option with this id for this payment; ask for options again');
   if (quote.deadline.getTime() <= deps.clock.now()) throw new AppError('quote_expired', 'This option’s quote has expired; ask for options again');
+  // Buyer data first: a missing form answers 400 before any signature is checked or submitted.
+  await requireCollected(deps, quote, collectedData);
   const { caip2, chain } = chainOfQuote(deps, quote);
   const expected = chain.expectedResults(quote.state);
   if (results.length !== expected) {

@@ -4,6 +4,8 @@ import { tokenAmount } from '../payments/view.ts';
 import type { PaymentRecord, QuoteRecord } from '../../ports/storage.ts';
 import type { WireAction } from '../../ports/chains.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
+import { collectDataOf, type CollectDeps } from '../collect-data/collect.ts';
+import { needsCollection } from '../collect-data/schema.ts';
 
 export interface BuiltOption {
   id: string;
@@ -12,7 +14,7 @@ export interface BuiltOption {
   etaS: number;
   expiresAt: number;
   actions: WireAction[];
-  collectData: null;
+  collectData: ReturnType<typeof collectDataOf> | null;
 }
 
 /**
@@ -20,8 +22,11 @@ export interface BuiltOption {
  * from the payment's fiat amount and quoted until a deadline. Each quote is stored with what its
  * confirmation must match.
  */
-export async function buildOptions(deps: GatewayDeps, payment: PaymentRecord, accounts: string[]): Promise<{ options: BuiltOption[]; reason?: string }> {
+export async function buildOptions(deps: GatewayDeps & { collect?: CollectDeps }, payment: PaymentRecord, accounts: string[]): Promise<{ options: BuiltOption[]; reason?: string }> {
   const settlements = await deps.storage.settlements.listByMerchant(payment.partnerId, payment.merchantId);
+  // Buyer data is asked per the merchant's setting, for every option of the payment alike.
+  const merchant = deps.collect ? await deps.storage.merchants.get(payment.partnerId, payment.merchantId, { includeDeleted: true }) : null;
+  const collect = deps.collect && needsCollection(merchant?.dataCollection, payment.fiatCurrency, payment.fiatValue) ? deps.collect : null;
   const now = deps.clock.now();
   const deadline = new Date(Math.min(payment.expiresAt.getTime(), now + deps.quoteTtlS * 1000));
   const quotes: QuoteRecord[] = [];
@@ -42,7 +47,7 @@ export async function buildOptions(deps: GatewayDeps, payment: PaymentRecord, ac
       const optionId = newId('option', now);
       const req = { paymentId: payment.id, optionId, account: raw, asset, amount, destination: s.destination, deadline };
       const prepared = await chain.prepareOption(req);
-      quotes.push({ optionId, paymentId: payment.id, account: raw, asset: asset.id, amount, destination: s.destination, deadline, state: prepared.state, createdAt: new Date(now) });
+      quotes.push({ optionId, paymentId: payment.id, account: raw, asset: asset.id, amount, destination: s.destination, deadline, state: prepared.state, createdAt: new Date(now), collectData: collect !== null });
       options.push({
         id: optionId,
         account: raw,
@@ -50,7 +55,7 @@ export async function buildOptions(deps: GatewayDeps, payment: PaymentRecord, ac
         etaS: prepared.etaS,
         expiresAt: Math.floor(deadline.getTime() / 1000),
         actions: prepared.actions,
-        collectData: null,
+        collectData: collect ? collectDataOf(collect, { paymentId: payment.id, optionId, deadline }) : null,
       });
     }
   }

@@ -1,0 +1,39 @@
+/**
+ * What a merchant asks of buyers before they pay (the `dataCollection` setting of a merchant):
+ * which payments need it, and the JSON Schema (2020-12) of the form. The schema's fields are
+ * strings (as `collectedData.fields[].value` carries them) except the terms checkbox, `const: true`.
+ */
+export interface DataCollectionConfig {
+  /** Payments at or above this amount need data; null: every payment. Another currency: data is asked. */
+  minAmount: { unit: string; value: string } | null;
+}
+
+export const TERMS_FIELD = 'termsAccepted';
+
+export const COLLECT_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  title: 'Buyer information',
+  type: 'object',
+  properties: {
+    fullName: { type: 'string', title: 'Full name', minLength: 2, maxLength: 200 },
+    dateOfBirth: { type: 'string', title: 'Date of birth', format: 'date' },
+    country: { type: 'string', title: 'Country of residence (ISO code, e.g. DE)', pattern: '^[A-Z]{2}$' },
+    email: { type: 'string', title: 'Email', format: 'email', maxLength: 254 },
+    phone: { type: 'string', title: 'Phone (international, e.g. +4915112345678)', pattern: '^\\+[1-9][0-9]{6,14}$' },
+    [TERMS_FIELD]: { const: true, title: 'I accept the terms of service and agree that this information is shared with the merchant' },
+  },
+  required: ['fullName', 'dateOfBirth', 'country', TERMS_FIELD],
+  anyOf: [
+    { title: 'Email or phone', required: ['email'] },
+    { title: 'Email or phone', required: ['phone'] },
+  ],
+  additionalProperties: false,
+} as const;
+
+/** Whether a payment of `currency`/`minor` needs data under the merchant's setting. */
+export function needsCollection(config: DataCollectionConfig | null | undefined, currency: string, minor: bigint): boolean {
+  if (!config) return false;
+  if (!config.minAmount) return true;
+  if (config.minAmount.unit !== `iso4217/${currency}`) return true;
+  return minor >= BigInt(config.minAmount.value);
+}
