@@ -37,7 +37,7 @@ export function createSettlementRepository(db: SqlDb): SettlementRepository {
       }
     },
     async listByMerchant(partnerId, merchantId) {
-      const { rows } = await db.query('SELECT * FROM crypto_settlements WHERE partner_id = $1 AND merchant_id = $2 ORDER BY id', [partnerId, merchantId]);
+      const { rows } = await db.query('SELECT * FROM crypto_settlements WHERE partner_id = $1 AND merchant_id = $2 ORDER BY id', [partnerId, merchantId], 'settlements_by_merchant');
       return rows.map(toSettlement);
     },
     async get(partnerId, merchantId, id) {
