@@ -1,3 +1,4 @@
+import { createPassLoop, type PassLoop } from './pass-loop.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { QueuePort } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage.ts';
@@ -20,19 +21,8 @@ export interface OutboxRelayOptions {
   enqueueTimeoutMs?: number;
 }
 
-export interface OutboxRelay {
-  /** Starts the periodic pass. */
-  start(): void;
-  /** Stops it and waits for a pass in progress. */
-  stop(): Promise<void>;
-  /** One full pass (until the outbox has no claimable job); answers how many jobs it relayed. */
-  runOnce(): Promise<number>;
-  /**
-   * Asks for a pass now rather than at the next interval: call it after committing a unit of work
-   * that wrote jobs, so they reach the queue at once. Cheap and safe to call often.
-   */
-  notify(): void;
-}
+/** Call `notify()` after committing work that wrote jobs, so they reach the queue at once. */
+export type OutboxRelay = PassLoop;
 
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -61,11 +51,6 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const enqueueTimeoutMs = opts.enqueueTimeoutMs ?? 10_000;
   if (!Number.isInteger(enqueueTimeoutMs) || enqueueTimeoutMs < 1) throw new Error('outbox relay: enqueueTimeoutMs must be a positive integer');
   const { storage, queue, clock, logger: log } = opts;
-  let timer: NodeJS.Timeout | null = null;
-  let current: Promise<number> | null = null;
-  let again = false;
-  let stopped = false;
-
   const passOnce = async (): Promise<number> => {
     let relayed = 0;
     for (;;) {
@@ -88,44 +73,9 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     }
   };
 
-  /** Serialises passes: a call during a pass asks for one more after it, so no nudge is lost. */
-  const runOnce = (): Promise<number> => {
-    if (current) {
-      again = true;
-      return current;
-    }
-    current = (async () => {
-      let total = 0;
-      do {
-        again = false;
-        total += await passOnce();
-      } while (again && !stopped);
-      return total;
-    })().finally(() => {
-      current = null;
-    });
-    return current;
-  };
-
-  const background = () => {
-    runOnce().catch((err: unknown) => log.warn({ err: describeError(err) }, 'outbox relay pass failed; will retry'));
-  };
-
-  return {
-    start() {
-      if (timer || stopped) return;
-      timer = setInterval(background, intervalMs);
-      background();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      if (current) await current.catch(() => 0);
-    },
-    runOnce,
-    notify() {
-      if (!stopped) setImmediate(background);
-    },
-  };
+  return createPassLoop({
+    intervalMs,
+    pass: passOnce,
+    onError: (err) => log.warn({ err: describeError(err) }, 'outbox relay pass failed; will retry'),
+  });
 }

@@ -1,3 +1,4 @@
+import { createPassLoop, type PassLoop } from '../../jobs/pass-loop.ts';
 import type { Clock } from '../../ports/clock.ts';
 import type { StoragePort } from '../../ports/storage.ts';
 import { describeError, type JobLogger } from '../../jobs/logger.ts';
@@ -15,14 +16,8 @@ export interface WebhookDispatcherOptions {
   batch?: number;
 }
 
-export interface WebhookDispatcher {
-  start(): void;
-  stop(): Promise<void>;
-  /** Dispatches until no undispatched event is left; answers how many deliveries it wrote. */
-  runOnce(): Promise<number>;
-  /** Asks for a pass now (after a request committed payment events). */
-  notify(): void;
-}
+/** `runOnce()` dispatches until no undispatched event is left and answers how many deliveries it wrote. */
+export type WebhookDispatcher = PassLoop;
 
 /**
  * Fans payment events out to webhook endpoints after the fact, so the payment units write nothing
@@ -33,59 +28,20 @@ export interface WebhookDispatcher {
 export function createWebhookDispatcher(opts: WebhookDispatcherOptions): WebhookDispatcher {
   const intervalMs = opts.intervalMs ?? 500;
   const batch = opts.batch ?? 200;
-  let timer: NodeJS.Timeout | null = null;
-  let current: Promise<number> | null = null;
-  let again = false;
-  let stopped = false;
-
-  const pass = async (): Promise<number> => {
+  const pass = async (stopped: () => boolean): Promise<number> => {
     let written = 0;
     for (;;) {
       const now = opts.clock.now();
       const r = await opts.storage.webhooks.dispatchPending(batch, new Date(now), (items) => planDeliveries(items, now));
       written += r.deliveries;
       if (r.deliveries > 0) opts.onJobsWritten?.();
-      if (r.events < batch || stopped) return written;
+      if (r.events < batch || stopped()) return written;
     }
   };
 
-  const runOnce = (): Promise<number> => {
-    if (current) {
-      again = true;
-      return current;
-    }
-    current = (async () => {
-      let total = 0;
-      do {
-        again = false;
-        total += await pass();
-      } while (again && !stopped);
-      return total;
-    })().finally(() => {
-      current = null;
-    });
-    return current;
-  };
-
-  const background = () => {
-    runOnce().catch((err: unknown) => opts.logger.warn({ err: describeError(err) }, 'webhook dispatch pass failed; will retry'));
-  };
-
-  return {
-    start() {
-      if (timer || stopped) return;
-      timer = setInterval(background, intervalMs);
-      background();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      if (current) await current.catch(() => 0);
-    },
-    runOnce,
-    notify() {
-      if (!stopped) setImmediate(background);
-    },
-  };
+  return createPassLoop({
+    intervalMs,
+    pass,
+    onError: (err) => opts.logger.warn({ err: describeError(err) }, 'webhook dispatch pass failed; will retry'),
+  });
 }

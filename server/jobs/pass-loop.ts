@@ -1,0 +1,69 @@
+/**
+ * A background loop of passes: one pass at a time, every `intervalMs`, and at once when nudged.
+ * A nudge during a pass asks for one more pass after it, so no nudge is lost and passes never
+ * overlap. Shared by the outbox relay and the webhook dispatcher.
+ */
+export interface PassLoop {
+  /** Starts the periodic pass. */
+  start(): void;
+  /** Stops it and waits for a pass in progress. */
+  stop(): Promise<void>;
+  /** Runs passes until one ends with nothing asked in between; answers the summed count. */
+  runOnce(): Promise<number>;
+  /** Asks for a pass now rather than at the next interval. Cheap and safe to call often. */
+  notify(): void;
+}
+
+export function createPassLoop(opts: {
+  intervalMs: number;
+  /** One pass; `stopped()` tells a long pass to finish early. Answers how much it did. */
+  pass: (stopped: () => boolean) => Promise<number>;
+  /** A failed background pass; the next interval tries again. */
+  onError: (err: unknown) => void;
+}): PassLoop {
+  let timer: NodeJS.Timeout | null = null;
+  let current: Promise<number> | null = null;
+  let again = false;
+  let stopped = false;
+  const isStopped = () => stopped;
+
+  const runOnce = (): Promise<number> => {
+    if (current) {
+      again = true;
+      return current;
+    }
+    current = (async () => {
+      let total = 0;
+      do {
+        again = false;
+        total += await opts.pass(isStopped);
+      } while (again && !stopped);
+      return total;
+    })().finally(() => {
+      current = null;
+    });
+    return current;
+  };
+
+  const background = () => {
+    runOnce().catch(opts.onError);
+  };
+
+  return {
+    start() {
+      if (timer || stopped) return;
+      timer = setInterval(background, opts.intervalMs);
+      background();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      if (current) await current.catch(() => 0);
+    },
+    runOnce,
+    notify() {
+      if (!stopped) setImmediate(background);
+    },
+  };
+}
