@@ -52,16 +52,16 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
       // A quote lost in a crash costs the wallet one more options call (confirm answers
       // option_not_found), so this write does not wait for the WAL flush: on the options path
       // that flush was most of the latency, and all of its tail.
-      await db.transaction(async (tx) => {
-        await tx.query('SET LOCAL synchronous_commit TO OFF');
-        await tx.query(
-          `INSERT INTO payment_quotes (option_id, payment_id, account, asset, amount, destination, deadline, state, created_at, collect_data)
-           SELECT q.option_id, q.payment_id, q.account, q.asset, q.amount, q.destination, q.deadline, q.state, q.created_at, COALESCE(q.collect_data, false)
-           FROM jsonb_to_recordset($1::jsonb) AS q(option_id text, payment_id text, account text, asset text, amount numeric, destination text, deadline timestamptz, state jsonb, created_at timestamptz, collect_data boolean)`,
-          [param],
-          'quotes_save',
-        );
-      });
+      // set_config(…, true) lasts for this statement's own transaction, so the commit skips the
+      // flush in one round trip.
+      await db.query(
+        `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
+         INSERT INTO payment_quotes (option_id, payment_id, account, asset, amount, destination, deadline, state, created_at, collect_data)
+         SELECT q.option_id, q.payment_id, q.account, q.asset, q.amount, q.destination, q.deadline, q.state, q.created_at, COALESCE(q.collect_data, false)
+         FROM async_commit, jsonb_to_recordset($1::jsonb) AS q(option_id text, payment_id text, account text, asset text, amount numeric, destination text, deadline timestamptz, state jsonb, created_at timestamptz, collect_data boolean)`,
+        [param],
+        'quotes_save',
+      );
     },
     async getQuote(paymentId, optionId) {
       const { rows } = await db.query('SELECT * FROM payment_quotes WHERE option_id = $1 AND payment_id = $2', [optionId, paymentId], 'quotes_get');
