@@ -18,11 +18,11 @@ describe('sandbox HTTP surface', () => {
 
   const post = async (path: string, body: unknown, contentType = 'application/json') => {
     const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: await res.json() };
   };
   const get = async (path: string) => {
     const res = await fetch(`${base}${path}`);
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: await res.json() };
   };
   const balance = async (account: string, asset?: string): Promise<bigint> => {
     const q = new URLSearchParams({ account, ...(asset ? { asset } : {}) });

@@ -62,6 +62,12 @@ export async function startProviderEnv(): Promise<ProviderEnv> {
 }
 
 /** Data the state handlers build through the public API, as a partner would. */
+/** The parts of a gateway option the provider states use. */
+interface OfferedOption {
+  id: string;
+  actions: Array<{ type: 'walletRpc'; data: { params: unknown[] } } | { type: 'build'; data: { data: string } }>;
+}
+
 export class Seeder {
   private readonly env: ProviderEnv;
 
@@ -120,8 +126,9 @@ export class Seeder {
     return k;
   }
 
-  async options(partner: TestPartner, paymentId: string, account: string): Promise<any[]> {
-    return (await this.ok('POST', `/v1/gateway/payment/${paymentId}/options`, partner.walletKey, { accounts: [account] })).options as any[];
+  async options(partner: TestPartner, paymentId: string, account: string): Promise<OfferedOption[]> {
+    const answer: { options: OfferedOption[] } = await this.ok('POST', `/v1/gateway/payment/${paymentId}/options`, partner.walletKey, { accounts: [account] });
+    return answer.options;
   }
 
   /** What a wallet holds before confirm: the EIP-3009 option of a payable payment and its signature. */
@@ -130,8 +137,10 @@ export class Seeder {
     const account = `${this.env.chains.evm.caip2}:${buyer.address}`;
     const [option] = await this.options(partner, paymentId, account);
     if (!option) throw new Error('provider state setup: no EVM option offered');
-    const signature = await signTypedDataParams(buyer, option.actions[0].data.params);
-    return { optionId: option.id as string, signature, account };
+    const action = option.actions[0];
+    if (action?.type !== 'walletRpc') throw new Error('provider state setup: expected a walletRpc action');
+    const signature = await signTypedDataParams(buyer, action.data.params);
+    return { optionId: option.id, signature, account };
   }
 
   /** Pays the payment on the sandbox EVM chain through the gateway, waiting until it succeeded. */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { KeyScope } from '../ports/storage.ts';
 
 /**
@@ -22,11 +22,5 @@ export function keyHint(key: string): string {
   return key.slice(-4);
 }
 
-/** Constant-time equality of two hex digests. */
-export function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 export const looksLikeApiKey = (s: string) => /^(sk_(live|test)|wk|app)_[A-Za-z0-9_-]{16,128}$/.test(s);

@@ -6,6 +6,7 @@ import { paymentView } from '../domain/payments/view.ts';
 import type { PaymentDeps } from '../domain/payments/transition.ts';
 import type { PaymentListQuery, PaymentStatus } from '../ports/storage.ts';
 import { assertOwnsMerchant } from './payment-access.ts';
+import { decodeCursorAs, encodeCursor } from './cursor.ts';
 
 type Ops = 'listPayments' | 'listMerchantPayments' | 'listMerchantPaymentsByPath';
 
@@ -35,16 +36,12 @@ interface CursorState {
   stats: Stats;
 }
 
-const encode = (c: CursorState) => Buffer.from(JSON.stringify(c)).toString('base64url');
-
 function decode(cursor: string, sort: string): CursorState {
-  try {
-    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorState;
-    if (typeof c.id === 'string' && c.sort === sort && c.stats && Array.isArray(c.stats.totalRevenue)) return c;
-  } catch {
-    // fall through
-  }
-  throw validationError([{ field: 'query.cursor', message: 'is not a cursor issued for this sort order' }]);
+  return decodeCursorAs<CursorState>(
+    cursor,
+    (c) => typeof c.id === 'string' && c.sort === sort && typeof c.stats === 'object' && c.stats !== null && Array.isArray((c.stats as Stats).totalRevenue),
+    'is not a cursor issued for this sort order',
+  );
 }
 
 function toQuery(params: ListParams, merchantIds: string[] | undefined): PaymentListQuery {
@@ -87,7 +84,7 @@ export function paymentListHandlers(deps: PaymentDeps): Pick<OperationHandlers, 
     const page = rows.slice(0, limit);
     const merchants = new Map((await storage.merchants.getMany(partner.id, [...new Set(page.map((p) => p.merchantId))])).map((m) => [m.id, m]));
     const last = page[page.length - 1];
-    const nextCursor = rows.length > limit && last ? encode({ id: last.id, ...(q.sortBy === 'amount' ? { v: last.fiatValue.toString() } : {}), sort, stats }) : null;
+    const nextCursor = rows.length > limit && last ? encodeCursor({ id: last.id, ...(q.sortBy === 'amount' ? { v: last.fiatValue.toString() } : {}), sort, stats }) : null;
     return { status: 200 as const, body: { data: page.map((p) => paymentView(p, merchants.get(p.merchantId), assets, clock.now())), nextCursor, stats } };
   }
 

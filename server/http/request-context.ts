@@ -13,11 +13,19 @@ export function requestContext(log: Logger): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('Request-Id') ?? req.get('X-Request-Id');
     const requestId = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
-    const ctx: RequestContext = { requestId, log: log.child({ requestId }) };
+    // The child logger is built on first use: most requests at the usual level log nothing.
+    let child: Logger | undefined;
+    const ctx: RequestContext = {
+      requestId,
+      get log() {
+        return (child ??= log.child({ requestId }));
+      },
+    };
     res.locals.ctx = ctx;
     res.setHeader('Request-Id', requestId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
+      if (!log.isLevelEnabled('info')) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       ctx.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, op: ctx.operation?.operationId }, 'request');
     });

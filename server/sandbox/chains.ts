@@ -56,25 +56,13 @@ export async function createSandboxChains(opts: SandboxChainsOptions = {}): Prom
     names: { evm: EVM_NAME, solana: SOLANA_NAME },
     native,
     assetConfigs() {
-      const evmAssets = evm.assets.map((a): AssetConfig => ({
-        id: a.caip19,
-        symbol: a.symbol,
-        name: a.name,
-        decimals: a.decimals,
-        pegCurrency: 'USD',
-        flows: [...a.flows],
-        networkName: EVM_NAME,
-      }));
-      const solanaAssets = solana.assets.map((a): AssetConfig => ({
-        id: a.caip19,
-        symbol: a.symbol,
-        name: a.name,
-        decimals: a.decimals,
-        pegCurrency: 'USD',
-        flows: [...a.flows],
-        networkName: SOLANA_NAME,
-      }));
-      return [...evmAssets, ...solanaAssets];
+      const chains = [
+        { assets: evm.assets, networkName: EVM_NAME },
+        { assets: solana.assets, networkName: SOLANA_NAME },
+      ];
+      return chains.flatMap(({ assets, networkName }) =>
+        assets.map((a): AssetConfig => ({ id: a.caip19, symbol: a.symbol, name: a.name, decimals: a.decimals, pegCurrency: 'USD', flows: [...a.flows], networkName })),
+      );
     },
     close() {
       closing ??= evm.close();

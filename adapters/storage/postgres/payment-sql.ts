@@ -7,11 +7,12 @@ export function jobsParam(jobs: NewJob[], createdAt: Date): string {
   return JSON.stringify(jobs.map((j) => ({ id: j.id, type: j.type, payload: j.payload, run_at: j.runAt.toISOString(), created_at: createdAt.toISOString() })));
 }
 
-export const INSERT_JOBS_FROM_PARAM = (param: string, guard: string) => `
+/** Inserts the jobs in a `jobsParam` parameter; with `onlyIfRowsIn`, only when that CTE has rows. */
+export const INSERT_JOBS_FROM_PARAM = (param: string, onlyIfRowsIn?: string) => `
   INSERT INTO outbox_jobs (id, type, payload, run_at, created_at)
   SELECT x.id, x.type, x.payload, x.run_at, x.created_at
   FROM jsonb_to_recordset(${param}::jsonb) AS x(id text, type text, payload jsonb, run_at timestamptz, created_at timestamptz)
-  WHERE EXISTS (SELECT 1 FROM ${guard})`;
+  ${onlyIfRowsIn ? `WHERE EXISTS (SELECT 1 FROM ${onlyIfRowsIn})` : ''}`;
 
 const PATCH_COLUMNS: Record<keyof PaymentPatch, string> = {
   failureCode: 'failure_code',

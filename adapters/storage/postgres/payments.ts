@@ -108,10 +108,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
            SELECT $13, p.id, $3, $14, $8, $10,
                   $15::jsonb || jsonb_build_object('merchant', jsonb_build_object('id', m.id, 'name', m.name, 'iconUrl', m.icon_url))
            FROM p, m
-         ), j AS (
-           INSERT INTO outbox_jobs (id, type, payload, run_at, created_at)
-           SELECT j.id, j.type, j.payload, j.run_at, $10 FROM p,
-             jsonb_to_recordset($16::jsonb) AS j(id text, type text, payload jsonb, run_at timestamptz)
+         ), j AS (${INSERT_JOBS_FROM_PARAM('$16', 'p')}
          ), i AS (
            UPDATE idempotency_keys SET status_code = $19, response_body = $20::jsonb
            WHERE partner_id = $17 AND key = $18 AND EXISTS (SELECT 1 FROM p)
@@ -162,7 +159,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
           }
           const payment = toPayment(rows[0]);
           await insertEvent(tx, t.event, payment, t.at, t.event.snapshot(payment));
-          if (t.jobs?.length) await tx.query(INSERT_JOBS_FROM_PARAM('$1', '(SELECT 1) AS one'), [jobsParam(t.jobs, t.at)]);
+          if (t.jobs?.length) await tx.query(INSERT_JOBS_FROM_PARAM('$1'), [jobsParam(t.jobs, t.at)]);
           return { ok: true as const, payment };
         });
       } catch (err) {
