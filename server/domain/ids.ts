@@ -1,4 +1,4 @@
-import { monotonicFactory } from 'ulid';
+import { monotonicUlid } from './ulid.ts';
 
 /**
  * Resource ids: a type prefix and a ULID. ULIDs sort by creation time, so keyset pagination by id
@@ -19,7 +19,7 @@ export const ID_PREFIXES = {
 
 export type IdKind = keyof typeof ID_PREFIXES;
 
-const nextUlid = monotonicFactory();
+const nextUlid = monotonicUlid();
 
 export function newId(kind: IdKind, now: number = Date.now()): string {
   return ID_PREFIXES[kind] + nextUlid(now);

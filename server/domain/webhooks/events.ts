@@ -1,11 +1,11 @@
-import { monotonicFactory } from 'ulid';
+import { monotonicUlid } from '../ulid.ts';
 import type { NewWebhookDelivery, PaymentEventRecord, WebhookDispatchItem } from '../../ports/storage.ts';
 import { newId } from '../ids.ts';
 
 /** The event types an endpoint may subscribe to (the spec's WebhookEventType). */
 export const WEBHOOK_EVENT_TYPES = ['payment.created', 'payment.processing', 'payment.succeeded', 'payment.failed', 'payment.expired', 'payment.cancelled', 'payment.refunded'] as const;
 
-const nextUlid = monotonicFactory();
+const nextUlid = monotonicUlid();
 
 /** Delivery ids sort by creation, so an endpoint's deliveries page newest first by id. */
 export function newDeliveryId(now: number): string {
