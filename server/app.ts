@@ -10,6 +10,7 @@ import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { claimIdempotencyKey, requireIdempotencyKey } from './http/idempotency.ts';
 import { createRouteTable, listOperations, loadOpenApiDocs, normalizeNullableRefs, type OpenApiDoc } from './http/openapi-docs.ts';
 import { dispatchOperations, type OperationHandlers } from './http/operations.ts';
+import { chain } from './http/chain.ts';
 import { requestContext } from './http/request-context.ts';
 import { responseValidator } from './http/validation.ts';
 import { compileValidators, validateRequests } from './http/request-validator.ts';
@@ -88,6 +89,7 @@ function buildHandlers(deps: AppDeps & { collectDataSecret: string }): Operation
  * The HTTP application. It never listens: `server/main.ts` does, and tests mount it directly.
  * Order: request id → body → route match (404/405) → auth (401/403) → version → required
  * idempotency key → validation against that version's spec → idempotency claim → handler → errors.
+ * The API's steps run as one chain (http/chain.ts) on /v1/ before the buyer pages.
  */
 export function createApp(deps: AppDeps): Express {
   const docs = new Map([...(deps.docs ?? loadOpenApiDocs())].map(([v, d]) => [v, normalizeNullableRefs(d)]));
@@ -116,35 +118,41 @@ export function createApp(deps: AppDeps): Express {
     }
   });
 
-  // Buyer pages and /docs: their own CSP (page-csp.ts), before the API's route table.
-  app.use(pagesRouter({ ...deps, payBaseUrl: deps.payBaseUrl ?? 'http://localhost:3000/pay', docs, collectDataSecret }));
-  if (deps.extraRoutes) app.use(deps.extraRoutes);
-  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
-  app.use((req, res, next) => {
-    const found = match(req.method, req.path);
-    if (!found.operation) return next(found.methodMismatch ? new AppError('method_not_allowed', `${req.method} is not supported on this path`) : new AppError('not_found', 'No such endpoint'));
-    const ctx = contextOf(res);
-    ctx.operation = found.operation;
-    ctx.pathParams = found.params ?? {};
-    next();
-  });
-  app.use(authenticate(deps));
-  app.use(resolveVersion());
-  app.use((_req, res, next) => {
-    const ctx = contextOf(res);
-    // An operation another version has but this one does not.
-    if (!validators.get(ctx.apiVersion ?? '')?.has(ctx.operation!.operationId)) return next(new AppError('not_found', 'No such endpoint in this API version'));
-    next();
-  });
-  app.use(requireIdempotencyKey());
+  const steps: express.RequestHandler[] = [
+    express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }),
+    (req, res, next) => {
+      const found = match(req.method, req.path);
+      if (!found.operation) return next(found.methodMismatch ? new AppError('method_not_allowed', `${req.method} is not supported on this path`) : new AppError('not_found', 'No such endpoint'));
+      const ctx = contextOf(res);
+      ctx.operation = found.operation;
+      ctx.pathParams = found.params ?? {};
+      next();
+    },
+    authenticate(deps),
+    resolveVersion(),
+    (_req, res, next) => {
+      const ctx = contextOf(res);
+      // An operation another version has but this one does not.
+      if (!validators.get(ctx.apiVersion ?? '')?.has(ctx.operation!.operationId)) return next(new AppError('not_found', 'No such endpoint in this API version'));
+      next();
+    },
+    requireIdempotencyKey(),
+  ];
   if (deps.validateResponses) {
     const byVersion = new Map<string, Router>();
     for (const [version, doc] of docs) byVersion.set(version, Router().use(...responseValidator(doc)));
-    app.use((req, res, next) => byVersion.get(contextOf(res).apiVersion!)!(req, res, next));
+    steps.push((req, res, next) => byVersion.get(contextOf(res).apiVersion!)!(req, res, next));
   }
-  app.use(validateRequests(validators));
-  app.use(claimIdempotencyKey(deps));
-  app.use(dispatchOperations(allOps, buildHandlers({ ...deps, collectDataSecret }), deps.storage));
+  steps.push(validateRequests(validators), claimIdempotencyKey(deps), dispatchOperations(allOps, buildHandlers({ ...deps, collectDataSecret }), deps.storage));
+  const api = chain(steps);
+
+  // The API owns /v1/; it goes first so its requests skip the pages' routes.
+  app.use((req, res, next) => (req.path.startsWith('/v1/') ? api(req, res, next) : next()));
+  // Buyer pages and /docs: their own CSP (page-csp.ts).
+  app.use(pagesRouter({ ...deps, payBaseUrl: deps.payBaseUrl ?? 'http://localhost:3000/pay', docs, collectDataSecret }));
+  if (deps.extraRoutes) app.use(deps.extraRoutes);
+  // Anything else answers like an unknown API path (JSON 404).
+  app.use(api);
   app.use(notFoundHandler());
   app.use(errorHandler());
   return app;

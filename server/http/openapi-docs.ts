@@ -95,9 +95,14 @@ export function createRouteTable(ops: OperationInfo[]): (method: string, path: s
       names: [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
     }))
     .sort((a, b) => b.literalChars - a.literalChars);
+  // A template parameter matches exactly one segment, so only routes with as many segments as
+  // the request's path can match it: the table tests a handful of patterns, not all of them.
+  const segments = (path: string) => path.replace(/\/+$/, '').split('/').length;
+  const bySegments = new Map<number, typeof routes>();
+  for (const r of routes) bySegments.set(segments(r.op.path), [...(bySegments.get(segments(r.op.path)) ?? []), r]);
   return (method, path) => {
     const m = method.toLowerCase();
-    const onPath = routes.filter((r) => r.regex.test(path));
+    const onPath = (bySegments.get(segments(path)) ?? []).filter((r) => r.regex.test(path));
     const hit = onPath.find((r) => r.op.method === m);
     if (!hit) return { methodMismatch: onPath.length > 0 };
     const groups = hit.regex.exec(path)?.groups ?? {};

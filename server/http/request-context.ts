@@ -23,9 +23,10 @@ export function requestContext(log: Logger): RequestHandler {
     };
     res.locals.ctx = ctx;
     res.setHeader('Request-Id', requestId);
+    // The access line is info; below that level no listener is added at all.
+    if (!log.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      if (!log.isLevelEnabled('info')) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       ctx.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, op: ctx.operation?.operationId }, 'request');
     });
