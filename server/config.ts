@@ -79,6 +79,13 @@ function url(env: NodeJS.ProcessEnv, key: string, protocols: string[]): string |
   }
 }
 
+/** The buyer pages' base; /v1/ belongs to the API, so pages cannot live under it. */
+function payBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const base = url(env, 'PAY_BASE_URL', ['http:', 'https:']);
+  if (base && /^\/v1(\/|$)/.test(new URL(base).pathname)) throw new ConfigError('PAY_BASE_URL must not put the payment pages under /v1/, which is the API');
+  return base;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
   const mode = env.SERVICE_MODE ?? 'sandbox';
   if (mode !== 'sandbox' && mode !== 'production') throw new ConfigError(`SERVICE_MODE must be sandbox or production, got "${mode}"`);
@@ -131,7 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ...(databaseUrl ? { databaseUrl } : {}),
     dataDir: resolve(cwd, env.DATA_DIR ?? 'data'),
     ...(redisUrl ? { redisUrl } : {}),
-    payBaseUrl: url(env, 'PAY_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}/pay`,
+    payBaseUrl: payBaseUrl(env) ?? `http://localhost:${port}/pay`,
     logLevel,
     assets,
     logoChecks,
