@@ -1,21 +1,23 @@
 import type { RequestHandler } from 'express';
-import helmet from 'helmet';
 
 /**
- * helmet's headers for an API, computed once at start and then copied onto each response:
- * they never vary per request, and computing them per request cost a fifth of the throughput
- * of the hottest endpoints.
+ * The headers every response starts with. The API answers JSON only, so most of helmet's
+ * browser-page headers say nothing here; these are the ones that matter for JSON: never render
+ * it as anything (CSP, nosniff), never frame it, never leak the URL, HTTPS only. Pages replace
+ * the CSP with their own (pages/page-csp.ts). Fewer and shorter headers are also less work on
+ * every response of the hottest endpoints.
  */
+const HEADERS: ReadonlyArray<[string, string]> = [
+  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+  ['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+];
+
 export function securityHeaders(): RequestHandler {
-  const captured: Array<[string, string]> = [];
-  const fakeRes = {
-    setHeader: (name: string, value: string | number | readonly string[]) => void captured.push([name, String(value)]),
-    removeHeader: () => {},
-    getHeader: () => undefined,
-  };
-  helmet({ contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } })({} as never, fakeRes as never, () => {});
   return (_req, res, next) => {
-    for (const [name, value] of captured) res.setHeader(name, value);
+    for (const [name, value] of HEADERS) res.setHeader(name, value);
     next();
   };
 }
