@@ -7,7 +7,7 @@ import { buildOptions } from '../domain/gateway/options.ts';
 import { chainOfQuote, confirmPayment, optionRequestOf } from '../domain/gateway/confirm.ts';
 import { resolvePaymentRef } from '../domain/gateway/payment-links.ts';
 import type { GatewayDeps } from '../domain/gateway/gateway-deps.ts';
-import type { PaymentRecord } from '../ports/storage.ts';
+import type { MerchantRecord, PaymentRecord } from '../ports/storage.ts';
 import { cancelView } from './payments.ts';
 
 type Ops = 'gatewayGetPayment' | 'gatewayGetPaymentOptions' | 'gatewayFetchAction' | 'gatewayConfirmPayment' | 'gatewayGetPaymentStatus' | 'gatewayCancelPayment';
@@ -31,14 +31,17 @@ export function gatewayHandlers(deps: GatewayDeps): Pick<OperationHandlers, Ops>
 
   /** A payment the buyer can still act on: 410 once expired, 400 once settled either way. */
   async function actionable(ref: string): Promise<PaymentRecord> {
-    const p = await payment(ref);
+    return mustBeActionable(await payment(ref));
+  }
+
+  function mustBeActionable(p: PaymentRecord): PaymentRecord {
     if (p.status === 'expired') throw new AppError('payment_expired', 'This payment has expired; ask the merchant for a new link');
     if (p.status !== 'requires_action') throw new AppError('invalid_state', `This payment is ${p.status}`, { details: { status: p.status } });
     return p;
   }
 
-  async function info(p: PaymentRecord) {
-    const merchant = await storage.merchants.get(p.partnerId, p.merchantId, { includeDeleted: true });
+  async function info(p: PaymentRecord, known?: { merchant: MerchantRecord | null }) {
+    const merchant = known ? known.merchant : await storage.merchants.get(p.partnerId, p.merchantId, { includeDeleted: true });
     return {
       status: p.status,
       amount: fiatAmount(p),
@@ -54,13 +57,17 @@ export function gatewayHandlers(deps: GatewayDeps): Pick<OperationHandlers, Ops>
     },
 
     async gatewayGetPaymentOptions({ path, query, body }) {
-      const p = await actionable(path.id);
-      const { options, reason } = await buildOptions(deps, p, body.accounts);
+      // One read for the payment, its merchant and settlements: options is the wallet's hot call.
+      const id = resolvePaymentRef(path.id, deps.payHost);
+      const found = id ? await storage.payments.getForGateway(id) : null;
+      if (!found) throw new AppError('payment_not_found', 'No payment with this id');
+      const p = mustBeActionable(await expireIfDue(deps, found.payment));
+      const { options, reason } = await buildOptions(deps, p, found, body.accounts);
       // Present when any option needs data (the first such option's form), per the interface.
       const collectData = options.find((o) => o.collectData)?.collectData ?? null;
       return {
         status: 200,
-        body: { options, collectData, ...(query.includePaymentInfo ? { info: await info(p) } : {}), ...(reason ? { details: { reason } } : {}) },
+        body: { options, collectData, ...(query.includePaymentInfo ? { info: await info(p, found) } : {}), ...(reason ? { details: { reason } } : {}) },
       };
     },
 

@@ -274,6 +274,11 @@ export interface PaymentRepository {
   create(payment: PaymentRecord, extras: { event: PaymentEventRecord; jobs: NewJob[]; idempotency?: IdempotencyCompletion }): Promise<CreatePaymentResult>;
   /** By id alone: the gateway side, where a wallet knows only the payment id. */
   get(id: string): Promise<PaymentRecord | null>;
+  /**
+   * By id alone, with its merchant (deleted or not) and the merchant's settlements in id order:
+   * everything quoting options needs, in one round trip.
+   */
+  getForGateway(id: string): Promise<{ payment: PaymentRecord; merchant: MerchantRecord | null; settlements: CryptoSettlementRecord[] } | null>;
   /** By id, within one partner (and merchant, when given). */
   getForPartner(partnerId: string, id: string, merchantId?: string): Promise<PaymentRecord | null>;
   /**

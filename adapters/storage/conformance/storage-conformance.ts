@@ -1,6 +1,7 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import type { StoragePort } from '../../../server/ports/storage.ts';
 import { newId } from '../../../server/domain/ids.ts';
+import { newPayment } from '../../../server/domain/payments/create-payment.ts';
 
 /**
  * The behaviour every storage adapter must have, whatever its engine. Each adapter's test file
@@ -95,6 +96,27 @@ export function runStorageConformance(name: string, open: () => Promise<StorageP
       expect((await s.settlements.listByMerchant(p.id, m.id)).map((x) => x.asset)).toEqual(['a:1/b:1']);
       const other = await partner();
       expect(await s.settlements.createMany(other.id, m.id, [entry('a:1/b:3')])).toEqual({ ok: false, reason: 'merchant_not_found' });
+    });
+
+    it('reads a payment with its merchant and settlements for the gateway, exact to the base unit', async () => {
+      const p = await partner();
+      const m = { ...merchant(p.id, 'Gateway shop'), iconUrl: 'https://shop.example/logo.png' };
+      await s.merchants.create(m);
+      const entry = (asset: string) => ({ id: newId('cryptoSettlement'), partnerId: p.id, merchantId: m.id, asset, destination: 'eip155:1:0x1', createdAt: t0 });
+      const settlements = [entry('eip155:1/erc20:0xa'), entry('eip155:1/erc20:0xb')];
+      expect(await s.settlements.createMany(p.id, m.id, settlements)).toEqual({ ok: true });
+      const pay = newPayment({ partnerId: p.id, merchantId: m.id, amount: { unit: 'iso4217/USD', value: '123456789012345678901234567890' }, referenceId: 'r', expiresAt: null }, t0.getTime(), { defaultTtlS: 300, maxTtlS: 3600 });
+      const created = await s.payments.create(pay, { event: { id: newId('event'), paymentId: pay.id, partnerId: p.id, type: 'payment.created', stateVersion: 1, createdAt: t0, data: {} }, jobs: [] });
+      expect(created).toEqual({ ok: true });
+      const found = await s.payments.getForGateway(pay.id);
+      expect(found?.payment).toEqual(pay);
+      expect(found?.payment.fiatValue).toBe(123456789012345678901234567890n);
+      expect(found?.merchant).toEqual(m);
+      expect(found?.settlements).toEqual(settlements);
+      // A deleted merchant still names the payment's seller.
+      await s.merchants.softDelete(p.id, m.id, t0);
+      expect((await s.payments.getForGateway(pay.id))?.merchant?.deletedAt).toEqual(t0);
+      expect(await s.payments.getForGateway('pay_missing')).toBeNull();
     });
 
     it('claims idempotency keys: claim, in progress, replay, conflict, release, stale takeover', async () => {

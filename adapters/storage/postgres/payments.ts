@@ -1,5 +1,5 @@
 import type { PaymentRecord, PaymentRepository, QuoteRecord } from '../../../server/ports/storage.ts';
-import { toPayment } from './rows.ts';
+import { toMerchant, toPayment, toSettlement } from './rows.ts';
 import { INSERT_JOBS_FROM_PARAM, jobsParam, listClauses, patchAssignments } from './payment-sql.ts';
 import { isUniqueViolation, type SqlClient, type SqlDb } from './sql-db.ts';
 
@@ -138,6 +138,25 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     async get(id) {
       const { rows } = await db.query('SELECT * FROM payments WHERE id = $1', [id], 'payments_get');
       return rows[0] ? toPayment(rows[0]) : null;
+    },
+
+    async getForGateway(id) {
+      // The merchant and settlements ride along as JSON (text and timestamps only, so nothing
+      // numeric passes through a JSON number); the payment's own columns stay typed.
+      const { rows } = await db.query(
+        `SELECT p.*, to_jsonb(m) AS merchant_row,
+                (SELECT COALESCE(jsonb_agg(to_jsonb(s) ORDER BY s.id), '[]'::jsonb) FROM crypto_settlements s
+                 WHERE s.partner_id = p.partner_id AND s.merchant_id = p.merchant_id) AS settlement_rows
+         FROM payments p LEFT JOIN merchants m ON m.partner_id = p.partner_id AND m.id = p.merchant_id
+         WHERE p.id = $1`,
+        [id],
+        'payments_get_for_gateway',
+      );
+      const r = rows[0];
+      if (!r) return null;
+      const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown> | Array<Record<string, unknown>> | null;
+      const merchant = json(r.merchant_row) as Record<string, unknown> | null;
+      return { payment: toPayment(r), merchant: merchant ? toMerchant(merchant) : null, settlements: (json(r.settlement_rows) as Array<Record<string, unknown>>).map(toSettlement) };
     },
 
     async getForPartner(partnerId, id, merchantId) {

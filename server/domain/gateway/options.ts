@@ -1,7 +1,7 @@
 import { newId } from '../ids.ts';
 import { parseAccountId, formatChainId } from '../caip.ts';
 import { tokenAmount } from '../payments/view.ts';
-import type { PaymentRecord, QuoteRecord } from '../../ports/storage.ts';
+import type { CryptoSettlementRecord, MerchantRecord, PaymentRecord, QuoteRecord } from '../../ports/storage.ts';
 import type { WireAction } from '../../ports/chains.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 import { collectDataOf, type CollectDeps } from '../collect-data/collect.ts';
@@ -22,10 +22,14 @@ export interface BuiltOption {
  * from the payment's fiat amount and quoted until a deadline. Each quote is stored with what its
  * confirmation must match.
  */
-export async function buildOptions(deps: GatewayDeps & { collect?: CollectDeps }, payment: PaymentRecord, accounts: string[]): Promise<{ options: BuiltOption[]; reason?: string }> {
-  const settlements = await deps.storage.settlements.listByMerchant(payment.partnerId, payment.merchantId);
+export async function buildOptions(
+  deps: GatewayDeps & { collect?: CollectDeps },
+  payment: PaymentRecord,
+  seller: { merchant: MerchantRecord | null; settlements: CryptoSettlementRecord[] },
+  accounts: string[],
+): Promise<{ options: BuiltOption[]; reason?: string }> {
+  const { merchant, settlements } = seller;
   // Buyer data is asked per the merchant's setting, for every option of the payment alike.
-  const merchant = deps.collect ? await deps.storage.merchants.get(payment.partnerId, payment.merchantId, { includeDeleted: true }) : null;
   const collect = deps.collect && needsCollection(merchant?.dataCollection, payment.fiatCurrency, payment.fiatValue) ? deps.collect : null;
   const now = deps.clock.now();
   const deadline = new Date(Math.min(payment.expiresAt.getTime(), now + deps.quoteTtlS * 1000));
