@@ -61,6 +61,23 @@ try {
   const paid = await json('POST', service.port, '/v1/payments', svcHeaders, JSON.parse(createBody));
   const base = await json('POST', baseline.port, '/v1/payments', { 'merchant-id': merchantId }, JSON.parse(createBody));
 
+  // Gateway options on the sandbox EVM chain at a steady 100 requests/s: latency, not throughput.
+  // It runs before the throughput rounds, whose tens of thousands of inserts leave PostgreSQL
+  // checkpointing and vacuuming for a while afterwards: that is the harness's own noise, not
+  // the steady state this figure describes.
+  const g = gateway.info;
+  const gKey = { 'content-type': 'application/json', 'api-key': g.apiKey! };
+  const gm = await json('POST', gateway.port, '/v1/merchants', { ...gKey, 'Idempotency-Key': 'bench-gm' }, { merchantName: 'Bench', merchantEmail: 'bench@bench.test' });
+  await json('POST', gateway.port, `/v1/merchants/${gm.merchant.id}/settlements/crypto`, { ...gKey, 'Idempotency-Key': 'bench-gs' }, {
+    settlements: [{ asset: g.usdc, destination: 'eip155:31337:0x1234567890abcdef1234567890abcdef12345678' }],
+  });
+  const gp = await json('POST', gateway.port, '/v1/payments', { ...gKey, 'merchant-id': gm.merchant.id }, { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'bench', expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+  const optionsReq = { url: `http://127.0.0.1:${gateway.port}/v1/gateway/payment/${gp.paymentId}/options`, method: 'POST' as const, headers: { 'content-type': 'application/json', 'api-key': g.walletKey! }, body: JSON.stringify({ accounts: [g.buyer] }) };
+  await autocannon({ ...optionsReq, connections: 1, amount: 300 }); // warm up (token domain cache, JIT)
+  process.stdout.write(`  gateway options, steady 100 req/s for ${seconds} s `);
+  const o = await steadyLoad({ ...optionsReq, rate: 100, seconds });
+  if (o.failed) throw new Error(`options: ${o.failed} failed requests`);
+  console.log(`  ${o.sent} requests   p50 ${o.p50} ms   p90 ${o.p90} ms   p99 ${o.p99} ms   max ${o.max} ms  (goal p99 < 10 ms)\n`);
   const results = { svcCreate: [] as number[], baseCreate: [] as number[], svcStatus: [] as number[], baseStatus: [] as number[] };
   for (let round = 1; round <= rounds; round++) {
     console.log(`round ${round}`);
@@ -75,21 +92,8 @@ try {
   console.log('\nratios (service / baseline, best round each):');
   console.log(`  create payment: ${createRatio.toFixed(2)}  (goal ≥ 0.80)  ${Math.round(best(results.svcCreate))} vs ${Math.round(best(results.baseCreate))} req/s`);
   console.log(`  payment status: ${statusRatio.toFixed(2)}  (goal ≥ 0.85)  ${Math.round(best(results.svcStatus))} vs ${Math.round(best(results.baseStatus))} req/s`);
+  console.log(`  gateway options latency at 100 req/s: p50 ${o.p50} ms, p99 ${o.p99} ms  (goal p99 < 10 ms)`);
 
-  // Gateway options on the sandbox EVM chain at a steady 100 requests/s: latency, not throughput.
-  const g = gateway.info;
-  const gKey = { 'content-type': 'application/json', 'api-key': g.apiKey! };
-  const gm = await json('POST', gateway.port, '/v1/merchants', { ...gKey, 'Idempotency-Key': 'bench-gm' }, { merchantName: 'Bench', merchantEmail: 'bench@bench.test' });
-  await json('POST', gateway.port, `/v1/merchants/${gm.merchant.id}/settlements/crypto`, { ...gKey, 'Idempotency-Key': 'bench-gs' }, {
-    settlements: [{ asset: g.usdc, destination: 'eip155:31337:0x1234567890abcdef1234567890abcdef12345678' }],
-  });
-  const gp = await json('POST', gateway.port, '/v1/payments', { ...gKey, 'merchant-id': gm.merchant.id }, { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'bench', expiresAt: Math.floor(Date.now() / 1000) + 3600 });
-  const optionsReq = { url: `http://127.0.0.1:${gateway.port}/v1/gateway/payment/${gp.paymentId}/options`, method: 'POST' as const, headers: { 'content-type': 'application/json', 'api-key': g.walletKey! }, body: JSON.stringify({ accounts: [g.buyer] }) };
-  await autocannon({ ...optionsReq, connections: 1, amount: 300 }); // warm up (token domain cache, JIT)
-  process.stdout.write(`\n  gateway options, steady 100 req/s for ${seconds} s `);
-  const o = await steadyLoad({ ...optionsReq, rate: 100, seconds });
-  if (o.failed) throw new Error(`options: ${o.failed} failed requests`);
-  console.log(`  ${o.sent} requests   p50 ${o.p50} ms   p90 ${o.p90} ms   p99 ${o.p99} ms   max ${o.max} ms  (goal p99 < 10 ms)`);
 } finally {
   service.child.kill('SIGTERM');
   baseline.child.kill('SIGTERM');
