@@ -1,6 +1,7 @@
 // EIP-3009 `transferWithAuthorization` (USDC): the buyer signs, the service's relayer submits
 // and pays the gas; the tokens go straight from the buyer to the merchant's destination.
-import { Contract, Signature, getAddress, isError, isHexString, type Provider, type Signer } from 'ethers';
+import { Contract, Signature, isError, isHexString, type Provider, type Signer } from 'ethers';
+import { checksummed } from './address.ts';
 import { EIP3009_ABI, ERC20_ABI } from './abis.ts';
 import {
   chainIdQuantity,
@@ -34,7 +35,7 @@ const domainCache = new Map<string, Promise<TokenDomain>>();
  * are not cached. Tokens without `version()` fall back to "1" (the EIP-712 convention).
  */
 export async function readTokenDomain(provider: Provider, token: string): Promise<TokenDomain> {
-  const address = getAddress(token);
+  const address = checksummed(token);
   const { chainId } = await provider.getNetwork();
   const key = `${chainId}:${address}`;
   const cached = domainCache.get(key);
@@ -93,11 +94,11 @@ export function buildTransferWithAuthorization(input: TransferWithAuthorizationI
       name: input.domain.name,
       version: input.domain.version,
       chainId: chainIdQuantity(input.chainId),
-      verifyingContract: getAddress(input.token),
+      verifyingContract: checksummed(input.token),
     },
     message: {
-      from: getAddress(input.from),
-      to: getAddress(input.to),
+      from: checksummed(input.from),
+      to: checksummed(input.to),
       value: uint256Quantity(input.value, 'value'),
       validAfter: uint256Quantity(input.validAfter, 'validAfter'),
       validBefore: uint256Quantity(input.validBefore, 'validBefore'),
@@ -167,6 +168,6 @@ export async function submitTransferWithAuthorization(
  * submission outcome, true means the transfer happened (find it by the stored tx hash).
  */
 export async function readAuthorizationState(provider: Provider, token: string, authorizer: string, nonce: string): Promise<boolean> {
-  const contract = new Contract(getAddress(token), EIP3009_ABI, provider);
-  return (await contract.getFunction('authorizationState')(getAddress(authorizer), nonce)) as boolean;
+  const contract = new Contract(checksummed(token), EIP3009_ABI, provider);
+  return (await contract.getFunction('authorizationState')(checksummed(authorizer), nonce)) as boolean;
 }

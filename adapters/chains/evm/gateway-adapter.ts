@@ -1,4 +1,5 @@
-import { JsonRpcProvider, Wallet, getAddress, id, isAddress, zeroPadValue, type Provider } from 'ethers';
+import { JsonRpcProvider, Wallet, id, isAddress, zeroPadValue, type Provider } from 'ethers';
+import { checksummed } from './address.ts';
 import type { ChainPort, OptionRequest, QuoteState, Submission, TransferState, VerifyOutcome, WireAction } from '../../../server/ports/chains.ts';
 import { buildTransferWithAuthorization, readAuthorizationState, readTokenDomain, submitTransferWithAuthorization, verifyTransferWithAuthorization, type TokenDomain } from './eip3009.ts';
 import { buildApproveTransaction, buildPermitTransferFrom, isPermit2NonceUsed, readErc20Allowance, submitPermitTransferFrom, verifyPermitTransferFrom } from './permit2.ts';
@@ -23,7 +24,7 @@ export interface EvmChainConfig {
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130,}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
-const addressOf = (caip10: string) => getAddress(caip10.split(':')[2]!);
+const addressOf = (caip10: string) => checksummed(caip10.split(':')[2]!);
 
 /**
  * The EVM adapter of the chain port. Flows, best first: EIP-3009 (one signature, relayer
@@ -38,7 +39,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
     if (!c) throw new Error(`no EVM chain configured for ${req.asset.id}`);
     return c;
   };
-  const token = (req: OptionRequest) => getAddress(req.asset.parsed.assetReference);
+  const token = (req: OptionRequest) => checksummed(req.asset.parsed.assetReference);
 
   async function domainOf(c: ReturnType<typeof chainOf>, tokenAddress: string): Promise<TokenDomain> {
     let d = c.domains.get(tokenAddress);
@@ -141,7 +142,7 @@ const TRANSFER = id('Transfer(address,address,uint256)');
 
 /** The hash of an earlier submission of this signature, null when none, 'unknown' on RPC trouble. */
 async function findEarlierSubmission(c: EvmChainConfig, req: OptionRequest, submission: Submission): Promise<string | null | 'unknown'> {
-  const tokenAddress = getAddress(req.asset.parsed.assetReference);
+  const tokenAddress = checksummed(req.asset.parsed.assetReference);
   const owner = addressOf(req.account);
   try {
     const nonce = deriveNonce(req.paymentId, req.optionId);

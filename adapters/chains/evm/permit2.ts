@@ -1,7 +1,8 @@
 // Permit2 SignatureTransfer: the buyer approves Permit2 once (ERC-20 approve), then signs a
 // one-time `PermitTransferFrom` naming the service's relayer as spender; the relayer submits it
 // with the merchant's destination as `to` and pays the gas.
-import { Contract, getAddress, type Provider, type Signer } from 'ethers';
+import { Contract, type Provider, type Signer } from 'ethers';
+import { checksummed } from './address.ts';
 import { ERC20_ABI, PERMIT2_ABI } from './abis.ts';
 import {
   chainIdQuantity,
@@ -57,10 +58,10 @@ export function buildPermitTransferFrom(input: PermitTransferFromInput): Eip712T
       ...PERMIT_TRANSFER_FROM_TYPES,
     },
     primaryType: 'PermitTransferFrom',
-    domain: { name: 'Permit2', chainId: chainIdQuantity(input.chainId), verifyingContract: getAddress(input.permit2) },
+    domain: { name: 'Permit2', chainId: chainIdQuantity(input.chainId), verifyingContract: checksummed(input.permit2) },
     message: {
-      permitted: { token: getAddress(input.token), amount: uint256Quantity(input.amount, 'amount') },
-      spender: getAddress(input.spender),
+      permitted: { token: checksummed(input.token), amount: uint256Quantity(input.amount, 'amount') },
+      spender: checksummed(input.spender),
       nonce: uint256Quantity(input.nonce, 'nonce'),
       deadline: uint256Quantity(input.deadline, 'deadline'),
     },
@@ -78,7 +79,7 @@ export function recoverPermitTransferFromSigner(typedData: Eip712TypedData, sign
  */
 export function verifyPermitTransferFrom(typedData: Eip712TypedData, signature: string, owner: string): boolean {
   try {
-    return recoverPermitTransferFromSigner(typedData, signature) === getAddress(owner);
+    return recoverPermitTransferFromSigner(typedData, signature) === checksummed(owner);
   } catch {
     return false;
   }
@@ -105,17 +106,17 @@ export async function submitPermitTransferFrom(
   const permit2 = typedData.domain.verifyingContract;
   if (!permit2) throw new Error('typed data has no verifyingContract');
   const spender = messageAddress(typedData.message, 'spender');
-  const relayerAddress = getAddress(await relayer.getAddress());
+  const relayerAddress = checksummed(await relayer.getAddress());
   if (relayerAddress !== spender) throw new Error(`Relayer ${relayerAddress} is not the permit spender ${spender}`);
   const permitted = permittedOf(typedData);
   if (transfer.requestedAmount <= 0n || transfer.requestedAmount > permitted.amount) {
     throw new Error('requestedAmount must be positive and at most the permitted amount');
   }
-  const contract = new Contract(getAddress(permit2), PERMIT2_ABI, relayer);
+  const contract = new Contract(checksummed(permit2), PERMIT2_ABI, relayer);
   const tx = await contract.getFunction('permitTransferFrom').send(
     { permitted, nonce: messageUint(typedData.message, 'nonce'), deadline: messageUint(typedData.message, 'deadline') },
-    { to: getAddress(transfer.to), requestedAmount: transfer.requestedAmount },
-    getAddress(transfer.owner),
+    { to: checksummed(transfer.to), requestedAmount: transfer.requestedAmount },
+    checksummed(transfer.owner),
     signature,
   );
   return tx.hash;
@@ -123,8 +124,8 @@ export async function submitPermitTransferFrom(
 
 /** ERC-20 allowance from `owner` to `spender`. */
 export async function readErc20Allowance(provider: Provider, token: string, owner: string, spender: string): Promise<bigint> {
-  const contract = new Contract(getAddress(token), ERC20_ABI, provider);
-  return (await contract.getFunction('allowance')(getAddress(owner), getAddress(spender))) as bigint;
+  const contract = new Contract(checksummed(token), ERC20_ABI, provider);
+  return (await contract.getFunction('allowance')(checksummed(owner), checksummed(spender))) as bigint;
 }
 
 /**
@@ -140,8 +141,8 @@ export function readPermit2Allowance(provider: Provider, token: string, owner: s
  * nonce & 255). After an unknown submission outcome, true means the permit was used.
  */
 export async function isPermit2NonceUsed(provider: Provider, permit2: string, owner: string, nonce: bigint): Promise<boolean> {
-  const contract = new Contract(getAddress(permit2), PERMIT2_ABI, provider);
-  const word = (await contract.getFunction('nonceBitmap')(getAddress(owner), nonce >> 8n)) as bigint;
+  const contract = new Contract(checksummed(permit2), PERMIT2_ABI, provider);
+  const word = (await contract.getFunction('nonceBitmap')(checksummed(owner), nonce >> 8n)) as bigint;
   return ((word >> (nonce & 255n)) & 1n) === 1n;
 }
 
@@ -150,10 +151,10 @@ export async function isPermit2NonceUsed(provider: Provider, permit2: string, ow
  * the two-action Permit2 case (spender = Permit2). The wallet fills gas and nonce.
  */
 export function buildApproveTransaction(input: { token: string; spender: string; amount: bigint; from?: string }): EthSendTransactionParams {
-  const data = erc20Interface.encodeFunctionData('approve', [getAddress(input.spender), input.amount]);
+  const data = erc20Interface.encodeFunctionData('approve', [checksummed(input.spender), input.amount]);
   return {
-    ...(input.from === undefined ? {} : { from: getAddress(input.from) }),
-    to: getAddress(input.token),
+    ...(input.from === undefined ? {} : { from: checksummed(input.from) }),
+    to: checksummed(input.token),
     data,
     value: '0x0',
   };

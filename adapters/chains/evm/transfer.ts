@@ -1,6 +1,7 @@
 // Direct ERC-20 transfer: the wallet broadcasts `transfer` itself and answers the tx hash; the
 // service checks on chain that it moved the right token from the right account to the destination.
-import { Interface, getAddress, isHexString, toBigInt, zeroPadValue, type Log, type Provider } from 'ethers';
+import { Interface, isHexString, toBigInt, zeroPadValue, type Log, type Provider } from 'ethers';
+import { checksummed } from './address.ts';
 import { ERC20_ABI } from './abis.ts';
 import { getConfirmations } from './receipts.ts';
 
@@ -14,9 +15,9 @@ export type EthSendTransactionParams = { from?: string; to: string; data: string
 export function buildTransferTransaction(input: { token: string; from: string; to: string; value: bigint }): EthSendTransactionParams {
   if (input.value <= 0n) throw new Error('value must be positive');
   return {
-    from: getAddress(input.from),
-    to: getAddress(input.token),
-    data: erc20Interface.encodeFunctionData('transfer', [getAddress(input.to), input.value]),
+    from: checksummed(input.from),
+    to: checksummed(input.token),
+    data: erc20Interface.encodeFunctionData('transfer', [checksummed(input.to), input.value]),
     value: '0x0',
   };
 }
@@ -30,12 +31,12 @@ export type TransferVerification =
 
 /** Sum of `Transfer(from → to)` events the token emitted in these logs. */
 export function sumTransfers(logs: readonly Pick<Log, 'address' | 'topics' | 'data'>[], check: { token: string; from: string; to: string }): bigint {
-  const token = getAddress(check.token);
-  const fromTopic = zeroPadValue(getAddress(check.from), 32).toLowerCase();
-  const toTopic = zeroPadValue(getAddress(check.to), 32).toLowerCase();
+  const token = checksummed(check.token);
+  const fromTopic = zeroPadValue(checksummed(check.from), 32).toLowerCase();
+  const toTopic = zeroPadValue(checksummed(check.to), 32).toLowerCase();
   let total = 0n;
   for (const log of logs) {
-    if (getAddress(log.address) !== token || log.topics.length !== 3) continue;
+    if (checksummed(log.address) !== token || log.topics.length !== 3) continue;
     const [topic0, topic1, topic2] = log.topics.map((topic) => topic.toLowerCase());
     if (topic0 !== TRANSFER_TOPIC || topic1 !== fromTopic || topic2 !== toTopic) continue;
     if (!isHexString(log.data, 32)) continue;
@@ -57,7 +58,7 @@ export async function verifyTransferTransaction(provider: Provider, txHash: stri
   try {
     const tx = await provider.getTransaction(txHash);
     if (!tx) return { status: 'pending', reason: 'not_found' };
-    if (getAddress(tx.from) !== getAddress(check.from)) return { status: 'invalid', reason: 'sent by another account' };
+    if (checksummed(tx.from) !== checksummed(check.from)) return { status: 'invalid', reason: 'sent by another account' };
   } catch {
     return { status: 'pending', reason: 'rpc_error' };
   }
