@@ -150,7 +150,7 @@ describe('demo wallet failures: exit 1 with the reason on stderr, no stack trace
     const noKey = await runWallet(['pay', 'pay_01M81J7YP4A22T3XZPSKQV9K8D', '--base-url', env.t.url]);
     expect(noKey).toMatchObject({ code: 2, stderr: expect.stringContaining('no wallet key') });
     const notLink = await runWallet(walletArgs('https://pay.example.test/a/b'));
-    expect(notLink).toMatchObject({ code: 2, stderr: expect.stringContaining('not a payment link (missing_payment_id)') });
+    expect(notLink).toMatchObject({ code: 2, stderr: expect.stringContaining('not a payment link (invalid_payment_id)') });
   }, 60_000);
 });
 

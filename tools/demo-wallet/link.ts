@@ -17,19 +17,15 @@ export function paymentIdFromLink(input: string, payHost?: string): string {
   const web = innerWebLink(text);
   const host = payHost ?? hostOf(web);
   if (host === null) throw new UsageError(`not a payment link or payment id: ${JSON.stringify(input)}`);
+  // The link's own path up to the id is the pay path (`/pay` for the local default).
+  const payPath = web === null ? undefined : new URL(web).pathname.replace(/\/[^/]*\/?$/, '') || undefined;
   let parsed: ReturnType<typeof parsePaymentLink>;
   try {
-    parsed = parsePaymentLink(text, { payHost: host, allowInsecureHttp: true });
+    parsed = parsePaymentLink(text, { payHost: host, allowInsecureHttp: true, ...(payPath ? { payPath } : {}) });
   } catch (error) {
     throw new UsageError(`--pay-host: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (parsed.kind === 'payment') return parsed.paymentId;
-  // The SDK reads only `/<id>`; a service whose PAY_BASE_URL has a path (`/pay`) makes
-  // `/pay/<id>`. The host was already trusted when the reason is `missing_payment_id`.
-  if (parsed.reason === 'missing_payment_id' && web !== null) {
-    const last = new URL(web).pathname.split('/').filter((s) => s !== '').pop();
-    if (last !== undefined && isPaymentId(last)) return last;
-  }
   throw new UsageError(`not a payment link (${parsed.reason}): ${JSON.stringify(input)}${parsed.reason === 'untrusted_host' ? ` is not on ${host}` : ''}`);
 }
 

@@ -31,6 +31,16 @@ describe('parsePaymentLink: accepted forms', () => {
     expect(parse(`https://pay.example:8443/${ID}`)).toEqual(rejected('untrusted_host'));
   });
 
+  it('reads links under the configured pay path, such as the local default http://localhost:3000/pay/<id>', () => {
+    const opts = { payHost: 'localhost:3000', allowInsecureHttp: true, payPath: '/pay' };
+    expect(parsePaymentLink(`http://localhost:3000/pay/${ID}`, opts)).toEqual(payment);
+    expect(parsePaymentLink(`http://localhost:3000/pay/?pid=${ID}`, opts)).toEqual(payment);
+    expect(parsePaymentLink(`http://localhost:3000/${ID}`, opts)).toEqual(rejected('missing_payment_id'));
+    expect(parsePaymentLink(`http://localhost:3000/other/${ID}`, opts)).toEqual(rejected('missing_payment_id'));
+    expect(parsePaymentLink(`http://evil.test/pay/${ID}`, opts)).toEqual(rejected('untrusted_host'));
+    expect(() => parsePaymentLink(ID, { payHost, payPath: 'pay' })).toThrow(TypeError);
+  });
+
   it('accepts http only when explicitly allowed for local development', () => {
     const link = `http://localhost:3000/${ID}`;
     expect(parsePaymentLink(link, { payHost: 'localhost:3000' })).toEqual(rejected('insecure_scheme'));

@@ -24,6 +24,11 @@ export interface ParsePaymentLinkOptions {
    * production links are https only.
    */
   allowInsecureHttp?: boolean;
+  /**
+   * The path payment links live under when the service's pay base URL has one, e.g. `/pay` for
+   * `https://example.com/pay/<id>`. Default: links at the root, `https://<payHost>/<id>`.
+   */
+  payPath?: string;
 }
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
@@ -38,25 +43,26 @@ const PAIRING = /^wc:[^@?\s]+@\d+(\?|$)/i;
  */
 export function parsePaymentLink(input: string, options: ParsePaymentLinkOptions): PaymentLinkResult {
   const trusted = normaliseTrustedHost(options.payHost);
+  const prefix = pathSegments(options.payPath); // checked up front, like payHost, whatever the input
   const text = input.trim();
   if (text === '') return notPayment('empty');
   if (isPaymentId(text)) return { kind: 'payment', paymentId: text };
-  if (/^wc:/i.test(text)) return parsePairingUri(text, trusted, options);
-  if (SCHEME.test(text)) return parseWebLink(text, trusted, options);
+  if (/^wc:/i.test(text)) return parsePairingUri(text, trusted, options, prefix);
+  if (SCHEME.test(text)) return parseWebLink(text, trusted, options, prefix);
   return notPayment('unrecognised');
 }
 
-function parsePairingUri(text: string, trusted: TrustedHost, options: ParsePaymentLinkOptions): PaymentLinkResult {
+function parsePairingUri(text: string, trusted: TrustedHost, options: ParsePaymentLinkOptions, prefix: string[]): PaymentLinkResult {
   if (!PAIRING.test(text)) return notPayment('unrecognised');
   const queryStart = text.indexOf('?');
   const query = queryStart === -1 ? '' : text.slice(queryStart + 1);
   const pay = new URLSearchParams(query).get('pay');
   // A pairing URI without a payment link is a session request for the caller's WalletConnect stack.
   if (pay === null || pay.trim() === '') return notPayment('pairing_uri');
-  return parseWebLink(pay.trim(), trusted, options);
+  return parseWebLink(pay.trim(), trusted, options, prefix);
 }
 
-function parseWebLink(text: string, trusted: TrustedHost, options: ParsePaymentLinkOptions): PaymentLinkResult {
+function parseWebLink(text: string, trusted: TrustedHost, options: ParsePaymentLinkOptions, prefix: string[]): PaymentLinkResult {
   let url: URL;
   try {
     url = new URL(text);
@@ -69,12 +75,20 @@ function parseWebLink(text: string, trusted: TrustedHost, options: ParsePaymentL
   }
   if (url.username !== '' || url.password !== '') return notPayment('credentials_in_url');
   if (!isTrustedHost(url, trusted)) return notPayment('untrusted_host');
-  return extractPaymentId(url);
+  return extractPaymentId(url, prefix);
 }
 
-/** Reads the id from `/<id>` or `/?pid=<id>`; only called once the host is trusted. */
-function extractPaymentId(url: URL): PaymentLinkResult {
-  const segments = url.pathname.split('/').filter((segment) => segment !== '');
+function pathSegments(payPath: string | undefined): string[] {
+  if (payPath === undefined) return [];
+  if (!payPath.startsWith('/') || /[?#]/.test(payPath)) throw new TypeError(`payPath must be a path such as "/pay", got ${JSON.stringify(payPath)}`);
+  return payPath.split('/').filter((segment) => segment !== '');
+}
+
+/** Reads the id from `<payPath>/<id>` or `<payPath>/?pid=<id>`; only called once the host is trusted. */
+function extractPaymentId(url: URL, prefix: string[]): PaymentLinkResult {
+  const all = url.pathname.split('/').filter((segment) => segment !== '');
+  if (prefix.some((segment, i) => all[i] !== segment)) return notPayment('missing_payment_id');
+  const segments = all.slice(prefix.length);
   let candidate: string | null;
   if (segments.length === 1) {
     candidate = safeDecode(segments[0] ?? '');
