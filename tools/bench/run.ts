@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -41,6 +42,17 @@ async function json(method: string, port: number, path: string, headers: Record<
   const res = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body ? { body: JSON.stringify(body) } : {}) });
   return (await res.json()) as Record<string, unknown> & { merchant: { id: string }; paymentId: string };
 }
+
+/** CPU time on Linux as [busy, steal] ticks, to say how much the host took from this VM during the run. */
+function cpuTicks(): [number, number] | null {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    return [f[0]! + f[1]! + f[2]! + f[5]! + f[6]!, f[7] ?? 0];
+  } catch {
+    return null;
+  }
+}
+const ticksAtStart = cpuTicks();
 
 const admin = new pg.Client({ connectionString: url });
 await admin.connect();
@@ -93,6 +105,12 @@ try {
   console.log(`  create payment: ${createRatio.toFixed(2)}  (goal ≥ 0.80)  ${Math.round(best(results.svcCreate))} vs ${Math.round(best(results.baseCreate))} req/s`);
   console.log(`  payment status: ${statusRatio.toFixed(2)}  (goal ≥ 0.85)  ${Math.round(best(results.svcStatus))} vs ${Math.round(best(results.baseStatus))} req/s`);
   console.log(`  gateway options latency at 100 req/s: p50 ${o.p50} ms, p99 ${o.p99} ms  (goal p99 < 10 ms)`);
+  const ticksAtEnd = cpuTicks();
+  if (ticksAtStart && ticksAtEnd) {
+    const [busy, steal] = [ticksAtEnd[0] - ticksAtStart[0], ticksAtEnd[1] - ticksAtStart[1]];
+    // Stolen time is CPU the host gave other guests: a run with much of it measured a slower machine.
+    console.log(`  host steal during the run: ${((100 * steal) / Math.max(1, busy + steal)).toFixed(1)} % of this VM's CPU time${steal > busy * 0.05 ? '  (noisy: compare with a quieter run)' : ''}`);
+  }
 
 } finally {
   service.child.kill('SIGTERM');
