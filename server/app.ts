@@ -141,7 +141,10 @@ export function createApp(deps: AppDeps): Express {
   if (deps.validateResponses) {
     const byVersion = new Map<string, Router>();
     for (const [version, doc] of docs) byVersion.set(version, Router().use(...responseValidator(doc)));
-    steps.push((req, res, next) => byVersion.get(contextOf(res).apiVersion!)!(req, res, next));
+    steps.push((req, res, next) => {
+      res.locals.validatesResponses = true; // answers go through res.json, which the validator wraps
+      byVersion.get(contextOf(res).apiVersion!)!(req, res, next);
+    });
   }
   steps.push(validateRequests(validators), claimIdempotencyKey(deps), dispatchOperations(allOps, buildHandlers({ ...deps, collectDataSecret }), deps.storage));
   const api = chain(steps);

@@ -32,6 +32,20 @@ export type OperationHandler<K extends OperationId> = (input: HandlerInput<K>) =
 export type OperationHandlers = { [K in OperationId]: OperationHandler<K> };
 
 /**
+ * A JSON answer written directly. Express's `res.json` re-parses and re-formats the content type
+ * and runs freshness checks that never apply here; where responses are validated (tests), the
+ * validator wraps `res.json`, so that path is kept for it.
+ */
+function sendJson(res: Response, status: number, body: unknown): void {
+  if (res.locals.validatesResponses) return void res.status(status).json(body);
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/**
  * Calls the handler of the operation the route table matched. Routing is done once, by the
  * spec's own route table; there is no second router to keep in step with it.
  */
@@ -53,7 +67,7 @@ export function dispatchOperations(ops: OperationInfo[], handlers: OperationHand
       if (op.deprecated) res.setHeader('Deprecation', 'true');
       for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value);
       if (out.status === 204) res.status(204).end();
-      else res.status(out.status).json(out.body);
+      else sendJson(res, out.status, out.body);
     } catch (err) {
       // A failed request stores nothing (release only drops an uncompleted claim), so the key
       // may be used again for a corrected request.
