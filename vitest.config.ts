@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // expect.poll waits on real browsers, chains and queues; its default second is a fraction of
+    // what a page load takes on a busy two-core machine (CI once failed on exactly that).
+    expect: { poll: { timeout: 15_000 } },
   },
 });
