@@ -1,17 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pino } from 'pino';
 import { storageBackends } from './helpers/backends.ts';
 import { redisAvailable, redisUrl } from './helpers/services.ts';
-import { startTestApp, type TestApp, TEST_ASSETS } from './helpers/test-app.ts';
+import type { TestApp } from './helpers/test-app.ts';
 import { createPayment, payableMerchant } from './helpers/payments.ts';
-import { eventually, startReceiver } from './webhooks-support.ts';
+import { eventually, startReceiver, startWebhookStack } from './webhooks-support.ts';
 import { createInlineQueue } from '../adapters/queue/inline/index.ts';
 import { createBullmqQueue } from '../adapters/queue/bullmq/index.ts';
-import { buildJobHandlers } from '../server/jobs/handlers.ts';
-import { startJobs, type RunningJobs } from '../server/jobs/start-jobs.ts';
-import { createAssetRegistry } from '../server/domain/assets.ts';
 import { systemClock } from '../server/ports/clock.ts';
-import { createWebhookDispatcher, type WebhookDispatcher } from '../server/domain/webhooks/dispatcher.ts';
 import type { QueuePort } from '../server/ports/queue.ts';
 import type { StoragePort } from '../server/ports/storage.ts';
 
@@ -29,24 +24,17 @@ const BURST = 1000;
 describe.each(cases)('webhook burst with the receiver down on $label', ({ backend, make }) => {
   let t: TestApp;
   let storage: StoragePort;
-  let jobs: RunningJobs;
-  let dispatcher: WebhookDispatcher;
+  let stack: Awaited<ReturnType<typeof startWebhookStack>>;
   let dispose: () => Promise<void>;
   beforeAll(async () => {
     const s = await backend.open();
     storage = s;
     dispose = s.dispose;
-    const logger = pino({ level: 'silent' });
-    const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets: createAssetRegistry(TEST_ASSETS), webhooks: { allowLoopbackEndpoints: true, timeoutMs: 2000, schedule: [0, 1000, 1000, 2000, 2000, 5000, 5000, 5000] } });
-    jobs = await startJobs({ storage, queue: make(), handlers, clock: systemClock, logger, relayIntervalMs: 100, concurrency: 16 });
-    dispatcher = createWebhookDispatcher({ storage, clock: systemClock, logger, intervalMs: 100, onJobsWritten: () => jobs.relay.notify() });
-    dispatcher.start();
-    t = await startTestApp(storage, { clock: systemClock, allowLoopbackEndpoints: true, onJobsWritten: () => { jobs.relay.notify(); dispatcher.notify(); } });
+    stack = await startWebhookStack(storage, { queue: make(), schedule: [0, 1000, 1000, 2000, 2000, 5000, 5000, 5000], concurrency: 16 });
+    t = stack.t;
   });
   afterAll(async () => {
-    await dispatcher?.stop();
-    await jobs?.stop();
-    await t?.close();
+    await stack?.close();
     await dispose?.();
   });
 

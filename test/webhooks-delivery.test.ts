@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { storageBackends } from './helpers/backends.ts';
-import { startTestApp, type TestApp, TEST_ASSETS } from './helpers/test-app.ts';
+import type { TestApp } from './helpers/test-app.ts';
 import { createPayment, payableMerchant } from './helpers/payments.ts';
-import { eventually, startReceiver } from './webhooks-support.ts';
+import { eventually, startReceiver, startWebhookStack } from './webhooks-support.ts';
 import { createInlineQueue } from '../adapters/queue/inline/index.ts';
-import { buildJobHandlers } from '../server/jobs/handlers.ts';
-import { startJobs, type RunningJobs } from '../server/jobs/start-jobs.ts';
-import { createAssetRegistry } from '../server/domain/assets.ts';
 import { systemClock } from '../server/ports/clock.ts';
-import { createWebhookDispatcher, type WebhookDispatcher } from '../server/domain/webhooks/dispatcher.ts';
 import { verifyWebhook } from '../clients/partner/src/webhooks.ts';
 
 const backends = await storageBackends();
@@ -19,23 +14,16 @@ const ALL = ['payment.created', 'payment.processing', 'payment.succeeded', 'paym
 /** Payments → dispatcher → outbox → inline queue → a real receiver on 127.0.0.1 (sandbox loopback allowance). */
 describe.each(backends)('webhook delivery on $name', (backend) => {
   let t: TestApp;
-  let jobs: RunningJobs;
-  let dispatcher: WebhookDispatcher;
+  let stack: Awaited<ReturnType<typeof startWebhookStack>>;
   let dispose: () => Promise<void>;
   beforeAll(async () => {
     const storage = await backend.open();
     dispose = storage.dispose;
-    const logger = pino({ level: 'silent' });
-    const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets: createAssetRegistry(TEST_ASSETS), webhooks: { allowLoopbackEndpoints: true, timeoutMs: 2000, schedule: [0, 300, 300, 300] } });
-    jobs = await startJobs({ storage, queue: createInlineQueue({ clock: systemClock }), handlers, clock: systemClock, logger, relayIntervalMs: 100, concurrency: 8 });
-    dispatcher = createWebhookDispatcher({ storage, clock: systemClock, logger, intervalMs: 100, onJobsWritten: () => jobs.relay.notify() });
-    dispatcher.start();
-    t = await startTestApp(storage, { clock: systemClock, allowLoopbackEndpoints: true, onJobsWritten: () => { jobs.relay.notify(); dispatcher.notify(); } });
+    stack = await startWebhookStack(storage, { queue: createInlineQueue({ clock: systemClock }), schedule: [0, 300, 300, 300], concurrency: 8 });
+    t = stack.t;
   });
   afterAll(async () => {
-    await dispatcher?.stop();
-    await jobs?.stop();
-    await t?.close();
+    await stack?.close();
     await dispose?.();
   });
 
@@ -132,7 +120,7 @@ describe.each(backends)('webhook delivery on $name', (backend) => {
     // A disabled endpoint gets nothing more.
     const before = rx.received.filter((r) => r.path === '/gone').length;
     await createPayment(t, partner.key, await payableMerchant(t, partner.key));
-    await dispatcher.runOnce();
+    await stack.dispatcher.runOnce();
     await new Promise((r) => setTimeout(r, 500));
     expect(rx.received.filter((r) => r.path === '/gone').length).toBe(before);
     await rx.stop();

@@ -1,5 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { startTestApp, TEST_ASSETS } from './helpers/test-app.ts';
+import { buildJobHandlers } from '../server/jobs/handlers.ts';
+import { startJobs } from '../server/jobs/start-jobs.ts';
+import { createAssetRegistry } from '../server/domain/assets.ts';
+import { systemClock } from '../server/ports/clock.ts';
+import { createWebhookDispatcher } from '../server/domain/webhooks/dispatcher.ts';
+import type { QueuePort } from '../server/ports/queue.ts';
+import type { StoragePort } from '../server/ports/storage.ts';
 
 /** One request a receiver saw: headers and the body exactly as sent. */
 export interface Received {
@@ -56,4 +65,34 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms = 1
     await new Promise((r) => setTimeout(r, 50));
   }
   return check();
+}
+
+/**
+ * The whole delivery path as a process runs it: the test app, the job runner on `queue` with the
+ * webhook handlers (loopback endpoints allowed) and the dispatcher, each notified when the app
+ * commits events or jobs. `close()` stops them in reverse order.
+ */
+export async function startWebhookStack(storage: StoragePort, opts: { queue: QueuePort; schedule: number[]; concurrency: number }) {
+  const logger = pino({ level: 'silent' });
+  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets: createAssetRegistry(TEST_ASSETS), webhooks: { allowLoopbackEndpoints: true, timeoutMs: 2000, schedule: opts.schedule } });
+  const jobs = await startJobs({ storage, queue: opts.queue, handlers, clock: systemClock, logger, relayIntervalMs: 100, concurrency: opts.concurrency });
+  const dispatcher = createWebhookDispatcher({ storage, clock: systemClock, logger, intervalMs: 100, onJobsWritten: () => jobs.relay.notify() });
+  dispatcher.start();
+  const t = await startTestApp(storage, {
+    clock: systemClock,
+    allowLoopbackEndpoints: true,
+    onJobsWritten: () => {
+      jobs.relay.notify();
+      dispatcher.notify();
+    },
+  });
+  return {
+    t,
+    dispatcher,
+    async close() {
+      await dispatcher.stop();
+      await jobs.stop();
+      await t.close();
+    },
+  };
 }

@@ -22,11 +22,16 @@ const MAX_LONG_POLL_MS = 30_000;
 export function gatewayHandlers(deps: GatewayDeps): Pick<OperationHandlers, Ops> {
   const { storage, clock, assets } = deps;
 
-  async function payment(ref: string): Promise<PaymentRecord> {
+  /** What `load` finds for the payment `ref` names (an id or one of our links), or 404. */
+  async function lookUp<T>(ref: string, load: (id: string) => Promise<T | null>): Promise<T> {
     const id = resolvePaymentRef(ref, deps.payHost);
-    const p = id ? await storage.payments.get(id) : null;
-    if (!p) throw new AppError('payment_not_found', 'No payment with this id');
-    return expireIfDue(deps, p);
+    const found = id ? await load(id) : null;
+    if (!found) throw new AppError('payment_not_found', 'No payment with this id');
+    return found;
+  }
+
+  async function payment(ref: string): Promise<PaymentRecord> {
+    return expireIfDue(deps, await lookUp(ref, (id) => storage.payments.get(id)));
   }
 
   /** A payment the buyer can still act on: 410 once expired, 400 once settled either way. */
@@ -58,9 +63,7 @@ export function gatewayHandlers(deps: GatewayDeps): Pick<OperationHandlers, Ops>
 
     async gatewayGetPaymentOptions({ path, query, body }) {
       // One read for the payment, its merchant and settlements: options is the wallet's hot call.
-      const id = resolvePaymentRef(path.id, deps.payHost);
-      const found = id ? await storage.payments.getForGateway(id) : null;
-      if (!found) throw new AppError('payment_not_found', 'No payment with this id');
+      const found = await lookUp(path.id, (id) => storage.payments.getForGateway(id));
       const p = mustBeActionable(await expireIfDue(deps, found.payment));
       const { options, reason } = await buildOptions(deps, p, found, body.accounts);
       // Present when any option needs data (the first such option's form), per the interface.

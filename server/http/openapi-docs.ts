@@ -99,7 +99,10 @@ export function createRouteTable(ops: OperationInfo[]): (method: string, path: s
   // the request's path can match it: the table tests a handful of patterns, not all of them.
   const segments = (path: string) => path.replace(/\/+$/, '').split('/').length;
   const bySegments = new Map<number, typeof routes>();
-  for (const r of routes) bySegments.set(segments(r.op.path), [...(bySegments.get(segments(r.op.path)) ?? []), r]);
+  for (const r of routes) {
+    const n = segments(r.op.path);
+    bySegments.set(n, [...(bySegments.get(n) ?? []), r]);
+  }
   return (method, path) => {
     const m = method.toLowerCase();
     const onPath = (bySegments.get(segments(path)) ?? []).filter((r) => r.regex.test(path));
