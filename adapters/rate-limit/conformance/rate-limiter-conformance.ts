@@ -1,0 +1,73 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RateLimiter } from '../../../server/ports/rate-limiter.ts';
+
+/**
+ * What every rate limiter must do, in real time. `open(limit, scope)` builds a limiter; two
+ * limiters opened with the same scope must share their counts when the adapter says it shares.
+ */
+export function runRateLimiterConformance(
+  name: string,
+  open: (limit: { perSecond: number; burst: number }, scope: string) => Promise<RateLimiter>,
+  opts: { sharedAcrossInstances: boolean },
+): void {
+  describe(`rate limiter conformance: ${name}`, () => {
+    const opened: RateLimiter[] = [];
+    const make = async (perSecond: number, burst: number, scope = `s${Math.random().toString(36).slice(2)}`) => {
+      const l = await open({ perSecond, burst }, scope);
+      opened.push(l);
+      return l;
+    };
+    afterAll(async () => {
+      for (const l of opened) await l.close();
+    });
+    const allowedOf = async (l: RateLimiter, key: string, n: number) => {
+      let allowed = 0;
+      for (let i = 0; i < n; i++) if ((await l.take(key)).allowed) allowed++;
+      return allowed;
+    };
+
+    it('lets a burst through, then refuses with the wait until the next request may pass', async () => {
+      const l = await make(10, 5);
+      expect(await allowedOf(l, 'client', 5)).toBe(5);
+      const refused = await l.take('client');
+      expect(refused.allowed).toBe(false);
+      const wait = refused.allowed ? 0 : refused.retryAfterMs;
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(100);
+      await new Promise((r) => setTimeout(r, wait + 30));
+      expect((await l.take('client')).allowed).toBe(true);
+    });
+
+    it('keeps each key to its own bucket', async () => {
+      const l = await make(1, 2);
+      expect(await allowedOf(l, 'a', 3)).toBe(2);
+      expect(await allowedOf(l, 'b', 3)).toBe(2);
+    });
+
+    it('holds the sustained rate over time, not just the burst', async () => {
+      const l = await make(20, 1);
+      const started = Date.now();
+      let [allowed, attempts] = [0, 0];
+      while (Date.now() - started < 500) {
+        attempts++;
+        if ((await l.take('steady')).allowed) allowed++;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const elapsed = Date.now() - started;
+      // 20/s: one pass every 50 ms of the time that went by, however many attempts were made
+      // (a slow machine makes fewer, never more passes).
+      expect(attempts).toBeGreaterThan(allowed);
+      expect(allowed).toBeLessThanOrEqual(1 + Math.ceil(elapsed / 50));
+      expect(allowed).toBeGreaterThanOrEqual(3);
+    });
+
+    if (opts.sharedAcrossInstances) {
+      it('shares one bucket between limiters of the same scope (API processes behind one balancer)', async () => {
+        const scope = `shared${Math.random().toString(36).slice(2)}`;
+        const [a, b] = [await make(1, 4, scope), await make(1, 4, scope)];
+        const results = await Promise.all([allowedOf(a, 'partner', 4), allowedOf(b, 'partner', 4)]);
+        expect(results[0] + results[1]).toBe(4);
+      });
+    }
+  });
+}
