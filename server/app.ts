@@ -11,6 +11,8 @@ import { claimIdempotencyKey, requireIdempotencyKey } from './http/idempotency.t
 import { createRouteTable, listOperations, loadOpenApiDocs, normalizeNullableRefs, type OpenApiDoc } from './http/openapi-docs.ts';
 import { dispatchOperations, type OperationHandlers } from './http/operations.ts';
 import { chain } from './http/chain.ts';
+import { rateLimit } from './http/rate-limit.ts';
+import type { RateLimiter } from './ports/rate-limiter.ts';
 import { requestContext } from './http/request-context.ts';
 import { responseValidator } from './http/validation.ts';
 import { compileValidators, validateRequests } from './http/request-validator.ts';
@@ -59,6 +61,10 @@ export interface AppDeps {
   webhookLookup?: HostLookup;
   /** HMAC key of the data-collection page tokens; absent: random per process (tokens die with it). */
   collectDataSecret?: string;
+  /** Requests per authenticated client; absent: no limit. */
+  rateLimiter?: RateLimiter;
+  /** Proxies in front of the service whose X-Forwarded-For is believed (Express `trust proxy` hops). */
+  trustProxyHops?: number;
 }
 
 /** Everything handlers need, built from the deps once. */
@@ -87,7 +93,7 @@ function buildHandlers(deps: AppDeps & { collectDataSecret: string }): Operation
 
 /**
  * The HTTP application. It never listens: `server/main.ts` does, and tests mount it directly.
- * Order: request id → body → route match (404/405) → auth (401/403) → version → required
+ * Order: request id → body → route match (404/405) → auth (401/403) → rate limit (429) → version → required
  * idempotency key → validation against that version's spec → idempotency claim → handler → errors.
  * The API's steps run as one chain (http/chain.ts) on /v1/ before the buyer pages.
  */
@@ -103,6 +109,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'extended');
+  if (deps.trustProxyHops) app.set('trust proxy', deps.trustProxyHops);
   app.use(requestContext(deps.logger));
   app.use(securityHeaders());
 
@@ -129,6 +136,7 @@ export function createApp(deps: AppDeps): Express {
       next();
     },
     authenticate(deps),
+    ...(deps.rateLimiter ? [rateLimit(deps.rateLimiter)] : []),
     resolveVersion(),
     (_req, res, next) => {
       const ctx = contextOf(res);

@@ -19,4 +19,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SERVICE_MODE: 'staging' })).toThrow(/SERVICE_MODE/);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   });
+
+  it('limits each key to 100 requests/s with a burst of twice that, unless told otherwise; 0 turns it off', () => {
+    expect(loadConfig({}).rateLimit).toEqual({ perSecond: 100, burst: 200 });
+    expect(loadConfig({ RATE_LIMIT_PER_S: '5' }).rateLimit).toEqual({ perSecond: 5, burst: 10 });
+    expect(loadConfig({ RATE_LIMIT_PER_S: '5', RATE_LIMIT_BURST: '1' }).rateLimit).toEqual({ perSecond: 5, burst: 1 });
+    expect(loadConfig({ RATE_LIMIT_PER_S: '0' }).rateLimit).toBeNull();
+    expect(() => loadConfig({ RATE_LIMIT_PER_S: '-1' })).toThrow(/RATE_LIMIT_PER_S/);
+    expect(() => loadConfig({ RATE_LIMIT_BURST: '0' })).toThrow(/RATE_LIMIT_BURST/);
+  });
 });

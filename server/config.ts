@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AssetConfig } from './domain/assets.ts';
+import type { RateLimit } from './ports/rate-limiter.ts';
 
 /**
  * Configuration, read once at start from the environment. Every key is checked here; a bad
@@ -41,9 +42,13 @@ export interface AppConfig {
   solanaFeePayerKey?: string;
   /** HMAC key of the data-collection page tokens; absent: a random key per process. */
   collectDataSecret?: string;
+  /** Requests per API key (per key and address for App-Id wallets); null: no limit. */
+  rateLimit: RateLimit | null;
+  /** Proxies in front of the service (X-Forwarded-For hops to believe); 0: clients connect directly. */
+  trustProxyHops: number;
 }
 
-export const CONFIG_KEYS = ['SERVICE_MODE', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PAY_BASE_URL', 'LOG_LEVEL', 'ASSETS_FILE', 'LOGO_CHECKS', 'JOB_WORKERS', 'PAYMENT_DEFAULT_TTL_S', 'PAYMENT_MAX_TTL_S', 'PUBLIC_BASE_URL', 'QUOTE_TTL_S', 'FX_RATES', 'EVM_RPC_URLS', 'EVM_RELAYER_KEY', 'EVM_CONFIRMATIONS', 'PERMIT2_ADDRESS', 'SOLANA_RPC_URL', 'SOLANA_FEE_PAYER_KEY', 'COLLECT_DATA_SECRET'] as const;
+export const CONFIG_KEYS = ['SERVICE_MODE', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PAY_BASE_URL', 'LOG_LEVEL', 'ASSETS_FILE', 'LOGO_CHECKS', 'JOB_WORKERS', 'PAYMENT_DEFAULT_TTL_S', 'PAYMENT_MAX_TTL_S', 'PUBLIC_BASE_URL', 'QUOTE_TTL_S', 'FX_RATES', 'EVM_RPC_URLS', 'EVM_RELAYER_KEY', 'EVM_CONFIRMATIONS', 'PERMIT2_ADDRESS', 'SOLANA_RPC_URL', 'SOLANA_FEE_PAYER_KEY', 'COLLECT_DATA_SECRET', 'RATE_LIMIT_PER_S', 'RATE_LIMIT_BURST', 'TRUST_PROXY'] as const;
 
 export class ConfigError extends Error {}
 
@@ -121,7 +126,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const collectDataSecret = env.COLLECT_DATA_SECRET || undefined;
   if (collectDataSecret !== undefined && collectDataSecret.length < 32) throw new ConfigError('COLLECT_DATA_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
   if (mode === 'production' && solanaRpcUrl && !solanaFeePayerKey) throw new ConfigError('SOLANA_RPC_URL needs SOLANA_FEE_PAYER_KEY (the service pays the fee of every Solana payment)');
+  const ratePerS = int(env, 'RATE_LIMIT_PER_S', 100, 0, 1_000_000);
+  const rateBurst = int(env, 'RATE_LIMIT_BURST', Math.max(1, 2 * ratePerS), 1, 10_000_000);
   return {
+    rateLimit: ratePerS === 0 ? null : { perSecond: ratePerS, burst: rateBurst },
+    trustProxyHops: int(env, 'TRUST_PROXY', 0, 0, 10),
     ...(collectDataSecret ? { collectDataSecret } : {}),
     ...(solanaRpcUrl ? { solanaRpcUrl } : {}),
     ...(solanaFeePayerKey ? { solanaFeePayerKey } : {}),

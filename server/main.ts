@@ -15,6 +15,8 @@ import { openChains } from './chains-setup.ts';
 import { createChainRegistry } from './ports/chains.ts';
 import { createPriceTable } from './domain/prices.ts';
 import { createWebhookDispatcher } from './domain/webhooks/dispatcher.ts';
+import { createMemoryRateLimiter } from '../adapters/rate-limit/memory/index.ts';
+import { createRedisRateLimiter } from '../adapters/rate-limit/redis/index.ts';
 
 /** The composition root: config → adapters → app → listen. */
 async function main() {
@@ -58,6 +60,21 @@ async function main() {
     webhooks.notify();
   };
 
+  // With Redis, API processes share one count per client, so the limit holds behind a balancer.
+  let lastLimiterWarning = 0;
+  const rateLimiter = !config.rateLimit
+    ? undefined
+    : config.redisUrl
+      ? await createRedisRateLimiter(config.rateLimit, {
+          redisUrl: config.redisUrl,
+          onError: (err) => {
+            if (Date.now() - lastLimiterWarning < 10_000) return;
+            lastLimiterWarning = Date.now();
+            logger.warn({ err }, 'rate limiter: Redis did not answer; requests pass unlimited meanwhile');
+          },
+        })
+      : createMemoryRateLimiter(config.rateLimit, systemClock);
+
   const app = createApp({
     storage,
     clock: systemClock,
@@ -73,10 +90,19 @@ async function main() {
     ...(config.logoChecks ? { checkLogo: createLogoChecker() } : {}),
     allowLoopbackEndpoints: sandbox,
     ...(config.collectDataSecret ? { collectDataSecret: config.collectDataSecret } : {}),
+    ...(rateLimiter ? { rateLimiter } : {}),
+    trustProxyHops: config.trustProxyHops,
   });
   const server = app.listen(config.port, config.host, () => {
     logger.info(
-      { port: config.port, mode: config.mode, storage: config.databaseUrl ? 'postgresql' : `pglite:${config.dataDir}`, queue: config.redisUrl ? 'bullmq' : 'inline', jobWorkers: config.jobWorkers },
+      {
+        port: config.port,
+        mode: config.mode,
+        storage: config.databaseUrl ? 'postgresql' : `pglite:${config.dataDir}`,
+        queue: config.redisUrl ? 'bullmq' : 'inline',
+        jobWorkers: config.jobWorkers,
+        rateLimit: config.rateLimit ? `${config.rateLimit.perSecond}/s per key, burst ${config.rateLimit.burst}${config.redisUrl ? ', shared in Redis' : ''}` : 'off',
+      },
       'listening',
     );
   });
@@ -87,6 +113,7 @@ async function main() {
       void webhooks
         .stop()
         .then(() => jobs.stop())
+        .then(() => rateLimiter?.close())
         .then(() => storage.close())
         .then(() => chains.close())
         .finally(() => process.exit(0));

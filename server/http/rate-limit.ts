@@ -1,0 +1,32 @@
+import type { Request, RequestHandler } from 'express';
+import { AppError } from '../errors.ts';
+import type { RateLimiter } from '../ports/rate-limiter.ts';
+import type { ApiKeyRecord } from '../ports/storage.ts';
+import { contextOf } from './context.ts';
+
+/**
+ * Who a request counts against. A partner's or wallet backend's key is one client. An App-Id is
+ * shipped inside every installation of a wallet app, so there each address is its own client:
+ * one abusive installation must not lock all the others out. (Client-Id is the caller's choice,
+ * so it cannot be the key.) Behind proxies, `TRUST_PROXY` makes `req.ip` the buyer's address.
+ */
+function clientKey(req: Request, key: ApiKeyRecord): string {
+  return key.scope === 'app' ? `${key.id}@${req.ip ?? ''}` : key.id;
+}
+
+/**
+ * 429 `rate_limited` with `Retry-After` once a client is over its rate. Runs after authentication,
+ * so it counts authenticated clients only; a request without a valid key is refused before it
+ * costs more than a cached lookup.
+ */
+export function rateLimit(limiter: RateLimiter): RequestHandler {
+  return (req, res, next) => {
+    const key = contextOf(res).key;
+    if (!key) return next();
+    limiter.take(clientKey(req, key)).then((decision) => {
+      if (decision.allowed) return next();
+      const retryAfterS = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+      next(new AppError('rate_limited', `Too many requests: retry after ${retryAfterS} s`, { details: { retryAfterS } }));
+    }, next);
+  };
+}
