@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { createEvmChainAdapter } from '../../adapters/chains/evm/gateway-adapter.ts';
 import { createApp } from '../../server/app.ts';
+import { createMemoryRateLimiter } from '../../adapters/rate-limit/memory/index.ts';
 import { createAssetRegistry } from '../../server/domain/assets.ts';
 import { createPriceTable } from '../../server/domain/prices.ts';
 import { createChainRegistry } from '../../server/ports/chains.ts';
@@ -23,7 +24,9 @@ const chains = createChainRegistry([createEvmChainAdapter([{ caip2: evm.caip2, p
 const assets = createAssetRegistry(sandbox.assetConfigs());
 const { partner, apiKey } = await createPartner(storage, { name: 'bench', version: '2026-02-18', live: false });
 const wallet = await createKey(storage, { partnerId: partner.id, scope: 'wallet', live: false });
-const app = createApp({ storage, clock: systemClock, logger: pino({ level: 'warn' }), assets, chains, prices: createPriceTable(), payBaseUrl: 'https://pay.bench.test' });
+// As in service-server.ts: the limiter is on the measured path, set never to refuse.
+const rateLimiter = createMemoryRateLimiter({ perSecond: 1_000_000, burst: 1_000_000 }, systemClock);
+const app = createApp({ storage, clock: systemClock, logger: pino({ level: 'warn' }), assets, chains, prices: createPriceTable(), payBaseUrl: 'https://pay.bench.test', rateLimiter });
 const server = app.listen(0, '127.0.0.1', () => {
   const usdc = sandbox.assetConfigs().find((a) => a.symbol === 'USDC' && a.id.startsWith('eip155'))!.id;
   console.log(`ready ${(server.address() as AddressInfo).port} ${JSON.stringify({ apiKey, walletKey: wallet.apiKey, usdc, buyer: `eip155:31337:${Wallet.createRandom().address}` })}`);

@@ -10,12 +10,16 @@ import { createAssetRegistry } from '../../server/domain/assets.ts';
 import { systemClock } from '../../server/ports/clock.ts';
 import { createPartner } from '../../server/auth/provisioning.ts';
 import { loadConfig } from '../../server/config.ts';
+import { createMemoryRateLimiter } from '../../adapters/rate-limit/memory/index.ts';
 
 const [url, schema] = [process.argv[2]!, process.argv[3]!];
 const storage = await createPostgresStorage({ url, schema, poolSize: 20 });
 const assets = createAssetRegistry(loadConfig({ SERVICE_MODE: 'production' }).assets);
 const { partner, apiKey } = await createPartner(storage, { name: 'bench', version: '2026-02-18', live: false });
-const app = createApp({ storage, clock: systemClock, logger: pino({ level: 'warn' }), assets, payBaseUrl: 'https://pay.bench.test' });
+// The rate limiter is part of every request's path, so it is measured too, set far above the
+// rate the bench can reach so that it counts every request and refuses none.
+const rateLimiter = createMemoryRateLimiter({ perSecond: 1_000_000, burst: 1_000_000 }, systemClock);
+const app = createApp({ storage, clock: systemClock, logger: pino({ level: 'warn' }), assets, payBaseUrl: 'https://pay.bench.test', rateLimiter });
 const server = app.listen(0, '127.0.0.1', () => {
   const port = (server.address() as AddressInfo).port;
   console.log(`ready ${port} ${JSON.stringify({ apiKey, partnerId: partner.id })}`);
