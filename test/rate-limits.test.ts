@@ -57,6 +57,23 @@ describe('rate limits', () => {
     expect((await status('install-new')).status).toBe(429);
   });
 
+  it('counts the public payment page and its state poll per address, as they need no key', async () => {
+    const p = await t.newPartner();
+    t.clock.advance(10_000);
+    const merchant = await payableMerchant(t, p.key);
+    t.clock.advance(10_000);
+    const paymentId = (await createPayment(t, p.key, merchant)).body.paymentId as string;
+    t.clock.advance(10_000); // this address's earlier page requests, if any, are forgotten
+    const state = () => fetch(`${t.url}/pay/${paymentId}/state`);
+    expect([(await state()).status, (await fetch(`${t.url}/pay/${paymentId}`)).status, (await state()).status]).toEqual([200, 200, 200]);
+    const refused = await state();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('2');
+    expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
+    // Scripts and styles cost nothing and are not counted.
+    expect((await fetch(`${t.url}/pay/_assets/pay.js`)).status).toBe(200);
+  });
+
   it('does not count requests refused for their key', async () => {
     const p = await t.newPartner();
     for (let i = 0; i < 5; i++) expect((await t.call('GET', '/v1/merchants', { key: 'sk_test_notarealkeynotarealkeynotareal' })).status).toBe(401);

@@ -23,10 +23,19 @@ export function rateLimit(limiter: RateLimiter): RequestHandler {
   return (req, res, next) => {
     const key = contextOf(res).key;
     if (!key) return next();
-    limiter.take(clientKey(req, key)).then((decision) => {
-      if (decision.allowed) return next();
-      const retryAfterS = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-      next(new AppError('rate_limited', `Too many requests: retry after ${retryAfterS} s`, { details: { retryAfterS } }));
-    }, next);
+    take(limiter, clientKey(req, key), next);
   };
+}
+
+/** The same for requests without a key (the buyer pages): one count per client address. */
+export function limitByAddress(limiter: RateLimiter): RequestHandler {
+  return (req, _res, next) => take(limiter, `address@${req.ip ?? ''}`, next);
+}
+
+function take(limiter: RateLimiter, client: string, next: (err?: unknown) => void): void {
+  limiter.take(client).then((decision) => {
+    if (decision.allowed) return next();
+    const retryAfterS = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    next(new AppError('rate_limited', `Too many requests: retry after ${retryAfterS} s`, { details: { retryAfterS } }));
+  }, next);
 }

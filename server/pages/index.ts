@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { Router, type Request, type Response } from 'express';
 import type { OpenApiDoc } from '../http/openapi-docs.ts';
 import { collectRouter } from './collect-page.ts';
+import { limitByAddress } from '../http/rate-limit.ts';
+import type { RateLimiter } from '../ports/rate-limiter.ts';
 import { docsRouter } from './docs-page.ts';
 import { setPageHeaders } from './page-csp.ts';
 import { findPayment, pageState, paymentPageData, type PageDeps } from './payment-data.ts';
@@ -26,7 +28,7 @@ export function payPathOf(payBaseUrl: string): string {
  * The buyer pages (payment page, its public state, the data-collection form, their assets) and the API reference, mounted
  * before the API's route table. Paths outside them fall through to the API (its 404).
  */
-export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc>; collectDataSecret: string }): Router {
+export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc>; collectDataSecret: string; rateLimiter?: RateLimiter }): Router {
   const payPath = payPathOf(deps.payBaseUrl);
   const assetBase = `${payPath}/_assets`;
   const router = Router();
@@ -38,6 +40,11 @@ export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc>; co
     res.setHeader('Cache-Control', 'public, max-age=300');
     res.send(file.body);
   });
+
+  // The pages read the database and need no key, so they count per address (after the static
+  // assets, which cost nothing); a refusal answers in the error shape, which the page script
+  // polling `/state` reads as a pause.
+  if (deps.rateLimiter) router.use(limitByAddress(deps.rateLimiter));
 
   // Before `/:id`: the form of one option, reached only through its signed token.
   router.use(collectRouter(deps, payPath, assetBase));
