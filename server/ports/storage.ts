@@ -267,9 +267,10 @@ export interface PaymentRepository {
   /** Records the transaction of a processing payment once; false when another is already recorded. */
   recordTxId(id: string, txId: string, at: Date): Promise<boolean>;
   /**
-   * One atomic unit, one round trip: the payment (only if the merchant is the partner's, live and
-   * has a crypto settlement), its created event, its jobs, and the idempotent answer. The
-   * event's `data.merchant` is filled from the merchant row read in the same unit.
+   * One atomic unit, one round trip at most: the payment (only if the merchant is the partner's,
+   * live and has a crypto settlement), its created event, its jobs, and the idempotent answer. The
+   * event's `data.merchant` is filled from the merchant row read in the same unit. An adapter may
+   * share the round trip and the commit with creates made at the same time, never the outcome.
    */
   create(payment: PaymentRecord, extras: { event: PaymentEventRecord; jobs: NewJob[]; idempotency?: IdempotencyCompletion }): Promise<CreatePaymentResult>;
   /** By id alone: the gateway side, where a wallet knows only the payment id. */
