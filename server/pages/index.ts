@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { OpenApiDoc } from '../http/openapi-docs.ts';
 import { collectRouter } from './collect-page.ts';
 import { limitByAddress } from '../http/rate-limit.ts';
@@ -41,10 +41,12 @@ export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc>; co
     res.send(file.body);
   });
 
-  // The pages read the database and need no key, so they count per address (after the static
-  // assets, which cost nothing); a refusal answers in the error shape, which the page script
-  // polling `/state` reads as a pause.
-  if (deps.rateLimiter) router.use(limitByAddress(deps.rateLimiter));
+  // The pages read the database and need no key, so they count per address; only the pages
+  // themselves, not their static assets, the API docs or routes mounted after them (the
+  // sandbox's JSON-RPC). A refusal answers in the error shape, which the page script polling
+  // `/state` reads as a pause.
+  const limit: RequestHandler[] = deps.rateLimiter ? [limitByAddress(deps.rateLimiter)] : [];
+  if (limit.length) router.use(`${payPath}/collect/`, ...limit);
 
   // Before `/:id`: the form of one option, reached only through its signed token.
   router.use(collectRouter(deps, payPath, assetBase));
@@ -60,18 +62,17 @@ export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc>; co
   /** At a host's root only `pay_…` ids are pages; under a pay path every id is (unknown ones get the 404 page). */
   const ours = (id: string) => payPath !== '' || id.startsWith('pay_');
 
-  router.get(`${payPath}/`, async (req: Request, res, next) => {
-    const pid = typeof req.query.pid === 'string' ? req.query.pid : undefined;
-    if (pid === undefined && payPath === '') return next();
-    await page(res, pid);
+  // Each route first checks the path is a page of ours, so nothing else is counted.
+  const pidPage: RequestHandler = (req, _res, next) => next(typeof req.query.pid !== 'string' && payPath === '' ? 'route' : undefined);
+  const idPage: RequestHandler = (req, _res, next) => next(ours(String(req.params.id)) ? undefined : 'route');
+  router.get(`${payPath}/`, pidPage, ...limit, async (req: Request, res) => {
+    await page(res, typeof req.query.pid === 'string' ? req.query.pid : undefined);
   });
-  router.get(`${payPath}/:id`, async (req, res, next) => {
-    if (!ours(req.params.id)) return next();
-    await page(res, req.params.id);
+  router.get(`${payPath}/:id`, idPage, ...limit, async (req, res) => {
+    await page(res, String(req.params.id));
   });
-  router.get(`${payPath}/:id/state`, async (req, res, next) => {
-    if (!ours(req.params.id)) return next();
-    const p = await findPayment(deps, req.params.id);
+  router.get(`${payPath}/:id/state`, idPage, ...limit, async (req, res) => {
+    const p = await findPayment(deps, String(req.params.id));
     res.setHeader('Cache-Control', 'no-store');
     if (!p) return void res.status(404).json({ message: 'No payment with this id', code: 'payment_not_found' });
     res.json(pageState(p, deps));
