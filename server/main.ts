@@ -1,6 +1,6 @@
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { createApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type AppConfig } from './config.ts';
 import { createAssetRegistry } from './domain/assets.ts';
 import { systemClock } from './ports/clock.ts';
 import { createPartner, createKey } from './auth/provisioning.ts';
@@ -17,6 +17,22 @@ import { createPriceTable } from './domain/prices.ts';
 import { createWebhookDispatcher } from './domain/webhooks/dispatcher.ts';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory/index.ts';
 import { createRedisRateLimiter } from '../adapters/rate-limit/redis/index.ts';
+import type { RateLimiter } from './ports/rate-limiter.ts';
+
+/** None when limits are off; with Redis, API processes share one count per client, so the limit holds behind a balancer. */
+async function openRateLimiter(config: AppConfig, logger: Logger): Promise<RateLimiter | undefined> {
+  if (!config.rateLimit) return undefined;
+  if (!config.redisUrl) return createMemoryRateLimiter(config.rateLimit, systemClock);
+  let lastWarning = 0;
+  return createRedisRateLimiter(config.rateLimit, {
+    redisUrl: config.redisUrl,
+    onError: (err) => {
+      if (Date.now() - lastWarning < 10_000) return;
+      lastWarning = Date.now();
+      logger.warn({ err }, 'rate limiter: Redis did not answer; requests pass unlimited meanwhile');
+    },
+  });
+}
 
 /** The composition root: config → adapters → app → listen. */
 async function main() {
@@ -60,20 +76,7 @@ async function main() {
     webhooks.notify();
   };
 
-  // With Redis, API processes share one count per client, so the limit holds behind a balancer.
-  let lastLimiterWarning = 0;
-  const rateLimiter = !config.rateLimit
-    ? undefined
-    : config.redisUrl
-      ? await createRedisRateLimiter(config.rateLimit, {
-          redisUrl: config.redisUrl,
-          onError: (err) => {
-            if (Date.now() - lastLimiterWarning < 10_000) return;
-            lastLimiterWarning = Date.now();
-            logger.warn({ err }, 'rate limiter: Redis did not answer; requests pass unlimited meanwhile');
-          },
-        })
-      : createMemoryRateLimiter(config.rateLimit, systemClock);
+  const rateLimiter = await openRateLimiter(config, logger);
 
   const app = createApp({
     storage,

@@ -30,13 +30,12 @@ interface Waiting<T, R> {
 
 export function createBatcher<T, R>(opts: BatcherOptions<T, R>): (item: T) => Promise<R> {
   if (!(opts.maxInFlight >= 1 && opts.maxBatch >= 1)) throw new Error('batcher: maxInFlight and maxBatch must be at least 1');
-  let waiting: Array<Waiting<T, R>> = [];
+  const waiting: Array<Waiting<T, R>> = [];
   let inFlight = 0;
 
   const flush = () => {
     while (inFlight < opts.maxInFlight && waiting.length) {
-      const batch = waiting.length <= opts.maxBatch ? waiting : waiting.slice(0, opts.maxBatch);
-      waiting = batch === waiting ? [] : waiting.slice(opts.maxBatch);
+      const batch = waiting.splice(0, opts.maxBatch);
       inFlight++;
       void settle(batch).finally(() => {
         inFlight--;

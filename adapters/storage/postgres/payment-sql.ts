@@ -3,16 +3,22 @@ import type { SqlClient } from './sql-db.ts';
 
 /** SQL fragments the payment repository composes; kept apart so the repository reads as steps. */
 
-/** Jobs as one JSON parameter, expanded by jsonb_to_recordset so any number insert in one statement. */
-export function jobsParam(jobs: NewJob[], createdAt: Date): string {
-  return JSON.stringify(jobs.map((j) => ({ id: j.id, type: j.type, payload: j.payload, run_at: j.runAt.toISOString(), created_at: createdAt.toISOString() })));
+/** Outbox rows of jobs; `paymentId` tags each with the payment it must be written with. */
+function jobRows(jobs: NewJob[], createdAt: Date, paymentId?: string) {
+  return jobs.map((j) => ({ payment_id: paymentId, id: j.id, type: j.type, payload: j.payload, run_at: j.runAt.toISOString(), created_at: createdAt.toISOString() }));
 }
 
-/** Inserts the jobs in a `jobsParam` parameter. */
-export const INSERT_JOBS_FROM_PARAM = (param: string) => `
+/** Jobs as one JSON parameter, expanded by jsonb_to_recordset so any number insert in one statement. */
+export function jobsParam(jobs: NewJob[], createdAt: Date): string {
+  return JSON.stringify(jobRows(jobs, createdAt));
+}
+
+/** Inserts the jobs in a `jobsParam` parameter; with `onlyForPaymentsIn`, only those of the payments in that CTE. */
+export const INSERT_JOBS_FROM_PARAM = (param: string, onlyForPaymentsIn?: string) => `
   INSERT INTO outbox_jobs (id, type, payload, run_at, created_at)
   SELECT x.id, x.type, x.payload, x.run_at, x.created_at
-  FROM jsonb_to_recordset(${param}::jsonb) AS x(id text, type text, payload jsonb, run_at timestamptz, created_at timestamptz)`;
+  FROM jsonb_to_recordset(${param}::jsonb) AS x(payment_id text, id text, type text, payload jsonb, run_at timestamptz, created_at timestamptz)
+  ${onlyForPaymentsIn ? `WHERE x.payment_id IN (SELECT id FROM ${onlyForPaymentsIn})` : ''}`;
 
 const PATCH_COLUMNS: Record<keyof PaymentPatch, string> = {
   failureCode: 'failure_code',
@@ -88,9 +94,7 @@ export async function insertPayments(db: SqlClient, items: NewPayment[]): Promis
       idem_partner: idempotency?.partnerId ?? null, idem_key: idempotency?.key ?? null, idem_status: idempotency?.statusCode ?? null, idem_body: idempotency?.body ?? null,
     })),
   );
-  const jobs = JSON.stringify(
-    items.flatMap(({ p, jobs }) => jobs.map((j) => ({ payment_id: p.id, id: j.id, type: j.type, payload: j.payload, run_at: j.runAt, created_at: p.createdAt }))),
-  );
+  const jobs = JSON.stringify(items.flatMap(({ p, jobs }) => jobRows(jobs, p.createdAt, p.id)));
   const { rows: created } = await db.query<{ id: string }>(
     `WITH x AS MATERIALIZED (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
@@ -113,11 +117,7 @@ export async function insertPayments(db: SqlClient, items: NewPayment[]): Promis
        SELECT event_id, id, partner_id, event_type, state_version, created_at,
               event_data || jsonb_build_object('merchant', jsonb_build_object('id', merchant_id, 'name', merchant_name, 'iconUrl', merchant_icon_url))
        FROM ok
-     ), j AS (
-       INSERT INTO outbox_jobs (id, type, payload, run_at, created_at)
-       SELECT j.id, j.type, j.payload, j.run_at, j.created_at
-       FROM jsonb_to_recordset($2::jsonb) AS j(payment_id text, id text, type text, payload jsonb, run_at timestamptz, created_at timestamptz)
-       WHERE j.payment_id IN (SELECT id FROM ok)
+     ), j AS (${INSERT_JOBS_FROM_PARAM('$2', 'ok')}
      ), i AS (
        UPDATE idempotency_keys k SET status_code = ok.idem_status, response_body = ok.idem_body
        FROM ok WHERE k.partner_id = ok.idem_partner AND k.key = ok.idem_key
