@@ -195,7 +195,7 @@ describe('direct ERC-20 transfer: the wallet broadcasts, the service verifies th
     expect(await confirm(t, second.id, opt2.id, [tx.hash], 0)).toMatchObject({ status: 409, body: { code: 'transaction_already_used' } });
   }, 60_000);
 
-  it('never succeeds for a transfer to the wrong destination, of the wrong token or of less', async () => {
+  it('never succeeds for a transfer to the wrong destination, of the wrong token or of less, and gives the payment back', async () => {
     const { t } = direct;
     const usdcToken = tokenOf(usdc);
     // Each case sends something other than what the option asked for.
@@ -210,9 +210,9 @@ describe('direct ERC-20 transfer: the wallet broadcasts, the service verifies th
       await chains.evm.fund(wallet.address, usdcToken, 10_000_000n);
       const opt = (await options(t, id, [`eip155:31337:${wallet.address}`])).body.options[0];
       const { hash } = await wallet.sendTransaction({ ...buildTransferTransaction({ from: wallet.address, ...make(wallet, destination) }), value: 0n });
-      const r = await confirm(t, id, opt.id, [hash]);
-      expect(r.body.status).toBe('failed');
-      expect((await t.call('GET', `/v1/gateway/payment/${id}/status`, { key: t.a.walletKey })).body).toMatchObject({ status: 'failed', isFinal: true });
+      expect((await confirm(t, id, opt.id, [hash], 0)).status).toBe(200);
+      // Released, not pinned and not succeeded: the buyer may pay it again.
+      await expect.poll(async () => (await t.call('GET', `/v1/gateway/payment/${id}/status`, { key: t.a.walletKey })).body).toMatchObject({ status: 'requires_action', isFinal: false });
     }
   }, 90_000);
 });

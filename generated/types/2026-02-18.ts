@@ -950,7 +950,7 @@ export interface components {
          * @description The events an endpoint can subscribe to.
          * @enum {string}
          */
-        WebhookEventType: "payment.created" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refunded";
+        WebhookEventType: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refunded";
         /** @description HTTPS URL of a public receiver (loopback http:// only in sandbox mode). */
         WebhookUrl: string;
     };

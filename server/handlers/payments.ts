@@ -4,7 +4,7 @@ import type { OperationHandlers } from '../http/operations.ts';
 import { newPayment, type PaymentTimeLimits } from '../domain/payments/create-payment.ts';
 import { cancelPayment, expireIfDue, type PaymentDeps } from '../domain/payments/transition.ts';
 import { paymentView, statusView } from '../domain/payments/view.ts';
-import { EVENT_TYPE, pollInMs } from '../domain/payments/state-machine.ts';
+import { CREATED_EVENT_TYPE, pollInMs } from '../domain/payments/state-machine.ts';
 import { newId } from '../domain/ids.ts';
 import { paymentOfMerchant } from './payment-access.ts';
 
@@ -41,7 +41,7 @@ export function paymentHandlers(deps: PaymentHandlerDeps): Pick<OperationHandler
           id: newId('event', clock.now()),
           paymentId: payment.id,
           partnerId: partner.id,
-          type: EVENT_TYPE.requires_action,
+          type: CREATED_EVENT_TYPE,
           stateVersion: payment.stateVersion,
           createdAt: payment.createdAt,
           data: { ...paymentView(payment, undefined, assets, clock.now()), payment_state_version: payment.stateVersion },

@@ -23,7 +23,7 @@ export interface WebhookHandlerDeps {
 
 type WebhookOps = 'createWebhookEndpoint' | 'listWebhookEndpoints' | 'getWebhookEndpoint' | 'updateWebhookEndpoint' | 'deleteWebhookEndpoint'
   | 'rotateWebhookSecret' | 'listWebhookDeliveries' | 'redeliverWebhookEvent' | 'sendTestWebhook';
-type EventType = 'payment.created' | 'payment.processing' | 'payment.succeeded' | 'payment.failed' | 'payment.expired' | 'payment.cancelled' | 'payment.refunded';
+type EventType = 'payment.created' | 'payment.processing' | 'payment.requires_action' | 'payment.succeeded' | 'payment.failed' | 'payment.expired' | 'payment.cancelled' | 'payment.refunded';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 

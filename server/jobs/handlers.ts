@@ -1,5 +1,5 @@
 import type { AssetRegistry } from '../domain/assets.ts';
-import { expireIfDue, transitionPayment } from '../domain/payments/transition.ts';
+import { expireIfDue, releasePayment, transitionPayment } from '../domain/payments/transition.ts';
 import { chainOfQuote, optionRequestOf } from '../domain/gateway/confirm.ts';
 import type { ChainRegistry, Submission } from '../ports/chains.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -22,8 +22,18 @@ export interface JobHandlerDeps {
   webhooks?: WebhookJobOptions;
 }
 
-/** How soon to look again at a transfer that is not final yet. */
+/** How soon to look again at a transfer just submitted. */
 const FOLLOW_MS = 1000;
+/** The longest wait between two looks at a transfer that stays undecided. */
+const MAX_FOLLOW_MS = 30_000;
+
+/**
+ * Backoff without stored state: wait a tenth of how long the payment has already waited, between
+ * one and thirty seconds, so a transfer the chain is slow to decide costs few RPC calls.
+ */
+export function followDelayMs(waitedMs: number): number {
+  return Math.min(MAX_FOLLOW_MS, Math.max(FOLLOW_MS, Math.floor(waitedMs / 10)));
+}
 
 /**
  * The registry of job types, one entry per type written to the outbox. Both the API process
@@ -54,7 +64,9 @@ export function buildJobHandlers(deps: JobHandlerDeps): Record<string, JobHandle
     async 'payment.advance'(job) {
       if (!deps.chains) throw new Error('payment.advance needs chains');
       const payment = await deps.storage.payments.get(String(job.payload.paymentId));
-      if (!payment || payment.status !== 'processing') return;
+      if (!payment || payment.status !== 'processing' || payment.optionId !== job.payload.optionId) return;
+      // A job of an earlier attempt (released, then confirmed again) must not act on this one.
+      if (typeof job.payload.stateVersion === 'number' && payment.stateVersion !== job.payload.stateVersion) return;
       const quote = await deps.storage.payments.getQuote(payment.id, String(job.payload.optionId));
       if (!quote) throw new Error(`quote ${String(job.payload.optionId)} missing for ${payment.id}`);
       const { chain } = chainOfQuote({ chains: deps.chains }, quote);
@@ -69,11 +81,12 @@ export function buildJobHandlers(deps: JobHandlerDeps): Record<string, JobHandle
         return;
       }
       if (step.state === 'failed') {
-        deps.logger.warn({ paymentId: payment.id, reason: step.reason }, 'transfer failed');
-        await transitionPayment(deps, payment, 'failed', { failureCode: 'transfer_failed', ...(step.txId && !payment.txId ? { txId: step.txId } : {}) });
+        // The chain shows this attempt cannot pay the merchant: give the payment back (or end it).
+        deps.logger.warn({ paymentId: payment.id, reason: step.reason, txId: step.txId }, 'payment attempt released');
+        await releasePayment(deps, payment, step.reason);
         return;
       }
-      return { retryAt: new Date(now + FOLLOW_MS) };
+      return { retryAt: new Date(now + followDelayMs(now - payment.updatedAt.getTime())) };
     },
 
     /** One attempt to post a webhook delivery; see server/domain/webhooks/deliver.ts. */

@@ -59,7 +59,9 @@ export async function confirmPayment(
       current,
       'processing',
       { optionId, buyerAccount: quote.account, asset: quote.asset, tokenValue: quote.amount, network: caip2, ...(outcome.txId ? { txId: outcome.txId } : {}) },
-      [{ id: newId('job', now), type: 'payment.advance', payload: { paymentId: current.id, optionId, submission: outcome.submission }, runAt: new Date(now) }],
+      // The job belongs to this attempt only: a payment released and confirmed again gets a new
+      // one, and the old job, finding another state version, does nothing.
+      [{ id: newId('job', now), type: 'payment.advance', payload: { paymentId: current.id, optionId, stateVersion: current.stateVersion + 1, submission: outcome.submission }, runAt: new Date(now) }],
     );
   if (moved.ok) return moved.payment;
   if (moved.duplicateTxId) throw new AppError('transaction_already_used', 'This transaction already paid another payment');

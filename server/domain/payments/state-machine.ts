@@ -9,8 +9,11 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 const ALLOWED: Record<PaymentStatus, readonly PaymentStatus[]> = {
   requires_action: ['processing', 'succeeded', 'failed', 'expired', 'cancelled'],
-  // Once funds may be moving, only the chain decides: no expiry, no cancel.
-  processing: ['succeeded', 'failed'],
+  // Once funds may be moving, only the chain decides: no expiry, no cancel. Back to
+  // requires_action only when the chain shows the attempt can no longer pay the merchant
+  // (reverted, its authorization used up elsewhere, its hash never seen): nothing a buyer does
+  // may pin a payment.
+  processing: ['succeeded', 'failed', 'requires_action'],
   succeeded: [],
   failed: [],
   expired: [],
@@ -30,9 +33,12 @@ export function sourcesOf(to: PaymentStatus): PaymentStatus[] {
   return PAYMENT_STATUSES.filter((from) => ALLOWED[from].includes(to));
 }
 
-/** The event each state is announced with. */
+/** The event a new payment is announced with. */
+export const CREATED_EVENT_TYPE = 'payment.created';
+
+/** The event each move into a state is announced with (a new payment: CREATED_EVENT_TYPE). */
 export const EVENT_TYPE: Record<PaymentStatus, string> = {
-  requires_action: 'payment.created',
+  requires_action: 'payment.requires_action',
   processing: 'payment.processing',
   succeeded: 'payment.succeeded',
   failed: 'payment.failed',

@@ -36,6 +36,39 @@ export async function transitionPayment(deps: PaymentDeps, payment: PaymentRecor
   return result;
 }
 
+/** Attempts a payment may make before a failed one is final rather than released. */
+export const MAX_PAYMENT_ATTEMPTS = 3;
+
+/**
+ * Ends a processing payment's attempt that the chain shows can no longer pay the merchant
+ * (reverted, authorization used up elsewhere, transaction never seen). Nothing a buyer does may
+ * pin a payment, so it goes back to requires_action with the attempt forgotten, and the chosen
+ * quote is expired so the wallet asks for fresh options (a fresh nonce). After
+ * MAX_PAYMENT_ATTEMPTS attempts, or past its expiry, it ends instead: failed, or expired.
+ */
+export async function releasePayment(deps: PaymentDeps, payment: PaymentRecord, reason: string): Promise<PaymentRecord> {
+  const now = deps.clock.now();
+  const attempts = (await deps.storage.payments.events(payment.id)).filter((e) => e.type === EVENT_TYPE.processing).length;
+  if (attempts >= MAX_PAYMENT_ATTEMPTS) {
+    const failed = await transitionPayment(deps, payment, 'failed', { failureCode: 'transfer_failed' });
+    return failed.ok ? failed.payment : (failed.current ?? payment);
+  }
+  if (payment.optionId) {
+    const quote = await deps.storage.payments.getQuote(payment.id, payment.optionId);
+    if (quote && quote.deadline.getTime() > now) await deps.storage.payments.updateQuoteState(quote.optionId, quote.state, new Date(now));
+  }
+  const released = await transitionPayment(
+    deps,
+    payment,
+    'requires_action',
+    { optionId: null, buyerAccount: null, asset: null, tokenValue: null, network: null, txId: null },
+    // The expiry job saw a processing payment and stopped; this one expires it if nobody pays.
+    [{ id: newId('job', now), type: 'payment.expire', payload: { paymentId: payment.id, reason }, runAt: payment.expiresAt }],
+  );
+  if (!released.ok) return released.current ?? payment;
+  return expireIfDue(deps, released.payment);
+}
+
 /** Persists expiry of a payment whose time is up and that nobody has paid; lazily, on read. */
 export async function expireIfDue(deps: PaymentDeps, payment: PaymentRecord): Promise<PaymentRecord> {
   if (payment.status !== 'requires_action' || payment.expiresAt.getTime() > deps.clock.now()) return payment;

@@ -3,7 +3,7 @@ import type { NewWebhookDelivery, PaymentEventRecord, WebhookDispatchItem } from
 import { newId } from '../ids.ts';
 
 /** The event types an endpoint may subscribe to (the spec's WebhookEventType). */
-export const WEBHOOK_EVENT_TYPES = ['payment.created', 'payment.processing', 'payment.succeeded', 'payment.failed', 'payment.expired', 'payment.cancelled', 'payment.refunded'] as const;
+export const WEBHOOK_EVENT_TYPES = ['payment.created', 'payment.processing', 'payment.requires_action', 'payment.succeeded', 'payment.failed', 'payment.expired', 'payment.cancelled', 'payment.refunded'] as const;
 
 const nextUlid = monotonicUlid();
 
