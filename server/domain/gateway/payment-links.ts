@@ -25,8 +25,7 @@ function fromUrl(text: string, payHost: string): string | null {
   return PAYMENT_ID.test(last) ? last : null;
 }
 
-/** The payment id named by `raw`, or null when it names none (or an untrusted host). */
-export function resolvePaymentRef(raw: string, payHost: string): string | null {
+function fromLink(raw: string, payHost: string): string | null {
   if (PAYMENT_ID.test(raw)) return raw;
   if (raw.startsWith('wc:')) {
     const q = raw.indexOf('?');
@@ -34,4 +33,25 @@ export function resolvePaymentRef(raw: string, payHost: string): string | null {
     return pay ? fromUrl(pay, payHost) : null;
   }
   return fromUrl(raw, payHost);
+}
+
+/** Some wallet SDKs percent-encode the link and their HTTP layer encodes the path again. */
+const MAX_DECODES = 2;
+
+/**
+ * The payment id named by `raw` (the path segment as the router decoded it once), or null when
+ * it names none (or an untrusted host). A link still percent-encoded is decoded again, at most
+ * twice, and checked afresh each time: decoding never skips the host check.
+ */
+export function resolvePaymentRef(raw: string, payHost: string): string | null {
+  let text = raw;
+  for (let decodes = 0; ; decodes++) {
+    const id = fromLink(text, payHost);
+    if (id || decodes === MAX_DECODES || !/%[0-9A-Fa-f]{2}/.test(text)) return id;
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      return null;
+    }
+  }
 }
