@@ -161,3 +161,34 @@ describe('Permit2: what the buyer signs names the payment and the destination', 
     expect(await status(id)).toBe('requires_action');
   }, 60_000);
 });
+
+describe('the payment.advance job across a crash between recording and broadcasting', () => {
+  it('sends the recorded bytes on its next run and pays the merchant exactly once', async () => {
+    const { merchantId, destination } = await sandboxMerchant(env.t, [usdc]);
+    const id = await newPayment(merchantId);
+    const buyer = Wallet.createRandom().connect(provider());
+    await chains.evm.fund(buyer.address, tokenOf(usdc), 20_000_000n);
+    const option = await optionFor(id, buyer);
+    const payments = env.t.storage.payments;
+    const record = payments.recordRelayerTx.bind(payments);
+    const recorded: string[] = [];
+    // The process dies once, right after the record committed and before the broadcast.
+    payments.recordRelayerTx = async (...args) => {
+      const ok = await record(...args);
+      if (ok) recorded.push(args[1].txId);
+      if (recorded.length === 1 && ok) throw new Error('crash after record');
+      return ok;
+    };
+    try {
+      expect((await confirm(id, option.id, [await signTypedDataParams(buyer, option.actions[0]!.data.params)])).status).toBe(200);
+      const { final } = await settle(id, 20_000);
+      expect(final).toBe('succeeded');
+    } finally {
+      payments.recordRelayerTx = record;
+    }
+    expect(recorded).toHaveLength(1);
+    const paid = await env.t.call('GET', `/v1/gateway/payment/${id}/status`, { key: env.t.a.walletKey });
+    expect(paid.body.info.txId).toBe(recorded[0]);
+    expect(await chains.evm.balanceOf(destination, tokenOf(usdc))).toBe(10_500_000n);
+  }, 60_000);
+});
