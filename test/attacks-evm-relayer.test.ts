@@ -1,5 +1,15 @@
 import { Contract, Signature, Wallet, type HDNodeWallet, type Provider, type TypedDataDomain } from 'ethers';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvmChainAdapter } from '../adapters/chains/evm/gateway-adapter.ts';
+import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { createAssetRegistry } from '../server/domain/assets.ts';
+import { createPriceTable } from '../server/domain/prices.ts';
+import { buildJobHandlers } from '../server/jobs/handlers.ts';
+import { createChainRegistry } from '../server/ports/chains.ts';
+import { systemClock } from '../server/ports/clock.ts';
+import type { JobRecord } from '../server/ports/storage.ts';
+import { startTestApp } from './helpers/test-app.ts';
 import { derivePaymentReference } from '../adapters/chains/evm/nonce.ts';
 import { buildPermitTransferFrom } from '../adapters/chains/evm/permit2.ts';
 import { toEthersTypedData, type Eip712TypedData } from '../adapters/chains/evm/typed-data.ts';
@@ -190,5 +200,38 @@ describe('the payment.advance job across a crash between recording and broadcast
     const paid = await env.t.call('GET', `/v1/gateway/payment/${id}/status`, { key: env.t.a.walletKey });
     expect(paid.body.info.txId).toBe(recorded[0]);
     expect(await chains.evm.balanceOf(destination, tokenOf(usdc))).toBe(10_500_000n);
+  }, 60_000);
+});
+
+describe('two runs of one payment.advance job at once (a queue may deliver a job twice)', () => {
+  it('the run the chain refuses because the other one paid does not release the payment', async () => {
+    // The service without its job runner: the test runs the job itself, twice at once.
+    const storage = await createPostgresStorage({ embedded: true });
+    const assets = createAssetRegistry(chains.assetConfigs());
+    const evm = chains.evm;
+    const registry = createChainRegistry([createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1 }])]);
+    const t = await startTestApp(storage, { clock: systemClock, assets, chains: registry, prices: createPriceTable(), payBaseUrl: 'https://pay.example.test' });
+    try {
+      const { merchantId, destination } = await sandboxMerchant(t, [usdc]);
+      const created = await t.call('POST', '/v1/payments', { key: t.a.key, headers: { 'Merchant-Id': merchantId }, body: { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'twice' } });
+      const id = created.body.paymentId as string;
+      const buyer = Wallet.createRandom().connect(provider());
+      await chains.evm.fund(buyer.address, tokenOf(usdc), 20_000_000n);
+      const option = (await t.call('POST', `/v1/gateway/payment/${id}/options`, { key: t.a.walletKey, body: { accounts: [`eip155:31337:${buyer.address}`] } })).body.options[0];
+      const signature = await signTypedDataParams(buyer, option.actions[0].data.params);
+      const confirmed = await t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=0`, { key: t.a.walletKey, body: { optionId: option.id, results: [{ type: 'walletRpc', data: [signature] }] } });
+      expect(confirmed.body.status).toBe('processing');
+      const job = (await storage.jobs.claimUnrelayed(100, new Date())).find((j: JobRecord) => j.type === 'payment.advance' && j.payload.paymentId === id)!;
+      const advance = buildJobHandlers({ storage, clock: systemClock, logger: pino({ level: 'silent' }), assets, chains: registry })['payment.advance']!;
+      await Promise.all([advance(job), advance(job)]);
+      expect((await storage.payments.get(id))?.status).toBe('processing');
+      await advance(job);
+      expect((await storage.payments.get(id))?.status).toBe('succeeded');
+      expect((await storage.payments.events(id)).map((e) => e.type)).toEqual(['payment.created', 'payment.processing', 'payment.succeeded']);
+      expect(await chains.evm.balanceOf(destination, tokenOf(usdc))).toBe(10_500_000n);
+    } finally {
+      await t.close();
+      await storage.close();
+    }
   }, 60_000);
 });

@@ -88,6 +88,10 @@ export function buildJobHandlers(deps: JobHandlerDeps): Record<string, JobHandle
         return;
       }
       if (step.state === 'failed') {
+        // If a concurrent run of this job recorded another transaction meanwhile (recorded before
+        // broadcast, so before the chain could refuse this one because of it), that transaction
+        // decides, not this verdict about an older one or about a refused signing.
+        if ((await deps.storage.payments.get(payment.id))?.txId !== payment.txId) return { retryAt: new Date(now + FOLLOW_MS) };
         // The chain shows this attempt cannot pay the merchant: give the payment back (or end it).
         deps.logger.warn({ paymentId: payment.id, reason: step.reason, txId: step.txId }, 'payment attempt released');
         await releasePayment(deps, payment, step.reason);
