@@ -103,7 +103,7 @@ describe('demo wallet pays on the sandbox', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('actions: eth_sendTransaction + eth_signTypedData_v4');
     expect(run.stdout).toMatch(/Faucet: 0\.1 ETH for gas/);
-    expect(run.stdout).toMatch(/Actions \(2\):\n {2}1\/2 eth_sendTransaction on eip155:31337 \(transaction to 0x[0-9a-fA-F]{40}\)\n {2}2\/2 eth_signTypedData_v4 on eip155:31337 \(sign PermitTransferFrom\)/);
+    expect(run.stdout).toMatch(/Actions \(2\):\n {2}1\/2 eth_sendTransaction on eip155:31337 \(transaction to 0x[0-9a-fA-F]{40}\)\n {2}2\/2 eth_signTypedData_v4 on eip155:31337 \(sign PermitWitnessTransferFrom\)/);
     expect(run.stdout).toMatch(/result 1: 0x[0-9a-f]{16}/);
     expect(run.stdout).toMatch(/Final status: succeeded/);
     expect((await partner.payments.waitForFinal(merchantId, payment.paymentId, { timeoutMs: 10_000 })).status).toBe('succeeded');

@@ -70,10 +70,17 @@ export function buildJobHandlers(deps: JobHandlerDeps): Record<string, JobHandle
       const quote = await deps.storage.payments.getQuote(payment.id, String(job.payload.optionId));
       if (!quote) throw new Error(`quote ${String(job.payload.optionId)} missing for ${payment.id}`);
       const { chain } = chainOfQuote({ chains: deps.chains }, quote);
-      const step = await chain.advance(optionRequestOf(deps, quote), job.payload.submission as Submission, payment.txId);
+      // A transaction the relayer signed is recorded (hash and bytes) before it is broadcast, so
+      // a crash at any point finds it again by its hash and never sends a second one.
+      const recorded = payment.txId ? await deps.storage.payments.getRelayerTx(payment.id) : null;
+      const step = await chain.advance(optionRequestOf(deps, quote), job.payload.submission as Submission, payment.txId, {
+        rawTx: recorded?.txId === payment.txId ? recorded.rawTx : null,
+        record: (tx, replaces) => deps.storage.payments.recordRelayerTx(payment.id, tx, replaces, new Date(deps.clock.now())),
+      });
       const now = deps.clock.now();
       if (step.state === 'submitted') {
-        await deps.storage.payments.recordTxId(payment.id, step.txId, new Date(now));
+        // Relayer flows recorded it already (this is then a no-op); Solana records it here.
+        if (step.txId !== payment.txId) await deps.storage.payments.recordTxId(payment.id, step.txId, new Date(now));
         return { retryAt: new Date(now + FOLLOW_MS) };
       }
       if (step.state === 'confirmed') {
@@ -81,6 +88,10 @@ export function buildJobHandlers(deps: JobHandlerDeps): Record<string, JobHandle
         return;
       }
       if (step.state === 'failed') {
+        // If a concurrent run of this job recorded another transaction meanwhile (recorded before
+        // broadcast, so before the chain could refuse this one because of it), that transaction
+        // decides, not this verdict about an older one or about a refused signing.
+        if ((await deps.storage.payments.get(payment.id))?.txId !== payment.txId) return { retryAt: new Date(now + FOLLOW_MS) };
         // The chain shows this attempt cannot pay the merchant: give the payment back (or end it).
         deps.logger.warn({ paymentId: payment.id, reason: step.reason, txId: step.txId }, 'payment attempt released');
         await releasePayment(deps, payment, step.reason);

@@ -49,6 +49,25 @@ export type TransferState =
   /** Not known yet (not seen, RPC error, waiting for confirmations): try again later. */
   | { state: 'pending'; txId?: string; reason?: string };
 
+/** A transaction the service signed for a payment, recorded before it was broadcast. */
+export interface RecordedTransaction {
+  txId: string;
+  /** The signed transaction's bytes, so it can be broadcast again after a crash. */
+  rawTx: string;
+}
+
+/** What a relayer flow needs from the payment's storage while it advances. */
+export interface AdvanceContext {
+  /** The signed bytes recorded with the known tx id, when the service signed it; null otherwise. */
+  rawTx: string | null;
+  /**
+   * Records a signed transaction before it is broadcast: in place of `replaces` (the tx id
+   * recorded now), or as the first one when null. False when the payment moved on or another
+   * transaction was recorded meanwhile: then nothing may be broadcast.
+   */
+  record(tx: RecordedTransaction, replaces: string | null): Promise<boolean>;
+}
+
 export interface ChainPort {
   readonly namespace: string;
   /** Whether this adapter can pay on the CAIP-2 chain. */
@@ -64,9 +83,11 @@ export interface ChainPort {
   verifyResults(req: OptionRequest, state: QuoteState, results: string[]): Promise<VerifyOutcome>;
   /**
    * Moves the submission forward one step (submit, or check confirmation), idempotently: given
-   * the tx id already recorded, it checks rather than submits again.
+   * the tx id already recorded, it checks rather than submits again. Flows where the service
+   * signs the transaction (EVM relayer) record it through `ctx` before broadcasting it, and
+   * refuse to submit without one.
    */
-  advance(req: OptionRequest, submission: Submission, knownTxId: string | null): Promise<TransferState>;
+  advance(req: OptionRequest, submission: Submission, knownTxId: string | null, ctx?: AdvanceContext): Promise<TransferState>;
 }
 
 export interface ChainRegistry {

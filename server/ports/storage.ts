@@ -266,6 +266,16 @@ export interface PaymentRepository {
   saveCollected(paymentId: string, optionId: string, collected: CollectedRecord): Promise<boolean>;
   /** Records the transaction of a processing payment once; false when another is already recorded. */
   recordTxId(id: string, txId: string, at: Date): Promise<boolean>;
+  // -- Relayer transactions (EVM gasless flows): recorded before they are broadcast. --
+  /**
+   * Records the relayer transaction of a processing payment, hash and signed bytes, in place of
+   * `replaces` (the tx id recorded now; null when none is). False, writing nothing, when the
+   * payment is not processing or another transaction is recorded than `replaces`.
+   */
+  recordRelayerTx(id: string, tx: { txId: string; rawTx: string }, replaces: string | null, at: Date): Promise<boolean>;
+  /** The relayer transaction recorded for the payment's current tx id; null when none. */
+  getRelayerTx(id: string): Promise<{ txId: string; rawTx: string } | null>;
+  // -- end relayer transactions --
   /**
    * One atomic unit, one round trip at most: the payment (only if the merchant is the partner's,
    * live and has a crypto settlement), its created event, its jobs, and the idempotent answer. The

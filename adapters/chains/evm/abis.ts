@@ -18,6 +18,7 @@ export const EIP3009_ABI = [
 
 export const PERMIT2_ABI = [
   'function permitTransferFrom(((address token, uint256 amount) permitted, uint256 nonce, uint256 deadline) permit, (address to, uint256 requestedAmount) transferDetails, address owner, bytes signature)',
+  'function permitWitnessTransferFrom(((address token, uint256 amount) permitted, uint256 nonce, uint256 deadline) permit, (address to, uint256 requestedAmount) transferDetails, address owner, bytes32 witness, string witnessTypeString, bytes signature)',
   'function nonceBitmap(address owner, uint256 wordPos) view returns (uint256)',
   'function DOMAIN_SEPARATOR() view returns (bytes32)',
 ] as const;

@@ -1,12 +1,13 @@
-import { JsonRpcProvider, Wallet, id, isAddress, zeroPadValue, type Provider } from 'ethers';
+import { JsonRpcProvider, Wallet, isAddress, type Provider } from 'ethers';
 import { checksummed } from './address.ts';
 import type { ChainPort, OptionRequest, QuoteState, Submission, TransferState, VerifyOutcome, WireAction } from '../../../server/ports/chains.ts';
-import { buildTransferWithAuthorization, readAuthorizationState, readTokenDomain, submitTransferWithAuthorization, verifyTransferWithAuthorization, type TokenDomain } from './eip3009.ts';
-import { buildApproveTransaction, buildPermitTransferFrom, isPermit2NonceUsed, readErc20Allowance, submitPermitTransferFrom, verifyPermitTransferFrom } from './permit2.ts';
+import { buildTransferWithAuthorization, readTokenDomain, verifyTransferWithAuthorization, type TokenDomain } from './eip3009.ts';
+import { buildApproveTransaction, readErc20Allowance } from './permit2.ts';
+import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from './permit2-witness.ts';
+import { advanceRelayerFlow, type RelayerSubmission } from './relayer-flow.ts';
 import { buildTransferTransaction, verifyTransferTransaction } from './transfer.ts';
-import { classifySubmitError, getConfirmations } from './receipts.ts';
 import { createSerialQueue, type SerialQueue } from './relayer.ts';
-import { deriveNonce } from './nonce.ts';
+import { deriveNonce, derivePaymentReference } from './nonce.ts';
 import { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';
 import type { Eip712TypedData } from './typed-data.ts';
 
@@ -68,7 +69,8 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
         return { etaS, state: { flow: 'eip3009', typedData }, actions: [{ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_signTypedData_v4', params: signTypedDataV4Params(from, typedData) } }] };
       }
       if (req.asset.flows.includes('permit2')) {
-        const typedData = buildPermitTransferFrom({ permit2: c.permit2, chainId: BigInt(c.caip2.split(':')[1]!), token: token(req), amount: req.amount, spender: c.relayer.address, nonce: nonce.permit2, deadline });
+        // The witness names the payment and the destination: the buyer signs where the money goes.
+        const typedData = buildPermitWitnessTransferFrom({ permit2: c.permit2, chainId: BigInt(c.caip2.split(':')[1]!), token: token(req), amount: req.amount, spender: c.relayer.address, nonce: nonce.permit2, deadline, payment: derivePaymentReference(req.paymentId), destination: to });
         const allowance = await readErc20Allowance(c.provider, token(req), from, c.permit2);
         const actions: WireAction[] = [];
         // The interface's two-action case: approve Permit2 first when the allowance is short.
@@ -94,71 +96,31 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
       if (state.approve && !TX_HASH.test(results[0] ?? '')) return { ok: false, code: 'invalid_results', message: 'the first result (the approval) must be a transaction hash' };
       if (!SIGNATURE.test(last)) return { ok: false, code: 'invalid_results', message: 'the last result must be a signature (0x-prefixed hex)' };
       const typedData = typedDataFor(state);
-      const valid = state.flow === 'eip3009' ? verifyTransferWithAuthorization(typedData, last) : verifyPermitTransferFrom(typedData, last, addressOf(req.account));
+      // A permit quoted before the witness existed would let the relayer choose the destination.
+      if (state.flow === 'permit2' && typedData.primaryType !== 'PermitWitnessTransferFrom') return { ok: false, code: 'quote_expired', message: 'this option predates the destination-binding permit; ask for options again' };
+      const valid = state.flow === 'eip3009' ? verifyTransferWithAuthorization(typedData, last) : verifyPermitWitnessTransferFrom(typedData, last, addressOf(req.account));
       if (!valid) return { ok: false, code: 'invalid_signature', message: 'the signature is not the buyer’s over this payment’s exact terms' };
       return { ok: true, submission: { flow: state.flow, typedData, signature: last } };
     },
 
-    async advance(req, submission: Submission, knownTxId): Promise<TransferState> {
+    async advance(req, submission: Submission, knownTxId, ctx): Promise<TransferState> {
       const c = chainOf(req);
-      if (!knownTxId) {
-        if (submission.flow === 'transfer') return { state: 'pending', reason: 'no transaction hash' };
-        // A submission whose hash was never recorded (a crash after broadcast) must be found,
-        // not sent again: a second send would revert and read as a failure though funds moved.
-        const earlier = await findEarlierSubmission(c, req, submission);
-        if (earlier === 'unknown') return { state: 'pending', reason: 'could not read the nonce state' };
-        if (earlier) return { state: 'submitted', txId: earlier };
-        try {
-          const typedData = submission.typedData as Eip712TypedData;
-          const signature = String(submission.signature);
-          const txId = await c.queue(() =>
-            submission.flow === 'eip3009'
-              ? submitTransferWithAuthorization(c.relayer, typedData, signature)
-              : submitPermitTransferFrom(c.relayer, typedData, signature, { owner: addressOf(req.account), to: addressOf(req.destination), requestedAmount: req.amount }),
-          );
-          return { state: 'submitted', txId: txId.toLowerCase() };
-        } catch (err) {
-          // Rejected during estimation: nothing was broadcast (e.g. the buyer's balance is short).
-          if (classifySubmitError(err) === 'rejected') return { state: 'failed', reason: (err as Error).message.slice(0, 200) };
-          return { state: 'pending', reason: 'submission outcome unknown' };
-        }
+      if (submission.flow === 'eip3009' || submission.flow === 'permit2') {
+        // Only a transaction recorded before its broadcast can be found again after a crash.
+        if (!ctx) throw new Error('the EVM relayer flows need an advance context to record their transaction');
+        const check = { token: token(req), from: addressOf(req.account), to: addressOf(req.destination), minValue: req.amount };
+        return advanceRelayerFlow(c, check, submission as unknown as RelayerSubmission, knownTxId, ctx);
       }
+      if (!knownTxId) return { state: 'pending', reason: 'no transaction hash' };
       if (submission.flow === 'transfer') {
         const v = await verifyTransferTransaction(c.provider, knownTxId, { token: token(req), from: addressOf(req.account), to: addressOf(req.destination), minValue: req.amount, confirmations: c.confirmations });
         if (v.status === 'confirmed') return { state: 'confirmed', txId: knownTxId };
         if (v.status === 'invalid') return { state: 'failed', reason: v.reason, txId: knownTxId };
         return { state: 'pending', txId: knownTxId };
       }
-      const conf = await getConfirmations(c.provider, knownTxId);
-      if (conf.status === 'mined' && !conf.success) return { state: 'failed', reason: 'the transfer reverted on chain', txId: knownTxId };
-      if (conf.status === 'mined' && conf.confirmations >= c.confirmations) return { state: 'confirmed', txId: knownTxId };
       return { state: 'pending', txId: knownTxId };
     },
   };
-}
-
-const AUTHORIZATION_USED = id('AuthorizationUsed(address,bytes32)');
-const TRANSFER = id('Transfer(address,address,uint256)');
-
-/** The hash of an earlier submission of this signature, null when none, 'unknown' on RPC trouble. */
-async function findEarlierSubmission(c: EvmChainConfig, req: OptionRequest, submission: Submission): Promise<string | null | 'unknown'> {
-  const tokenAddress = checksummed(req.asset.parsed.assetReference);
-  const owner = addressOf(req.account);
-  try {
-    const nonce = deriveNonce(req.paymentId, req.optionId);
-    if (submission.flow === 'eip3009') {
-      if (!(await readAuthorizationState(c.provider, tokenAddress, owner, nonce.eip3009))) return null;
-      const logs = await c.provider.getLogs({ address: tokenAddress, topics: [AUTHORIZATION_USED, zeroPadValue(owner, 32), nonce.eip3009], fromBlock: 0 });
-      return logs[0]?.transactionHash.toLowerCase() ?? 'unknown';
-    }
-    if (!(await isPermit2NonceUsed(c.provider, c.permit2, owner, nonce.permit2))) return null;
-    const head = await c.provider.getBlockNumber();
-    const logs = await c.provider.getLogs({ address: tokenAddress, topics: [TRANSFER, zeroPadValue(owner, 32), zeroPadValue(addressOf(req.destination), 32)], fromBlock: Math.max(0, head - 50_000) });
-    const tx = logs.reverse().find((l) => l.transactionHash)?.transactionHash;
-    return tx?.toLowerCase() ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }
 
 /** Production chains from configuration: `EVM_RPC_URLS` JSON of CAIP-2 → URL, one relayer key. */

@@ -1,5 +1,5 @@
 // EVM chain functions the gateway calls: build what the wallet signs or sends, verify, submit, confirm.
-export { deriveNonce, type DerivedNonce } from './nonce.ts';
+export { deriveNonce, derivePaymentReference, type DerivedNonce } from './nonce.ts';
 export { toEthersTypedData, type Eip712Domain, type Eip712TypedData, type TypedDataField } from './typed-data.ts';
 export {
   TRANSFER_WITH_AUTHORIZATION_TYPES,
@@ -24,6 +24,15 @@ export {
   verifyPermitTransferFrom,
   type PermitTransferFromInput,
 } from './permit2.ts';
+export {
+  PAYMENT_WITNESS_TYPE_STRING,
+  PERMIT_WITNESS_TRANSFER_FROM_TYPES,
+  buildPermitWitnessTransferFrom,
+  verifyPermitWitnessTransferFrom,
+  witnessDestination,
+  type PermitWitnessInput,
+} from './permit2-witness.ts';
+export { advanceRelayerFlow, judgeReceipt, type PaymentCheck, type RelayerSubmission } from './relayer-flow.ts';
 export {
   buildTransferTransaction,
   sumTransfers,

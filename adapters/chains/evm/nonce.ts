@@ -43,3 +43,15 @@ export function deriveNonce(paymentId: string, optionId: string): DerivedNonce {
   const hash = keccak256(abiEncodeStrings([NONCE_TAG, paymentId, optionId]));
   return { eip3009: hash, permit2: toBigInt(hash) };
 }
+
+const REFERENCE_TAG = 'merchant-payments/evm-payment-reference/v1';
+
+/**
+ * The bytes32 naming a payment in what the buyer signs (the Permit2 witness): keccak256 of
+ * abi.encode(tag, paymentId). Per payment, not per option: every option of one payment pays the
+ * same thing; the nonce keeps the options apart.
+ */
+export function derivePaymentReference(paymentId: string): string {
+  if (paymentId === '') throw new Error('paymentId must be non-empty');
+  return keccak256(abiEncodeStrings([REFERENCE_TAG, paymentId]));
+}

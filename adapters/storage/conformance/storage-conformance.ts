@@ -161,6 +161,41 @@ export function runStorageConformance(name: string, open: () => Promise<StorageP
       }
     });
 
+    // The EVM relayer records its signed transaction before broadcasting it; a replacement must
+    // name the transaction it replaces, so two workers can never both record (and send) one.
+    it('records a relayer transaction before broadcast, replaces it only conditionally, and forgets it on release', async () => {
+      const p = await partner();
+      const m = merchant(p.id);
+      await s.merchants.create(m);
+      await s.settlements.createMany(p.id, m.id, [{ id: newId('cryptoSettlement'), partnerId: p.id, merchantId: m.id, asset: 'eip155:1/erc20:0xa', destination: 'eip155:1:0x1', createdAt: t0 }]);
+      const pay = newPayment({ partnerId: p.id, merchantId: m.id, amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'relayer', expiresAt: null }, t0.getTime(), { defaultTtlS: 300, maxTtlS: 3600 });
+      await s.payments.create(pay, { event: { id: newId('event'), paymentId: pay.id, partnerId: p.id, type: 'payment.created', stateVersion: 1, createdAt: t0, data: {} }, jobs: [] });
+      const a = { txId: '0x' + 'a'.repeat(64), rawTx: '0x02aa' };
+      const b = { txId: '0x' + 'b'.repeat(64), rawTx: '0x02bb' };
+      // Only a processing payment takes one.
+      expect(await s.payments.recordRelayerTx(pay.id, a, null, t0)).toBe(false);
+      const move = (to: 'processing' | 'requires_action', patch: Record<string, unknown>) =>
+        s.payments.transition(pay.id, { from: ['requires_action', 'processing'], to, patch, at: t0, event: { id: newId('event'), type: `payment.${to}`, snapshot: () => ({}) } });
+      await move('processing', { optionId: 'opt_1', network: 'eip155:1' });
+      expect(await s.payments.getRelayerTx(pay.id)).toBeNull();
+      expect(await s.payments.recordRelayerTx(pay.id, a, 'tx_other', t0)).toBe(false);
+      expect(await s.payments.recordRelayerTx(pay.id, a, null, t0)).toBe(true);
+      expect(await s.payments.getRelayerTx(pay.id)).toEqual(a);
+      expect((await s.payments.get(pay.id))?.txId).toBe(a.txId);
+      // A second first record (another worker) loses; a replacement must name the current one.
+      expect(await s.payments.recordRelayerTx(pay.id, b, null, t0)).toBe(false);
+      expect(await s.payments.recordRelayerTx(pay.id, b, '0x' + 'c'.repeat(64), t0)).toBe(false);
+      expect(await s.payments.recordRelayerTx(pay.id, b, a.txId, t0)).toBe(true);
+      expect(await s.payments.getRelayerTx(pay.id)).toEqual(b);
+      // Released: the tx id and its bytes are gone; the next attempt records afresh.
+      await move('requires_action', { optionId: null, txId: null });
+      expect(await s.payments.getRelayerTx(pay.id)).toBeNull();
+      await move('processing', { optionId: 'opt_2', network: 'eip155:1' });
+      expect(await s.payments.getRelayerTx(pay.id)).toBeNull();
+      expect(await s.payments.recordRelayerTx(pay.id, a, null, t0)).toBe(true);
+      expect(await s.payments.getRelayerTx(pay.id)).toEqual(a);
+    });
+
     it('reads payments asked for together each within its own partner and merchant', async () => {
       const p = await partner();
       const other = await partner();

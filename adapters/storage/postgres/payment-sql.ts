@@ -42,6 +42,9 @@ export function patchAssignments(patch: PaymentPatch, params: unknown[]): string
     params.push(typeof v === 'bigint' ? v.toString() : v);
     out.push(`${column} = $${params.length}`);
   }
+  // Relayer bytes belong to the recorded relayer tx id; a transition setting or clearing the tx
+  // id (confirm of a direct transfer, release, success) ends them.
+  if ('txId' in patch) out.push('tx_raw = NULL');
   return out;
 }
 

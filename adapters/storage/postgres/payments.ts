@@ -110,6 +110,22 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
         throw err;
       }
     },
+    async recordRelayerTx(id, tx, replaces, at) {
+      try {
+        const r = await db.query(
+          "UPDATE payments SET tx_id = $2, tx_raw = $3, updated_at = $4 WHERE id = $1 AND status = 'processing' AND tx_id IS NOT DISTINCT FROM $5",
+          [id, tx.txId, tx.rawTx, at, replaces],
+        );
+        return r.rowCount === 1;
+      } catch (err) {
+        if (isUniqueViolation(err)) return false;
+        throw err;
+      }
+    },
+    async getRelayerTx(id) {
+      const { rows } = await db.query<{ tx_id: string; tx_raw: string }>('SELECT tx_id, tx_raw FROM payments WHERE id = $1 AND tx_id IS NOT NULL AND tx_raw IS NOT NULL', [id]);
+      return rows[0] ? { txId: rows[0].tx_id, rawTx: rows[0].tx_raw } : null;
+    },
     async create(p, extras) {
       if (await createInBatch({ p, ...extras })) return { ok: true };
       // The rare path: say why nothing was created.

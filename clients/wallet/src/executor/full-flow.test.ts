@@ -15,21 +15,29 @@ const evmWallet = Wallet.createRandom();
 const buyerSol = Keypair.generate();
 const feePayer = Keypair.generate();
 
-/** Permit2 PermitTransferFrom: a nested struct, so the signer must keep TokenPermissions. */
+/** Permit2 PermitWitnessTransferFrom: nested structs (permissions, witness), so the signer must keep every type. */
 const permit = {
   types: {
     EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' }],
-    PermitTransferFrom: [
+    PermitWitnessTransferFrom: [
       { name: 'permitted', type: 'TokenPermissions' },
       { name: 'spender', type: 'address' },
       { name: 'nonce', type: 'uint256' },
       { name: 'deadline', type: 'uint256' },
+      { name: 'witness', type: 'PaymentWitness' },
     ],
+    PaymentWitness: [{ name: 'payment', type: 'bytes32' }, { name: 'destination', type: 'address' }],
     TokenPermissions: [{ name: 'token', type: 'address' }, { name: 'amount', type: 'uint256' }],
   },
-  primaryType: 'PermitTransferFrom',
+  primaryType: 'PermitWitnessTransferFrom',
   domain: { name: 'Permit2', chainId: 8453, verifyingContract: '0x000000000022D473030F116dDEE9F6B43aC78BA3' },
-  message: { permitted: { token: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', amount: '2500000' }, spender: '0x000000000000000000000000000000000000bEEF', nonce: '7', deadline: '1900000000' },
+  message: {
+    permitted: { token: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', amount: '2500000' },
+    spender: '0x000000000000000000000000000000000000bEEF',
+    nonce: '7',
+    deadline: '1900000000',
+    witness: { payment: '0x' + '5a'.repeat(32), destination: '0x000000000000000000000000000000000000dEaD' },
+  },
 };
 
 function solanaTx(lamports: number): string {

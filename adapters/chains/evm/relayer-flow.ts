@@ -1,0 +1,164 @@
+// The relayer flows (EIP-3009 and Permit2 with witness): the buyer signed, the service's relayer
+// sends the transaction and pays the gas. A payment is paid only by the transaction the relayer
+// itself signed for it, recorded (hash and bytes) before it is broadcast, and only once that
+// transaction's receipt, confirmations deep, shows the token moving at least the amount from the
+// buyer to the destination. A nonce found used proves nothing: the buyer can burn his own.
+import { Contract, Signature, Transaction, keccak256, type Provider, type TransactionReceipt, type TransactionRequest, type Wallet } from 'ethers';
+import { checksummed } from './address.ts';
+import { EIP3009_ABI } from './abis.ts';
+import { readAuthorizationState } from './eip3009.ts';
+import { isPermit2NonceUsed } from './permit2.ts';
+import { permitWitnessTransferRequest, witnessDestination } from './permit2-witness.ts';
+import { classifySubmitError, getConfirmations } from './receipts.ts';
+import type { SerialQueue } from './relayer.ts';
+import { sumTransfers } from './transfer.ts';
+import { messageAddress, messageUint, type Eip712TypedData } from './typed-data.ts';
+import type { AdvanceContext, TransferState } from '../../../server/ports/chains.ts';
+
+export type RelayerChain = {
+  provider: Provider;
+  relayer: Wallet;
+  /** Blocks including the inclusion block before a receipt is believed. */
+  confirmations: number;
+  /** Serializes the relayer's sign → record → broadcast, so each takes the next account nonce. */
+  queue: SerialQueue;
+};
+
+/** What the payment needs to see on chain: `minValue` of `token` moved from `from` to `to`. */
+export type PaymentCheck = { token: string; from: string; to: string; minValue: bigint };
+
+export type RelayerSubmission = { flow: 'eip3009' | 'permit2'; typedData: Eip712TypedData; signature: string };
+
+export type ReceiptVerdict = { ok: true; value: bigint } | { ok: false; reason: string };
+
+/**
+ * Judges a mined receipt of the relayer's own transaction: it must have succeeded and its logs
+ * (Transfer events emitted by the token contract itself) must move at least the amount from the
+ * buyer to the destination. Anything else (reverted, less, elsewhere) cannot pay this payment.
+ */
+export function judgeReceipt(receipt: Pick<TransactionReceipt, 'status' | 'logs'>, check: PaymentCheck): ReceiptVerdict {
+  if (receipt.status !== 1) return { ok: false, reason: 'the relayer transaction reverted on chain' };
+  const value = sumTransfers(receipt.logs, check);
+  if (value < check.minValue) return { ok: false, reason: `the relayer transaction moved ${value} to the destination, below the required ${check.minValue}` };
+  return { ok: true, value };
+}
+
+/** Why this submission cannot pay `check` as signed (null when it can): checked before any gas is spent. */
+export function submissionProblem(sub: RelayerSubmission, check: PaymentCheck): string | null {
+  try {
+    const m = sub.typedData.message;
+    if (sub.flow === 'eip3009') {
+      if (checksummed(String(sub.typedData.domain.verifyingContract)) !== checksummed(check.token)) return 'the authorization is for another token';
+      if (messageAddress(m, 'from') !== checksummed(check.from) || messageAddress(m, 'to') !== checksummed(check.to)) return 'the authorization names another payer or destination';
+      return messageUint(m, 'value') < check.minValue ? 'the authorization is for less than the amount' : null;
+    }
+    // A permit quoted before the witness existed: the destination was not signed, so it is not sent.
+    if (sub.typedData.primaryType !== 'PermitWitnessTransferFrom') return 'the permit does not name the destination; sign the new options';
+    const permitted = m.permitted as Record<string, unknown>;
+    if (messageAddress(permitted, 'token') !== checksummed(check.token)) return 'the permit is for another token';
+    if (witnessDestination(sub.typedData) !== checksummed(check.to)) return 'the permit names another destination';
+    return messageUint(permitted, 'amount') < check.minValue ? 'the permit is for less than the amount' : null;
+  } catch (err) {
+    return `the submission is malformed: ${(err as Error).message}`;
+  }
+}
+
+/** The relayer's transaction for a submission, not yet populated (nonce, gas) nor signed. */
+async function relayerRequest(relayer: Wallet, sub: RelayerSubmission, check: PaymentCheck): Promise<TransactionRequest> {
+  if (sub.flow === 'permit2') return permitWitnessTransferRequest(relayer, sub.typedData, sub.signature, { owner: check.from, requestedAmount: check.minValue });
+  const m = sub.typedData.message;
+  const args = [messageAddress(m, 'from'), messageAddress(m, 'to'), messageUint(m, 'value'), messageUint(m, 'validAfter'), messageUint(m, 'validBefore'), String(m.nonce)] as const;
+  const token = new Contract(checksummed(check.token), EIP3009_ABI, relayer);
+  // 65 bytes: the (v, r, s) overload every FiatToken has; longer (ERC-1271 wallets): V2.2's bytes one.
+  if ((sub.signature.length - 2) / 2 === 65) {
+    const s = Signature.from(sub.signature);
+    return token.getFunction('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)').populateTransaction(...args, s.v, s.r, s.s);
+  }
+  return token.getFunction('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)').populateTransaction(...args, sub.signature);
+}
+
+/** Whether the buyer's authorization (EIP-3009 nonce or Permit2 nonce bit) is spent or cancelled. */
+async function authorizationUsed(c: RelayerChain, sub: RelayerSubmission, owner: string): Promise<boolean> {
+  const m = sub.typedData.message;
+  const contract = String(sub.typedData.domain.verifyingContract);
+  if (sub.flow === 'eip3009') return readAuthorizationState(c.provider, contract, owner, String(m.nonce));
+  return isPermit2NonceUsed(c.provider, contract, owner, messageUint(m, 'nonce'));
+}
+
+/**
+ * Signs the relayer transaction, records it (in place of `replaces`), then broadcasts it. A
+ * rejection during gas estimation means nothing was sent and the chain refuses this authorization
+ * (used or cancelled by the buyer, balance short, reverted): failed. A failed record sends nothing.
+ */
+async function signRecordBroadcast(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, replaces: string | null, ctx: AdvanceContext): Promise<TransferState> {
+  const problem = submissionProblem(sub, check);
+  if (problem) return { state: 'failed', reason: problem };
+  return c.queue(async (): Promise<TransferState> => {
+    let rawTx: string;
+    try {
+      rawTx = await c.relayer.signTransaction(await c.relayer.populateTransaction(await relayerRequest(c.relayer, sub, check)));
+    } catch (err) {
+      if (classifySubmitError(err) === 'rejected') return { state: 'failed', reason: `refused before broadcast: ${(err as Error).message.slice(0, 200)}` };
+      return { state: 'pending', reason: 'could not prepare the relayer transaction' };
+    }
+    const txId = keccak256(rawTx);
+    if (!(await ctx.record({ txId, rawTx }, replaces))) return { state: 'pending', reason: 'not recorded: the payment changed meanwhile' };
+    try {
+      await c.provider.broadcastTransaction(rawTx);
+    } catch {
+      // Recorded: the next step finds it mined, sends the same bytes again, or replaces it.
+      return { state: 'pending', txId, reason: 'broadcast outcome unknown' };
+    }
+    return { state: 'submitted', txId };
+  });
+}
+
+/** Whether the relayer's account nonce `nonce` is used by a block `confirmations` deep. */
+async function relayerNonceConsumed(c: RelayerChain, nonce: number): Promise<boolean> {
+  const head = await c.provider.getBlockNumber();
+  const count = await c.provider.getTransactionCount(c.relayer.address, Math.max(0, head - Math.max(1, c.confirmations) + 1));
+  return count > nonce;
+}
+
+/**
+ * Follows the recorded relayer transaction `txId`. Mined and deep enough: its receipt decides.
+ * Not mined but known to the node: wait. Unknown to the node: if its relayer nonce is still free
+ * (a crash before broadcast, or dropped), send the recorded bytes again; if another transaction
+ * took that nonce, ours can never mine: sign a new one while the buyer's authorization is unused,
+ * else the authorization went elsewhere and this attempt failed.
+ */
+async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, txId: string, ctx: AdvanceContext): Promise<TransferState> {
+  const state = await getConfirmations(c.provider, txId);
+  if (state.status === 'mined') {
+    if (state.confirmations < Math.max(1, c.confirmations)) return { state: 'pending', txId, reason: 'awaiting confirmations' };
+    const verdict = judgeReceipt(state.receipt, check);
+    return verdict.ok ? { state: 'confirmed', txId } : { state: 'failed', reason: verdict.reason, txId };
+  }
+  if (state.reason === 'rpc_error') return { state: 'pending', txId, reason: 'rpc error' };
+  try {
+    if (await c.provider.getTransaction(txId)) return { state: 'pending', txId, reason: 'not mined yet' };
+    const nonce = ctx.rawTx ? Transaction.from(ctx.rawTx).nonce : null;
+    if (ctx.rawTx && nonce !== null && !(await relayerNonceConsumed(c, nonce))) {
+      try {
+        await c.provider.broadcastTransaction(ctx.rawTx);
+      } catch {
+        return { state: 'pending', txId, reason: 'broadcast again: outcome unknown' };
+      }
+      return { state: 'submitted', txId };
+    }
+    // Its nonce went to another transaction (or, recorded before raw bytes were kept, the node
+    // has forgotten it): it will not mine here.
+    const used = await authorizationUsed(c, sub, check.from);
+    // Read our receipt again: it may have been mined between the reads above.
+    if (await c.provider.getTransactionReceipt(txId)) return { state: 'pending', txId, reason: 'mined meanwhile' };
+    if (!used) return signRecordBroadcast(c, check, sub, txId, ctx);
+    return { state: 'failed', reason: 'the relayer transaction was replaced and the authorization was used by another transaction', txId };
+  } catch {
+    return { state: 'pending', txId, reason: 'rpc error' };
+  }
+}
+
+/** One step of a relayer-flow payment; see the module comment. */
+export function advanceRelayerFlow(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, knownTxId: string | null, ctx: AdvanceContext): Promise<TransferState> {
+  return knownTxId === null ? signRecordBroadcast(c, check, sub, null, ctx) : followRecorded(c, check, sub, knownTxId, ctx);
+}
