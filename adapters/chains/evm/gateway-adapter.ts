@@ -3,12 +3,13 @@ import { checksummed } from './address.ts';
 import type { ChainPort, OptionRequest, QuoteState, Submission, TransferState, VerifyOutcome, WireAction } from '../../../server/ports/chains.ts';
 import { buildTransferWithAuthorization, readAuthorizationState, readTokenDomain, submitTransferWithAuthorization, verifyTransferWithAuthorization, type TokenDomain } from './eip3009.ts';
 import { buildApproveTransaction, buildPermitTransferFrom, isPermit2NonceUsed, readErc20Allowance, submitPermitTransferFrom, verifyPermitTransferFrom } from './permit2.ts';
-import { buildTransferTransaction, verifyTransferTransaction } from './transfer.ts';
+import { advanceDirectTransfer, checkDirectTransferResult, prepareDirectTransfer } from './direct-transfer.ts';
 import { classifySubmitError, getConfirmations } from './receipts.ts';
 import { createSerialQueue, type SerialQueue } from './relayer.ts';
 import { deriveNonce } from './nonce.ts';
 import { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';
 import type { Eip712TypedData } from './typed-data.ts';
+import type { Clock } from '../../../server/ports/clock.ts';
 
 /** One EVM chain the service pays on. */
 export interface EvmChainConfig {
@@ -20,6 +21,8 @@ export interface EvmChainConfig {
   permit2: string;
   confirmations: number;
   etaS?: number;
+  /** The service's time (default the system's): when a direct transfer's hash is given up on. */
+  clock?: Clock;
 }
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130,}$/;
@@ -79,18 +82,14 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
         actions.push({ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_signTypedData_v4', params: signTypedDataV4Params(from, typedData) } });
         return { etaS, state: { flow: 'permit2', typedData, approve: actions.length === 2 }, actions };
       }
-      const tx = buildTransferTransaction({ token: token(req), from, to, value: req.amount });
-      return { etaS, state: { flow: 'transfer' }, actions: [{ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_sendTransaction', params: sendTransactionParams(tx) } }] };
+      return { etaS, ...prepareDirectTransfer(c, req) };
     },
 
     expectedResults: (state) => (state.flow === 'permit2' && state.approve ? 2 : 1),
 
     async verifyResults(req, state, results): Promise<VerifyOutcome> {
       const last = results[results.length - 1] ?? '';
-      if (state.flow === 'transfer') {
-        if (!TX_HASH.test(last)) return { ok: false, code: 'invalid_results', message: 'the result of eth_sendTransaction must be a transaction hash' };
-        return { ok: true, submission: { flow: 'transfer' }, txId: last.toLowerCase() };
-      }
+      if (state.flow === 'transfer') return checkDirectTransferResult(chainOf(req), req, last);
       if (state.approve && !TX_HASH.test(results[0] ?? '')) return { ok: false, code: 'invalid_results', message: 'the first result (the approval) must be a transaction hash' };
       if (!SIGNATURE.test(last)) return { ok: false, code: 'invalid_results', message: 'the last result must be a signature (0x-prefixed hex)' };
       const typedData = typedDataFor(state);
@@ -102,7 +101,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
     async advance(req, submission: Submission, knownTxId): Promise<TransferState> {
       const c = chainOf(req);
       if (!knownTxId) {
-        if (submission.flow === 'transfer') return { state: 'pending', reason: 'no transaction hash' };
+        if (submission.flow === 'transfer') return advanceDirectTransfer(c, req, null);
         // A submission whose hash was never recorded (a crash after broadcast) must be found,
         // not sent again: a second send would revert and read as a failure though funds moved.
         const earlier = await findEarlierSubmission(c, req, submission);
@@ -123,12 +122,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
           return { state: 'pending', reason: 'submission outcome unknown' };
         }
       }
-      if (submission.flow === 'transfer') {
-        const v = await verifyTransferTransaction(c.provider, knownTxId, { token: token(req), from: addressOf(req.account), to: addressOf(req.destination), minValue: req.amount, confirmations: c.confirmations });
-        if (v.status === 'confirmed') return { state: 'confirmed', txId: knownTxId };
-        if (v.status === 'invalid') return { state: 'failed', reason: v.reason, txId: knownTxId };
-        return { state: 'pending', txId: knownTxId };
-      }
+      if (submission.flow === 'transfer') return advanceDirectTransfer(c, req, knownTxId);
       const conf = await getConfirmations(c.provider, knownTxId);
       if (conf.status === 'mined' && !conf.success) return { state: 'failed', reason: 'the transfer reverted on chain', txId: knownTxId };
       if (conf.status === 'mined' && conf.confirmations >= c.confirmations) return { state: 'confirmed', txId: knownTxId };
