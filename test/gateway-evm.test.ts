@@ -1,4 +1,4 @@
-import { Wallet, type HDNodeWallet, type Provider } from 'ethers';
+import { Transaction, Wallet, type HDNodeWallet, type Provider } from 'ethers';
 import { buildTransferTransaction } from '../adapters/chains/evm/transfer.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
@@ -189,10 +189,28 @@ describe('direct ERC-20 transfer: the wallet broadcasts, the service verifies th
     const r = await confirm(t, id, opt.id, [tx.hash]);
     expect(r.body).toMatchObject({ status: 'succeeded', info: { txId: tx.hash.toLowerCase() } });
     expect(await chains.evm.balanceOf(destination, tokenOf(usdt))).toBe(7_000_000n);
-    // The same hash cannot pay a second payment.
+    // The transaction carries this option's tag after the transfer arguments.
+    expect(opt.actions[0].data.params[0].data).toMatch(/^0xa9059cbb[0-9a-f]{192}$/);
+    // The same hash cannot pay a second payment: it carries the first option's tag, so confirm refuses it.
     const second = await directPayment();
     const opt2 = (await options(t, second.id, [`eip155:31337:${wallet.address}`])).body.options[0];
-    expect(await confirm(t, second.id, opt2.id, [tx.hash], 0)).toMatchObject({ status: 409, body: { code: 'transaction_already_used' } });
+    expect(await confirm(t, second.id, opt2.id, [tx.hash], 0)).toMatchObject({ status: 400, body: { code: 'invalid_results', message: expect.stringMatching(/reference/) } });
+  }, 60_000);
+
+  it('answers 409 transaction_already_used for a hash another payment holds (confirmed before the node saw it)', async () => {
+    const { t } = direct;
+    const first = await directPayment();
+    const second = await directPayment();
+    const wallet = await buyer(usdt, 10_000_000n, 10n ** 17n);
+    const opt = (await options(t, first.id, [`eip155:31337:${wallet.address}`])).body.options[0];
+    const opt2 = (await options(t, second.id, [`eip155:31337:${wallet.address}`])).body.options[0];
+    // Signed, not yet broadcast: the hash is known before any node knows the transaction.
+    const raw = await wallet.signTransaction(await wallet.populateTransaction({ ...opt.actions[0].data.params[0], value: 0n }));
+    const hash = Transaction.from(raw).hash!;
+    expect((await confirm(t, first.id, opt.id, [hash], 0)).body.status).toBe('processing');
+    expect(await confirm(t, second.id, opt2.id, [hash], 0)).toMatchObject({ status: 409, body: { code: 'transaction_already_used' } });
+    await chains.evm.ethersProvider.broadcastTransaction(raw);
+    await expect.poll(async () => (await t.call('GET', `/v1/gateway/payment/${first.id}/status`, { key: t.a.walletKey })).body.status, { timeout: 15_000 }).toBe('succeeded');
   }, 60_000);
 
   it('never succeeds for a transfer to the wrong destination, of the wrong token or of less, and gives the payment back', async () => {
@@ -209,7 +227,9 @@ describe('direct ERC-20 transfer: the wallet broadcasts, the service verifies th
       const wallet = await buyer(usdt, 10_000_000n, 10n ** 17n);
       await chains.evm.fund(wallet.address, usdcToken, 10_000_000n);
       const opt = (await options(t, id, [`eip155:31337:${wallet.address}`])).body.options[0];
-      const { hash } = await wallet.sendTransaction({ ...buildTransferTransaction({ from: wallet.address, ...make(wallet, destination) }), value: 0n });
+      // Tagged for this option, so only the transfer itself is wrong: it is seen on chain, then released.
+      const reference = `0x${String(opt.actions[0].data.params[0].data).slice(-64)}`;
+      const { hash } = await wallet.sendTransaction({ ...buildTransferTransaction({ from: wallet.address, ...make(wallet, destination), reference }), value: 0n });
       expect((await confirm(t, id, opt.id, [hash], 0)).status).toBe(200);
       // Released, not pinned and not succeeded: the buyer may pay it again.
       await expect.poll(async () => (await t.call('GET', `/v1/gateway/payment/${id}/status`, { key: t.a.walletKey })).body).toMatchObject({ status: 'requires_action', isFinal: false });

@@ -26,6 +26,8 @@ export interface OptionRequest {
   destination: string;
   /** Quote deadline. */
   deadline: Date;
+  /** When the option was quoted: a transaction the wallet broadcast for it cannot be older. */
+  quotedAt: Date;
 }
 
 export interface PreparedOption {

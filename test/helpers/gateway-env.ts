@@ -12,13 +12,14 @@ import { createPriceTable } from '../../server/domain/prices.ts';
 import { buildJobHandlers } from '../../server/jobs/handlers.ts';
 import { startJobs, type RunningJobs } from '../../server/jobs/start-jobs.ts';
 import { createChainRegistry } from '../../server/ports/chains.ts';
-import { systemClock } from '../../server/ports/clock.ts';
+import { systemClock, type Clock } from '../../server/ports/clock.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
 /**
  * The whole service on the sandbox chains, as a wallet meets it: PGlite, the inline job queue
  * running submissions and confirmations, and real contracts. `assets` may override the sandbox
- * registry (e.g. a token offered by direct transfer only).
+ * registry (e.g. a token offered by direct transfer only). `clock` (default the system's) is the
+ * service's time everywhere, the EVM adapter's included, so a test can move time on.
  */
 export interface GatewayEnv {
   t: TestApp;
@@ -29,22 +30,23 @@ export interface GatewayEnv {
 
 /** `extraRoutes` is passed to the app as is (e.g. the sandbox router, for tools that need `/sandbox`). */
 export async function startGatewayEnv(
-  opts: { chains?: SandboxChains; assets?: (a: AssetConfig[]) => AssetConfig[]; quoteTtlS?: number; extraRoutes?: RequestHandler } = {},
+  opts: { chains?: SandboxChains; assets?: (a: AssetConfig[]) => AssetConfig[]; quoteTtlS?: number; extraRoutes?: RequestHandler; clock?: Clock } = {},
 ): Promise<GatewayEnv> {
   const chains = opts.chains ?? (await createSandboxChains());
   const storage = await createPostgresStorage({ embedded: true });
   const assets = createAssetRegistry((opts.assets ?? ((a) => a))(chains.assetConfigs()));
   const evm = chains.evm;
+  const clock = opts.clock ?? systemClock;
   const registry = createChainRegistry([
-    createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1 }]),
+    createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1, clock }]),
     createSolanaChainAdapter([{ caip2: chains.solana.caip2, connection: chains.solana.connection, feePayer: chains.solana.feePayer }]),
   ]);
   const logger = pino({ level: 'silent' });
   let notify = () => {};
-  const jobs = await startJobs({ storage, queue: createInlineQueue({ clock: systemClock }), handlers: buildJobHandlers({ storage, clock: systemClock, logger, assets, chains: registry }), clock: systemClock, logger, relayIntervalMs: 200 });
+  const jobs = await startJobs({ storage, queue: createInlineQueue({ clock }), handlers: buildJobHandlers({ storage, clock, logger, assets, chains: registry }), clock, logger, relayIntervalMs: 200 });
   notify = () => jobs.relay.notify();
   const t = await startTestApp(storage, {
-    clock: systemClock,
+    clock,
     assets,
     chains: registry,
     prices: createPriceTable(),

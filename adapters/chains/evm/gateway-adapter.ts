@@ -5,11 +5,12 @@ import { buildTransferWithAuthorization, readTokenDomain, verifyTransferWithAuth
 import { buildApproveTransaction, readErc20Allowance } from './permit2.ts';
 import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from './permit2-witness.ts';
 import { advanceRelayerFlow, type RelayerSubmission } from './relayer-flow.ts';
-import { buildTransferTransaction, verifyTransferTransaction } from './transfer.ts';
+import { advanceDirectTransfer, checkDirectTransferResult, prepareDirectTransfer } from './direct-transfer.ts';
 import { createSerialQueue, type SerialQueue } from './relayer.ts';
 import { deriveNonce, derivePaymentReference } from './nonce.ts';
 import { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';
 import type { Eip712TypedData } from './typed-data.ts';
+import type { Clock } from '../../../server/ports/clock.ts';
 
 /** One EVM chain the service pays on. */
 export interface EvmChainConfig {
@@ -21,6 +22,8 @@ export interface EvmChainConfig {
   permit2: string;
   confirmations: number;
   etaS?: number;
+  /** The service's time (default the system's): when a direct transfer's hash is given up on. */
+  clock?: Clock;
 }
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130,}$/;
@@ -81,18 +84,14 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
         actions.push({ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_signTypedData_v4', params: signTypedDataV4Params(from, typedData) } });
         return { etaS, state: { flow: 'permit2', typedData, approve: actions.length === 2 }, actions };
       }
-      const tx = buildTransferTransaction({ token: token(req), from, to, value: req.amount });
-      return { etaS, state: { flow: 'transfer' }, actions: [{ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_sendTransaction', params: sendTransactionParams(tx) } }] };
+      return { etaS, ...prepareDirectTransfer(c, req) };
     },
 
     expectedResults: (state) => (state.flow === 'permit2' && state.approve ? 2 : 1),
 
     async verifyResults(req, state, results): Promise<VerifyOutcome> {
       const last = results[results.length - 1] ?? '';
-      if (state.flow === 'transfer') {
-        if (!TX_HASH.test(last)) return { ok: false, code: 'invalid_results', message: 'the result of eth_sendTransaction must be a transaction hash' };
-        return { ok: true, submission: { flow: 'transfer' }, txId: last.toLowerCase() };
-      }
+      if (state.flow === 'transfer') return checkDirectTransferResult(chainOf(req), req, last);
       if (state.approve && !TX_HASH.test(results[0] ?? '')) return { ok: false, code: 'invalid_results', message: 'the first result (the approval) must be a transaction hash' };
       if (!SIGNATURE.test(last)) return { ok: false, code: 'invalid_results', message: 'the last result must be a signature (0x-prefixed hex)' };
       const typedData = typedDataFor(state);
@@ -111,14 +110,8 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
         const check = { token: token(req), from: addressOf(req.account), to: addressOf(req.destination), minValue: req.amount };
         return advanceRelayerFlow(c, check, submission as unknown as RelayerSubmission, knownTxId, ctx);
       }
-      if (!knownTxId) return { state: 'pending', reason: 'no transaction hash' };
-      if (submission.flow === 'transfer') {
-        const v = await verifyTransferTransaction(c.provider, knownTxId, { token: token(req), from: addressOf(req.account), to: addressOf(req.destination), minValue: req.amount, confirmations: c.confirmations });
-        if (v.status === 'confirmed') return { state: 'confirmed', txId: knownTxId };
-        if (v.status === 'invalid') return { state: 'failed', reason: v.reason, txId: knownTxId };
-        return { state: 'pending', txId: knownTxId };
-      }
-      return { state: 'pending', txId: knownTxId };
+      if (submission.flow === 'transfer') return advanceDirectTransfer(c, req, knownTxId);
+      throw new Error(`unknown EVM flow ${String(submission.flow)}`);
     },
   };
 }

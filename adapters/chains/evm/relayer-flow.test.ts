@@ -103,6 +103,7 @@ describe('relayer flow on the sandbox: record, broadcast, crash and recover', ()
       asset: usdc,
       amount,
       destination: `${h.sandbox.caip2}:${destination}`,
+      quotedAt: new Date(),
       deadline: new Date(Date.now() + 600_000),
     };
     const prepared = await port.prepareOption(req);

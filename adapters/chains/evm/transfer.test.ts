@@ -1,6 +1,7 @@
 import { Wallet, parseEther, type HDNodeWallet, type Provider } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTransferTransaction, verifyTransferTransaction, type TransferCheck } from './transfer.ts';
+import { QUOTE_CLOCK_ALLOWANCE_MS, buildTransferTransaction, verifyTransferTransaction, type TransferCheck } from './transfer.ts';
+import { transferReference } from './transfer-reference.ts';
 import { newBuyer, mine, startHarness, walletSend, type Harness } from './test-support.ts';
 
 describe('direct ERC-20 transfer on the sandbox', () => {
@@ -9,6 +10,7 @@ describe('direct ERC-20 transfer on the sandbox', () => {
   let merchant: string;
   let usdc: string;
   let check: TransferCheck;
+  const TAG = transferReference('pay_transfer_test', 'opt_1');
 
   beforeAll(async () => {
     h = await startHarness();
@@ -18,14 +20,15 @@ describe('direct ERC-20 transfer on the sandbox', () => {
     await h.sandbox.fund(buyer.address, usdc, 1_000_000_000n);
     await h.sandbox.fund(buyer.address, h.sandbox.plainTokenAddress, 1_000_000_000n);
     await h.sandbox.fund(buyer.address, null, parseEther('1'));
-    check = { token: usdc, from: buyer.address, to: merchant, minValue: 25_000_000n, confirmations: 1 };
+    // Quoted just now: every transfer below is mined after it.
+    check = { token: usdc, from: buyer.address, to: merchant, minValue: 25_000_000n, confirmations: 1, reference: TAG, quotedAt: new Date() };
   });
   afterAll(async () => {
     await h.sandbox.close();
   });
 
-  const pay = (token: string, to: string, value: bigint): Promise<string> =>
-    walletSend(h.sandbox, buyer, buildTransferTransaction({ token, from: buyer.address, to, value }));
+  const pay = (token: string, to: string, value: bigint, reference: string | undefined = TAG): Promise<string> =>
+    walletSend(h.sandbox, buyer, buildTransferTransaction({ token, from: buyer.address, to, value, ...(reference ? { reference } : {}) }));
 
   it('builds eth_sendTransaction params for transfer(to, value)', () => {
     const params = buildTransferTransaction({ token: usdc, from: buyer.address, to: merchant, value: 25_000_000n });
@@ -36,6 +39,8 @@ describe('direct ERC-20 transfer on the sandbox', () => {
       value: '0x0',
     });
     expect(() => buildTransferTransaction({ token: usdc, from: buyer.address, to: merchant, value: 0n })).toThrow();
+    const tagged = buildTransferTransaction({ token: usdc, from: buyer.address, to: merchant, value: 25_000_000n, reference: TAG });
+    expect(tagged.data).toBe(`${params.data}${TAG.slice(2)}`);
   });
 
   it('confirms a wallet-broadcast transfer once deep enough, and the merchant gets exactly the value', async () => {
@@ -67,12 +72,32 @@ describe('direct ERC-20 transfer on the sandbox', () => {
     const other = newBuyer(h.sandbox);
     await h.sandbox.fund(other.address, usdc, 30_000_000n);
     await h.sandbox.fund(other.address, null, parseEther('1'));
-    const fromOther = await walletSend(h.sandbox, other, buildTransferTransaction({ token: usdc, from: other.address, to: merchant, value: 25_000_000n }));
+    const fromOther = await walletSend(h.sandbox, other, buildTransferTransaction({ token: usdc, from: other.address, to: merchant, value: 25_000_000n, reference: TAG }));
     expect(await verifyTransferTransaction(h.sandbox.ethersProvider, fromOther, check)).toEqual({ status: 'invalid', reason: 'sent by another account' });
 
-    const overdraft = buildTransferTransaction({ token: usdc, from: buyer.address, to: merchant, value: 10n ** 15n });
+    const overdraft = buildTransferTransaction({ token: usdc, from: buyer.address, to: merchant, value: 10n ** 15n, reference: TAG });
     const reverted = await walletSend(h.sandbox, buyer, overdraft, 100_000n);
     expect(await verifyTransferTransaction(h.sandbox.ethersProvider, reverted, check)).toEqual({ status: 'invalid', reason: 'transaction reverted' });
+  });
+
+  it('is invalid without the option’s tag or with another option’s, at once, even before it is mined deep enough', async () => {
+    const untagged = await pay(usdc, merchant, 25_000_000n, '');
+    const otherOption = await pay(usdc, merchant, 25_000_000n, transferReference('pay_transfer_test', 'opt_2'));
+    for (const txHash of [untagged, otherOption]) {
+      expect(await verifyTransferTransaction(h.sandbox.ethersProvider, txHash, { ...check, confirmations: 50 })).toEqual({ status: 'invalid', reason: 'the transaction does not carry this option’s reference' });
+    }
+    // The tagged one is only waiting for depth.
+    const tagged = await pay(usdc, merchant, 25_000_000n);
+    expect(await verifyTransferTransaction(h.sandbox.ethersProvider, tagged, { ...check, confirmations: 50 })).toEqual({ status: 'pending', reason: 'awaiting_confirmations' });
+  });
+
+  it('is invalid when mined before the quote (beyond the clock allowance), valid within it', async () => {
+    const txHash = await pay(usdc, merchant, 25_000_000n);
+    const block = await h.sandbox.ethersProvider.getBlock((await h.sandbox.ethersProvider.getTransactionReceipt(txHash))!.blockHash);
+    const minedAt = block!.timestamp * 1000;
+    const quotedAfter = (ms: number) => ({ ...check, quotedAt: new Date(minedAt + ms) });
+    expect(await verifyTransferTransaction(h.sandbox.ethersProvider, txHash, quotedAfter(QUOTE_CLOCK_ALLOWANCE_MS + 1))).toEqual({ status: 'invalid', reason: 'mined before the quote' });
+    expect(await verifyTransferTransaction(h.sandbox.ethersProvider, txHash, quotedAfter(QUOTE_CLOCK_ALLOWANCE_MS))).toMatchObject({ status: 'confirmed' });
   });
 
   it('answers pending for an unknown hash and for RPC failures, never invalid', async () => {

@@ -11,7 +11,7 @@ import { requireCollected } from '../collect-data/collect.ts';
 export function optionRequestOf(deps: Pick<GatewayDeps, 'assets'>, quote: QuoteRecord): OptionRequest {
   const asset = deps.assets.get(quote.asset);
   if (!asset) throw new AppError('invalid_state', 'This option’s asset is no longer accepted');
-  return { paymentId: quote.paymentId, optionId: quote.optionId, account: quote.account, asset, amount: quote.amount, destination: quote.destination, deadline: quote.deadline };
+  return { paymentId: quote.paymentId, optionId: quote.optionId, account: quote.account, asset, amount: quote.amount, destination: quote.destination, deadline: quote.deadline, quotedAt: quote.createdAt };
 }
 
 export function chainOfQuote(deps: Pick<GatewayDeps, 'chains'>, quote: QuoteRecord) {

@@ -49,7 +49,7 @@ export async function buildOptions(
       const amount = deps.prices.tokenAmount(payment.fiatCurrency, payment.fiatValue, asset);
       if (amount === null || amount <= 0n) continue;
       const optionId = newId('option', now);
-      const req = { paymentId: payment.id, optionId, account: raw, asset, amount, destination: s.destination, deadline };
+      const req = { paymentId: payment.id, optionId, account: raw, asset, amount, destination: s.destination, deadline, quotedAt: new Date(now) };
       const prepared = await chain.prepareOption(req);
       quotes.push({ optionId, paymentId: payment.id, account: raw, asset: asset.id, amount, destination: s.destination, deadline, state: prepared.state, createdAt: new Date(now), collectData: collect !== null });
       options.push({
