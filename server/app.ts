@@ -14,6 +14,7 @@ import { chain } from './http/chain.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import type { RateLimiter } from './ports/rate-limiter.ts';
 import { requestContext } from './http/request-context.ts';
+import { rejectHostileInput } from './http/hostile-input.ts';
 import { responseValidator } from './http/validation.ts';
 import { compileValidators, validateRequests } from './http/request-validator.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -93,7 +94,7 @@ function buildHandlers(deps: AppDeps & { collectDataSecret: string }): Operation
 
 /**
  * The HTTP application. It never listens: `server/main.ts` does, and tests mount it directly.
- * Order: request id → body → route match (404/405) → auth (401/403) → rate limit (429) → version → required
+ * Order: request id → body → route match (404/405) → hostile bytes and depth (400) → auth (401/403) → rate limit (429) → version → required
  * idempotency key → validation against that version's spec → idempotency claim → handler → errors.
  * The API's steps run as one chain (http/chain.ts) on /v1/ before the buyer pages.
  */
@@ -135,6 +136,8 @@ export function createApp(deps: AppDeps): Express {
       ctx.pathParams = found.params ?? {};
       next();
     },
+    // Before anything reads the request (auth's lookup included): bytes no store can take.
+    rejectHostileInput(),
     authenticate(deps),
     ...(deps.rateLimiter ? [rateLimit(deps.rateLimiter)] : []),
     resolveVersion(),
