@@ -103,6 +103,9 @@ export function createApp(deps: AppDeps): Express {
   const opsByVersion = new Map([...docs].map(([version, doc]) => [version, listOperations(doc)]));
   const allOps = [...opsByVersion.values()].flat();
   const match = createRouteTable(allOps);
+  // An operation's header parameters in every version: all of them bind an Idempotency-Key.
+  const headerParams = new Map<string, string[]>();
+  for (const op of allOps) headerParams.set(op.operationId, [...new Set([...(headerParams.get(op.operationId) ?? []), ...op.headerParams])]);
   const validators = new Map([...docs].map(([version, doc]) => [version, compileValidators(doc)]));
   const collectDataSecret = deps.collectDataSecret ?? randomBytes(32).toString('base64url');
 
@@ -157,7 +160,7 @@ export function createApp(deps: AppDeps): Express {
       byVersion.get(contextOf(res).apiVersion!)!(req, res, next);
     });
   }
-  steps.push(validateRequests(validators), claimIdempotencyKey(deps), dispatchOperations(allOps, buildHandlers({ ...deps, collectDataSecret }), deps.storage));
+  steps.push(validateRequests(validators), claimIdempotencyKey({ ...deps, headerParamsOf: (id) => headerParams.get(id) ?? [] }), dispatchOperations(allOps, buildHandlers({ ...deps, collectDataSecret }), deps.storage));
   const api = chain(steps);
 
   // The API owns /v1/; it goes first so its requests skip the pages' routes.
