@@ -64,6 +64,15 @@ export interface AppDeps {
   collectDataSecret?: string;
   /** Requests per authenticated client; absent: no limit. */
   rateLimiter?: RateLimiter;
+  /**
+   * Requests that have not proven a key (none, malformed, unknown to this process, refused),
+   * per client address, counted before their key costs a database read; absent: no limit.
+   */
+  unauthenticatedLimiter?: RateLimiter;
+  /** How long a valid key is trusted before it is read again, ms: how late a revocation may bite (default 1000). */
+  keyTrustMs?: number;
+  /** `production` refuses sandbox partner keys (`sk_test_…`). Default `sandbox`. */
+  mode?: 'sandbox' | 'production';
   /** Proxies in front of the service whose X-Forwarded-For is believed (Express `trust proxy` hops). */
   trustProxyHops?: number;
 }
@@ -141,7 +150,13 @@ export function createApp(deps: AppDeps): Express {
     },
     // Before anything reads the request (auth's lookup included): bytes no store can take.
     rejectHostileInput(),
-    authenticate(deps),
+    authenticate({
+      storage: deps.storage,
+      clock: deps.clock,
+      refuseTestKeys: deps.mode === 'production',
+      ...(deps.unauthenticatedLimiter ? { unauthenticatedLimiter: deps.unauthenticatedLimiter } : {}),
+      ...(deps.keyTrustMs !== undefined ? { keyTrustMs: deps.keyTrustMs } : {}),
+    }),
     ...(deps.rateLimiter ? [rateLimit(deps.rateLimiter)] : []),
     resolveVersion(),
     (_req, res, next) => {
