@@ -15,7 +15,7 @@ export async function firstStart(storage: StoragePort, config: { mode: 'sandbox'
       [
         '',
         'Empty database: no partner yet. Production mode creates no keys by itself.',
-        'Create the first partner and its live key with the key tool, on the same storage (DATABASE_URL):',
+        'Create the first partner and its live key with the key tool, on the same storage (DATABASE_URL, or DATA_DIR while this server is stopped):',
         '  npm run keys -- create-partner --name "<partner name>"',
         '  npm run keys -- create-key --partner <partner id> --scope wallet',
         '',
