@@ -59,6 +59,11 @@ describe.each(backends)('hostile input on $name', (backend) => {
     expectIssue(await t.call('GET', '/v1/payments?network=eip155%3A1%00', { key: t.a.key }), 'query.network');
     expectIssue(await t.call('GET', '/v1/merchants/mrch_%00', { key: t.a.key }), 'path.merchantId');
     expectIssue(await t.call('GET', '/v1/payments/pay_%00', { key: t.a.key, headers: { 'Merchant-Id': merchant } }), 'path.id');
+    // Bytes that do not decode as UTF-8, on the API and on the buyer pages' own router.
+    const undecodable = await t.call('GET', '/v1/merchants/%ED%A0%80', { key: t.a.key });
+    expect([undecodable.status, typeof undecodable.body.code]).toEqual([400, 'string']);
+    expectIssue(await t.call('GET', '/pay/%ED%A0%80'), 'path');
+    expectIssue(await t.call('GET', '/pay/%ED%A0%80/state'), 'path');
   });
 
   it('validates cursors when decoding them: NUL inside, a non-numeric sort value, a forged shape', async () => {
