@@ -14,6 +14,7 @@ import { chain } from './http/chain.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import type { RateLimiter } from './ports/rate-limiter.ts';
 import { requestContext } from './http/request-context.ts';
+import { rejectHostileInput } from './http/hostile-input.ts';
 import { responseValidator } from './http/validation.ts';
 import { compileValidators, validateRequests } from './http/request-validator.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -63,6 +64,15 @@ export interface AppDeps {
   collectDataSecret?: string;
   /** Requests per authenticated client; absent: no limit. */
   rateLimiter?: RateLimiter;
+  /**
+   * Requests that have not proven a key (none, malformed, unknown to this process, refused),
+   * per client address, counted before their key costs a database read; absent: no limit.
+   */
+  unauthenticatedLimiter?: RateLimiter;
+  /** How long a valid key is trusted before it is read again, ms: how late a revocation may bite (default 1000). */
+  keyTrustMs?: number;
+  /** `production` refuses sandbox partner keys (`sk_test_…`). Default `sandbox`. */
+  mode?: 'sandbox' | 'production';
   /** Proxies in front of the service whose X-Forwarded-For is believed (Express `trust proxy` hops). */
   trustProxyHops?: number;
 }
@@ -93,7 +103,7 @@ function buildHandlers(deps: AppDeps & { collectDataSecret: string }): Operation
 
 /**
  * The HTTP application. It never listens: `server/main.ts` does, and tests mount it directly.
- * Order: request id → body → route match (404/405) → auth (401/403) → rate limit (429) → version → required
+ * Order: request id → body → route match (404/405) → hostile bytes and depth (400) → auth (401/403) → rate limit (429) → version → required
  * idempotency key → validation against that version's spec → idempotency claim → handler → errors.
  * The API's steps run as one chain (http/chain.ts) on /v1/ before the buyer pages.
  */
@@ -102,6 +112,9 @@ export function createApp(deps: AppDeps): Express {
   const opsByVersion = new Map([...docs].map(([version, doc]) => [version, listOperations(doc)]));
   const allOps = [...opsByVersion.values()].flat();
   const match = createRouteTable(allOps);
+  // An operation's header parameters in every version: all of them bind an Idempotency-Key.
+  const headerParams = new Map<string, string[]>();
+  for (const op of allOps) headerParams.set(op.operationId, [...new Set([...(headerParams.get(op.operationId) ?? []), ...op.headerParams])]);
   const validators = new Map([...docs].map(([version, doc]) => [version, compileValidators(doc)]));
   const collectDataSecret = deps.collectDataSecret ?? randomBytes(32).toString('base64url');
 
@@ -135,7 +148,15 @@ export function createApp(deps: AppDeps): Express {
       ctx.pathParams = found.params ?? {};
       next();
     },
-    authenticate(deps),
+    // Before anything reads the request (auth's lookup included): bytes no store can take.
+    rejectHostileInput(),
+    authenticate({
+      storage: deps.storage,
+      clock: deps.clock,
+      refuseTestKeys: deps.mode === 'production',
+      ...(deps.unauthenticatedLimiter ? { unauthenticatedLimiter: deps.unauthenticatedLimiter } : {}),
+      ...(deps.keyTrustMs !== undefined ? { keyTrustMs: deps.keyTrustMs } : {}),
+    }),
     ...(deps.rateLimiter ? [rateLimit(deps.rateLimiter)] : []),
     resolveVersion(),
     (_req, res, next) => {
@@ -154,7 +175,7 @@ export function createApp(deps: AppDeps): Express {
       byVersion.get(contextOf(res).apiVersion!)!(req, res, next);
     });
   }
-  steps.push(validateRequests(validators), claimIdempotencyKey(deps), dispatchOperations(allOps, buildHandlers({ ...deps, collectDataSecret }), deps.storage));
+  steps.push(validateRequests(validators), claimIdempotencyKey({ ...deps, headerParamsOf: (id) => headerParams.get(id) ?? [] }), dispatchOperations(allOps, buildHandlers({ ...deps, collectDataSecret }), deps.storage));
   const api = chain(steps);
 
   // The API owns /v1/; it goes first so its requests skip the pages' routes.

@@ -28,4 +28,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RATE_LIMIT_PER_S: '-1' })).toThrow(/RATE_LIMIT_PER_S/);
     expect(() => loadConfig({ RATE_LIMIT_BURST: '0' })).toThrow(/RATE_LIMIT_BURST/);
   });
+
+  it('counts requests without a proven key per address: 5/s with a burst of 30 unless told otherwise; 0 turns it off', () => {
+    expect(loadConfig({}).unauthenticatedRateLimit).toEqual({ perSecond: 5, burst: 30 });
+    expect(loadConfig({ UNAUTHENTICATED_RATE_PER_S: '2', UNAUTHENTICATED_BURST: '4' }).unauthenticatedRateLimit).toEqual({ perSecond: 2, burst: 4 });
+    expect(loadConfig({ UNAUTHENTICATED_RATE_PER_S: '0' }).unauthenticatedRateLimit).toBeNull();
+    expect(() => loadConfig({ UNAUTHENTICATED_BURST: '0' })).toThrow(/UNAUTHENTICATED_BURST/);
+  });
+
+  it('listens on loopback in the sandbox and on every interface in production, unless HOST says otherwise', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ SERVICE_MODE: 'production' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ SERVICE_MODE: 'production', HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
+  });
 });

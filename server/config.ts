@@ -44,11 +44,13 @@ export interface AppConfig {
   collectDataSecret?: string;
   /** Requests per API key (per key and address for App-Id wallets); null: no limit. */
   rateLimit: RateLimit | null;
+  /** Requests without a proven key (none, unknown, revoked) per client address; null: no limit. */
+  unauthenticatedRateLimit: RateLimit | null;
   /** Proxies in front of the service (X-Forwarded-For hops to believe); 0: clients connect directly. */
   trustProxyHops: number;
 }
 
-export const CONFIG_KEYS = ['SERVICE_MODE', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PAY_BASE_URL', 'LOG_LEVEL', 'ASSETS_FILE', 'LOGO_CHECKS', 'JOB_WORKERS', 'PAYMENT_DEFAULT_TTL_S', 'PAYMENT_MAX_TTL_S', 'PUBLIC_BASE_URL', 'QUOTE_TTL_S', 'FX_RATES', 'EVM_RPC_URLS', 'EVM_RELAYER_KEY', 'EVM_CONFIRMATIONS', 'PERMIT2_ADDRESS', 'SOLANA_RPC_URL', 'SOLANA_FEE_PAYER_KEY', 'COLLECT_DATA_SECRET', 'RATE_LIMIT_PER_S', 'RATE_LIMIT_BURST', 'TRUST_PROXY'] as const;
+export const CONFIG_KEYS = ['SERVICE_MODE', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PAY_BASE_URL', 'LOG_LEVEL', 'ASSETS_FILE', 'LOGO_CHECKS', 'JOB_WORKERS', 'PAYMENT_DEFAULT_TTL_S', 'PAYMENT_MAX_TTL_S', 'PUBLIC_BASE_URL', 'QUOTE_TTL_S', 'FX_RATES', 'EVM_RPC_URLS', 'EVM_RELAYER_KEY', 'EVM_CONFIRMATIONS', 'PERMIT2_ADDRESS', 'SOLANA_RPC_URL', 'SOLANA_FEE_PAYER_KEY', 'COLLECT_DATA_SECRET', 'RATE_LIMIT_PER_S', 'RATE_LIMIT_BURST', 'UNAUTHENTICATED_RATE_PER_S', 'UNAUTHENTICATED_BURST', 'TRUST_PROXY'] as const;
 
 export class ConfigError extends Error {}
 
@@ -128,8 +130,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (mode === 'production' && solanaRpcUrl && !solanaFeePayerKey) throw new ConfigError('SOLANA_RPC_URL needs SOLANA_FEE_PAYER_KEY (the service pays the fee of every Solana payment)');
   const ratePerS = int(env, 'RATE_LIMIT_PER_S', 100, 0, 1_000_000);
   const rateBurst = int(env, 'RATE_LIMIT_BURST', Math.max(1, 2 * ratePerS), 1, 10_000_000);
+  // Guessing keys: a client with a valid key spends this only on its first request per process
+  // (and when its key was revoked); 5/s with 30 at once leaves room for a mistyped key and retries.
+  const unauthPerS = int(env, 'UNAUTHENTICATED_RATE_PER_S', 5, 0, 1_000_000);
+  const unauthBurst = int(env, 'UNAUTHENTICATED_BURST', 30, 1, 10_000_000);
   return {
     rateLimit: ratePerS === 0 ? null : { perSecond: ratePerS, burst: rateBurst },
+    unauthenticatedRateLimit: unauthPerS === 0 ? null : { perSecond: unauthPerS, burst: unauthBurst },
     trustProxyHops: int(env, 'TRUST_PROXY', 0, 0, 10),
     ...(collectDataSecret ? { collectDataSecret } : {}),
     ...(solanaRpcUrl ? { solanaRpcUrl } : {}),
@@ -143,7 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     permit2Address: env.PERMIT2_ADDRESS ?? '0x000000000022D473030F116dDEE9F6B43aC78BA3',
     mode,
     port,
-    host: env.HOST ?? '0.0.0.0',
+    // The sandbox (test keys, a faucet, loopback webhooks) is a developer's tool: reachable from
+    // this machine only unless HOST says otherwise. Production serves behind its balancer.
+    host: env.HOST || (mode === 'production' ? '0.0.0.0' : '127.0.0.1'),
     ...(databaseUrl ? { databaseUrl } : {}),
     dataDir: resolve(cwd, env.DATA_DIR ?? 'data'),
     ...(redisUrl ? { redisUrl } : {}),

@@ -3,8 +3,7 @@ import { createApp } from './app.ts';
 import { ConfigError, loadConfig, type AppConfig } from './config.ts';
 import { createAssetRegistry } from './domain/assets.ts';
 import { systemClock } from './ports/clock.ts';
-import { createPartner, createKey } from './auth/provisioning.ts';
-import { DEFAULT_API_VERSION } from './http/versions.ts';
+import { firstStart } from './first-start.ts';
 import { openConfiguredStorage } from './storage.ts';
 import { createLogoChecker } from './logo-checker.ts';
 import { createInlineQueue } from '../adapters/queue/inline/index.ts';
@@ -17,15 +16,16 @@ import { createPriceTable } from './domain/prices.ts';
 import { createWebhookDispatcher } from './domain/webhooks/dispatcher.ts';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory/index.ts';
 import { createRedisRateLimiter } from '../adapters/rate-limit/redis/index.ts';
-import type { RateLimiter } from './ports/rate-limiter.ts';
+import type { RateLimit, RateLimiter } from './ports/rate-limiter.ts';
 
 /** None when limits are off; with Redis, API processes share one count per client, so the limit holds behind a balancer. */
-async function openRateLimiter(config: AppConfig, logger: Logger): Promise<RateLimiter | undefined> {
-  if (!config.rateLimit) return undefined;
-  if (!config.redisUrl) return createMemoryRateLimiter(config.rateLimit, systemClock);
+async function openRateLimiter(config: AppConfig, limit: RateLimit | null, prefix: string, logger: Logger): Promise<RateLimiter | undefined> {
+  if (!limit) return undefined;
+  if (!config.redisUrl) return createMemoryRateLimiter(limit, systemClock);
   let lastWarning = 0;
-  return createRedisRateLimiter(config.rateLimit, {
+  return createRedisRateLimiter(limit, {
     redisUrl: config.redisUrl,
+    prefix,
     onError: (err) => {
       if (Date.now() - lastWarning < 10_000) return;
       lastWarning = Date.now();
@@ -39,23 +39,7 @@ async function main() {
   const config = loadConfig();
   const logger = pino({ level: config.logLevel });
   const storage = await openConfiguredStorage(config);
-  const live = config.mode === 'production';
-
-  if ((await storage.partners.count()) === 0) {
-    const { partner, apiKey } = await createPartner(storage, { name: 'First partner', version: DEFAULT_API_VERSION, live });
-    const wallet = await createKey(storage, { partnerId: partner.id, scope: 'wallet', live });
-    console.log(
-      [
-        '',
-        'Empty database: created a first partner. These keys are shown once; store them now.',
-        `  partner id:   ${partner.id}`,
-        `  partner key:  ${apiKey}`,
-        `  wallet key:   ${wallet.apiKey}`,
-        config.mode === 'sandbox' ? `  sandbox:      ${config.publicBaseUrl}/sandbox (chains, assets, faucet)` : '',
-        '',
-      ].join('\n'),
-    );
-  }
+  await firstStart(storage, config, (text) => console.log(text));
 
   const chains = await openChains(config);
   const assets = createAssetRegistry([...config.assets, ...chains.assets]);
@@ -76,7 +60,9 @@ async function main() {
     webhooks.notify();
   };
 
-  const rateLimiter = await openRateLimiter(config, logger);
+  const rateLimiter = await openRateLimiter(config, config.rateLimit, 'ratelimit', logger);
+  // Its own buckets (per address, not per key) and its own bound.
+  const unauthenticatedLimiter = await openRateLimiter(config, config.unauthenticatedRateLimit, 'ratelimit-unauthenticated', logger);
 
   const app = createApp({
     storage,
@@ -94,6 +80,8 @@ async function main() {
     allowLoopbackEndpoints: sandbox,
     ...(config.collectDataSecret ? { collectDataSecret: config.collectDataSecret } : {}),
     ...(rateLimiter ? { rateLimiter } : {}),
+    ...(unauthenticatedLimiter ? { unauthenticatedLimiter } : {}),
+    mode: config.mode,
     trustProxyHops: config.trustProxyHops,
   });
   const server = app.listen(config.port, config.host, () => {
@@ -105,6 +93,7 @@ async function main() {
         queue: config.redisUrl ? 'bullmq' : 'inline',
         jobWorkers: config.jobWorkers,
         rateLimit: config.rateLimit ? `${config.rateLimit.perSecond}/s per key, burst ${config.rateLimit.burst}${config.redisUrl ? ', shared in Redis' : ''}` : 'off',
+        unauthenticatedRateLimit: config.unauthenticatedRateLimit ? `${config.unauthenticatedRateLimit.perSecond}/s per address, burst ${config.unauthenticatedRateLimit.burst}` : 'off',
       },
       'listening',
     );
@@ -117,6 +106,7 @@ async function main() {
         .stop()
         .then(() => jobs.stop())
         .then(() => rateLimiter?.close())
+        .then(() => unauthenticatedLimiter?.close())
         .then(() => storage.close())
         .then(() => chains.close())
         .finally(() => process.exit(0));

@@ -1,4 +1,4 @@
-import { AppError, validationError } from '../errors.ts';
+import { AppError, validationError, type ValidationIssue } from '../errors.ts';
 import { partnerOf, type RequestContext } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { currencyExponent, formatMinor } from '../domain/currencies.ts';
@@ -6,7 +6,7 @@ import { paymentView } from '../domain/payments/view.ts';
 import type { PaymentDeps } from '../domain/payments/transition.ts';
 import type { PaymentListQuery, PaymentStatus } from '../ports/storage.ts';
 import { assertOwnsMerchant } from './payment-access.ts';
-import { decodeCursorAs, encodeCursor } from './cursor.ts';
+import { decodeCursorAs, encodeCursor, isCursorId } from './cursor.ts';
 
 type Ops = 'listPayments' | 'listMerchantPayments' | 'listMerchantPaymentsByPath';
 
@@ -36,18 +36,46 @@ interface CursorState {
   stats: Stats;
 }
 
+const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+const isRevenue = (r: unknown) => !!r && typeof r === 'object' && /^[A-Z]{3}$/.test(String((r as { currency?: unknown }).currency)) && Number.isFinite((r as { amount?: unknown }).amount);
+
+/** The stats are echoed to the client as they are: a forged cursor must not shape the answer. */
+function isStats(s: unknown): s is Stats {
+  if (!s || typeof s !== 'object') return false;
+  const { totalRevenue, totalTransactions, totalCustomers } = s as Record<string, unknown>;
+  return Array.isArray(totalRevenue) && totalRevenue.length <= 1000 && totalRevenue.every(isRevenue) && isCount(totalTransactions) && isCount(totalCustomers);
+}
+
 function decode(cursor: string, sort: string): CursorState {
   return decodeCursorAs<CursorState>(
     cursor,
-    (c) => typeof c.id === 'string' && c.sort === sort && typeof c.stats === 'object' && c.stats !== null && Array.isArray((c.stats as Stats).totalRevenue),
+    // `v` is the amount sort's fiat value in minor units, read back as a bigint.
+    (c) => isCursorId(c.id) && c.sort === sort && (c.v === undefined || (typeof c.v === 'string' && /^\d{1,40}$/.test(c.v))) && isStats(c.stats),
     'is not a cursor issued for this sort order',
   );
 }
 
+/**
+ * Bounds of a date filter. The format (RFC 3339) is checked by the validator, but it admits year
+ * 0000, which PostgreSQL refuses, and nothing about this service predates the Unix epoch.
+ */
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+function timestamp(raw: string | undefined, field: string, issues: ValidationIssue[]): Date | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const t = Date.parse(raw);
+  if (!(t >= EARLIEST && t <= LATEST)) {
+    issues.push({ field, message: 'must be a date-time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z' });
+    return undefined;
+  }
+  return new Date(t);
+}
+
 function toQuery(params: ListParams, merchantIds: string[] | undefined): PaymentListQuery {
-  const issues = [];
-  const from = params.startTs ? new Date(params.startTs) : undefined;
-  const before = params.endTs ? new Date(params.endTs) : undefined;
+  const issues: ValidationIssue[] = [];
+  const from = timestamp(params.startTs, 'query.startTs', issues);
+  const before = timestamp(params.endTs, 'query.endTs', issues);
   if (from && before && from >= before) issues.push({ field: 'query.endTs', message: 'must be after startTs' });
   if (issues.length) throw validationError(issues);
   return {

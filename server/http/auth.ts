@@ -1,28 +1,80 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { AppError } from '../errors.ts';
-import type { ApiKeyRecord, PartnerRecord, StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage.ts';
 import type { Clock } from '../ports/clock.ts';
+import type { RateLimiter } from '../ports/rate-limiter.ts';
 import { hashApiKey, looksLikeApiKey } from '../auth/keys.ts';
 import { contextOf } from './context.ts';
+import { createKeyCache, type KeyLookup } from './key-cache.ts';
+import { throttleUnauthenticated } from './rate-limit.ts';
 
-type Found = { key: ApiKeyRecord; partner: PartnerRecord } | null;
+export interface AuthOptions {
+  storage: StoragePort;
+  clock: Clock;
+  /** How long a valid key is trusted before it is read again (the revocation delay); default 1 s. */
+  keyTrustMs?: number;
+  /** Valid keys remembered per process (LRU); default 10,000. */
+  maxCachedKeys?: number;
+  /**
+   * Counts requests that have not proven a key, per client address: missing or malformed
+   * credentials, and keys this process does not know, before their database read. Absent: none.
+   */
+  unauthenticatedLimiter?: RateLimiter;
+  /** Production: sandbox partner keys (`sk_test_…`) are refused like unknown keys. */
+  refuseTestKeys?: boolean;
+}
+
+/** The credential a request presents, or the error its auth headers earn. */
+function credentialOf(req: Request, auth: readonly string[]): { credential: string; appId: boolean } | AppError {
+  const apiKey = req.get('Api-Key');
+  const appId = req.get('App-Id');
+  const clientId = req.get('Client-Id');
+  if (apiKey !== undefined && appId !== undefined) return new AppError('conflicting_auth_headers', 'Send either Api-Key or App-Id with Client-Id, not both');
+  if (appId !== undefined) {
+    if (!auth.includes('app')) return new AppError('forbidden', 'App-Id authenticates wallets on gateway operations only');
+    if (!clientId) return new AppError('missing_client_id', 'App-Id needs a Client-Id header (any id of this wallet installation, 1–128 characters)');
+    if (clientId.length > 128) return new AppError('params_validation', 'Validation failed', { issues: [{ field: 'header.client-id', message: 'must NOT have more than 128 characters' }] });
+    return { credential: appId, appId: true };
+  }
+  if (apiKey) return { credential: apiKey, appId: false };
+  if (clientId !== undefined && auth.includes('app')) return new AppError('missing_app_id', 'Client-Id was sent without App-Id');
+  return new AppError('missing_api_key', 'Missing API key: send it in the Api-Key header');
+}
 
 /**
- * Authenticates the request for the operation the route table matched. Key lookups are cached
- * for a few seconds per process: a key is checked on every request, and the cache keeps that
- * off the database; a revocation takes effect everywhere within `cacheMs`.
+ * Authenticates the request for the operation the route table matched.
+ *
+ * A key this process trusts (read in the last `keyTrustMs`) costs no I/O and is never counted
+ * against its address. Anything else counts against the client address first (429 once over),
+ * so a flood of guessed keys from one address costs at most its allowance in database reads:
+ * a stranger's key, a missing or malformed one, a sandbox key in production. A known key whose
+ * trust lapsed is read again without being counted; if it was revoked meanwhile, the refusal counts.
  */
-export function authenticate(deps: { storage: StoragePort; clock: Clock; cacheMs?: number }): RequestHandler {
-  const cacheMs = deps.cacheMs ?? 5_000;
-  const cache = new Map<string, { at: number; found: Found }>();
+export function authenticate(deps: AuthOptions): RequestHandler {
+  const keys = createKeyCache({
+    load: (hash) => deps.storage.apiKeys.findActiveByHash(hash),
+    clock: deps.clock,
+    ...(deps.keyTrustMs !== undefined ? { trustMs: deps.keyTrustMs } : {}),
+    ...(deps.maxCachedKeys !== undefined ? { maxKeys: deps.maxCachedKeys } : {}),
+  });
+  const limiter = deps.unauthenticatedLimiter;
+  const throttle = (req: Request) => (limiter ? throttleUnauthenticated(limiter, req) : Promise.resolve());
 
-  async function lookup(hash: string): Promise<Found> {
-    const now = deps.clock.now();
-    const hit = cache.get(hash);
-    if (hit && now - hit.at < cacheMs) return hit.found;
-    const found = await deps.storage.apiKeys.findActiveByHash(hash);
-    if (cache.size > 10_000) cache.clear();
-    cache.set(hash, { at: now, found });
+  async function lookup(req: Request, credential: string): Promise<KeyLookup | null> {
+    // Looked up by its SHA-256: the comparison happens on the digest in the index, so its timing
+    // says nothing about the key itself.
+    if (deps.refuseTestKeys && credential.startsWith('sk_test_')) {
+      await throttle(req);
+      throw new AppError('invalid_api_key', 'Sandbox keys (sk_test_…) are not accepted in production mode: use a live key (sk_live_…)');
+    }
+    const hash = looksLikeApiKey(credential) ? hashApiKey(credential) : undefined;
+    const trusted = hash ? keys.trusted(hash) : undefined;
+    if (trusted) return trusted;
+    const known = hash !== undefined && keys.known(hash);
+    if (!known) await throttle(req);
+    const found = hash ? await keys.load(hash) : null;
+    // A key that was valid and is no longer (revoked): the refusal counts like any other.
+    if (!found && known) await throttle(req).catch(() => {});
     return found;
   }
 
@@ -31,30 +83,14 @@ export function authenticate(deps: { storage: StoragePort; clock: Clock; cacheMs
     const op = ctx.operation;
     if (!op) return next();
     try {
-      const apiKey = req.get('Api-Key');
-      const appId = req.get('App-Id');
-      const clientId = req.get('Client-Id');
-      if (apiKey !== undefined && appId !== undefined) {
-        throw new AppError('conflicting_auth_headers', 'Send either Api-Key or App-Id with Client-Id, not both');
+      const presented = credentialOf(req, op.auth);
+      if (presented instanceof AppError) {
+        await throttle(req);
+        throw presented;
       }
-      let credential: string;
-      if (appId !== undefined) {
-        if (!op.auth.includes('app')) throw new AppError('forbidden', 'App-Id authenticates wallets on gateway operations only');
-        if (!clientId) throw new AppError('missing_client_id', 'App-Id needs a Client-Id header (any id of this wallet installation, 1–128 characters)');
-        if (clientId.length > 128) throw new AppError('params_validation', 'Validation failed', { issues: [{ field: 'header.client-id', message: 'must NOT have more than 128 characters' }] });
-        credential = appId;
-      } else if (apiKey) {
-        credential = apiKey;
-      } else if (clientId !== undefined && op.auth.includes('app')) {
-        throw new AppError('missing_app_id', 'Client-Id was sent without App-Id');
-      } else {
-        throw new AppError('missing_api_key', 'Missing API key: send it in the Api-Key header');
-      }
-      // Looked up by its SHA-256: the comparison happens on the digest in the index, so its timing
-      // says nothing about the key itself.
-      const found = looksLikeApiKey(credential) ? await lookup(hashApiKey(credential)) : null;
-      if (!found || (appId !== undefined) !== (found.key.scope === 'app')) {
-        throw new AppError('invalid_api_key', appId !== undefined ? 'Unknown App-Id' : 'Invalid API key');
+      const found = await lookup(req, presented.credential);
+      if (!found || presented.appId !== (found.key.scope === 'app')) {
+        throw new AppError('invalid_api_key', presented.appId ? 'Unknown App-Id' : 'Invalid API key');
       }
       if (!op.auth.includes(found.key.scope)) {
         throw new AppError('forbidden', `A ${found.key.scope} key cannot call ${op.operationId}`);

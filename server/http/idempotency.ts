@@ -5,7 +5,10 @@ import type { Clock } from '../ports/clock.ts';
 import type { StoragePort } from '../ports/storage.ts';
 import { contextOf, partnerOf } from './context.ts';
 
-/** JSON with object keys sorted, so a retry that reorders fields is still the same request. */
+/**
+ * JSON with object keys sorted, so a retry that reorders fields is still the same request.
+ * Recursive: it only ever sees bodies that hostile-input.ts has bounded in depth first.
+ */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
@@ -15,6 +18,34 @@ export function canonicalJson(value: unknown): string {
       .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/** Headers that select the version: the resolved version stands for them in the fingerprint. */
+const NOT_FINGERPRINTED = new Set(['idempotency-key', 'svc-version', 'wcp-version']);
+
+export interface RequestParts {
+  operationId: string;
+  /** Decoded path parameters (the resource the request is about). */
+  pathParams: Record<string, string>;
+  /** The API version the request runs under, after resolving its pin and headers. */
+  apiVersion: string;
+  query: unknown;
+  /** Every header parameter the operation declares, by lower-case name; absent ones as undefined. */
+  headers: Record<string, string | undefined>;
+  body: unknown;
+}
+
+/**
+ * What an Idempotency-Key is bound to: everything that decides what the request does. The same
+ * key with the same body but another `Merchant-Id`, path, query or version is another request,
+ * and must answer 409 rather than replay the first one's answer (a payment of another merchant).
+ */
+export function requestFingerprint(parts: RequestParts): string {
+  const headers: Record<string, string | null> = {};
+  for (const [name, value] of Object.entries(parts.headers)) if (!NOT_FINGERPRINTED.has(name)) headers[name] = value ?? null;
+  return createHash('sha256')
+    .update(canonicalJson({ op: parts.operationId, path: parts.pathParams, version: parts.apiVersion, query: parts.query ?? {}, headers, body: parts.body ?? null }))
+    .digest('hex');
 }
 
 /** Before validation: a required key that is absent has its own code. */
@@ -31,6 +62,8 @@ export function requireIdempotencyKey(): RequestHandler {
 export interface IdempotencyOptions {
   storage: StoragePort;
   clock: Clock;
+  /** The header parameters of an operation in any version (lower case); default: the matched operation's own. */
+  headerParamsOf?: (operationId: string) => readonly string[];
   /** A claim older than this belongs to a request that died; it may be taken over. */
   staleAfterMs?: number;
   /** How long a concurrent request with the same key waits for the first one's answer. */
@@ -54,9 +87,10 @@ export function claimIdempotencyKey(opts: IdempotencyOptions): RequestHandler {
     if (!ctx.operation || ctx.operation.idempotency === 'none' || !key) return next();
     try {
       const partnerId = partnerOf(ctx).id;
-      const requestHash = createHash('sha256')
-        .update(`${ctx.operation.operationId}\n${req.path}\n${canonicalJson(req.body ?? null)}`)
-        .digest('hex');
+      const op = ctx.operation;
+      const headers: Record<string, string | undefined> = {};
+      for (const name of opts.headerParamsOf?.(op.operationId) ?? op.headerParams) headers[name] = req.get(name);
+      const requestHash = requestFingerprint({ operationId: op.operationId, pathParams: ctx.pathParams ?? {}, apiVersion: ctx.apiVersion ?? '', query: ctx.query, headers, body: req.body });
       const deadline = opts.clock.now() + waitMs;
       for (;;) {
         const claim = await opts.storage.idempotency.claim(partnerId, key, requestHash, new Date(opts.clock.now()), staleAfterMs);

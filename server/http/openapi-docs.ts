@@ -30,6 +30,8 @@ export interface OperationInfo {
   /** Idempotency-Key: required, optional or not accepted. */
   idempotency: 'required' | 'optional' | 'none';
   deprecated: boolean;
+  /** Header parameters the operation declares (lower case), e.g. `merchant-id`: they are part of its request. */
+  headerParams: string[];
 }
 
 const SCHEME_MODE: Record<string, AuthMode> = { PartnerApiKey: 'partner', WalletApiKey: 'wallet', WalletAppId: 'app', WalletClientId: 'app' };
@@ -62,7 +64,8 @@ export function listOperations(doc: OpenApiDoc): OperationInfo[] {
       if (!op?.operationId) continue;
       const security = op.security ?? doc.security ?? [];
       const auth = [...new Set(security.flatMap((req) => Object.keys(req).map((s) => SCHEME_MODE[s]).filter((m): m is AuthMode => !!m)))];
-      const idem = (op.parameters ?? []).map((p) => resolveParam(doc, p)).find((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key');
+      const params = (op.parameters ?? []).map((p) => resolveParam(doc, p));
+      const idem = params.find((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key');
       ops.push({
         operationId: op.operationId,
         method,
@@ -71,6 +74,7 @@ export function listOperations(doc: OpenApiDoc): OperationInfo[] {
         auth,
         idempotency: idem ? (idem.required ? 'required' : 'optional') : 'none',
         deprecated: (op as { deprecated?: boolean }).deprecated === true,
+        headerParams: params.filter((p) => p.in === 'header' && p.name).map((p) => p.name!.toLowerCase()),
       });
     }
   }

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { AppError } from '../errors.ts';
-import type { RateLimiter } from '../ports/rate-limiter.ts';
+import type { RateDecision, RateLimiter } from '../ports/rate-limiter.ts';
 import type { ApiKeyRecord } from '../ports/storage.ts';
 import { contextOf } from './context.ts';
 
@@ -32,10 +32,22 @@ export function limitByAddress(limiter: RateLimiter): RequestHandler {
   return (req, _res, next) => take(limiter, `address@${req.ip ?? ''}`, next);
 }
 
+/**
+ * Counts a request that has not (yet) proven a key against its client address, and throws 429
+ * once the address is over its bound. Auth calls it before a key it does not know costs a
+ * database read, so guessing keys from one address is throttled, not a lookup per guess.
+ */
+export async function throttleUnauthenticated(limiter: RateLimiter, req: Request): Promise<void> {
+  const refused = refusal(await limiter.take(`unauthenticated@${req.ip ?? ''}`));
+  if (refused) throw refused;
+}
+
+function refusal(decision: RateDecision): AppError | null {
+  if (decision.allowed) return null;
+  const retryAfterS = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+  return new AppError('rate_limited', `Too many requests: retry after ${retryAfterS} s`, { details: { retryAfterS } });
+}
+
 function take(limiter: RateLimiter, client: string, next: (err?: unknown) => void): void {
-  limiter.take(client).then((decision) => {
-    if (decision.allowed) return next();
-    const retryAfterS = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-    next(new AppError('rate_limited', `Too many requests: retry after ${retryAfterS} s`, { details: { retryAfterS } }));
-  }, next);
+  limiter.take(client).then((decision) => next(refusal(decision) ?? undefined), next);
 }

@@ -1,5 +1,6 @@
 import express, { Router, type Response } from 'express';
 import { AppError } from '../errors.ts';
+import { assertNoHostileInput } from '../http/hostile-input.ts';
 import { recordCollected } from '../domain/collect-data/collect.ts';
 import { COLLECT_SCHEMA } from '../domain/collect-data/schema.ts';
 import { verifyCollectToken } from '../domain/collect-data/token.ts';
@@ -39,6 +40,7 @@ export function collectRouter(deps: PageDeps & { collectDataSecret: string }, pa
   });
 
   router.post(`${payPath}/collect/:token`, express.json({ limit: '16kb' }), async (req, res) => {
+    assertNoHostileInput(req);
     const s = await scoped(req.params.token);
     if (!s.ok) throw new AppError(s.status === 409 ? 'invalid_state' : 'not_found', s.message, { status: s.status, details: { reason: s.reason } });
     const data = (req.body as { data?: unknown } | undefined)?.data;

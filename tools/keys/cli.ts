@@ -68,7 +68,7 @@ async function run(argv: string[]): Promise<void> {
         if (!keyId) throw new UsageError('revoke needs a key id');
         const revoked = await storage.apiKeys.revoke(keyId, new Date());
         if (!revoked) throw new UsageError(`no active key ${keyId}`);
-        out({ keyId, revoked: true }, `Revoked ${keyId}. Servers stop accepting it within a few seconds.`);
+        out({ keyId, revoked: true }, `Revoked ${keyId}. Servers stop accepting it within a second.`);
         return;
       }
       case 'list': {
