@@ -66,7 +66,7 @@ async function main() {
   let notify = () => {};
   // Loopback webhook receivers (plain http) are a sandbox convenience; production refuses them.
   const sandbox = config.mode === 'sandbox';
-  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets, chains: chainRegistry, onJobsWritten: () => notify(), webhooks: { allowLoopbackEndpoints: sandbox } });
+  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets, chains: chainRegistry, onJobsWritten: () => notify(), webhooks: { allowLoopbackEndpoints: sandbox, ownPort: config.port } });
   // Several slots, so one slow webhook receiver (capped per endpoint) cannot hold up other jobs.
   const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, runWorker: config.jobWorkers, concurrency: 16 });
   const webhooks = createWebhookDispatcher({ storage, clock: systemClock, logger, onJobsWritten: () => jobs.relay.notify() });
@@ -92,6 +92,7 @@ async function main() {
     ...(chains.routes ? { extraRoutes: chains.routes } : {}),
     ...(config.logoChecks ? { checkLogo: createLogoChecker() } : {}),
     allowLoopbackEndpoints: sandbox,
+    ownPort: config.port,
     ...(config.collectDataSecret ? { collectDataSecret: config.collectDataSecret } : {}),
     ...(rateLimiter ? { rateLimiter } : {}),
     trustProxyHops: config.trustProxyHops,

@@ -384,6 +384,11 @@ export interface WebhookDispatchItem {
 
 export interface WebhookRepository {
   createEndpoint(endpoint: WebhookEndpointRecord): Promise<void>;
+  /**
+   * Creates the endpoint unless its partner already has `limit` live (not deleted) ones; false,
+   * with nothing written, when it has. Concurrent creates for one partner cannot overshoot.
+   */
+  createEndpointWithinLimit(endpoint: WebhookEndpointRecord, limit: number): Promise<boolean>;
   /** The partner's live endpoints, newest first. */
   listEndpoints(partnerId: string): Promise<WebhookEndpointRecord[]>;
   /** A live endpoint of this partner. */
