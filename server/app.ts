@@ -58,6 +58,8 @@ export interface AppDeps {
   docs?: Map<string, OpenApiDoc>;
   /** Sandbox mode only: webhook endpoints on loopback (http allowed) are accepted. Default false. */
   allowLoopbackEndpoints?: boolean;
+  /** The port this service listens on: webhook endpoints may never point at it. */
+  ownPort?: number;
   /** DNS for checking webhook endpoint hosts; the system resolver by default (tests inject one). */
   webhookLookup?: HostLookup;
   /** HMAC key of the data-collection page tokens; absent: random per process (tokens die with it). */

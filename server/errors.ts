@@ -31,6 +31,7 @@ export const ERROR_STATUS = {
   quote_expired: 409,
   state_conflict: 409,
   transaction_already_used: 409,
+  webhook_endpoint_limit: 409,
   payment_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,

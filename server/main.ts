@@ -50,9 +50,9 @@ async function main() {
   let notify = () => {};
   // Loopback webhook receivers (plain http) are a sandbox convenience; production refuses them.
   const sandbox = config.mode === 'sandbox';
-  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets, chains: chainRegistry, onJobsWritten: () => notify(), webhooks: { allowLoopbackEndpoints: sandbox } });
+  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets, chains: chainRegistry, onJobsWritten: () => notify(), webhooks: { allowLoopbackEndpoints: sandbox, ownPort: config.port } });
   // Several slots, so one slow webhook receiver (capped per endpoint) cannot hold up other jobs.
-  const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, runWorker: config.jobWorkers, concurrency: 16 });
+  const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, runWorker: config.jobWorkers, concurrency: 16, maintenance: { storage } });
   const webhooks = createWebhookDispatcher({ storage, clock: systemClock, logger, onJobsWritten: () => jobs.relay.notify() });
   webhooks.start();
   notify = () => {
@@ -78,6 +78,7 @@ async function main() {
     ...(chains.routes ? { extraRoutes: chains.routes } : {}),
     ...(config.logoChecks ? { checkLogo: createLogoChecker() } : {}),
     allowLoopbackEndpoints: sandbox,
+    ownPort: config.port,
     ...(config.collectDataSecret ? { collectDataSecret: config.collectDataSecret } : {}),
     ...(rateLimiter ? { rateLimiter } : {}),
     ...(unauthenticatedLimiter ? { unauthenticatedLimiter } : {}),

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { MAINTENANCE_JOB_ID } from './jobs/maintenance.ts';
 import { dropSchema, postgresAvailable, postgresUrl, redisAvailable, redisUrl, uniqueSchema } from '../test/helpers/services.ts';
 
 const entry = join(import.meta.dirname, 'worker.ts');
@@ -51,6 +52,13 @@ describe('npm run worker', () => {
       const url = `${postgresUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
       const r = await runWorker({ DATABASE_URL: url, REDIS_URL: redisUrl, SERVICE_MODE: 'production' }, (out) => out.includes('worker started'));
       expect({ code: r.code, stderr: r.stderr, stopping: r.stdout.includes('worker shutting down') }).toEqual({ code: 0, stderr: '', stopping: true });
+      // It scheduled the periodic purges (quotes, idempotency keys): nobody has to.
+      const after = await createPostgresStorage({ url: postgresUrl, schema });
+      try {
+        expect(await after.jobs.get(MAINTENANCE_JOB_ID)).toMatchObject({ type: 'maintenance.purge', completedAt: null });
+      } finally {
+        await after.close();
+      }
     }, 60_000);
   }
 });

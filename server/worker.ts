@@ -63,8 +63,8 @@ async function main() {
     const queue = createBullmqQueue({ redisUrl, logger });
     // A separate worker submits transfers, so it connects to the configured (production) chains.
     const chains = await openChains(config);
-    const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets: createAssetRegistry([...config.assets, ...chains.assets]), chains: createChainRegistry(chains.ports) });
-    const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, concurrency: 4 });
+    const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets: createAssetRegistry([...config.assets, ...chains.assets]), chains: createChainRegistry(chains.ports), webhooks: { ownPort: config.port } });
+    const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, concurrency: 4, maintenance: { storage } });
     // Workers fan payment events out to webhook endpoints too; claims are disjoint across processes.
     const webhooks = createWebhookDispatcher({ storage, clock: systemClock, logger, onJobsWritten: () => jobs.relay.notify() });
     webhooks.start();

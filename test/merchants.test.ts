@@ -182,7 +182,11 @@ describe.each(backends)('merchants on $name', (backend) => {
     it('pages newest first with a keyset cursor: no duplicates, no gaps, a total count', async () => {
       const p = await t.newPartner();
       const ids: string[] = [];
-      for (let i = 0; i < 23; i++) ids.push((await create({ merchantName: `Shop ${i}`, merchantEmail: `s${i}@shop.co` }, p.key)).body.merchant.id);
+      // One millisecond apart: ids of one millisecond sort at random among themselves.
+      for (let i = 0; i < 23; i++) {
+        t.clock.advance(1);
+        ids.push((await create({ merchantName: `Shop ${i}`, merchantEmail: `s${i}@shop.co` }, p.key)).body.merchant.id);
+      }
       const seen: string[] = [];
       let cursor: string | null = null;
       let pages = 0;

@@ -24,6 +24,11 @@ export type GuardedFetchOptions = {
   ca?: string | Buffer | ReadonlyArray<string | Buffer>;
   /** Tests only: exact (host name, address) pairs exempt from the address check; default none. */
   allowAddresses?: readonly AllowedAddress[];
+  /**
+   * The port this service listens on: refused on every address of this host (loopback, 0.0.0.0,
+   * the interfaces), even an allowed one, so a partner's URL can never make it call itself.
+   */
+  ownPort?: number;
 };
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -69,7 +74,7 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): HttpFetchPor
     const follow = options.maxRedirects > 0;
     for (let redirects = 0; ; redirects++) {
       checkScheme(url, httpsOnly);
-      const to = await resolveDestination(url, { lookup, allowAddresses });
+      const to = await resolveDestination(url, { lookup, allowAddresses, ...(opts.ownPort !== undefined ? { ownPort: opts.ownPort } : {}) });
       if (signal.aborted) throw signal.reason;
       const res = await requestOnce({
         url, to, method, headers, body, signal, ca,

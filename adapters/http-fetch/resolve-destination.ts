@@ -7,6 +7,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { HttpFetchError } from '../../server/ports/http-fetch.ts';
 import { classifyAddress } from './address-policy.ts';
+import { effectivePort, isOwnHostAddress } from './own-address.ts';
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
 
@@ -47,15 +48,19 @@ async function addressesOf(host: string, url: URL, lookup: LookupFn): Promise<st
 
 /**
  * Resolves `url`'s host and refuses it unless EVERY address is public (or is the allowed test
- * pair). Rejects with `dns_failure` or `blocked_address`; the message never echoes addresses the
+ * pair), and refuses the service's own port on any address of this host whatever is allowed. Rejects with `dns_failure` or `blocked_address`; the message never echoes addresses the
  * partner did not write themselves (no oracle into our internal DNS).
  */
 export async function resolveDestination(
   url: URL,
-  deps: { lookup: LookupFn; allowAddresses: readonly AllowedAddress[] },
+  deps: { lookup: LookupFn; allowAddresses: readonly AllowedAddress[]; ownPort?: number },
 ): Promise<ResolvedAddress> {
   const host = bareHostname(url);
   const addresses = await addressesOf(host, url, deps.lookup);
+  // Before any allowance: the service's own port is refused even where loopback is allowed.
+  if (deps.ownPort !== undefined && effectivePort(url) === deps.ownPort && addresses.some(isOwnHostAddress)) {
+    throw new HttpFetchError('blocked_address', 'the URL points at this service itself', url.href);
+  }
   for (const address of addresses) {
     const kind = classifyAddress(address);
     if (kind === 'public') continue;

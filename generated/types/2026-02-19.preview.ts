@@ -327,7 +327,10 @@ export interface paths {
         /** @description The partner's endpoints, newest first. */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** @description Register a receiver. The answer carries the signing secret, shown this once. */
+        /**
+         * @description Register a receiver. The answer carries the signing secret, shown this once. A partner has at
+         *     most 16 endpoints (deleted ones do not count); past that, 409 `webhook_endpoint_limit`.
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -900,6 +903,7 @@ export interface components {
             statusCode: number | null;
             /** Format: int32 */
             durationMs: number;
+            /** @description Why an attempt without an HTTP status failed: `timeout` or `connection_failed` (never the socket's own message). */
             error: string | null;
         };
         /** @description Delivery of one event to one endpoint, with every attempt. */
@@ -5583,6 +5587,27 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request conflicts with the current state or an earlier request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "webhook_endpoint_limit";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;

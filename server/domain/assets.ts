@@ -44,3 +44,20 @@ export function createAssetRegistry(configs: AssetConfig[]): AssetRegistry {
   }
   return { get: (id) => byId.get(id), all: () => [...byId.values()] };
 }
+
+/** The largest transfer amount, in base units, each namespace's token standard can carry. */
+const MAX_AMOUNT_BY_NAMESPACE: Record<string, bigint> = {
+  // SPL token amounts are u64.
+  solana: 2n ** 64n - 1n,
+  // ERC-20 amounts are uint256.
+  eip155: 2n ** 256n - 1n,
+};
+
+/**
+ * The largest amount of `asset` one payment can move: no option is offered above it, since the
+ * chain could not carry the transfer. A namespace not listed is bounded like EVM (uint256), which
+ * is also what the storage's amount columns hold.
+ */
+export function maxTransferAmount(asset: Pick<AssetInfo, 'parsed'>): bigint {
+  return MAX_AMOUNT_BY_NAMESPACE[asset.parsed.chain.namespace] ?? MAX_AMOUNT_BY_NAMESPACE.eip155!;
+}

@@ -1,5 +1,5 @@
 import { AppError, notFound, validationError, type ValidationIssue } from '../errors.ts';
-import { newId } from '../domain/ids.ts';
+import { newIds } from '../domain/ids.ts';
 import { addressProblem, normalizeAddress, parseAccountId, parseAssetId, sameChain, formatChainId } from '../domain/caip.ts';
 import type { AssetRegistry } from '../domain/assets.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -78,8 +78,9 @@ export function settlementHandlers(deps: SettlementHandlerDeps): Pick<OperationH
         seen.add(e.asset);
       }
       const now = clock.now();
-      const records = entries.map((e) => ({
-        id: newId('cryptoSettlement', now),
+      const ids = newIds('cryptoSettlement', entries.length, now);
+      const records = entries.map((e, i) => ({
+        id: ids[i]!,
         partnerId: partner.id,
         merchantId: path.merchantId,
         asset: e.asset,

@@ -1,4 +1,4 @@
-import { notFound, validationError } from '../errors.ts';
+import { AppError, notFound, validationError } from '../errors.ts';
 import { newId } from '../domain/ids.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { StoragePort, WebhookDeliveryRecord, WebhookEndpointRecord } from '../ports/storage.ts';
@@ -6,6 +6,7 @@ import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { envelopeOf, newDeliveryId } from '../domain/webhooks/events.ts';
 import { SECRET_OVERLAP_MS } from '../domain/webhooks/schedule.ts';
+import { MAX_WEBHOOK_ENDPOINTS } from '../domain/webhooks/limits.ts';
 import { newWebhookSecret } from '../domain/webhooks/signing.ts';
 import { endpointUrlProblem, type HostLookup } from '../domain/webhooks/url-policy.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -15,6 +16,8 @@ export interface WebhookHandlerDeps {
   clock: Clock;
   /** Sandbox mode only: accept loopback receivers (http allowed). */
   allowLoopbackEndpoints?: boolean;
+  /** The port this service listens on: no endpoint may point at it, in any mode. */
+  ownPort?: number;
   /** DNS for the registration check; the system resolver by default. */
   webhookLookup?: HostLookup;
   /** Called after a delivery job was written, so the relay hands it on at once. */
@@ -39,14 +42,27 @@ function deliveryView(d: WebhookDeliveryRecord) {
   return {
     id: d.id, endpointId: d.endpointId, eventId: d.eventId, eventType: d.eventType, status: d.status, attemptCount: d.attemptCount,
     lastStatusCode: d.lastStatusCode, nextAttemptAt: iso(d.nextAttemptAt), createdAt: d.createdAt.toISOString(), deliveredAt: iso(d.deliveredAt),
-    attempts: d.attempts.map((a) => ({ attempt: a.attempt, at: a.at.toISOString(), statusCode: a.statusCode, durationMs: a.durationMs, error: a.error })),
+    attempts: d.attempts.map((a) => ({ attempt: a.attempt, at: a.at.toISOString(), statusCode: a.statusCode, durationMs: a.durationMs, error: shownError(a.error) })),
   };
+}
+
+/**
+ * An attempt's error as the partner sees it: a class, never a socket message (attempts recorded
+ * before errors were classed may hold one), so the log cannot tell a closed port from an open one.
+ */
+function shownError(error: string | null): string | null {
+  if (error === null || error === 'timeout' || error === 'connection_failed' || error === 'endpoint disabled or deleted') return error;
+  return error.startsWith('timeout') ? 'timeout' : 'connection_failed';
 }
 
 /** Webhook endpoints and their deliveries: the partner side of the Webhooks area. */
 export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandlers, WebhookOps> {
   const { storage, clock } = deps;
-  const policy = { allowLoopback: deps.allowLoopbackEndpoints ?? false, ...(deps.webhookLookup ? { lookup: deps.webhookLookup } : {}) };
+  const policy = {
+    allowLoopback: deps.allowLoopbackEndpoints ?? false,
+    ...(deps.ownPort !== undefined ? { ownPort: deps.ownPort } : {}),
+    ...(deps.webhookLookup ? { lookup: deps.webhookLookup } : {}),
+  };
 
   async function assertUrl(url: string) {
     const problem = await endpointUrlProblem(url, policy);
@@ -75,7 +91,9 @@ export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandler
         id: newId('webhookEndpoint', now.getTime()), partnerId: partner.id, url: body.url, enabledEvents: [...new Set(body.enabledEvents)], enabled: body.enabled ?? true,
         disabledReason: null, secret: newWebhookSecret(), previousSecret: null, previousSecretExpiresAt: null, createdAt: now, updatedAt: now, deletedAt: null,
       };
-      await storage.webhooks.createEndpoint(e);
+      if (!(await storage.webhooks.createEndpointWithinLimit(e, MAX_WEBHOOK_ENDPOINTS))) {
+        throw new AppError('webhook_endpoint_limit', `A partner may have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`, { details: { limit: MAX_WEBHOOK_ENDPOINTS } });
+      }
       return { status: 201, body: { endpoint: endpointView(e, now.getTime()), secret: e.secret } };
     },
 

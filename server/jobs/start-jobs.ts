@@ -4,6 +4,7 @@ import type { StoragePort } from '../ports/storage.ts';
 import type { JobLogger } from './logger.ts';
 import { createOutboxRelay, type OutboxRelay } from './outbox-relay.ts';
 import { startJobWorker } from './run-worker.ts';
+import { MAINTENANCE_JOB_TYPE, maintenanceJob, scheduleMaintenance, type MaintenanceOptions } from './maintenance.ts';
 
 export interface StartJobsOptions {
   storage: Pick<StoragePort, 'jobs'>;
@@ -15,6 +16,12 @@ export interface StartJobsOptions {
   runWorker?: boolean;
   concurrency?: number;
   relayIntervalMs?: number;
+  /**
+   * Runs the periodic maintenance job (purges of expired quotes and idempotency keys; see
+   * maintenance.ts) with this storage. Every process of a deployment should pass it: the job is
+   * one row whichever process writes it, and any worker may run it.
+   */
+  maintenance?: MaintenanceOptions & { storage: Pick<StoragePort, 'payments' | 'idempotency'> };
 }
 
 export interface RunningJobs {
@@ -27,7 +34,8 @@ export interface RunningJobs {
 /**
  * The start-up order every process uses: a queue that forgot its jobs (`durable: false`, the
  * inline queue after a restart) first gets every unfinished outbox job back via
- * `requeueUnfinished`; then the worker starts; then the relay, which hands the queue the outbox.
+ * `requeueUnfinished`; the maintenance job is written (when asked for); then the worker starts;
+ * then the relay, which hands the queue the outbox.
  */
 export async function startJobs(opts: StartJobsOptions): Promise<RunningJobs> {
   if (!opts.queue.durable && opts.runWorker === false) throw new Error('startJobs: a non-durable (inline) queue must run its worker in this process');
@@ -35,7 +43,10 @@ export async function startJobs(opts: StartJobsOptions): Promise<RunningJobs> {
     const n = await opts.storage.jobs.requeueUnfinished();
     if (n > 0) opts.logger.info({ jobs: n }, 'non-durable queue: unfinished outbox jobs requeued');
   }
-  if (opts.runWorker ?? true) await startJobWorker({ ...opts });
+  const m = opts.maintenance;
+  const handlers = m ? { ...opts.handlers, [MAINTENANCE_JOB_TYPE]: maintenanceJob({ storage: m.storage, clock: opts.clock, logger: opts.logger }, m) } : opts.handlers;
+  if (m) await scheduleMaintenance(opts.storage, opts.clock);
+  if (opts.runWorker ?? true) await startJobWorker({ ...opts, handlers });
   const relay = createOutboxRelay({ ...opts, ...(opts.relayIntervalMs ? { intervalMs: opts.relayIntervalMs } : {}) });
   relay.start();
   return {

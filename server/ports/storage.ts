@@ -137,6 +137,11 @@ export interface IdempotencyRepository {
   release(partnerId: string, key: string): Promise<void>;
   /** Deletes keys created before `before`; answers how many. */
   purgeCreatedBefore(before: Date): Promise<number>;
+  /**
+   * Deletes at most `limit` keys created before `before` (a bounded batch, so a purge never holds
+   * the table long); answers how many. Safe to run from several processes at once.
+   */
+  purgeCreatedBeforeBatch(before: Date, limit: number): Promise<number>;
 }
 
 export type PaymentStatus = 'requires_action' | 'processing' | 'succeeded' | 'failed' | 'expired' | 'cancelled';
@@ -262,6 +267,14 @@ export interface PaymentRepository {
   saveQuotes(quotes: QuoteRecord[]): Promise<void>;
   getQuote(paymentId: string, optionId: string): Promise<QuoteRecord | null>;
   updateQuoteState(optionId: string, state: Record<string, unknown>, deadline: Date): Promise<void>;
+  /** The payment's quotes whose deadline is after `deadlineAfter`: what options may offer again instead of quoting anew. */
+  liveQuotes(paymentId: string, deadlineAfter: Date): Promise<QuoteRecord[]>;
+  /**
+   * Deletes at most `limit` quotes whose deadline is before `deadlineBefore`, keeping every quote
+   * a payment has chosen (`optionId`) and every quote of a processing payment; answers how many.
+   * Safe to run from several processes at once.
+   */
+  purgeExpiredQuotes(deadlineBefore: Date, limit: number): Promise<number>;
   /** Stores the buyer data of one option of this payment (replacing earlier data); false when there is no such option. */
   saveCollected(paymentId: string, optionId: string, collected: CollectedRecord): Promise<boolean>;
   /** Records the transaction of a processing payment once; false when another is already recorded. */
@@ -394,6 +407,11 @@ export interface WebhookDispatchItem {
 
 export interface WebhookRepository {
   createEndpoint(endpoint: WebhookEndpointRecord): Promise<void>;
+  /**
+   * Creates the endpoint unless its partner already has `limit` live (not deleted) ones; false,
+   * with nothing written, when it has. Concurrent creates for one partner cannot overshoot.
+   */
+  createEndpointWithinLimit(endpoint: WebhookEndpointRecord, limit: number): Promise<boolean>;
   /** The partner's live endpoints, newest first. */
   listEndpoints(partnerId: string): Promise<WebhookEndpointRecord[]>;
   /** A live endpoint of this partner. */

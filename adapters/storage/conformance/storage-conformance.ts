@@ -23,8 +23,11 @@ export function runStorageConformance(name: string, open: () => Promise<StorageP
       await s.partners.create(p);
       return p;
     }
+    // Ids of one millisecond sort at random among themselves; each merchant gets its own
+    // millisecond so "newest first" is defined.
+    let made = 0;
     function merchant(partnerId: string, name = 'M') {
-      return { id: newId('merchant'), partnerId, name, email: 'm@x.co', iconUrl: null, status: 'active' as const, createdAt: t0, deletedAt: null };
+      return { id: newId('merchant', t0.getTime() + ++made), partnerId, name, email: 'm@x.co', iconUrl: null, status: 'active' as const, createdAt: t0, deletedAt: null };
     }
 
     it('round-trips partners and finds active keys by hash only', async () => {
@@ -112,7 +115,8 @@ export function runStorageConformance(name: string, open: () => Promise<StorageP
       expect(found?.payment).toEqual(pay);
       expect(found?.payment.fiatValue).toBe(123456789012345678901234567890n);
       expect(found?.merchant).toEqual(m);
-      expect(found?.settlements).toEqual(settlements);
+      // In id order (one millisecond's ids sort at random, so sort the expectation the same way).
+      expect(found?.settlements).toEqual([...settlements].sort((x, y) => (x.id < y.id ? -1 : 1)));
       // A deleted merchant still names the payment's seller.
       await s.merchants.softDelete(p.id, m.id, t0);
       expect((await s.payments.getForGateway(pay.id))?.merchant?.deletedAt).toEqual(t0);

@@ -47,6 +47,14 @@ export function createIdempotencyRepository(db: SqlDb): IdempotencyRepository {
     async release(partnerId, key) {
       await db.query('DELETE FROM idempotency_keys WHERE partner_id = $1 AND key = $2 AND status_code IS NULL', [partnerId, key]);
     },
+    async purgeCreatedBeforeBatch(before, limit) {
+      const r = await db.query(
+        `DELETE FROM idempotency_keys WHERE (partner_id, key) IN (
+           SELECT partner_id, key FROM idempotency_keys WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+        [before, limit],
+      );
+      return r.rowCount;
+    },
     async purgeCreatedBefore(before) {
       const r = await db.query('DELETE FROM idempotency_keys WHERE created_at < $1', [before]);
       return r.rowCount;

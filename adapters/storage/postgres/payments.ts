@@ -91,6 +91,23 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     async updateQuoteState(optionId, state, deadline) {
       await db.query('UPDATE payment_quotes SET state = $2, deadline = $3 WHERE option_id = $1', [optionId, JSON.stringify(state), deadline]);
     },
+    async liveQuotes(paymentId, deadlineAfter) {
+      const { rows } = await db.query('SELECT * FROM payment_quotes WHERE payment_id = $1 AND deadline > $2 ORDER BY created_at, option_id', [paymentId, deadlineAfter], 'quotes_live');
+      return rows.map(toQuote);
+    },
+    async purgeExpiredQuotes(deadlineBefore, limit) {
+      // A chosen quote is what a payment was paid with (its amount, destination and state), and a
+      // processing payment's job still reads it: those stay, whatever their deadline.
+      const r = await db.query(
+        `DELETE FROM payment_quotes WHERE option_id IN (
+           SELECT q.option_id FROM payment_quotes q
+           WHERE q.deadline < $1
+             AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = q.payment_id AND (p.option_id = q.option_id OR p.status = 'processing'))
+           LIMIT $2 FOR UPDATE OF q SKIP LOCKED)`,
+        [deadlineBefore, limit],
+      );
+      return r.rowCount;
+    },
     async saveCollected(paymentId, optionId, c) {
       const r = await db.query('UPDATE payment_quotes SET collected_data = $3, terms_accepted_at = $4, collected_at = $5 WHERE option_id = $1 AND payment_id = $2', [
         optionId,

@@ -1,6 +1,8 @@
 import { runStorageConformance } from '../conformance/storage-conformance.ts';
+import { runBoundedStorageConformance } from '../conformance/bounded-storage-conformance.ts';
 import { storageBackends } from '../../../test/helpers/backends.ts';
 
 for (const backend of await storageBackends()) {
   runStorageConformance(backend.name, () => backend.open());
+  runBoundedStorageConformance(backend.name, () => backend.open());
 }

@@ -45,6 +45,19 @@ export function createWebhookRepository(db: SqlDb): WebhookRepository {
         [e.id, e.partnerId, e.url, e.enabledEvents, e.enabled, e.disabledReason, e.secret, e.previousSecret, e.previousSecretExpiresAt, e.createdAt, e.updatedAt, e.deletedAt],
       );
     },
+    createEndpointWithinLimit(e, limit) {
+      return db.transaction(async (tx) => {
+        // One partner's creates take turns, so two at limit − 1 cannot both see room.
+        await tx.query('SELECT pg_advisory_xact_lock(72150002, hashtext($1))', [e.partnerId]);
+        const { rowCount } = await tx.query(
+          `INSERT INTO webhook_endpoints (id, partner_id, url, enabled_events, enabled, disabled_reason, secret, previous_secret, previous_secret_expires_at, created_at, updated_at, deleted_at)
+           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
+           WHERE (SELECT count(*) FROM webhook_endpoints WHERE partner_id = $2 AND deleted_at IS NULL) < $13`,
+          [e.id, e.partnerId, e.url, e.enabledEvents, e.enabled, e.disabledReason, e.secret, e.previousSecret, e.previousSecretExpiresAt, e.createdAt, e.updatedAt, e.deletedAt, limit],
+        );
+        return rowCount === 1;
+      });
+    },
     async listEndpoints(partnerId) {
       const { rows } = await db.query<Row>('SELECT * FROM webhook_endpoints WHERE partner_id = $1 AND deleted_at IS NULL ORDER BY id DESC', [partnerId]);
       return rows.map(toEndpoint);

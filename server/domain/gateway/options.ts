@@ -1,11 +1,13 @@
 import { newId } from '../ids.ts';
 import { parseAccountId, formatChainId } from '../caip.ts';
+import { maxTransferAmount } from '../assets.ts';
 import { tokenAmount } from '../payments/view.ts';
 import type { CryptoSettlementRecord, MerchantRecord, PaymentRecord, QuoteRecord } from '../../ports/storage.ts';
 import type { WireAction } from '../../ports/chains.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 import { collectDataOf, type CollectDeps } from '../collect-data/collect.ts';
 import { needsCollection } from '../collect-data/schema.ts';
+import { distinctAccounts, reusableQuote, reuseThreshold, stateStillHolds } from './quote-reuse.ts';
 
 export interface BuiltOption {
   id: string;
@@ -20,7 +22,10 @@ export interface BuiltOption {
 /**
  * One option per (buyer account × merchant settlement asset on the account's chain), priced
  * from the payment's fiat amount and quoted until a deadline. Each quote is stored with what its
- * confirmation must match.
+ * confirmation must match. A live quote with the same terms for the same account and asset is
+ * offered again (same option id, same deadline) rather than stored anew, so calling options
+ * repeatedly does not grow storage; accounts given twice (EVM in any letter case) count once; and
+ * an amount the asset's chain cannot carry gets no option.
  */
 export async function buildOptions(
   deps: GatewayDeps & { collect?: CollectDeps },
@@ -32,11 +37,15 @@ export async function buildOptions(
   // Buyer data is asked per the merchant's setting, for every option of the payment alike.
   const collect = deps.collect && needsCollection(merchant?.dataCollection, payment.fiatCurrency, payment.fiatValue) ? deps.collect : null;
   const now = deps.clock.now();
-  const deadline = new Date(Math.min(payment.expiresAt.getTime(), now + deps.quoteTtlS * 1000));
+  const fresh = Math.min(payment.expiresAt.getTime(), now + deps.quoteTtlS * 1000);
+  const threshold = reuseThreshold(now, fresh, deps.quoteTtlS);
+  const live = await deps.storage.payments.liveQuotes(payment.id, new Date(threshold - 1));
   const quotes: QuoteRecord[] = [];
+  const refreshed: Array<{ optionId: string; state: Record<string, unknown>; deadline: Date }> = [];
   const options: BuiltOption[] = [];
   const accepted = new Set<string>();
-  for (const raw of [...new Set(accounts)]) {
+  let tooLarge = false;
+  for (const raw of distinctAccounts(accounts)) {
     const account = parseAccountId(raw);
     if (!account) continue;
     const caip2 = formatChainId(account.chain);
@@ -48,13 +57,23 @@ export async function buildOptions(
       accepted.add(caip2);
       const amount = deps.prices.tokenAmount(payment.fiatCurrency, payment.fiatValue, asset);
       if (amount === null || amount <= 0n) continue;
-      const optionId = newId('option', now);
-      const req = { paymentId: payment.id, optionId, account: raw, asset, amount, destination: s.destination, deadline, quotedAt: new Date(now) };
-      const prepared = await chain.prepareOption(req);
-      quotes.push({ optionId, paymentId: payment.id, account: raw, asset: asset.id, amount, destination: s.destination, deadline, state: prepared.state, createdAt: new Date(now), collectData: collect !== null });
+      if (amount > maxTransferAmount(asset)) {
+        tooLarge = true;
+        continue;
+      }
+      const reused = reusableQuote(live, { account: raw, asset: asset.id, amount, destination: s.destination, collectData: collect !== null }, threshold);
+      const optionId = reused?.optionId ?? newId('option', now);
+      const deadline = reused?.deadline ?? new Date(fresh);
+      const account10 = reused?.account ?? raw;
+      const prepared = await chain.prepareOption({ paymentId: payment.id, optionId, account: account10, asset, amount, destination: s.destination, deadline, quotedAt: reused?.createdAt ?? new Date(now) });
+      if (!reused) {
+        quotes.push({ optionId, paymentId: payment.id, account: raw, asset: asset.id, amount, destination: s.destination, deadline, state: prepared.state, createdAt: new Date(now), collectData: collect !== null });
+      } else if (!stateStillHolds(reused.state, prepared.state)) {
+        refreshed.push({ optionId, state: prepared.state, deadline });
+      }
       options.push({
         id: optionId,
-        account: raw,
+        account: account10,
         amount: tokenAmount({ ...payment, asset: asset.id, tokenValue: amount }, deps.assets)!,
         etaS: prepared.etaS,
         expiresAt: Math.floor(deadline.getTime() / 1000),
@@ -64,7 +83,9 @@ export async function buildOptions(
     }
   }
   await deps.storage.payments.saveQuotes(quotes);
+  for (const r of refreshed) await deps.storage.payments.updateQuoteState(r.optionId, r.state, r.deadline);
   if (options.length) return { options };
   const chains = [...new Set(settlements.map((s) => s.asset.split('/')[0]))].join(', ');
+  if (tooLarge) return { options, reason: 'the amount is more than the merchant’s assets can carry in one transfer' };
   return { options, reason: accepted.size ? `no price for ${payment.fiatCurrency} in the merchant's assets` : `no account on a chain this merchant accepts (${chains})` };
 }

@@ -15,6 +15,8 @@ export interface WebhookDeliveryDeps {
   fetch: HttpFetchPort;
   /** Sandbox mode only: plain-http loopback receivers. */
   allowLoopbackEndpoints?: boolean;
+  /** The API's own port, never a receiver (enforced by the fetch `createWebhookFetch` builds with it). */
+  ownPort?: number;
   /** Waits between attempts; the Standard schedule by default (tests shorten it). */
   schedule?: readonly number[];
   /** Per-attempt deadline, default 15 s. */
@@ -30,7 +32,19 @@ export interface WebhookDeliveryDeps {
 const MAX_RESPONSE_BYTES = 64 * 1024;
 const BUSY_RETRY_MS = 1000;
 
-type AttemptResult = { statusCode: number | null; error: string | null; durationMs: number };
+type AttemptResult = { statusCode: number | null; error: DeliveryFailure | null; durationMs: number };
+
+/**
+ * What a failed attempt records when no HTTP status came back: a class, never the socket's
+ * message. Refused, reset, closed, TLS and DNS failures all read the same, so the delivery log
+ * (which the partner reads) cannot be used to tell a closed port from an open one.
+ */
+export type DeliveryFailure = 'timeout' | 'connection_failed';
+
+/** The class of a fetch failure (see DeliveryFailure). */
+export function deliveryFailureOf(code: string): DeliveryFailure {
+  return code === 'timeout' ? 'timeout' : 'connection_failed';
+}
 
 /** The secrets that sign now: the current one, and the previous one while its overlap lasts. */
 export function signingSecrets(endpoint: WebhookEndpointRecord, now: number): string[] {
@@ -63,7 +77,7 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
       return { statusCode: res.status, error: null, durationMs: took() };
     } catch (err) {
       if (!isHttpFetchError(err)) throw err;
-      return { statusCode: null, error: `${err.code}: ${err.message}`, durationMs: took() };
+      return { statusCode: null, error: deliveryFailureOf(err.code), durationMs: took() };
     }
   }
 

@@ -21,12 +21,15 @@ export function envelopeOf(event: Pick<PaymentEventRecord, 'id' | 'type' | 'crea
   return JSON.stringify({ id: event.id, type: event.type, api_version: apiVersion, created_at: event.createdAt.toISOString(), data: event.data });
 }
 
-/** One delivery (and job) per event × subscribed endpoint: the dispatcher's plan. */
+/**
+ * One delivery (and job) per event × subscribed endpoint: the dispatcher's plan. Delivery ids are
+ * handed out in ascending order, so the deliveries of one pass list in event order (ids of one
+ * millisecond otherwise sort at random among themselves).
+ */
 export function planDeliveries(items: WebhookDispatchItem[], now: number): NewWebhookDelivery[] {
-  return items.flatMap(({ event, apiVersion, endpointIds }) => {
+  const planned = items.flatMap(({ event, apiVersion, endpointIds }) => {
     const body = envelopeOf(event, apiVersion);
     return endpointIds.map((endpointId) => ({
-      id: newDeliveryId(now),
       jobId: newId('job', now),
       endpointId,
       partnerId: event.partnerId,
@@ -36,4 +39,6 @@ export function planDeliveries(items: WebhookDispatchItem[], now: number): NewWe
       createdAt: new Date(now),
     }));
   });
+  const ids = planned.map(() => newDeliveryId(now)).sort();
+  return planned.map((d, i) => ({ id: ids[i]!, ...d }));
 }

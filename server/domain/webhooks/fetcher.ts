@@ -12,8 +12,13 @@ const LOOPBACK = [
 /**
  * The fetch webhook deliveries use: SSRF-guarded at every attempt. `allowLoopback` (sandbox mode)
  * exempts exactly the loopback names above, so a local receiver works while private networks and
- * cloud metadata addresses stay refused.
+ * cloud metadata addresses stay refused. `ownPort` (the API's port) is refused on every address
+ * of this host in any mode, allowance or not.
  */
-export function createWebhookFetch(opts: { allowLoopback: boolean }): HttpFetchPort {
-  return createGuardedFetch({ userAgent: 'merchant-payments-webhooks/1', ...(opts.allowLoopback ? { allowAddresses: LOOPBACK } : {}) });
+export function createWebhookFetch(opts: { allowLoopback: boolean; ownPort?: number }): HttpFetchPort {
+  return createGuardedFetch({
+    userAgent: 'merchant-payments-webhooks/1',
+    ...(opts.allowLoopback ? { allowAddresses: LOOPBACK } : {}),
+    ...(opts.ownPort !== undefined ? { ownPort: opts.ownPort } : {}),
+  });
 }

@@ -2,7 +2,7 @@ import type { JobHandler } from '../../ports/queue.ts';
 import { createWebhookDeliverer, type WebhookDeliveryDeps } from './deliver.ts';
 import { createWebhookFetch } from './fetcher.ts';
 
-/** What a process tells the delivery job: sandbox loopback allowance, and test-only overrides. */
+/** What a process tells the delivery job: sandbox loopback allowance, its own API port, and test-only overrides. */
 export type WebhookJobOptions = Partial<Omit<WebhookDeliveryDeps, 'storage' | 'clock' | 'logger'>>;
 
 /**
@@ -16,6 +16,6 @@ export function webhookDeliveryJob(deps: Pick<WebhookDeliveryDeps, 'storage' | '
     storage: deps.storage,
     clock: deps.clock,
     logger: deps.logger,
-    fetch: o.fetch ?? createWebhookFetch({ allowLoopback: o.allowLoopbackEndpoints ?? false }),
+    fetch: o.fetch ?? createWebhookFetch({ allowLoopback: o.allowLoopbackEndpoints ?? false, ...(o.ownPort !== undefined ? { ownPort: o.ownPort } : {}) }),
   });
 }

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { classifyAddress } from '../../../adapters/http-fetch/address-policy.ts';
+import { classifyAddress, effectivePort, isOwnHostAddress } from '../../../adapters/http-fetch/index.ts';
 
 /** Resolves a host name to all its addresses; injectable so tests need no DNS. */
 export type HostLookup = (hostname: string) => Promise<ReadonlyArray<{ address: string }>>;
@@ -8,6 +8,8 @@ export type HostLookup = (hostname: string) => Promise<ReadonlyArray<{ address: 
 export interface EndpointUrlPolicy {
   /** Sandbox mode only: http(s)://localhost, 127.0.0.1 and [::1] receivers are accepted. */
   allowLoopback: boolean;
+  /** The API's own port: refused on every address of this host, in any mode. */
+  ownPort?: number;
   lookup?: HostLookup;
 }
 
@@ -41,12 +43,14 @@ export async function endpointUrlProblem(raw: string, policy: EndpointUrlPolicy)
     return 'the URL is not valid';
   }
   if (url.username || url.password) return 'the URL must not carry credentials';
-  if (isAllowedLoopback(raw, policy)) return url.protocol === 'https:' || url.protocol === 'http:' ? null : 'the URL must be https://';
-  if (url.protocol !== 'https:') return 'the URL must be https://';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'the URL must be https://';
   const host = hostOf(url);
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'the URL must point at a public address';
+  const loopback = isAllowedLoopback(raw, policy);
+  if (!loopback && url.protocol !== 'https:') return 'the URL must be https://';
+  if (!loopback && (host === 'localhost' || host.endsWith('.localhost'))) return 'the URL must point at a public address';
   let addresses: string[];
   if (isIP(host)) addresses = [host];
+  else if (host === 'localhost' || host.endsWith('.localhost')) addresses = ['127.0.0.1'];
   else {
     try {
       addresses = (await (policy.lookup ?? ((h) => dnsLookup(h, { all: true })))(host)).map((a) => a.address);
@@ -55,5 +59,7 @@ export async function endpointUrlProblem(raw: string, policy: EndpointUrlPolicy)
     }
     if (addresses.length === 0) return `the host ${host} does not resolve`;
   }
+  if (policy.ownPort !== undefined && effectivePort(url) === policy.ownPort && addresses.some(isOwnHostAddress)) return 'the URL must not point at this service itself';
+  if (loopback) return null;
   return addresses.every((a) => classifyAddress(a) === 'public') ? null : 'the URL must point at a public address';
 }
