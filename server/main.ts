@@ -18,6 +18,7 @@ import { createWebhookDispatcher } from './domain/webhooks/dispatcher.ts';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory/index.ts';
 import { createRedisRateLimiter } from '../adapters/rate-limit/redis/index.ts';
 import type { RateLimiter } from './ports/rate-limiter.ts';
+import { createPostgresPaymentChanges } from '../adapters/payment-changes/postgres/index.ts';
 
 /** None when limits are off; with Redis, API processes share one count per client, so the limit holds behind a balancer. */
 async function openRateLimiter(config: AppConfig, logger: Logger): Promise<RateLimiter | undefined> {
@@ -77,9 +78,13 @@ async function main() {
   };
 
   const rateLimiter = await openRateLimiter(config, logger);
+  // One listener for the process; the storage notifies each payment change at its commit,
+  // whichever process (API or worker) made it.
+  const paymentChanges = await createPostgresPaymentChanges({ db: storage.db, onError: (err) => logger.warn({ err }, 'payment changes: listener connection lost; reconnecting') });
 
   const app = createApp({
     storage,
+    paymentChanges,
     clock: systemClock,
     logger,
     assets,
@@ -112,6 +117,8 @@ async function main() {
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
+    // Long-polls answer now with the payment as it is (storage closes only after they did).
+    void paymentChanges.close();
     server.close(() => {
       void webhooks
         .stop()
