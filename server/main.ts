@@ -80,7 +80,7 @@ async function main() {
   const rateLimiter = await openRateLimiter(config, logger);
   // One listener for the process; the storage notifies each payment change at its commit,
   // whichever process (API or worker) made it.
-  const paymentChanges = await createPostgresPaymentChanges({ db: storage.db, onError: (err) => logger.warn({ err }, 'payment changes: listener connection lost; reconnecting') });
+  const paymentChanges = await createPostgresPaymentChanges({ db: storage.db, onError: (err) => logger.warn({ err }, 'payment changes: listener error (a lost connection reconnects by itself)') });
 
   const app = createApp({
     storage,
