@@ -26,7 +26,9 @@ export async function startServerListener(opts: ServerListenerOptions): Promise<
   let delay = opts.reconnect.minMs;
 
   async function connect(): Promise<pg.Client> {
-    const c = new pg.Client({ connectionString: opts.url, application_name: opts.applicationName, keepAlive: true });
+    // TCP keepalive probes from 10 s of silence: a peer gone without a FIN (a partition) ends the
+    // connection, and so starts the reconnect, instead of leaving a listener that hears nothing.
+    const c = new pg.Client({ connectionString: opts.url, application_name: opts.applicationName, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     c.on('notification', (m) => {
       if (m.channel === opts.channel && m.payload) opts.onPayload(m.payload);
     });
