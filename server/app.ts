@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { AssetRegistry } from './domain/assets.ts';
 import type { Clock } from './ports/clock.ts';
 import type { StoragePort } from './ports/storage.ts';
+import type { PaymentChangesPort } from './ports/payment-changes.ts';
 import { authenticate } from './http/auth.ts';
 import { contextOf } from './http/context.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
@@ -35,6 +36,8 @@ import { pagesRouter } from './pages/index.ts';
 
 export interface AppDeps {
   storage: StoragePort;
+  /** Wakes long-polling confirm and status requests when their payment changes. */
+  paymentChanges: PaymentChangesPort;
   clock: Clock;
   logger: Logger;
   assets: AssetRegistry;

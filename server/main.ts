@@ -17,6 +17,7 @@ import { createWebhookDispatcher } from './domain/webhooks/dispatcher.ts';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory/index.ts';
 import { createRedisRateLimiter } from '../adapters/rate-limit/redis/index.ts';
 import type { RateLimit, RateLimiter } from './ports/rate-limiter.ts';
+import { createPostgresPaymentChanges } from '../adapters/payment-changes/postgres/index.ts';
 
 /** None when limits are off; with Redis, API processes share one count per client, so the limit holds behind a balancer. */
 async function openRateLimiter(config: AppConfig, limit: RateLimit | null, prefix: string, logger: Logger): Promise<RateLimiter | undefined> {
@@ -63,9 +64,13 @@ async function main() {
   const rateLimiter = await openRateLimiter(config, config.rateLimit, 'ratelimit', logger);
   // Its own buckets (per address, not per key) and its own bound.
   const unauthenticatedLimiter = await openRateLimiter(config, config.unauthenticatedRateLimit, 'ratelimit-unauthenticated', logger);
+  // One listener for the process; the storage notifies each payment change at its commit,
+  // whichever process (API or worker) made it.
+  const paymentChanges = await createPostgresPaymentChanges({ db: storage.db, onError: (err) => logger.warn({ err }, 'payment changes: listener error (a lost connection reconnects by itself)') });
 
   const app = createApp({
     storage,
+    paymentChanges,
     clock: systemClock,
     logger,
     assets,
@@ -102,6 +107,8 @@ async function main() {
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
+    // Long-polls answer now with the payment as it is (storage closes only after they did).
+    void paymentChanges.close();
     server.close(() => {
       void webhooks
         .stop()

@@ -193,6 +193,33 @@ describe('status and cancel', () => {
       });
   });
 
+  it('long-polls the status of an unpaid payment: answered at the bound when nothing changes', async () => {
+    await pact
+      .addInteraction()
+      .given('a payable payment on the sandbox EVM chain')
+      .uponReceiving('a gateway status request that long-polls')
+      .withRequest('GET', gatewayPath('/status'), (b) => b.query({ maxPollMs: '300' }))
+      .willRespondWith(200, (b) => b.jsonBody({ status: 'requires_action', isFinal: boolean(false), pollInMs: integer(2000) }))
+      .executeTest(async (mock) => {
+        expect(await client(mock.url).getStatus(EXAMPLE.paymentId, { maxPollMs: 300 })).toMatchObject({ status: 'requires_action', isFinal: false });
+      });
+  });
+
+  it('waits for the final status by long-polling', async () => {
+    await pact
+      .addInteraction()
+      .given('a succeeded payment on the sandbox EVM chain')
+      .uponReceiving('a gateway status request that long-polls for the final status')
+      .withRequest('GET', gatewayPath('/status'), (b) => b.query({ maxPollMs: '30000' }))
+      .willRespondWith(200, (b) =>
+        b.jsonBody({ status: 'succeeded', isFinal: true, pollInMs: nullValue(), info: { txId: regex('^0x[0-9a-f]{64}$', `0x${'12'.repeat(32)}`), optionAmount: tokenAmount } }),
+      )
+      .executeTest(async (mock) => {
+        const final = await client(mock.url).waitForFinal(EXAMPLE.paymentId);
+        expect(final).toMatchObject({ status: 'succeeded', isFinal: true, info: { txId: expect.stringMatching(/^0x/) } });
+      });
+  });
+
   it('cancels on the buyer’s behalf', async () => {
     await pact
       .addInteraction()

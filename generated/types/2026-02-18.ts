@@ -45,7 +45,7 @@ export interface paths {
         put?: never;
         /**
          * @description Confirms the payment with the results of the option's actions, in order. `maxPollMs` waits
-         *     (up to 30 s) for a final status before answering.
+         *     (up to 30 s) for the status to change (to final, or back to `requires_action`) before answering.
          */
         post: operations["gatewayConfirmPayment"];
         delete?: never;
@@ -95,7 +95,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The payment's status, for a wallet following it. */
+        /** @description The payment's status, for a wallet following it; `maxPollMs` long-polls until the status changes. */
         get: operations["gatewayGetPaymentStatus"];
         put?: never;
         post?: never;
@@ -290,7 +290,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Poll a payment's status: wait `pollInMs` between polls, stop when `isFinal`. Prefer webhooks in production. */
+        /**
+         * @description Poll a payment's status: wait `pollInMs` between polls, stop when `isFinal`; or long-poll with
+         *     `maxPollMs`, answered when the status changes. Prefer webhooks in production.
+         */
         get: operations["getPaymentStatus"];
         put?: never;
         post?: never;
@@ -962,6 +965,8 @@ export interface components {
     parameters: {
         /** @description Unique key chosen by the caller, kept at least 24 hours per partner. */
         IdempotencyHeader: string;
+        /** @description Maximum time to long-poll for payment status, in milliseconds (capped at 30000). */
+        LongPollQuery: number | null;
         MerchantIdHeader: string;
         OptionalIdempotencyHeader: string;
         "PaymentListQuery.cursor": string;
@@ -1380,7 +1385,8 @@ export interface operations {
     gatewayConfirmPayment: {
         parameters: {
             query?: {
-                maxPollMs?: number;
+                /** @description Maximum time to long-poll for payment status, in milliseconds (capped at 30000). */
+                maxPollMs?: components["parameters"]["LongPollQuery"];
             };
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
@@ -2047,7 +2053,10 @@ export interface operations {
     };
     gatewayGetPaymentStatus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Maximum time to long-poll for payment status, in milliseconds (capped at 30000). */
+                maxPollMs?: components["parameters"]["LongPollQuery"];
+            };
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
                 "Svc-Version"?: components["parameters"]["VersionHeaders"];
@@ -4973,7 +4982,10 @@ export interface operations {
     };
     getPaymentStatus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Maximum time to long-poll for payment status, in milliseconds (capped at 30000). */
+                maxPollMs?: components["parameters"]["LongPollQuery"];
+            };
             header: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
                 "Svc-Version"?: components["parameters"]["VersionHeaders"];

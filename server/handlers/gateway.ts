@@ -2,24 +2,22 @@ import { AppError } from '../errors.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { cancelPayment, expireIfDue } from '../domain/payments/transition.ts';
 import { fiatAmount, statusView } from '../domain/payments/view.ts';
-import { isFinal } from '../domain/payments/state-machine.ts';
+import { longPoll } from '../domain/payments/long-poll.ts';
 import { buildOptions } from '../domain/gateway/options.ts';
 import { chainOfQuote, confirmPayment, optionRequestOf } from '../domain/gateway/confirm.ts';
 import { resolvePaymentRef } from '../domain/gateway/payment-links.ts';
 import type { GatewayDeps } from '../domain/gateway/gateway-deps.ts';
 import type { MerchantRecord, PaymentRecord } from '../ports/storage.ts';
+import type { PaymentChangesPort } from '../ports/payment-changes.ts';
 import { cancelView } from './payments.ts';
 
 type Ops = 'gatewayGetPayment' | 'gatewayGetPaymentOptions' | 'gatewayFetchAction' | 'gatewayConfirmPayment' | 'gatewayGetPaymentStatus' | 'gatewayCancelPayment';
-
-/** The longest a confirm call waits for a final status (`maxPollMs` is capped to it). */
-const MAX_LONG_POLL_MS = 30_000;
 
 /**
  * Wallet-side operations. A wallet knows a payment only from the buyer's link, so lookups are by
  * id alone (the `{id}` may be the link itself); the key authenticates the wallet, not an owner.
  */
-export function gatewayHandlers(deps: GatewayDeps): Pick<OperationHandlers, Ops> {
+export function gatewayHandlers(deps: GatewayDeps & { paymentChanges: PaymentChangesPort }): Pick<OperationHandlers, Ops> {
   const { storage, clock, assets } = deps;
 
   /** What `load` finds for the payment `ref` names (an id or one of our links), or 404. */
@@ -37,6 +35,11 @@ export function gatewayHandlers(deps: GatewayDeps): Pick<OperationHandlers, Ops>
   /** A payment the buyer can still act on: 410 once expired, 400 once settled either way. */
   async function actionable(ref: string): Promise<PaymentRecord> {
     return mustBeActionable(await payment(ref));
+  }
+
+  /** The payment as stored now (expired if its time is up): what a woken long-poll answers. */
+  async function current(known: PaymentRecord): Promise<PaymentRecord> {
+    return expireIfDue(deps, (await storage.payments.get(known.id)) ?? known);
   }
 
   function mustBeActionable(p: PaymentRecord): PaymentRecord {
@@ -87,17 +90,25 @@ export function gatewayHandlers(deps: GatewayDeps): Pick<OperationHandlers, Ops>
     },
 
     async gatewayConfirmPayment({ path, query, body }) {
-      let p = await confirmPayment(deps, await payment(path.id), body.optionId, body.results.map((r) => r.data[0]!), body.collectedData);
-      const waitUntil = clock.now() + Math.min(query.maxPollMs ?? 0, MAX_LONG_POLL_MS);
-      while (!isFinal(p.status) && clock.now() < waitUntil) {
-        await new Promise((r) => setTimeout(r, 200));
-        p = (await storage.payments.get(p.id)) ?? p;
-      }
+      // Waits from the confirm's own answer (usually processing) for the next status: final, or
+      // requires_action again when the chain shows the attempt cannot pay.
+      const p = await longPoll(deps.paymentChanges, {
+        paymentId: resolvePaymentRef(path.id, deps.payHost),
+        maxPollMs: query.maxPollMs,
+        first: async () => confirmPayment(deps, await payment(path.id), body.optionId, body.results.map((r) => r.data[0]!), body.collectedData),
+        reread: current,
+      });
       return { status: 200, body: statusView(p, assets, clock.now()) };
     },
 
-    async gatewayGetPaymentStatus({ path }) {
-      return { status: 200, body: statusView(await payment(path.id), assets, clock.now()) };
+    async gatewayGetPaymentStatus({ path, query }) {
+      const p = await longPoll(deps.paymentChanges, {
+        paymentId: resolvePaymentRef(path.id, deps.payHost),
+        maxPollMs: query.maxPollMs,
+        first: () => payment(path.id),
+        reread: current,
+      });
+      return { status: 200, body: statusView(p, assets, clock.now()) };
     },
 
     async gatewayCancelPayment({ path }) {

@@ -4,6 +4,8 @@ import type { OperationHandlers } from '../http/operations.ts';
 import { newPayment, type PaymentTimeLimits } from '../domain/payments/create-payment.ts';
 import { cancelPayment, expireIfDue, type PaymentDeps } from '../domain/payments/transition.ts';
 import { paymentView, statusView } from '../domain/payments/view.ts';
+import { longPoll } from '../domain/payments/long-poll.ts';
+import type { PaymentChangesPort } from '../ports/payment-changes.ts';
 import { CREATED_EVENT_TYPE, pollInMs } from '../domain/payments/state-machine.ts';
 import { newId } from '../domain/ids.ts';
 import { paymentOfMerchant } from './payment-access.ts';
@@ -12,6 +14,8 @@ export interface PaymentHandlerDeps extends PaymentDeps {
   /** Base of buyer links: `gatewayUrl` is `{payBaseUrl}/<paymentId>`. */
   payBaseUrl: string;
   paymentTimes: PaymentTimeLimits;
+  /** Wakes long-polling status requests when their payment changes. */
+  paymentChanges: PaymentChangesPort;
 }
 
 type Ops = 'createPayment' | 'getPaymentStatus' | 'getPayment' | 'cancelPayment';
@@ -58,8 +62,9 @@ export function paymentHandlers(deps: PaymentHandlerDeps): Pick<OperationHandler
       return { status: 201, body: response };
     },
 
-    async getPaymentStatus({ path, ctx }) {
-      const payment = await expireIfDue(deps, await paymentOfMerchant(storage, partnerOf(ctx).id, ctx.merchantId!, path.id));
+    async getPaymentStatus({ path, query, ctx }) {
+      const read = async () => expireIfDue(deps, await paymentOfMerchant(storage, partnerOf(ctx).id, ctx.merchantId!, path.id));
+      const payment = await longPoll(deps.paymentChanges, { paymentId: path.id, maxPollMs: query.maxPollMs, first: read, reread: read });
       return { status: 200, body: statusView(payment, assets, clock.now()) };
     },
 

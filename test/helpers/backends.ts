@@ -1,11 +1,13 @@
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
-import type { StoragePort } from '../../server/ports/storage.ts';
 import { dropSchema, postgresAvailable, postgresUrl, uniqueSchema } from './services.ts';
+
+/** A PostgreSQL storage (server or PGlite): the port, and the `db` its change listener hears. */
+export type TestStorage = Awaited<ReturnType<typeof createPostgresStorage>>;
 
 export interface StorageBackend {
   name: string;
   /** A fresh, empty store. */
-  open(): Promise<StoragePort & { dispose(): Promise<void> }>;
+  open(): Promise<TestStorage & { dispose(): Promise<void> }>;
 }
 
 const pglite: StorageBackend = {

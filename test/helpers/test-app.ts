@@ -5,6 +5,8 @@ import { createApp, type AppDeps } from '../../server/app.ts';
 import { createAssetRegistry, type AssetConfig } from '../../server/domain/assets.ts';
 import { createManualClock } from '../../server/ports/clock.ts';
 import type { StoragePort } from '../../server/ports/storage.ts';
+import { createPostgresPaymentChanges } from '../../adapters/payment-changes/postgres/index.ts';
+import type { TestStorage } from './backends.ts';
 import { createKey, createPartner } from '../../server/auth/provisioning.ts';
 
 /** Assets the HTTP suites settle in: one EVM token and one SPL token. */
@@ -33,9 +35,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(storage: StoragePort, overrides: Partial<AppDeps> = {}): Promise<TestApp> {
+export async function startTestApp(storage: StoragePort | TestStorage, overrides: Partial<AppDeps> = {}): Promise<TestApp> {
   const clock = createManualClock(Date.now());
-  const app = createApp({ storage, clock, logger: pino({ level: process.env.TEST_LOG ?? 'silent' }), assets: createAssetRegistry(TEST_ASSETS), validateResponses: true, ...overrides });
+  // As in production: long-polls are woken by the storage's own notifications.
+  const db = 'db' in storage ? storage.db : null;
+  if (!overrides.paymentChanges && !db) throw new Error('startTestApp: pass a PostgreSQL storage (its db notifies changes) or a paymentChanges adapter');
+  const ownChanges = overrides.paymentChanges ? null : await createPostgresPaymentChanges({ db: db! });
+  const paymentChanges = overrides.paymentChanges ?? ownChanges!;
+  const app = createApp({ storage, paymentChanges, clock, logger: pino({ level: process.env.TEST_LOG ?? 'silent' }), assets: createAssetRegistry(TEST_ASSETS), validateResponses: true, ...overrides });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -72,6 +79,9 @@ export async function startTestApp(storage: StoragePort, overrides: Partial<AppD
       }
       return { status: res.status, body: parsed, headers: res.headers };
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    async close() {
+      await ownChanges?.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

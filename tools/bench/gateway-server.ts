@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Wallet } from 'ethers';
 import { pino } from 'pino';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
+import { createPostgresPaymentChanges } from '../../adapters/payment-changes/postgres/index.ts';
 import { createEvmChainAdapter } from '../../adapters/chains/evm/gateway-adapter.ts';
 import { createApp } from '../../server/app.ts';
 import { createMemoryRateLimiter } from '../../adapters/rate-limit/memory/index.ts';
@@ -18,6 +19,7 @@ import { createSandboxChains } from '../../server/sandbox/index.ts';
 
 const [url, schema] = [process.argv[2]!, process.argv[3]!];
 const storage = await createPostgresStorage({ url, schema, poolSize: 20 });
+const paymentChanges = await createPostgresPaymentChanges({ db: storage.db });
 const sandbox = await createSandboxChains();
 const evm = sandbox.evm;
 const chains = createChainRegistry([createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1 }])]);
@@ -26,10 +28,10 @@ const { partner, apiKey } = await createPartner(storage, { name: 'bench', versio
 const wallet = await createKey(storage, { partnerId: partner.id, scope: 'wallet', live: false });
 // As in service-server.ts: the limiter is on the measured path, set never to refuse.
 const rateLimiter = createMemoryRateLimiter({ perSecond: 1_000_000, burst: 1_000_000 }, systemClock);
-const app = createApp({ storage, clock: systemClock, logger: pino({ level: 'warn' }), assets, chains, prices: createPriceTable(), payBaseUrl: 'https://pay.bench.test', rateLimiter });
+const app = createApp({ storage, paymentChanges, clock: systemClock, logger: pino({ level: 'warn' }), assets, chains, prices: createPriceTable(), payBaseUrl: 'https://pay.bench.test', rateLimiter });
 const server = app.listen(0, '127.0.0.1', () => {
   const usdc = sandbox.assetConfigs().find((a) => a.symbol === 'USDC' && a.id.startsWith('eip155'))!.id;
   console.log(`ready ${(server.address() as AddressInfo).port} ${JSON.stringify({ apiKey, walletKey: wallet.apiKey, usdc, buyer: `eip155:31337:${Wallet.createRandom().address}` })}`);
 });
 server.keepAliveTimeout = 60_000;
-process.on('SIGTERM', () => server.close(() => void storage.close().then(() => sandbox.close()).then(() => process.exit(0))));
+process.on('SIGTERM', () => server.close(() => void paymentChanges.close().then(() => storage.close()).then(() => sandbox.close()).then(() => process.exit(0))));

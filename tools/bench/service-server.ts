@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
+import { createPostgresPaymentChanges } from '../../adapters/payment-changes/postgres/index.ts';
 import { createApp } from '../../server/app.ts';
 import { createAssetRegistry } from '../../server/domain/assets.ts';
 import { systemClock } from '../../server/ports/clock.ts';
@@ -14,15 +15,16 @@ import { createMemoryRateLimiter } from '../../adapters/rate-limit/memory/index.
 
 const [url, schema] = [process.argv[2]!, process.argv[3]!];
 const storage = await createPostgresStorage({ url, schema, poolSize: 20 });
+const paymentChanges = await createPostgresPaymentChanges({ db: storage.db });
 const assets = createAssetRegistry(loadConfig({ SERVICE_MODE: 'production' }).assets);
 const { partner, apiKey } = await createPartner(storage, { name: 'bench', version: '2026-02-18', live: false });
 // The rate limiter is part of every request's path, so it is measured too, set far above the
 // rate the bench can reach so that it counts every request and refuses none.
 const rateLimiter = createMemoryRateLimiter({ perSecond: 1_000_000, burst: 1_000_000 }, systemClock);
-const app = createApp({ storage, clock: systemClock, logger: pino({ level: 'warn' }), assets, payBaseUrl: 'https://pay.bench.test', rateLimiter });
+const app = createApp({ storage, paymentChanges, clock: systemClock, logger: pino({ level: 'warn' }), assets, payBaseUrl: 'https://pay.bench.test', rateLimiter });
 const server = app.listen(0, '127.0.0.1', () => {
   const port = (server.address() as AddressInfo).port;
   console.log(`ready ${port} ${JSON.stringify({ apiKey, partnerId: partner.id })}`);
 });
 server.keepAliveTimeout = 60_000;
-process.on('SIGTERM', () => server.close(() => void storage.close().then(() => process.exit(0))));
+process.on('SIGTERM', () => server.close(() => void paymentChanges.close().then(() => storage.close()).then(() => process.exit(0))));

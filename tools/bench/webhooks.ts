@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { pino } from 'pino';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
+import { createPostgresPaymentChanges } from '../../adapters/payment-changes/postgres/index.ts';
 import { createBullmqQueue } from '../../adapters/queue/bullmq/index.ts';
 import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
 import { createApp } from '../../server/app.ts';
@@ -31,6 +32,7 @@ const USDC = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 async function main() {
   const logger = pino({ level: 'warn' });
   const storage = await createPostgresStorage({ url: dbUrl, schema, poolSize: 20 });
+  const paymentChanges = await createPostgresPaymentChanges({ db: storage.db });
   const assets = createAssetRegistry([{ id: USDC, symbol: 'USDC', name: 'USD Coin', decimals: 6, pegCurrency: 'USD', flows: ['transfer'], networkName: 'Base' }]);
   const seen = new Set<string>();
   let done: () => void = () => {};
@@ -47,7 +49,7 @@ async function main() {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
   const rxPort = (receiver.address() as AddressInfo).port;
 
-  const app = createApp({ storage, clock: systemClock, logger, assets, allowLoopbackEndpoints: true });
+  const app = createApp({ storage, paymentChanges, clock: systemClock, logger, assets, allowLoopbackEndpoints: true });
   const server = await new Promise<http.Server>((r) => {
     const s = app.listen(0, '127.0.0.1', () => r(s));
   });
@@ -82,6 +84,7 @@ async function main() {
   await jobs.stop();
   server.close();
   receiver.close();
+  await paymentChanges.close();
   await storage.close();
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();

@@ -3,6 +3,7 @@ import { toMerchant, toPayment, toSettlement } from './rows.ts';
 import { INSERT_JOBS_FROM_PARAM, insertPayments, jobsParam, listClauses, patchAssignments, type NewPayment } from './payment-sql.ts';
 import { createBatcher } from './batcher.ts';
 import { isUniqueViolation, type SqlClient, type SqlDb } from './sql-db.ts';
+import { NOTIFY_RETURNED_PAYMENT } from './change-channel.ts';
 
 async function insertEvent(tx: SqlClient, e: { id: string; type: string }, p: PaymentRecord, at: Date, data: unknown) {
   await tx.query('INSERT INTO payment_events (id, payment_id, partner_id, type, state_version, created_at, data) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
@@ -191,7 +192,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
         return await db.transaction(async (tx) => {
           const params: unknown[] = [id, t.from, t.to, t.at];
           const sets = ['status = $3', 'state_version = state_version + 1', 'updated_at = $4', ...patchAssignments(t.patch, params)];
-          const { rows } = await tx.query(`UPDATE payments SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($2::text[]) RETURNING *`, params);
+          const { rows } = await tx.query(`UPDATE payments SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($2::text[]) RETURNING *, ${NOTIFY_RETURNED_PAYMENT}`, params);
           if (!rows[0]) {
             const cur = await tx.query('SELECT * FROM payments WHERE id = $1', [id]);
             return { ok: false as const, current: cur.rows[0] ? toPayment(cur.rows[0]) : null };
@@ -213,7 +214,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
       return db.transaction(async (tx) => {
         const { rows } = await tx.query(
           `UPDATE payments SET refunded_at = $4, state_version = state_version + 1, updated_at = $4
-           WHERE id = $1 AND partner_id = $2 AND merchant_id = $3 AND status = 'succeeded' AND refunded_at IS NULL RETURNING *`,
+           WHERE id = $1 AND partner_id = $2 AND merchant_id = $3 AND status = 'succeeded' AND refunded_at IS NULL RETURNING *, ${NOTIFY_RETURNED_PAYMENT}`,
           [id, partnerId, merchantId, at],
         );
         if (!rows[0]) {

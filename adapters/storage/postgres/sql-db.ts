@@ -19,6 +19,12 @@ export interface SqlClient {
 export interface SqlDb extends SqlClient {
   transaction<T>(fn: (tx: SqlClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * How to hear this database's NOTIFY (adapters/payment-changes/postgres): the embedded engine
+   * delivers them in-process; a server's arrive on a connection of the listener's own, outside
+   * the pool, since a LISTEN holds its connection for good.
+   */
+  readonly notifications: { engine: 'pglite'; listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> } | { engine: 'server'; url: string };
 }
 
 const INT8_OID = 20;
@@ -72,6 +78,7 @@ export function createPgDb(opts: { url: string; schema?: string; max?: number })
       }
     },
     close: () => pool.end(),
+    notifications: { engine: 'server', url: opts.url },
   };
 }
 
@@ -91,6 +98,7 @@ export async function createPgliteDb(opts: { dataDir?: string }): Promise<SqlDb>
     ...wrap(db),
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
     close: () => db.close(),
+    notifications: { engine: 'pglite', listen: (channel, onPayload) => db.listen(channel, onPayload) },
   };
 }
 

@@ -55,6 +55,16 @@ describe('payments against the real service', () => {
     await expect(client.payments.status(merchant, 'pay_01ZZZZZZZZZZZZZZZZZZZZZZZZ')).rejects.toMatchObject({ status: 404, code: 'payment_not_found' });
   });
 
+  it('long-polls status with maxPollMs: answered when the payment changes', async () => {
+    const { paymentId } = await client.payments.create(merchant, usd('1050'));
+    const started = Date.now();
+    const waiting = client.payments.status(merchant, paymentId, { maxPollMs: 20_000 });
+    await new Promise((r) => setTimeout(r, 300));
+    await client.payments.cancel(merchant, paymentId);
+    expect(await waiting).toEqual({ status: 'cancelled', isFinal: true, pollInMs: null });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   it('iterates a merchant’s payments across pages', async () => {
     const other = await payableMerchant(client, 'Paged');
     const ids: string[] = [];

@@ -5,8 +5,11 @@ import { waitForFinal, type WaitOptions } from '../wait-for-final.ts';
 export interface PaymentsApi {
   /** Creates a payment for a merchant; an Idempotency-Key is always sent (generated when absent), so it is retried safely. */
   create(merchantId: string, body: CreatePaymentInput, options?: IdempotencyOptions): Promise<CreatePaymentResponse>;
-  /** Status, finality and the polling hint; reading it also expires an overdue payment. */
-  status(merchantId: string, paymentId: string, init?: { signal?: AbortSignal }): Promise<PaymentStatusResponse>;
+  /**
+   * Status, finality and the polling hint; reading it also expires an overdue payment. With
+   * `maxPollMs` it long-polls: answered when the status changes, or after that long (30 s at most).
+   */
+  status(merchantId: string, paymentId: string, init?: { signal?: AbortSignal; maxPollMs?: number }): Promise<PaymentStatusResponse>;
   /** The full record: amounts, buyer, transaction, settlement, refund state. */
   get(merchantId: string, paymentId: string): Promise<Payment>;
   /** One page of the partner's payments (filter by `merchantId`, `status`, …). */
@@ -30,7 +33,8 @@ export function paymentsApi({ raw, newIdempotencyKey }: HelperContext): Payments
       const header = { 'Merchant-Id': merchantId, 'Idempotency-Key': options.idempotencyKey ?? newIdempotencyKey() };
       return unwrap(raw.POST('/v1/payments', { params: { header }, body }));
     },
-    status: (merchantId, id, init = {}) => unwrap(raw.GET('/v1/payments/{id}/status', { ...one(merchantId, id), ...init })),
+    status: (merchantId, id, { maxPollMs, ...init } = {}) =>
+      unwrap(raw.GET('/v1/payments/{id}/status', { params: { ...one(merchantId, id).params, ...(maxPollMs === undefined ? {} : { query: { maxPollMs } }) }, ...init })),
     get: (merchantId, id) => unwrap(raw.GET('/v1/payments/{id}', one(merchantId, id))),
     list,
     listAll: (query = {}) => paginate(list, query),

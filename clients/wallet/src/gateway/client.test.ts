@@ -135,20 +135,56 @@ describe('gateway client calls', () => {
 });
 
 describe('waitForFinal', () => {
-  it('polls with the pollInMs the service gives and stops on isFinal', async () => {
-    const script = [
-      { status: 'requires_action', isFinal: false, pollInMs: 2000 },
-      { status: 'processing', isFinal: false, pollInMs: 1000 },
-      { status: 'succeeded', isFinal: true, pollInMs: null },
-    ];
-    const local = await serve(() => ({ status: 200, body: script[local.requests.length - 1] }));
+  const script = [
+    { status: 'requires_action', isFinal: false, pollInMs: 2000 },
+    { status: 'processing', isFinal: false, pollInMs: 1000 },
+    { status: 'succeeded', isFinal: true, pollInMs: null },
+  ];
+
+  it('long-polls status with maxPollMs and reads again at once after a long-poll answer', async () => {
+    let clock = 0;
+    // A service that long-polls: each answer comes when the status changed, 1.5 s and 20 s later.
+    const took = [0, 1500, 20_000];
+    const local = await serve(() => {
+      clock += took[local.requests.length - 1]!;
+      return { status: 200, body: script[local.requests.length - 1] };
+    });
     const sleeps: number[] = [];
     const seen: string[] = [];
-    const client = createGatewayClient({ baseUrl: local.baseUrl, apiKey: 'k' }, { retry: { sleep: async (ms) => void sleeps.push(ms) } });
+    const client = createGatewayClient({ baseUrl: local.baseUrl, apiKey: 'k' }, { now: () => clock, retry: { sleep: async (ms) => void (sleeps.push(ms), (clock += ms)) } });
     const final = await client.waitForFinal(ID, { onStatus: (s) => seen.push(s.status) });
     expect(final.status).toBe('succeeded');
-    expect(sleeps).toEqual([2000, 1000]);
+    expect(local.requests.map((r) => r.url)).toEqual(Array(3).fill(`/v1/gateway/payment/${ID}/status?maxPollMs=30000`));
+    // The first answer came at once: the rest of its pollInMs (2 s) is waited; the second took
+    // longer than its pollInMs (1 s), so the third read follows at once.
+    expect(sleeps).toEqual([2000]);
     expect(seen).toEqual(['requires_action', 'processing', 'succeeded']);
+  });
+
+  it('polls with the pollInMs the service gives when long-polling is off, and stops on isFinal', async () => {
+    const local = await serve(() => ({ status: 200, body: script[local.requests.length - 1] }));
+    let clock = 0;
+    const sleeps: number[] = [];
+    const client = createGatewayClient({ baseUrl: local.baseUrl, apiKey: 'k' }, { now: () => clock, retry: { sleep: async (ms) => void (sleeps.push(ms), (clock += ms)) } });
+    const final = await client.waitForFinal(ID, { maxPollMs: 0 });
+    expect(final.status).toBe('succeeded');
+    expect(sleeps).toEqual([2000, 1000]);
+    expect(local.requests.map((r) => r.url)).toEqual(Array(3).fill(`/v1/gateway/payment/${ID}/status`));
+  });
+
+  it('never long-polls past its timeout', async () => {
+    const local = await serve(() => ({ status: 200, body: { status: 'processing', isFinal: false, pollInMs: 1000 } }));
+    let clock = 0;
+    const client = createGatewayClient({ baseUrl: local.baseUrl, apiKey: 'k' }, { now: () => clock, retry: { sleep: async (ms) => void (clock += ms) } });
+    await expect(client.waitForFinal(ID, { timeoutMs: 2500, maxPollMs: 5000 })).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(local.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('maxPollMs'))).toEqual(['2500', '1500', '500']);
+  });
+
+  it('passes maxPollMs on a single status read', async () => {
+    const local = await serve(() => ({ status: 200, body: script[1] }));
+    await apiKeyClient(local.baseUrl).getStatus(ID, { maxPollMs: 1200 });
+    await apiKeyClient(local.baseUrl).getStatus(ID);
+    expect(local.requests.map((r) => r.url)).toEqual([`/v1/gateway/payment/${ID}/status?maxPollMs=1200`, `/v1/gateway/payment/${ID}/status`]);
   });
 
   it('stops when the signal aborts and when the timeout would be passed', async () => {

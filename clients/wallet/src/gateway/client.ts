@@ -23,7 +23,8 @@ export interface GatewayClient {
   getOptions(paymentId: string, request: { accounts: string[]; includePaymentInfo?: boolean; refresh?: string[] }): Promise<PaymentOptions>;
   fetchAction(paymentId: string, request: { optionId: string; data: string }): Promise<WalletRpcAction[]>;
   confirm(paymentId: string, request: ConfirmRequest, options?: { maxPollMs?: number }): Promise<PaymentStatusResult>;
-  getStatus(paymentId: string): Promise<PaymentStatusResult>;
+  /** `maxPollMs` long-polls: the service answers when the status changes, or after that long (30 s at most). */
+  getStatus(paymentId: string, options?: { maxPollMs?: number; signal?: AbortSignal }): Promise<PaymentStatusResult>;
   cancel(paymentId: string): Promise<CancelResult>;
   waitForFinal(paymentId: string, options?: WaitOptions): Promise<PaymentStatusResult>;
 }
@@ -66,14 +67,16 @@ export function createGatewayClient(config: GatewayClientConfig, options: Gatewa
       const query = { maxPollMs: confirmOptions.maxPollMs };
       return readStatus(await call({ method: 'POST', path: path(paymentId, '/confirm'), query, body }));
     },
-    async getStatus(paymentId) {
-      return readStatus(await call({ method: 'GET', path: path(paymentId, '/status') }));
+    async getStatus(paymentId, statusOptions = {}) {
+      const spec: RequestSpec = { method: 'GET', path: path(paymentId, '/status'), query: { maxPollMs: statusOptions.maxPollMs } };
+      if (statusOptions.signal) spec.signal = statusOptions.signal;
+      return readStatus(await call(spec));
     },
     async cancel(paymentId) {
       return readCancel(await call({ method: 'POST', path: path(paymentId, '/cancel'), body: {} }));
     },
     waitForFinal(paymentId, waitOptions = {}) {
-      return waitForFinalStatus(() => client.getStatus(paymentId), {
+      return waitForFinalStatus((request) => client.getStatus(paymentId, request), {
         sleep: retry.sleep,
         now: options.now ?? Date.now,
         ...waitOptions,

@@ -1,0 +1,57 @@
+import type { PaymentChangesPort } from '../../../server/ports/payment-changes.ts';
+import type { SqlDb } from '../../storage/postgres/sql-db.ts';
+import { PAYMENT_CHANGES_CHANNEL } from '../../storage/postgres/change-channel.ts';
+import { createSubscriptions } from '../subscriptions.ts';
+import { startServerListener } from './server-listener.ts';
+
+export interface PostgresPaymentChangesOptions {
+  /** The PostgreSQL storage's database (`createPostgresStorage(…).db`), whose changes it announces. */
+  db: Pick<SqlDb, 'notifications'>;
+  /** Server only: delay before reconnecting a dropped listener, doubling from minMs up to maxMs. */
+  reconnect?: { minMs?: number; maxMs?: number };
+  /** Server only: the listener's name in pg_stat_activity. */
+  applicationName?: string;
+  /** A lost connection or a failed reconnect (the listener keeps trying); default: ignored. */
+  onError?: (err: unknown) => void;
+}
+
+/**
+ * Payment changes from PostgreSQL LISTEN/NOTIFY: the storage notifies inside the transaction
+ * that changes a payment, so every process on the database (API processes, workers) hears each
+ * change exactly at its commit, whoever made it. One listener per process, on a connection of
+ * its own for a server or in-process for the embedded engine (PGlite delivers NOTIFY too).
+ */
+export async function createPostgresPaymentChanges(opts: PostgresPaymentChangesOptions): Promise<PaymentChangesPort> {
+  const minMs = opts.reconnect?.minMs ?? 100;
+  const maxMs = opts.reconnect?.maxMs ?? 5_000;
+  if (!(Number.isFinite(minMs) && minMs > 0 && maxMs >= minMs)) throw new Error('payment changes: reconnect needs 0 < minMs <= maxMs');
+  const onError = opts.onError ?? (() => {});
+  const subs = createSubscriptions(onError);
+  const source = opts.db.notifications;
+
+  let stop: () => Promise<void>;
+  if (source.engine === 'pglite') {
+    // One engine in this process: nothing to lose, nothing to reconnect.
+    stop = await source.listen(PAYMENT_CHANGES_CHANNEL, (id) => subs.changed(id));
+  } else {
+    const listener = await startServerListener({
+      url: source.url,
+      channel: PAYMENT_CHANGES_CHANNEL,
+      applicationName: opts.applicationName ?? 'mps-payment-changes',
+      reconnect: { minMs, maxMs },
+      onPayload: (id) => subs.changed(id),
+      // Listening again, but what was notified meanwhile is gone: every waiter reads once.
+      onReconnected: () => subs.resyncAll(),
+      onError,
+    });
+    stop = () => listener.close();
+  }
+  return {
+    subscribe: subs.subscribe,
+    async close() {
+      subs.closeAll();
+      // Closing after the storage (its engine already gone) has nothing left to release.
+      await stop().catch(onError);
+    },
+  };
+}
