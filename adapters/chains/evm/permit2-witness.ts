@@ -3,10 +3,10 @@
 // Permit2 checks that the signature covers the witness; it does not compare the witness with
 // `transferDetails.to` (the spender, our relayer, chooses `to`): the service submits with `to`
 // taken from the witness, and a contract spender would be needed to enforce it on chain.
-import { Contract, TypedDataEncoder, isHexString, type Signer } from 'ethers';
+import { TypedDataEncoder, isHexString, type Signer } from 'ethers';
 import { checksummed } from './address.ts';
-import { PERMIT2_ABI } from './abis.ts';
-import { chainIdQuantity, messageAddress, messageUint, recoverTypedDataSigner, uint256Quantity, type Eip712TypedData, type TypedDataField } from './typed-data.ts';
+import { buildPermitTransferFrom, checkedPermit, type PermitTransferFromInput } from './permit2.ts';
+import { messageAddress, recoverTypedDataSigner, type Eip712TypedData, type TypedDataField } from './typed-data.ts';
 
 /** The witness struct: which payment, paid to which address. */
 export const PAYMENT_WITNESS_TYPES: Record<string, TypedDataField[]> = {
@@ -38,43 +38,25 @@ export const PERMIT_WITNESS_TRANSFER_FROM_TYPES: Record<string, TypedDataField[]
 export const PAYMENT_WITNESS_TYPE_STRING =
   'PaymentWitness witness)PaymentWitness(bytes32 payment,address destination)TokenPermissions(address token,uint256 amount)';
 
-export type PermitWitnessInput = {
-  permit2: string;
-  chainId: number | bigint;
-  token: string;
-  amount: bigint;
-  /** The service's relayer (Permit2 requires msg.sender to be the signed spender). */
-  spender: string;
-  nonce: bigint;
-  deadline: bigint;
+export type PermitWitnessInput = PermitTransferFromInput & {
   /** bytes32 naming the payment (`derivePaymentReference`). */
   payment: string;
   /** The merchant's destination: where the submission must send the tokens. */
   destination: string;
 };
 
-/** The `PermitWitnessTransferFrom` typed data for `eth_signTypedData_v4`. */
+/**
+ * The `PermitWitnessTransferFrom` typed data for `eth_signTypedData_v4`: the plain permit's
+ * domain and message, with the witness beside them.
+ */
 export function buildPermitWitnessTransferFrom(input: PermitWitnessInput): Eip712TypedData {
-  if (input.amount <= 0n) throw new Error('amount must be positive');
   if (!isHexString(input.payment, 32)) throw new Error('payment must be 32 bytes of hex');
+  const plain = buildPermitTransferFrom(input);
   return {
-    types: {
-      EIP712Domain: [
-        { name: 'name', type: 'string' },
-        { name: 'chainId', type: 'uint256' },
-        { name: 'verifyingContract', type: 'address' },
-      ],
-      ...PERMIT_WITNESS_TRANSFER_FROM_TYPES,
-    },
+    ...plain,
+    types: { EIP712Domain: plain.types.EIP712Domain!, ...PERMIT_WITNESS_TRANSFER_FROM_TYPES },
     primaryType: 'PermitWitnessTransferFrom',
-    domain: { name: 'Permit2', chainId: chainIdQuantity(input.chainId), verifyingContract: checksummed(input.permit2) },
-    message: {
-      permitted: { token: checksummed(input.token), amount: uint256Quantity(input.amount, 'amount') },
-      spender: checksummed(input.spender),
-      nonce: uint256Quantity(input.nonce, 'nonce'),
-      deadline: uint256Quantity(input.deadline, 'deadline'),
-      witness: { payment: input.payment.toLowerCase(), destination: checksummed(input.destination) },
-    },
+    message: { ...plain.message, witness: { payment: input.payment.toLowerCase(), destination: checksummed(input.destination) } },
   };
 }
 
@@ -107,19 +89,11 @@ export function verifyPermitWitnessTransferFrom(typedData: Eip712TypedData, sign
  * records it before broadcasting.
  */
 export async function permitWitnessTransferRequest(relayer: Signer, typedData: Eip712TypedData, signature: string, transfer: { owner: string; requestedAmount: bigint }) {
-  const permit2 = typedData.domain.verifyingContract;
-  if (!permit2) throw new Error('typed data has no verifyingContract');
-  const spender = messageAddress(typedData.message, 'spender');
-  const relayerAddress = checksummed(await relayer.getAddress());
-  if (relayerAddress !== spender) throw new Error(`Relayer ${relayerAddress} is not the permit spender ${spender}`);
-  const permittedFields = typedData.message.permitted as Record<string, unknown>;
-  const permitted = { token: messageAddress(permittedFields, 'token'), amount: messageUint(permittedFields, 'amount') };
-  if (transfer.requestedAmount <= 0n || transfer.requestedAmount > permitted.amount) throw new Error('requestedAmount must be positive and at most the permitted amount');
+  const { contract, permit } = await checkedPermit(relayer, typedData, transfer.requestedAmount);
   const witness = witnessOf(typedData);
   const witnessHash = TypedDataEncoder.from(PAYMENT_WITNESS_TYPES).hash({ payment: witness.payment, destination: witness.destination });
-  const contract = new Contract(checksummed(permit2), PERMIT2_ABI, relayer);
   return contract.getFunction('permitWitnessTransferFrom').populateTransaction(
-    { permitted, nonce: messageUint(typedData.message, 'nonce'), deadline: messageUint(typedData.message, 'deadline') },
+    permit,
     { to: witness.destination, requestedAmount: transfer.requestedAmount },
     checksummed(transfer.owner),
     witnessHash,

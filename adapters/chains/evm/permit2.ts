@@ -103,23 +103,35 @@ export async function submitPermitTransferFrom(
   signature: string,
   transfer: { owner: string; to: string; requestedAmount: bigint },
 ): Promise<string> {
+  const { contract, permit } = await checkedPermit(relayer, typedData, transfer.requestedAmount);
+  const tx = await contract.getFunction('permitTransferFrom').send(
+    permit,
+    { to: checksummed(transfer.to), requestedAmount: transfer.requestedAmount },
+    checksummed(transfer.owner),
+    signature,
+  );
+  return tx.hash;
+}
+
+/**
+ * The Permit2 contract (bound to the relayer) and the permit argument of a signed permit, once the
+ * relayer is checked to be its spender (Permit2 checks msg.sender; this saves the gas) and
+ * `requestedAmount` to be positive and within the permitted amount.
+ */
+export async function checkedPermit(relayer: Signer, typedData: Eip712TypedData, requestedAmount: bigint) {
   const permit2 = typedData.domain.verifyingContract;
   if (!permit2) throw new Error('typed data has no verifyingContract');
   const spender = messageAddress(typedData.message, 'spender');
   const relayerAddress = checksummed(await relayer.getAddress());
   if (relayerAddress !== spender) throw new Error(`Relayer ${relayerAddress} is not the permit spender ${spender}`);
   const permitted = permittedOf(typedData);
-  if (transfer.requestedAmount <= 0n || transfer.requestedAmount > permitted.amount) {
+  if (requestedAmount <= 0n || requestedAmount > permitted.amount) {
     throw new Error('requestedAmount must be positive and at most the permitted amount');
   }
-  const contract = new Contract(checksummed(permit2), PERMIT2_ABI, relayer);
-  const tx = await contract.getFunction('permitTransferFrom').send(
-    { permitted, nonce: messageUint(typedData.message, 'nonce'), deadline: messageUint(typedData.message, 'deadline') },
-    { to: checksummed(transfer.to), requestedAmount: transfer.requestedAmount },
-    checksummed(transfer.owner),
-    signature,
-  );
-  return tx.hash;
+  return {
+    contract: new Contract(checksummed(permit2), PERMIT2_ABI, relayer),
+    permit: { permitted, nonce: messageUint(typedData.message, 'nonce'), deadline: messageUint(typedData.message, 'deadline') },
+  };
 }
 
 /** ERC-20 allowance from `owner` to `spender`. */
