@@ -3,7 +3,7 @@ import { storageBackends } from './helpers/backends.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { createPayment, payableMerchant, USDC_BASE } from './helpers/payments.ts';
 import { createAssetRegistry } from '../server/domain/assets.ts';
-import { transitionPayment } from '../server/domain/payments/transition.ts';
+import { MAX_PAYMENT_ATTEMPTS, releasePayment, transitionPayment } from '../server/domain/payments/transition.ts';
 import { TEST_ASSETS } from './helpers/test-app.ts';
 
 const backends = await storageBackends();
@@ -232,6 +232,30 @@ describe.each(backends)('payments on $name', (backend) => {
         }
         expect((await t.storage.payments.events(p.id)).map((e) => e.stateVersion)).toEqual([1, 2]);
       }
+    });
+
+    it('a released attempt gives the payment back, forgotten; the last allowed attempt fails it; past expiry it expires', async () => {
+      const attempt = (p: Awaited<ReturnType<typeof t.storage.payments.get>>) =>
+        transitionPayment(deps(), p!, 'processing', { optionId: 'opt_r', buyerAccount: 'eip155:8453:0x00000000000000000000000000000000000000b1', network: 'eip155:8453', txId: `0x${Math.random().toString(16).slice(2).padEnd(64, '0')}` });
+      const { body } = await createPayment(t, t.a.key, merchant);
+      let p = (await t.storage.payments.get(body.paymentId))!;
+      for (let n = 1; n < MAX_PAYMENT_ATTEMPTS; n++) {
+        const moved = await attempt(p);
+        expect(moved.ok).toBe(true);
+        p = await releasePayment(deps(), (moved as { payment: typeof p }).payment, 'reverted');
+        expect(p).toMatchObject({ status: 'requires_action', optionId: null, buyerAccount: null, network: null, txId: null });
+      }
+      const last = await attempt(p);
+      const failed = await releasePayment(deps(), (last as { payment: typeof p }).payment, 'reverted');
+      expect(failed).toMatchObject({ status: 'failed', failureCode: 'transfer_failed' });
+      expect((await t.storage.payments.events(p.id)).map((e) => e.type)).toEqual([
+        'payment.created', ...Array.from({ length: MAX_PAYMENT_ATTEMPTS - 1 }, () => ['payment.processing', 'payment.requires_action']).flat(), 'payment.processing', 'payment.failed',
+      ]);
+
+      const late = (await t.storage.payments.get((await createPayment(t, t.a.key, merchant)).body.paymentId))!;
+      const moved = await attempt(late);
+      t.clock.advance(late.expiresAt.getTime() - t.clock.now() + 1);
+      expect(await releasePayment(deps(), (moved as { payment: typeof late }).payment, 'never seen')).toMatchObject({ status: 'expired' });
     });
 
     it('expiry racing success: one winner, one event each time', async () => {
