@@ -167,7 +167,7 @@ describe('Permit2: what the buyer signs names the payment and the destination', 
     });
     const bareSig = await signTypedDataParams(buyer, [buyer.address, JSON.stringify(bare)]);
     const results = option.actions.length === 2 ? ['0x' + '11'.repeat(32), bareSig] : [bareSig];
-    expect(await confirm(id, option.id, results)).toMatchObject({ status: 422, body: { code: 'invalid_signature' } });
+    expect(await confirm(id, option.id, results)).toMatchObject({ status: 400, body: { code: 'invalid_signature' } });
     expect(await status(id)).toBe('requires_action');
   }, 60_000);
 });

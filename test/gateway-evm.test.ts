@@ -118,7 +118,7 @@ describe('adversarial signatures and expiry: nothing ends succeeded', () => {
       await signTypedDataParams(Wallet.createRandom(), opt.actions[0].data.params),
     ]) {
       const r = await confirm(t, id, opt.id, [sig], 0);
-      expect(r).toMatchObject({ status: 422, body: { code: 'invalid_signature' } });
+      expect(r).toMatchObject({ status: 400, body: { code: 'invalid_signature' } });
     }
     expect((await t.call('GET', `/v1/gateway/payment/${id}/status`, { key: t.a.walletKey })).body.status).toBe('requires_action');
     expect((await confirm(t, id, otherOpt.id, [await signTypedDataParams(wallet, otherOpt.actions[0].data.params)], 0)).body.code).toBe('option_not_found');

@@ -171,7 +171,7 @@ describe('adversarial results: nothing ends succeeded, the payment stays payable
     };
     for (const [name, result] of Object.entries(cases)) {
       const r = await confirm(t, p.id, p.option.id, [result], 0);
-      expect(r, name).toMatchObject({ status: 422, body: { code: 'invalid_signature' } });
+      expect(r, name).toMatchObject({ status: 400, body: { code: 'invalid_signature' } });
     }
     expect(await confirm(t, p.id, p.option.id, ['not a transaction'], 0)).toMatchObject({ status: 400, body: { code: 'invalid_results' } });
     expect(await status(t, p.id)).toBe('requires_action');
@@ -191,7 +191,7 @@ describe('adversarial results: nothing ends succeeded, the payment stays payable
     const signed = walletSign(first.transaction, b);
     expect((await confirm(t, first.id, first.option.id, [signed])).body.status).toBe('succeeded');
     const second = await fetchedPayment(t, m, b);
-    expect(await confirm(t, second.id, second.option.id, [signed], 0)).toMatchObject({ status: 422, body: { code: 'invalid_signature' } });
+    expect(await confirm(t, second.id, second.option.id, [signed], 0)).toMatchObject({ status: 400, body: { code: 'invalid_signature' } });
     expect(await status(t, second.id)).toBe('requires_action');
     // Broadcast again by anyone: the chain refuses the duplicate.
     await expect(sol().connection.sendRawTransaction(Buffer.from(signed, 'base64'))).rejects.toThrow(/already been processed/);
@@ -222,7 +222,7 @@ describe('adversarial results: nothing ends succeeded, the payment stays payable
     const fresh = await fetchTx(t, p.id, p.option);
     expect(fresh).not.toBe(p.transaction);
     // The latest build replaces the earlier one: only it is accepted now.
-    expect(await confirm(t, p.id, p.option.id, [stale], 0)).toMatchObject({ status: 422, body: { code: 'invalid_signature' } });
+    expect(await confirm(t, p.id, p.option.id, [stale], 0)).toMatchObject({ status: 400, body: { code: 'invalid_signature' } });
     expect((await confirm(t, p.id, p.option.id, [walletSign(fresh, b)])).body.status).toBe('succeeded');
     expect(sol().balance(m.solDestination, mint())).toBe(10_500_000n);
   }, 60_000);

@@ -79,8 +79,7 @@ describe.each(backends)('payments on $name', (backend) => {
 
     it('needs a merchant that is the partner’s, live and settled', async () => {
       const missing = await t.call('POST', '/v1/payments', { key: t.a.key, body: { amount: { unit: 'iso4217/USD', value: '1' }, referenceId: 'x' } });
-      expect(missing.status).toBe(400);
-      expect(missing.body.issues[0].field).toMatch(/merchant-id/i);
+      expect(missing).toMatchObject({ status: 401, body: { code: 'missing_merchant_id' } });
       const others = await payableMerchant(t, t.b.key);
       expect((await createPayment(t, t.a.key, others)).body.code).toBe('forbidden');
       expect((await createPayment(t, t.a.key, 'mrch_01ZZZZZZZZZZZZZZZZZZZZZZZZ')).status).toBe(403);
@@ -89,7 +88,7 @@ describe.each(backends)('payments on $name', (backend) => {
       expect(unsettled).toMatchObject({ status: 400, body: { code: 'merchant_not_payable' } });
       const doomed = await payableMerchant(t, t.a.key);
       await t.call('DELETE', `/v1/merchants/${doomed}`, { key: t.a.key });
-      expect(await createPayment(t, t.a.key, doomed)).toMatchObject({ status: 404, body: { code: 'merchant_not_found' } });
+      expect(await createPayment(t, t.a.key, doomed)).toMatchObject({ status: 400, body: { code: 'merchant_not_found' } });
     });
 
     it('honours an optional Idempotency-Key', async () => {
@@ -191,6 +190,38 @@ describe.each(backends)('payments on $name', (backend) => {
     });
   });
 
+  describe('errors the reference names', () => {
+    it('every merchant-scoped operation without Merchant-Id answers 401 missing_merchant_id, after the key is checked', async () => {
+      const r = await createPayment(t, t.a.key, merchant);
+      const id = r.body.paymentId as string;
+      const calls: Array<[string, string, unknown?]> = [
+        ['POST', '/v1/payments', { amount: { unit: 'iso4217/USD', value: '1' }, referenceId: 'x' }],
+        ['GET', `/v1/payments/${id}`],
+        ['GET', `/v1/payments/${id}/status`],
+        ['POST', `/v1/payments/${id}/cancel`],
+        ['GET', '/v1/merchants/payments'],
+        ['POST', '/v1/refunds', { paymentId: id }],
+      ];
+      for (const [method, path, body] of calls) {
+        const without = await t.call(method, path, { key: t.a.key, ...(body ? { body } : {}) });
+        expect(without, `${method} ${path}`).toMatchObject({ status: 401, body: { code: 'missing_merchant_id' } });
+        const empty = await t.call(method, path, { key: t.a.key, headers: { 'Merchant-Id': '' }, ...(body ? { body } : {}) });
+        expect(empty.body.code, `${method} ${path} with an empty header`).toBe('missing_merchant_id');
+        const noKey = await t.call(method, path, { ...(body ? { body } : {}) });
+        expect(noKey.body.code, `${method} ${path} without a key`).toBe('missing_api_key');
+      }
+      expect((await t.storage.payments.get(id))!.status).toBe('requires_action');
+    });
+
+    it('a merchant of another partner, or none, is 403 on the merchant list as on every merchant-scoped call', async () => {
+      const others = await payableMerchant(t, t.b.key);
+      for (const m of [others, 'mrch_01ZZZZZZZZZZZZZZZZZZZZZZZZ']) {
+        expect(await t.call('GET', '/v1/merchants/payments', { key: t.a.key, headers: { 'Merchant-Id': m } })).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+        expect(await t.call('POST', '/v1/refunds', { key: t.a.key, headers: { 'Merchant-Id': m }, body: { paymentId: 'pay_01ZZZZZZZZZZZZZZZZZZZZZZZZ' } })).toMatchObject({ status: 403 });
+      }
+    });
+  });
+
   describe('refunds', () => {
     it('refunds a succeeded payment once; not before it succeeded', async () => {
       const r = await createPayment(t, t.a.key, merchant);
@@ -207,7 +238,9 @@ describe.each(backends)('payments on $name', (backend) => {
       const details = await t.call('GET', `/v1/payments/${r.body.paymentId}`, { key: t.a.key, headers: { 'Merchant-Id': merchant } });
       expect(details.body.refund.refunded).toBe(true);
       const unknown = await t.call('POST', '/v1/refunds', { key: t.a.key, headers: { 'Merchant-Id': merchant }, body: { paymentId: 'pay_01ZZZZZZZZZZZZZZZZZZZZZZZZ' } });
-      expect(unknown).toMatchObject({ status: 404, body: { code: 'payment_not_found' } });
+      expect(unknown).toMatchObject({ status: 404, body: { code: 'not_found' } });
+      const noMerchant = await t.call('POST', '/v1/refunds', { key: t.a.key, body: { paymentId: r.body.paymentId } });
+      expect(noMerchant).toMatchObject({ status: 401, body: { code: 'missing_merchant_id' } });
     });
   });
 

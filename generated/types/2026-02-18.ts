@@ -1036,7 +1036,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1211,7 +1211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1425,7 +1425,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "invalid_state" | "invalid_results";
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "invalid_state" | "invalid_results" | "invalid_signature";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -1435,7 +1435,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1561,27 +1561,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A signature or transaction that does not prove what it must (wrong signer, amount, destination…). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Human-readable explanation. */
-                        message: string;
-                        /**
-                         * @description Machine-readable code; stable across versions.
-                         * @enum {string}
-                         */
-                        code: "invalid_signature";
-                        /** @description Additional structured details. */
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Too many requests; retry after the `Retry-After` seconds. */
             429: {
                 headers: {
@@ -1677,7 +1656,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1901,7 +1880,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2100,7 +2079,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2279,7 +2258,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2439,7 +2418,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2647,7 +2626,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2660,7 +2639,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id" | "missing_merchant_id";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -2682,27 +2661,6 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "forbidden";
-                        /** @description Additional structured details. */
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Nothing with this id is visible to the caller. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Human-readable explanation. */
-                        message: string;
-                        /**
-                         * @description Machine-readable code; stable across versions.
-                         * @enum {string}
-                         */
-                        code: "merchant_not_found";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -2824,7 +2782,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3003,7 +2961,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3184,7 +3142,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3372,7 +3330,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3407,27 +3365,6 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "forbidden";
-                        /** @description Additional structured details. */
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Nothing with this id is visible to the caller. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Human-readable explanation. */
-                        message: string;
-                        /**
-                         * @description Machine-readable code; stable across versions.
-                         * @enum {string}
-                         */
-                        code: "merchant_not_found";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -3547,7 +3484,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3730,7 +3667,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3931,7 +3868,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4111,7 +4048,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4299,7 +4236,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4447,7 +4384,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "merchant_not_payable";
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "merchant_not_payable" | "merchant_not_found";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -4457,7 +4394,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4470,7 +4407,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id" | "missing_merchant_id";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -4492,27 +4429,6 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "forbidden";
-                        /** @description Additional structured details. */
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Nothing with this id is visible to the caller. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Human-readable explanation. */
-                        message: string;
-                        /**
-                         * @description Machine-readable code; stable across versions.
-                         * @enum {string}
-                         */
-                        code: "merchant_not_found";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -4654,7 +4570,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4667,7 +4583,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id" | "missing_merchant_id";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -4830,7 +4746,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4843,7 +4759,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id" | "missing_merchant_id";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -5030,7 +4946,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5043,7 +4959,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id" | "missing_merchant_id";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -5208,7 +5124,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5221,7 +5137,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id" | "missing_merchant_id";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -5263,7 +5179,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "payment_not_found";
+                        code: "not_found";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -5402,7 +5318,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5558,7 +5474,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5735,7 +5651,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5914,7 +5830,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6095,7 +6011,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6273,7 +6189,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6451,7 +6367,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6626,7 +6542,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6803,7 +6719,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;

@@ -125,7 +125,7 @@ export function paymentListHandlers(deps: PaymentDeps): Pick<OperationHandlers, 
       return listing(ctx, query, [ctx.merchantId!]);
     },
     async listMerchantPaymentsByPath({ path, query, ctx }) {
-      if (!(await storage.merchants.get(partnerOf(ctx).id, path.merchantId, { includeDeleted: true }))) throw new AppError('merchant_not_found', 'No merchant with this id');
+      await assertOwnsMerchant(storage, partnerOf(ctx).id, path.merchantId);
       return listing(ctx, query, [path.merchantId]);
     },
   };

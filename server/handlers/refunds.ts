@@ -24,7 +24,7 @@ export function refundHandlers(deps: PaymentDeps): Pick<OperationHandlers, 'crea
       });
       if (!result.ok) {
         const current = result.current;
-        if (!current) throw new AppError('payment_not_found', 'No payment with this id for this merchant');
+        if (!current) throw new AppError('not_found', 'No payment with this id for this merchant');
         if (current.refundedAt) throw new AppError('already_refunded', 'This payment is already refunded');
         throw new AppError('payment_not_succeeded', `Only a succeeded payment can be refunded; this one is ${current.status}`, { details: { status: current.status } });
       }

@@ -39,6 +39,8 @@ export interface OperationValidator {
   params: ValidateFunction;
   body?: ValidateFunction;
   bodyRequired: boolean;
+  /** The operation acts for the merchant in `Merchant-Id`; without it the reference answers 401 `missing_merchant_id`. */
+  requiresMerchantId: boolean;
 }
 
 /** `/query/limit` → `query.limit`; `/body/settlements/0/asset` → `settlements[0].asset`. */
@@ -98,6 +100,7 @@ export function compileValidators(doc: OpenApiDoc): Map<string, OperationValidat
         params: paramAjv.compile(paramSchema),
         ...(bodySchema ? { body: bodyAjv.compile(rebase(bodySchema) as Schema) } : {}),
         bodyRequired: op.requestBody?.required === true,
+        requiresMerchantId: groups.headers.required.includes('merchant-id'),
       });
     }
   }
@@ -112,6 +115,7 @@ export function validateRequests(validatorsByVersion: Map<string, Map<string, Op
     const ctx = contextOf(res);
     const v = validatorsByVersion.get(ctx.apiVersion ?? '')?.get(ctx.operation?.operationId ?? '');
     if (!v) return next();
+    if (v.requiresMerchantId && !req.get('Merchant-Id')) return next(new AppError('missing_merchant_id', 'Send the merchant this request is for in the Merchant-Id header'));
     const input = { path: ctx.pathParams ?? {}, query: { ...(req.query as Record<string, unknown>) }, headers: { ...req.headers } };
     const issues: ValidationIssue[] = v.params(input) ? [] : issuesOf(v.params.errors);
     if (v.body) {

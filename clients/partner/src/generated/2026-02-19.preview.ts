@@ -1042,7 +1042,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1217,7 +1217,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1431,7 +1431,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "invalid_state" | "invalid_results";
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "invalid_state" | "invalid_results" | "invalid_signature";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -1441,7 +1441,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1567,27 +1567,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description A signature or transaction that does not prove what it must (wrong signer, amount, destination…). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Human-readable explanation. */
-                        message: string;
-                        /**
-                         * @description Machine-readable code; stable across versions.
-                         * @enum {string}
-                         */
-                        code: "invalid_signature";
-                        /** @description Additional structured details. */
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
             /** @description Too many requests; retry after the `Retry-After` seconds. */
             429: {
                 headers: {
@@ -1683,7 +1662,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1907,7 +1886,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2106,7 +2085,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2285,7 +2264,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2445,7 +2424,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2653,7 +2632,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2666,7 +2645,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id" | "missing_merchant_id";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -2688,27 +2667,6 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "forbidden";
-                        /** @description Additional structured details. */
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Nothing with this id is visible to the caller. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Human-readable explanation. */
-                        message: string;
-                        /**
-                         * @description Machine-readable code; stable across versions.
-                         * @enum {string}
-                         */
-                        code: "merchant_not_found";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -2830,7 +2788,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3009,7 +2967,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3190,7 +3148,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3378,7 +3336,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3413,27 +3371,6 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "forbidden";
-                        /** @description Additional structured details. */
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Nothing with this id is visible to the caller. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Human-readable explanation. */
-                        message: string;
-                        /**
-                         * @description Machine-readable code; stable across versions.
-                         * @enum {string}
-                         */
-                        code: "merchant_not_found";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -3553,7 +3490,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3736,7 +3673,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3937,7 +3874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4117,7 +4054,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4305,7 +4242,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4453,7 +4390,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "merchant_not_payable";
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "merchant_not_payable" | "merchant_not_found";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -4463,7 +4400,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4476,7 +4413,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id" | "missing_merchant_id";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -4498,27 +4435,6 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "forbidden";
-                        /** @description Additional structured details. */
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Nothing with this id is visible to the caller. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Human-readable explanation. */
-                        message: string;
-                        /**
-                         * @description Machine-readable code; stable across versions.
-                         * @enum {string}
-                         */
-                        code: "merchant_not_found";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -4660,7 +4576,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4673,7 +4589,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id" | "missing_merchant_id";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -4836,7 +4752,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4849,7 +4765,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id" | "missing_merchant_id";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -5036,7 +4952,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5049,7 +4965,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id" | "missing_merchant_id";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -5214,7 +5130,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5227,7 +5143,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id" | "missing_merchant_id";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -5269,7 +5185,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "payment_not_found";
+                        code: "not_found";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;
@@ -5408,7 +5324,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5564,7 +5480,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5741,7 +5657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5920,7 +5836,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6101,7 +6017,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6279,7 +6195,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6457,7 +6373,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6632,7 +6548,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6809,7 +6725,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or a key that is not valid. */
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
             401: {
                 headers: {
                     [name: string]: unknown;
