@@ -1,4 +1,4 @@
-import { AppError, validationError, type ValidationIssue } from '../errors.ts';
+import { validationError, type ValidationIssue } from '../errors.ts';
 import { partnerOf, type RequestContext } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { currencyExponent, formatMinor } from '../domain/currencies.ts';
