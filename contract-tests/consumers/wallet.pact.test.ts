@@ -84,17 +84,16 @@ describe('options', () => {
       });
   });
 
-  it('sees 400 params_validation with issues for an empty account list', async () => {
+  it('gets no options, and the reason, for an empty account list (any number of accounts is accepted)', async () => {
     await pact
       .addInteraction()
       .given('a payable payment on the sandbox EVM chain')
       .uponReceiving('a request for payment options without any account')
       .withRequest('POST', gatewayPath('/options'), (b) => b.jsonBody({ accounts: [] }))
-      .willRespondWith(400, (b) => b.jsonBody(errorBody('params_validation', { issues: eachLike({ field: string('body.accounts'), message: string('must NOT have fewer than 1 items') }) })))
+      .willRespondWith(200, (b) => b.jsonBody({ options: [], details: { reason: string('no account on a chain this merchant accepts (eip155:31337)') } }))
       .executeTest(async (mock) => {
-        const error = await rejection(() => client(mock.url).getOptions(EXAMPLE.paymentId, { accounts: [] }));
-        expect(error).toMatchObject({ status: 400, code: 'params_validation' });
-        expect((error as GatewayError).issues?.length).toBeGreaterThan(0);
+        const result = await client(mock.url).getOptions(EXAMPLE.paymentId, { accounts: [] });
+        expect(result.options).toEqual([]);
       });
   });
 

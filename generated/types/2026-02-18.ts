@@ -485,7 +485,7 @@ export interface components {
         };
         ConfirmPaymentRequest: {
             optionId: string;
-            /** @description One per action of the option, in the same order. */
+            /** @description One per action of the option, in the same order; any other count is refused with `invalid_results`. */
             results: components["schemas"]["ConfirmResult"][];
             collectedData?: components["schemas"]["CollectedData"] | null;
         };
@@ -622,7 +622,10 @@ export interface components {
             buyer?: components["schemas"]["PaymentBuyer"] | null;
         };
         GetPaymentOptionsRequest: {
-            /** @description Every account of the wallet (CAIP-10), on every chain it supports. */
+            /**
+             * @description Every account of the wallet (CAIP-10), on every chain it supports; any number (the body limit
+             *     bounds it). Accounts on chains the merchant does not accept are ignored; at most 50 of the rest are quoted.
+             */
             accounts: string[];
             /** @description Option ids to quote again. */
             refresh?: string[] | null;

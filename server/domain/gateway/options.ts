@@ -20,6 +20,13 @@ export interface BuiltOption {
 }
 
 /**
+ * Wallets send every account they hold, on every chain (the interface asks them to), so the
+ * request takes any number; quoting is bounded instead: at most this many accounts that can pay
+ * on a chain we serve are quoted, each costing chain reads and a stored quote per asset.
+ */
+export const MAX_QUOTED_ACCOUNTS = 50;
+
+/**
  * One option per (buyer account × merchant settlement asset on the account's chain), priced
  * from the payment's fiat amount and quoted until a deadline. Each quote is stored with what its
  * confirmation must match. A live quote with the same terms for the same account and asset is
@@ -45,12 +52,19 @@ export async function buildOptions(
   const options: BuiltOption[] = [];
   const accepted = new Set<string>();
   let tooLarge = false;
+  let quoted = 0;
+  const payableChains = new Set(settlements.flatMap((s) => {
+    const asset = deps.assets.get(s.asset);
+    return asset ? [formatChainId(asset.parsed.chain)] : [];
+  }));
   for (const raw of distinctAccounts(accounts)) {
     const account = parseAccountId(raw);
     if (!account) continue;
     const caip2 = formatChainId(account.chain);
     const chain = deps.chains.forChain(caip2);
     if (!chain || !chain.isValidAddress(account.address)) continue;
+    if (!payableChains.has(caip2)) continue;
+    if (++quoted > MAX_QUOTED_ACCOUNTS) break;
     for (const s of settlements) {
       const asset = deps.assets.get(s.asset);
       if (!asset || formatChainId(asset.parsed.chain) !== caip2) continue;
