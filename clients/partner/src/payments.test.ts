@@ -99,6 +99,7 @@ describe('payments against the real service', () => {
       const seen: PaymentStatusResponse[] = [];
       const sleeps: number[] = [];
       const final = await client.payments.waitForFinal(merchant, paymentId, {
+        maxPollMs: 0,
         onStatus: (st) => seen.push(st),
         // Each wait moves the service's clock instead of the test's: 2 s polls, 60 s to expiry.
         sleep: async (ms) => {
@@ -113,8 +114,20 @@ describe('payments against the real service', () => {
 
     it('returns a succeeded payment with its transaction', async () => {
       const { paymentId } = await client.payments.create(merchant, usd('1050'));
-      const final = await client.payments.waitForFinal(merchant, paymentId, { sleep: () => succeed(paymentId) });
+      const final = await client.payments.waitForFinal(merchant, paymentId, { maxPollMs: 0, sleep: () => succeed(paymentId) });
       expect(final).toMatchObject({ status: 'succeeded', isFinal: true, pollInMs: null, info: { txId: expect.stringMatching(/^0x/), optionAmount: { unit: `caip19/${USDC_BASE}` } } });
+    });
+
+    it('long-polls by default: after a first read, one request waits on the service and is answered when the payment changes', async () => {
+      const { paymentId } = await client.payments.create(merchant, usd('1050'));
+      const seen: PaymentStatusResponse[] = [];
+      const started = performance.now();
+      setTimeout(() => void succeed(paymentId), 300);
+      const final = await client.payments.waitForFinal(merchant, paymentId, { onStatus: (st) => seen.push(st), sleep: () => Promise.reject(new Error('a long-poll needs no sleep')) });
+      expect(final).toMatchObject({ status: 'succeeded', isFinal: true });
+      // The first read answers at once; the second is held by the service until the change.
+      expect(seen.map((st) => st.status)).toEqual(['requires_action', 'succeeded']);
+      expect(performance.now() - started).toBeLessThan(5_000);
     });
 
     it('gives up with WaitTimeoutError after timeoutMs, naming the last status', async () => {

@@ -40,7 +40,7 @@ export function paymentsApi({ raw, newIdempotencyKey }: HelperContext): Payments
     listAll: (query = {}) => paginate(list, query),
     listForMerchant: (merchantId, query = {}) => unwrap(raw.GET('/v1/merchants/payments', { params: { query, header: { 'Merchant-Id': merchantId } } })),
     cancel: (merchantId, id) => unwrap(raw.POST('/v1/payments/{id}/cancel', one(merchantId, id))),
-    waitForFinal: (merchantId, id, options) => waitForFinal((signal) => api.status(merchantId, id, signal ? { signal } : {}), options),
+    waitForFinal: (merchantId, id, options) => waitForFinal((request) => api.status(merchantId, id, request), options),
   };
   return api;
 }
