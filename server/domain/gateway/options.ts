@@ -21,9 +21,9 @@ export interface BuiltOption {
 }
 
 /**
- * One option per (buyer account × merchant settlement asset on the account's chain) that can pay
- * the price (amountOwed: a fiat price converts to each asset; a token price is owed exactly, in
- * its own asset only), quoted until a deadline. Each quote is stored with what its
+ * One option per (buyer account × merchant settlement asset on the account's chain), priced
+ * as amountOwed decides (a fiat price converted to each asset; a token price exactly, in its own
+ * asset only) and quoted until a deadline. Each quote is stored with what its
  * confirmation must match. A live quote with the same terms for the same account and asset is
  * offered again (same option id, same deadline) rather than stored anew, so calling options
  * repeatedly does not grow storage; accounts given twice (EVM in any letter case) count once; and
