@@ -20,7 +20,7 @@ const CLI = fileURLToPath(new URL('../tools/demo-wallet/cli.ts', import.meta.url
 let chains: SandboxChains;
 let env: GatewayEnv;
 let partner: PartnerClient;
-const asset = { usdc: '', usdt: '', solUsdc: '' };
+const asset = { usdc: '', usdt: '', dtusd: '', solUsdc: '' };
 
 beforeAll(async () => {
   chains = await createSandboxChains();
@@ -32,6 +32,7 @@ beforeAll(async () => {
   const configs = chains.assetConfigs();
   asset.usdc = configs.find((a) => a.symbol === 'USDC' && a.id.startsWith('eip155:'))!.id;
   asset.usdt = configs.find((a) => a.symbol === 'USDT')!.id;
+  asset.dtusd = configs.find((a) => a.symbol === 'DTUSD')!.id;
   asset.solUsdc = configs.find((a) => a.id.startsWith('solana:'))!.id;
 }, 120_000);
 afterAll(async () => {
@@ -58,7 +59,7 @@ function runWallet(args: string[]): Promise<Run> {
 }
 
 /** A merchant settling in the given assets (EVM and Solana destinations), and one payment. */
-async function newPayment(assets: string[], value = '1050', expiresAt: number | null = null) {
+async function newPayment(assets: string[], value = '1050', expiresAt: number | null = null, unit = 'iso4217/USD') {
   const evmDestination = Wallet.createRandom().address;
   const solanaDestination = Keypair.generate().publicKey.toBase58();
   const merchant = await partner.merchants.create({ merchantName: 'Demo Shop', merchantEmail: 'shop@demo.test' });
@@ -69,7 +70,7 @@ async function newPayment(assets: string[], value = '1050', expiresAt: number | 
       return { asset: a, destination: `${chain}:${chain.startsWith('solana:') ? solanaDestination : evmDestination}` };
     }),
   );
-  const payment = await partner.payments.create(merchant.id, { amount: { unit: 'iso4217/USD', value }, referenceId: `demo-${Math.random()}`, expiresAt });
+  const payment = await partner.payments.create(merchant.id, { amount: { unit, value }, referenceId: `demo-${Math.random()}`, expiresAt });
   return { merchantId: merchant.id, payment, evmDestination, solanaDestination };
 }
 
@@ -108,6 +109,20 @@ describe('demo wallet pays on the sandbox', () => {
     expect(run.stdout).toMatch(/Final status: succeeded/);
     expect((await partner.payments.waitForFinal(merchantId, payment.paymentId, { timeoutMs: 10_000 })).status).toBe('succeeded');
     expect(await chains.evm.balanceOf(evmDestination, tokenOf(asset.usdt))).toBe(25_000_000n);
+  }, 120_000);
+
+  it('DTUSD by direct transfer, priced in DTUSD itself: one transaction the wallet broadcasts, gas from the faucet', async () => {
+    const { merchantId, payment, evmDestination } = await newPayment([asset.usdc, asset.dtusd], '2500000', null, `caip19/${asset.dtusd}`);
+    const run = await runWallet(walletArgs(payment.gatewayUrl));
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    // Priced in DTUSD: USDC is not offered although the merchant settles in it.
+    expect(run.stdout).toMatch(/Options offered \(1\):\n {2}1\. 2\.5 DTUSD on Sandbox EVM .* actions: eth_sendTransaction\n/);
+    expect(run.stdout).toMatch(/Faucet: 0\.1 ETH for gas/);
+    expect(run.stdout).toMatch(/Actions \(1\):\n {2}1\/1 eth_sendTransaction on eip155:31337/);
+    expect(run.stdout).toMatch(/Final status: succeeded/);
+    expect((await partner.payments.waitForFinal(merchantId, payment.paymentId, { timeoutMs: 10_000 })).status).toBe('succeeded');
+    expect(await chains.evm.balanceOf(evmDestination, tokenOf(asset.dtusd))).toBe(2_500_000n);
   }, 120_000);
 
   it('Solana USDC: --asset picks the Solana option among both; the buyer only signs, no SOL funded', async () => {

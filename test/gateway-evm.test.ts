@@ -96,6 +96,30 @@ describe('Permit2 (USDT): approval then signature — the two-action case', () =
   }, 60_000);
 });
 
+describe('DTUSD, the sandbox asset listed for direct transfer only (as configured, no override)', () => {
+  it('offers only eth_sendTransaction, even with gas and an allowance in place, and succeeds for the broadcast transfer', async () => {
+    const { t } = env;
+    const dtusd = chains.assetConfigs().find((a) => a.symbol === 'DTUSD')!;
+    expect(dtusd.flows).toEqual(['transfer']);
+    const { merchantId, destination } = await sandboxMerchant(t, [dtusd.id]);
+    const id = await newPayment(t, merchantId, '1999');
+    const wallet = await buyer(dtusd.id, 50_000_000n, 10n ** 17n);
+    // An allowance to Permit2 changes nothing: the asset is not offered by Permit2.
+    const approve = await wallet.sendTransaction({ to: tokenOf(dtusd.id), data: `0x095ea7b3${chains.evm.permit2Address.slice(2).toLowerCase().padStart(64, '0')}${'f'.repeat(64)}` });
+    await approve.wait();
+    const opts = await options(t, id, [`eip155:31337:${wallet.address}`]);
+    expect(opts.body.options).toHaveLength(1);
+    const option = opts.body.options[0];
+    expect(option.amount).toMatchObject({ unit: `caip19/${dtusd.id}`, value: '19990000', display: { assetSymbol: 'DTUSD', decimals: 6 } });
+    expect(option.actions).toEqual([{ type: 'walletRpc', data: { chain_id: 'eip155:31337', method: 'eth_sendTransaction', params: [expect.objectContaining({ to: tokenOf(dtusd.id) })] } }]);
+    const tx = await wallet.sendTransaction({ ...option.actions[0].data.params[0], value: 0n });
+    const r = await confirm(t, id, option.id, [tx.hash]);
+    expect(r.body).toMatchObject({ status: 'succeeded', info: { txId: tx.hash.toLowerCase(), optionAmount: { value: '19990000' } } });
+    expect(await chains.evm.balanceOf(destination, tokenOf(dtusd.id))).toBe(19_990_000n);
+    expect(await chains.evm.balanceOf(wallet.address, tokenOf(dtusd.id))).toBe(50_000_000n - 19_990_000n);
+  }, 60_000);
+});
+
 describe('adversarial signatures and expiry: nothing ends succeeded', () => {
   it('refuses a signature over another amount, destination or payment, leaving the payment payable', async () => {
     const { t } = env;

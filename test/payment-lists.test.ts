@@ -37,9 +37,9 @@ describe.each(backends)('payment lists over thousands of payments on $name', (ba
       const r = await storage.payments.create(p, { event: { id: newId('event'), paymentId: p.id, partnerId: t.a.id, type: 'payment.created', stateVersion: 1, createdAt: p.createdAt, data: {} }, jobs: [] });
       expect(r.ok).toBe(true);
       ids.push(p.id);
-      amounts.set(p.id, p.fiatValue);
+      amounts.set(p.id, p.price.value);
       if (i % 7 === 0) {
-        const done = await transitionPayment(deps, p, 'succeeded', { asset: USDC_BASE, tokenValue: p.fiatValue * 10_000n, network: 'eip155:8453', txId: `0x${i.toString(16).padStart(64, '0')}`, buyerAccount: `eip155:8453:0x${(i % 40).toString(16).padStart(40, '0')}`, succeededAt: new Date(t.clock.now()) });
+        const done = await transitionPayment(deps, p, 'succeeded', { asset: USDC_BASE, tokenValue: p.price.value * 10_000n, network: 'eip155:8453', txId: `0x${i.toString(16).padStart(64, '0')}`, buyerAccount: `eip155:8453:0x${(i % 40).toString(16).padStart(40, '0')}`, succeededAt: new Date(t.clock.now()) });
         expect(done.ok).toBe(true);
         succeeded.add(p.id);
       }

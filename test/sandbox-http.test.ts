@@ -14,6 +14,7 @@ describe('sandbox HTTP surface', () => {
   let rpcUrl: string;
   let usdc: string;
   let usdt: string;
+  let dtusd: string;
   let splUsdc: string;
 
   const post = async (path: string, body: unknown, contentType = 'application/json') => {
@@ -43,6 +44,7 @@ describe('sandbox HTTP surface', () => {
     rpcUrl = `${base}/sandbox/rpc/eip155:31337`;
     usdc = chains.evm.assets.find((a) => a.symbol === 'USDC')!.caip19;
     usdt = chains.evm.assets.find((a) => a.symbol === 'USDT')!.caip19;
+    dtusd = chains.evm.assets.find((a) => a.symbol === 'DTUSD')!.caip19;
     splUsdc = chains.solana.assets[0]!.caip19;
   });
   afterAll(async () => {
@@ -60,6 +62,7 @@ describe('sandbox HTTP surface', () => {
     expect(res.body.assets).toEqual([
       { caip19: usdc, chain: 'eip155:31337', symbol: 'USDC', name: 'USD Coin', decimals: 6, flows: ['eip3009', 'permit2', 'transfer'] },
       { caip19: usdt, chain: 'eip155:31337', symbol: 'USDT', name: 'Sandbox Tether USD', decimals: 6, flows: ['permit2', 'transfer'] },
+      { caip19: dtusd, chain: 'eip155:31337', symbol: 'DTUSD', name: 'Sandbox Direct-Transfer USD', decimals: 6, flows: ['transfer'] },
       { caip19: splUsdc, chain: 'solana:sandbox', symbol: 'USDC', name: 'USD Coin (sandbox)', decimals: 6, flows: ['spl'] },
     ]);
   });
@@ -69,6 +72,7 @@ describe('sandbox HTTP surface', () => {
     expect(configs.map((c) => [c.id, c.networkName, c.pegCurrency])).toEqual([
       [usdc, 'Sandbox EVM', 'USD'],
       [usdt, 'Sandbox EVM', 'USD'],
+      [dtusd, 'Sandbox EVM', 'USD'],
       [splUsdc, 'Sandbox Solana', 'USD'],
     ]);
   });
@@ -82,7 +86,7 @@ describe('sandbox HTTP surface', () => {
     await faucet(account, null, '500000000000000000');
     expect(await balance(account)).toBe(parseEther('2'));
     expect(await balance(account, 'eip155:31337/slip44:60')).toBe(parseEther('2'));
-    for (const [asset, value] of [[usdc, 25_000_000n], [usdt, 7_000_000n]] as const) {
+    for (const [asset, value] of [[usdc, 25_000_000n], [usdt, 7_000_000n], [dtusd, 3_000_000n]] as const) {
       const res = await faucet(account, asset, value.toString());
       expect(res.status).toBe(200);
       expect(res.body.balance).toBe(value.toString());

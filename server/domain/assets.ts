@@ -61,3 +61,18 @@ const MAX_AMOUNT_BY_NAMESPACE: Record<string, bigint> = {
 export function maxTransferAmount(asset: Pick<AssetInfo, 'parsed'>): bigint {
   return MAX_AMOUNT_BY_NAMESPACE[asset.parsed.chain.namespace] ?? MAX_AMOUNT_BY_NAMESPACE.eip155!;
 }
+
+/**
+ * The registry's id for an asset, or undefined when it is not listed: any letter case of an EVM
+ * token address names the same token, so partners need not reproduce its EIP-55 checksum.
+ */
+export function canonicalAssetId(assets: AssetRegistry, asset: string): string | undefined {
+  const parsed = parseAssetId(asset);
+  if (!parsed) return undefined;
+  if (assets.get(asset)) return asset;
+  if (parsed.chain.namespace === 'eip155' && /^0x[0-9a-fA-F]{40}$/.test(parsed.assetReference)) {
+    const lower = parsed.assetReference.toLowerCase();
+    return assets.all().find((a) => a.parsed.chain.namespace === 'eip155' && a.parsed.chain.reference === parsed.chain.reference && a.parsed.assetNamespace === parsed.assetNamespace && a.parsed.assetReference.toLowerCase() === lower)?.id;
+  }
+  return undefined;
+}

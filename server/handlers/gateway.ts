@@ -1,7 +1,7 @@
 import { AppError } from '../errors.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { cancelPayment, expireIfDue } from '../domain/payments/transition.ts';
-import { fiatAmount, statusView } from '../domain/payments/view.ts';
+import { priceAmount, statusView } from '../domain/payments/view.ts';
 import { longPoll } from '../domain/payments/long-poll.ts';
 import { buildOptions } from '../domain/gateway/options.ts';
 import { chainOfQuote, confirmPayment, optionRequestOf } from '../domain/gateway/confirm.ts';
@@ -52,7 +52,7 @@ export function gatewayHandlers(deps: GatewayDeps & { paymentChanges: PaymentCha
     const merchant = known ? known.merchant : await storage.merchants.get(p.partnerId, p.merchantId, { includeDeleted: true });
     return {
       status: p.status,
-      amount: fiatAmount(p),
+      amount: priceAmount(p, assets),
       expiresAt: Math.floor(p.expiresAt.getTime() / 1000),
       merchant: { name: merchant?.name ?? '', iconUrl: merchant?.iconUrl ?? null },
       ...(p.buyerAccount ? { buyer: { accountCaip10: p.buyerAccount } } : {}),

@@ -112,7 +112,7 @@ export function paymentListHandlers(deps: PaymentDeps): Pick<OperationHandlers, 
     const page = rows.slice(0, limit);
     const merchants = new Map((await storage.merchants.getMany(partner.id, [...new Set(page.map((p) => p.merchantId))])).map((m) => [m.id, m]));
     const last = page[page.length - 1];
-    const nextCursor = rows.length > limit && last ? encodeCursor({ id: last.id, ...(q.sortBy === 'amount' ? { v: last.fiatValue.toString() } : {}), sort, stats }) : null;
+    const nextCursor = rows.length > limit && last ? encodeCursor({ id: last.id, ...(q.sortBy === 'amount' ? { v: last.price.value.toString() } : {}), sort, stats }) : null;
     return { status: 200 as const, body: { data: page.map((p) => paymentView(p, merchants.get(p.merchantId), assets, clock.now())), nextCursor, stats } };
   }
 

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts';
+import { AppError, validationError } from '../errors.ts';
 import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { newPayment, type PaymentTimeLimits } from '../domain/payments/create-payment.ts';
@@ -16,6 +16,8 @@ export interface PaymentHandlerDeps extends PaymentDeps {
   paymentTimes: PaymentTimeLimits;
   /** Wakes long-polling status requests when their payment changes. */
   paymentChanges: PaymentChangesPort;
+  /** Sandbox mode accepts plain-http loopback `checkout` URLs; production only https (default sandbox). */
+  mode?: 'sandbox' | 'production';
 }
 
 type Ops = 'createPayment' | 'getPaymentStatus' | 'getPayment' | 'cancelPayment';
@@ -31,6 +33,7 @@ export function paymentHandlers(deps: PaymentHandlerDeps): Pick<OperationHandler
         { partnerId: partner.id, merchantId, amount: body.amount, expiresAt: body.expiresAt ?? null, referenceId: body.referenceId, checkout: preview ? (body.checkout ?? null) : null },
         clock.now(),
         deps.paymentTimes,
+        { assets, loopbackCheckout: (deps.mode ?? 'sandbox') === 'sandbox' },
       );
       const response = {
         paymentId: payment.id,
@@ -56,6 +59,9 @@ export function paymentHandlers(deps: PaymentHandlerDeps): Pick<OperationHandler
       if (!result.ok) {
         if (result.reason === 'merchant_not_found') throw new AppError('forbidden', 'Merchant-Id does not name a merchant of this account');
         if (result.reason === 'merchant_deleted') throw new AppError('merchant_not_found', 'This merchant was deleted and cannot accept payments');
+        if (payment.price.kind === 'token') {
+          throw validationError([{ field: 'amount.unit', message: `this merchant has no settlement destination for ${payment.price.asset}: register one before pricing payments in it` }]);
+        }
         throw new AppError('merchant_not_payable', 'This merchant has no crypto settlement configured: register one before creating payments');
       }
       deps.onJobsWritten?.();

@@ -1,7 +1,7 @@
 import { AppError, notFound, validationError, type ValidationIssue } from '../errors.ts';
 import { newIds } from '../domain/ids.ts';
 import { addressProblem, normalizeAddress, parseAccountId, parseAssetId, sameChain, formatChainId } from '../domain/caip.ts';
-import type { AssetRegistry } from '../domain/assets.ts';
+import { canonicalAssetId as canonicalAsset, type AssetRegistry } from '../domain/assets.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { StoragePort } from '../ports/storage.ts';
 import { partnerOf } from '../http/context.ts';
@@ -15,18 +15,6 @@ export interface SettlementHandlerDeps {
 }
 
 type SettlementOps = 'listSettlements' | 'createCryptoSettlements' | 'updateCryptoSettlement' | 'deleteCryptoSettlement';
-
-/** The registry's id for an asset, accepting any letter case of an EVM token address. */
-function canonicalAsset(assets: AssetRegistry, asset: string): string | undefined {
-  const parsed = parseAssetId(asset);
-  if (!parsed) return undefined;
-  if (assets.get(asset)) return asset;
-  if (parsed.chain.namespace === 'eip155' && /^0x[0-9a-fA-F]{40}$/.test(parsed.assetReference)) {
-    const lower = parsed.assetReference.toLowerCase();
-    return assets.all().find((a) => a.parsed.chain.reference === parsed.chain.reference && a.parsed.assetReference.toLowerCase() === lower)?.id;
-  }
-  return undefined;
-}
 
 /** A destination on the asset's chain with a valid address, normalized; or the problem. */
 function checkDestination(assetId: string, destination: string, field: string): { value: string } | { issue: ValidationIssue } {

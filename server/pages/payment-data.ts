@@ -1,5 +1,5 @@
 import type { AssetRegistry } from '../domain/assets.ts';
-import { currencyExponent } from '../domain/currencies.ts';
+import { currencyExponent, formatMinor } from '../domain/currencies.ts';
 import { statusView } from '../domain/payments/view.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PaymentRecord, StoragePort } from '../ports/storage.ts';
@@ -20,7 +20,7 @@ export interface PaymentPageData {
   paymentId: string;
   link: string;
   merchant: { name: string; iconUrl: string | null };
-  /** e.g. "$10.50", in the payment's currency. */
+  /** e.g. "$10.50" in the payment's currency, or "10.5 USDC" for a payment priced in a token. */
   amountText: string;
   accepted: Array<{ symbol: string; network: string }>;
   expiresAt: number;
@@ -48,6 +48,19 @@ export function formatFiat(currency: string, minor: bigint): string {
   return format.format(decimal as unknown as number);
 }
 
+/** Base units → "10.5 USDC": exact, with no trailing zeros after the point. */
+export function formatToken(value: bigint, decimals: number, symbol: string): string {
+  const decimal = formatMinor(value, decimals).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+  return `${decimal} ${symbol}`;
+}
+
+/** The price as the page shows it: fiat in its currency's format, a token price in the token. */
+function priceText(p: PaymentRecord, assets: AssetRegistry): string {
+  if (p.price.kind === 'fiat') return formatFiat(p.price.currency, p.price.value);
+  const a = assets.get(p.price.asset);
+  return formatToken(p.price.value, a?.decimals ?? 0, a?.symbol ?? p.price.asset);
+}
+
 export function pageState(p: PaymentRecord, deps: Pick<PageDeps, 'assets' | 'clock'>): PageState {
   const now = deps.clock.now();
   const s = statusView(p, deps.assets, now);
@@ -68,7 +81,9 @@ export async function paymentPageData(deps: PageDeps, p: PaymentRecord): Promise
   const settlements = await deps.storage.settlements.listByMerchant(p.partnerId, p.merchantId);
   const seen = new Set<string>();
   const accepted: PaymentPageData['accepted'] = [];
-  for (const s of settlements) {
+  // A payment priced in a token is paid in that token only, whatever else the merchant accepts.
+  const payable = p.price.kind === 'token' ? settlements.filter((s) => p.price.kind === 'token' && s.asset === p.price.asset) : settlements;
+  for (const s of payable) {
     const a = deps.assets.get(s.asset);
     if (!a) continue;
     const entry = { symbol: a.symbol, network: a.networkName ?? s.asset.split('/')[0]! };
@@ -81,7 +96,7 @@ export async function paymentPageData(deps: PageDeps, p: PaymentRecord): Promise
     paymentId: p.id,
     link: `${deps.payBaseUrl}/${p.id}`,
     merchant: { name: merchant?.name ?? '', iconUrl: merchant?.iconUrl ?? null },
-    amountText: formatFiat(p.fiatCurrency, p.fiatValue),
+    amountText: priceText(p, deps.assets),
     accepted,
     expiresAt: Math.floor(p.expiresAt.getTime() / 1000),
     state: pageState(p, deps),

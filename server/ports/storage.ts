@@ -1,4 +1,5 @@
 import type { DataCollectionConfig } from '../domain/collect-data/schema.ts';
+import type { PaymentPrice } from '../domain/payments/price.ts';
 
 /**
  * The storage port. Each method is one atomic unit of work; no connection or transaction type
@@ -151,10 +152,8 @@ export interface PaymentRecord {
   partnerId: string;
   merchantId: string;
   referenceId: string;
-  /** ISO 4217 code. */
-  fiatCurrency: string;
-  /** Minor units of fiatCurrency. */
-  fiatValue: bigint;
+  /** What the buyer owes: a fiat price, or a token price paid exactly in that token. */
+  price: PaymentPrice;
   status: PaymentStatus;
   /** Grows by one with every state change. */
   stateVersion: number;
@@ -224,11 +223,13 @@ export interface PaymentListQuery {
   sortBy: 'date' | 'amount';
   sortDir: 'asc' | 'desc';
   /** Keyset position: the last row of the previous page. */
+  /** `fiatValue`: the price's value in its unit's smallest units (what `amount` sorts by). */
   after?: { id: string; fiatValue?: bigint };
   limit: number;
 }
 
 export interface PaymentStatsRecord {
+  /** Per fiat currency; payments priced in a token have no fiat price and are not in it. */
   revenue: Array<{ currency: string; minor: bigint }>;
   transactions: number;
   customers: number;
@@ -291,7 +292,8 @@ export interface PaymentRepository {
   // -- end relayer transactions --
   /**
    * One atomic unit, one round trip at most: the payment (only if the merchant is the partner's,
-   * live and has a crypto settlement), its created event, its jobs, and the idempotent answer. The
+   * live and has a crypto settlement; for a token price, a settlement in that very asset, else
+   * `merchant_not_payable`), its created event, its jobs, and the idempotent answer. The
    * event's `data.merchant` is filled from the merchant row read in the same unit. An adapter may
    * share the round trip and the commit with creates made at the same time, never the outcome.
    */

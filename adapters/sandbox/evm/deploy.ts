@@ -12,7 +12,7 @@ export const SANDBOX_DEPLOYER_KEY = id('merchant-payments-sandbox:evm:deployer')
 export const SANDBOX_RELAYER_KEY = id('merchant-payments-sandbox:evm:relayer');
 
 /** Deployer nonce of each step; changing the order changes the addresses. */
-const NONCE = { signatureChecker: 0, usdc: 1, permit2: 7, plainToken: 8 } as const;
+const NONCE = { signatureChecker: 0, usdc: 1, permit2: 7, plainToken: 8, directToken: 9 } as const;
 
 export type SandboxAddresses = {
   deployer: string;
@@ -20,6 +20,7 @@ export type SandboxAddresses = {
   usdc: string;
   permit2: string;
   plainToken: string;
+  directToken: string;
 };
 
 /** The addresses deployment will produce, computable without running anything. */
@@ -32,15 +33,22 @@ export function sandboxAddresses(): SandboxAddresses {
     usdc: at(NONCE.usdc),
     permit2: at(NONCE.permit2),
     plainToken: at(NONCE.plainToken),
+    directToken: at(NONCE.directToken),
   };
 }
 
 export const USDC_METADATA = { name: 'USD Coin', symbol: 'USDC', currency: 'USD', decimals: 6 } as const;
 export const PLAIN_TOKEN_METADATA = { name: 'Sandbox Tether USD', symbol: 'USDT', decimals: 6 } as const;
+/**
+ * A second plain ERC-20 that the sandbox lists for direct transfer only (no EIP-3009, no Permit2):
+ * with USDC (EIP-3009) and USDT (Permit2) a wallet team meets all three EVM flows on the sandbox.
+ */
+export const DIRECT_TOKEN_METADATA = { name: 'Sandbox Direct-Transfer USD', symbol: 'DTUSD', decimals: 6 } as const;
 
 /**
  * Deploys SignatureChecker, FiatTokenV2_2 (initialized through V2_2, deployer as master minter and
- * a configured minter), Permit2 and the plain token. Verifies each lands where expected, so a
+ * a configured minter), Permit2, the plain token and the direct-transfer token (the same plain
+ * ERC-20 code, deployed last so every earlier address stays where it was). Verifies each lands where expected, so a
  * change in order or key fails loudly instead of moving addresses silently.
  */
 export async function deploySandboxContracts(provider: Provider, artifacts: SandboxArtifacts): Promise<SandboxAddresses> {
@@ -80,7 +88,11 @@ export async function deploySandboxContracts(provider: Provider, artifacts: Sand
     PLAIN_TOKEN_METADATA.name, PLAIN_TOKEN_METADATA.symbol, PLAIN_TOKEN_METADATA.decimals,
   ]);
 
-  const actual: SandboxAddresses = { deployer: me, signatureChecker, usdc: usdcAddress, permit2, plainToken };
+  const directToken = await deploy(artifacts.plainToken.abi, artifacts.plainToken.bytecode, [
+    DIRECT_TOKEN_METADATA.name, DIRECT_TOKEN_METADATA.symbol, DIRECT_TOKEN_METADATA.decimals,
+  ]);
+
+  const actual: SandboxAddresses = { deployer: me, signatureChecker, usdc: usdcAddress, permit2, plainToken, directToken };
   for (const key of Object.keys(expected) as (keyof SandboxAddresses)[]) {
     if (actual[key] !== expected[key]) throw new Error(`Sandbox ${key} deployed at ${actual[key]}, expected ${expected[key]}`);
   }

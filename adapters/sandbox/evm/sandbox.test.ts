@@ -16,6 +16,7 @@ describe('EVM sandbox', () => {
     expect(sandbox.usdcAddress).toBe(expected.usdc);
     expect(sandbox.permit2Address).toBe(expected.permit2);
     expect(sandbox.plainTokenAddress).toBe(expected.plainToken);
+    expect(sandbox.directTokenAddress).toBe(expected.directToken);
     expect(sandbox.caip2).toBe('eip155:31337');
     // Pinned: configs and docs name these addresses; a change here must be deliberate.
     expect(expected).toEqual({
@@ -24,11 +25,13 @@ describe('EVM sandbox', () => {
       usdc: '0x72F57a162f640945AD1eD331755A759980AB7dD8',
       permit2: '0x70C0ccaa93C8A67B3E3C9DE179362D209E792dE8',
       plainToken: '0x6FDC51577542A32A66b32D5B4b1D95436a8F45E0',
+      directToken: '0xBB24795602A10A8dCC92692f94A29B523062C77f',
     });
     expect(sandbox.relayer.address).toBe('0xfD7aa51dF9AF77977F29126c82fBC5D00437b37e');
     expect(sandbox.assets.map((asset) => [asset.caip19, asset.symbol, asset.decimals, asset.flows])).toEqual([
       [`eip155:31337/erc20:${expected.usdc}`, 'USDC', 6, ['eip3009', 'permit2', 'transfer']],
       [`eip155:31337/erc20:${expected.plainToken}`, 'USDT', 6, ['permit2', 'transfer']],
+      [`eip155:31337/erc20:${expected.directToken}`, 'DTUSD', 6, ['transfer']],
     ]);
   });
 

@@ -1,7 +1,7 @@
-// The sandbox EVM chain: EDR in process, with real USDC (FiatToken), Permit2 and a plain ERC-20.
+// The sandbox EVM chain: EDR in process, with real USDC (FiatToken), Permit2 and two plain ERC-20s.
 import { BrowserProvider, Contract, Wallet, parseEther, toQuantity } from 'ethers';
 import { loadSandboxArtifacts } from './compile.ts';
-import { SANDBOX_DEPLOYER_KEY, SANDBOX_RELAYER_KEY, deploySandboxContracts, PLAIN_TOKEN_METADATA, USDC_METADATA } from './deploy.ts';
+import { SANDBOX_DEPLOYER_KEY, SANDBOX_RELAYER_KEY, deploySandboxContracts, DIRECT_TOKEN_METADATA, PLAIN_TOKEN_METADATA, USDC_METADATA } from './deploy.ts';
 import { startEdrNode } from './edr-node.ts';
 import { eip1193, handleJsonRpcBody, type Eip1193Provider, type JsonRpcHandlerOptions } from './json-rpc.ts';
 
@@ -37,6 +37,8 @@ export type EvmSandbox = {
   assets: SandboxAsset[];
   usdcAddress: string;
   plainTokenAddress: string;
+  /** The token listed for direct transfer only (DTUSD). */
+  directTokenAddress: string;
   permit2Address: string;
   /** Prefunded (native coin) account the service may use as relayer / fee payer in the sandbox. */
   relayer: { address: string; privateKey: string };
@@ -108,9 +110,11 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
     assets: [
       asset(addresses.usdc, USDC_METADATA, ['eip3009', 'permit2', 'transfer']),
       asset(addresses.plainToken, PLAIN_TOKEN_METADATA, ['permit2', 'transfer']),
+      asset(addresses.directToken, DIRECT_TOKEN_METADATA, ['transfer']),
     ],
     usdcAddress: addresses.usdc,
     plainTokenAddress: addresses.plainToken,
+    directTokenAddress: addresses.directToken,
     permit2Address: addresses.permit2,
     relayer: { address: relayer.address, privateKey: relayer.privateKey },
     async fund(address, token, value) {

@@ -2,6 +2,12 @@ import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import type { StoragePort } from '../../../server/ports/storage.ts';
 import { newId } from '../../../server/domain/ids.ts';
 import { newPayment } from '../../../server/domain/payments/create-payment.ts';
+import { createAssetRegistry } from '../../../server/domain/assets.ts';
+
+/** Tokens the conformance payments may be priced in (prices of up to 78 digits are base units). */
+const TOKEN_A = 'eip155:1/erc20:0xa';
+const TOKEN_B = 'eip155:1/erc20:0xb';
+const assets = createAssetRegistry([TOKEN_A, TOKEN_B].map((id) => ({ id, symbol: 'T', name: 'Token', decimals: 18, flows: ['transfer' as const], networkName: 'Ethereum' })));
 
 /**
  * The behaviour every storage adapter must have, whatever its engine. Each adapter's test file
@@ -108,12 +114,12 @@ export function runStorageConformance(name: string, open: () => Promise<StorageP
       const entry = (asset: string) => ({ id: newId('cryptoSettlement'), partnerId: p.id, merchantId: m.id, asset, destination: 'eip155:1:0x1', createdAt: t0 });
       const settlements = [entry('eip155:1/erc20:0xa'), entry('eip155:1/erc20:0xb')];
       expect(await s.settlements.createMany(p.id, m.id, settlements)).toEqual({ ok: true });
-      const pay = newPayment({ partnerId: p.id, merchantId: m.id, amount: { unit: 'iso4217/USD', value: '123456789012345678901234567890' }, referenceId: 'r', expiresAt: null }, t0.getTime(), { defaultTtlS: 300, maxTtlS: 3600 });
+      const pay = newPayment({ partnerId: p.id, merchantId: m.id, amount: { unit: `caip19/${TOKEN_A}`, value: '123456789012345678901234567890' }, referenceId: 'r', expiresAt: null }, t0.getTime(), { defaultTtlS: 300, maxTtlS: 3600 }, { assets });
       const created = await s.payments.create(pay, { event: { id: newId('event'), paymentId: pay.id, partnerId: p.id, type: 'payment.created', stateVersion: 1, createdAt: t0, data: {} }, jobs: [] });
       expect(created).toEqual({ ok: true });
       const found = await s.payments.getForGateway(pay.id);
       expect(found?.payment).toEqual(pay);
-      expect(found?.payment.fiatValue).toBe(123456789012345678901234567890n);
+      expect(found?.payment.price).toEqual({ kind: 'token', asset: TOKEN_A, value: 123456789012345678901234567890n });
       expect(found?.merchant).toEqual(m);
       // In id order (one millisecond's ids sort at random, so sort the expectation the same way).
       expect(found?.settlements).toEqual([...settlements].sort((x, y) => (x.id < y.id ? -1 : 1)));
@@ -137,7 +143,7 @@ export function runStorageConformance(name: string, open: () => Promise<StorageP
       await settle(other.id, foreign.id);
       await s.merchants.softDelete(p.id, deleted.id, t0);
       const pay = (merchantId: string, i: number) =>
-        newPayment({ partnerId: p.id, merchantId, amount: { unit: 'iso4217/USD', value: `${i}000000000000000000000000001` }, referenceId: `r${i}`, expiresAt: null }, t0.getTime(), { defaultTtlS: 300, maxTtlS: 3600 });
+        newPayment({ partnerId: p.id, merchantId, amount: { unit: `caip19/${TOKEN_A}`, value: `${i}000000000000000000000000001` }, referenceId: `r${i}`, expiresAt: null }, t0.getTime(), { defaultTtlS: 300, maxTtlS: 3600 }, { assets });
       const create = (pm: ReturnType<typeof pay>, key?: string) =>
         s.payments.create(pm, {
           event: { id: newId('event'), paymentId: pm.id, partnerId: p.id, type: 'payment.requires_action', stateVersion: 1, createdAt: t0, data: { ref: pm.referenceId } },
@@ -163,6 +169,27 @@ export function runStorageConformance(name: string, open: () => Promise<StorageP
         );
         expect(await s.idempotency.claim(p.id, `together-${i}`, 'h', t0, 60_000)).toEqual(made ? { kind: 'replay', statusCode: 201, body: { paymentId: c.payment.id } } : { kind: 'in_progress' });
       }
+    });
+
+    // A payment priced in a token is paid in that token only, so it needs a destination for it.
+    it('creates a payment priced in a token only for a merchant settling in that token, fiat prices for any settled merchant', async () => {
+      const p = await partner();
+      const m = merchant(p.id);
+      await s.merchants.create(m);
+      await s.settlements.createMany(p.id, m.id, [{ id: newId('cryptoSettlement'), partnerId: p.id, merchantId: m.id, asset: TOKEN_A, destination: 'eip155:1:0x1', createdAt: t0 }]);
+      const create = (unit: string) => {
+        const pm = newPayment({ partnerId: p.id, merchantId: m.id, amount: { unit, value: '1000000' }, referenceId: unit, expiresAt: null }, t0.getTime(), { defaultTtlS: 300, maxTtlS: 3600 }, { assets });
+        return { pm, result: s.payments.create(pm, { event: { id: newId('event'), paymentId: pm.id, partnerId: p.id, type: 'payment.created', stateVersion: 1, createdAt: t0, data: {} }, jobs: [] }) };
+      };
+      const inB = create(`caip19/${TOKEN_B}`);
+      expect(await inB.result).toEqual({ ok: false, reason: 'merchant_not_payable' });
+      expect(await s.payments.get(inB.pm.id)).toBeNull();
+      const inA = create(`caip19/${TOKEN_A}`);
+      expect(await inA.result).toEqual({ ok: true });
+      expect((await s.payments.get(inA.pm.id))?.price).toEqual({ kind: 'token', asset: TOKEN_A, value: 1_000_000n });
+      const fiat = create('iso4217/EUR');
+      expect(await fiat.result).toEqual({ ok: true });
+      expect((await s.payments.get(fiat.pm.id))?.price).toEqual({ kind: 'fiat', currency: 'EUR', value: 1_000_000n });
     });
 
     // The EVM relayer records its signed transaction before broadcasting it; a replacement must

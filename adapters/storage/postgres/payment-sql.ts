@@ -82,16 +82,18 @@ export interface NewPayment {
 
 /**
  * Inserts any number of payments in one statement, so one round trip and one commit: each payment
- * only for a live merchant of its partner that has a settlement, and its event, jobs and
+ * only for a live merchant of its partner that has a settlement (in the price's asset, for a
+ * token price), and its event, jobs and
  * idempotent answer only with it. Each event's snapshot takes its `merchant` from the merchant row
  * read in the same statement. Answers, in order, whether each payment was created.
  */
 export async function insertPayments(db: SqlClient, items: NewPayment[]): Promise<boolean[]> {
   const rows = JSON.stringify(
     items.map(({ p, event, idempotency }) => ({
-      id: p.id, partner_id: p.partnerId, merchant_id: p.merchantId, reference_id: p.referenceId, fiat_currency: p.fiatCurrency,
+      id: p.id, partner_id: p.partnerId, merchant_id: p.merchantId, reference_id: p.referenceId, fiat_currency: p.price.kind === 'fiat' ? p.price.currency : null,
+      price_asset: p.price.kind === 'token' ? p.price.asset : null,
       // A string, so a 30-digit amount reaches numeric without passing through a float.
-      fiat_value: p.fiatValue.toString(), status: p.status, state_version: p.stateVersion, expires_at: p.expiresAt, created_at: p.createdAt,
+      fiat_value: p.price.value.toString(), status: p.status, state_version: p.stateVersion, expires_at: p.expiresAt, created_at: p.createdAt,
       checkout_success_url: p.checkout?.successUrl ?? null, checkout_error_url: p.checkout?.errorUrl ?? null,
       event_id: event.id, event_type: event.type, event_data: event.data,
       idem_partner: idempotency?.partnerId ?? null, idem_key: idempotency?.key ?? null, idem_status: idempotency?.statusCode ?? null, idem_body: idempotency?.body ?? null,
@@ -101,17 +103,17 @@ export async function insertPayments(db: SqlClient, items: NewPayment[]): Promis
   const { rows: created } = await db.query<{ id: string }>(
     `WITH x AS MATERIALIZED (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
-         id text, partner_id text, merchant_id text, reference_id text, fiat_currency text, fiat_value numeric, status text,
+         id text, partner_id text, merchant_id text, reference_id text, fiat_currency text, price_asset text, fiat_value numeric, status text,
          state_version integer, expires_at timestamptz, created_at timestamptz, checkout_success_url text, checkout_error_url text,
          event_id text, event_type text, event_data jsonb, idem_partner text, idem_key text, idem_status integer, idem_body jsonb)
      ), ok AS MATERIALIZED (
        SELECT x.*, m.name AS merchant_name, m.icon_url AS merchant_icon_url
        FROM x JOIN merchants m ON m.id = x.merchant_id AND m.partner_id = x.partner_id AND m.deleted_at IS NULL
-       WHERE EXISTS (SELECT 1 FROM crypto_settlements s WHERE s.merchant_id = m.id)
+       WHERE EXISTS (SELECT 1 FROM crypto_settlements s WHERE s.merchant_id = m.id AND (x.price_asset IS NULL OR s.asset = x.price_asset))
      ), p AS (
-       INSERT INTO payments (id, partner_id, merchant_id, reference_id, fiat_currency, fiat_value, status, state_version,
+       INSERT INTO payments (id, partner_id, merchant_id, reference_id, fiat_currency, price_asset, fiat_value, status, state_version,
                              expires_at, created_at, updated_at, checkout_success_url, checkout_error_url)
-       SELECT id, partner_id, merchant_id, reference_id, fiat_currency, fiat_value, status, state_version,
+       SELECT id, partner_id, merchant_id, reference_id, fiat_currency, price_asset, fiat_value, status, state_version,
               expires_at, created_at, created_at, checkout_success_url, checkout_error_url
        FROM ok
        RETURNING id

@@ -240,7 +240,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
       const { filterOnly } = listClauses(partnerId, { ...q, after: undefined }, params);
       const paid = `${filterOnly} AND status = 'succeeded' AND refunded_at IS NULL`;
       const [revenue, counts] = await Promise.all([
-        db.query<{ currency: string; minor: string }>(`SELECT fiat_currency AS currency, sum(fiat_value)::text AS minor FROM payments WHERE ${paid} GROUP BY fiat_currency ORDER BY fiat_currency`, params),
+        db.query<{ currency: string; minor: string }>(`SELECT fiat_currency AS currency, sum(fiat_value)::text AS minor FROM payments WHERE ${paid} AND fiat_currency IS NOT NULL GROUP BY fiat_currency ORDER BY fiat_currency`, params),
         db.query<{ transactions: bigint; customers: bigint }>(`SELECT count(*) AS transactions, count(DISTINCT buyer_account) AS customers FROM payments WHERE ${paid}`, params),
       ]);
       return {

@@ -58,8 +58,8 @@ export function toPayment(r: Row): PaymentRecord {
     partnerId: str(r.partner_id),
     merchantId: str(r.merchant_id),
     referenceId: str(r.reference_id),
-    fiatCurrency: str(r.fiat_currency),
-    fiatValue: BigInt(String(r.fiat_value)),
+    // fiat_value holds the price in its unit's smallest units, whichever unit price_asset says.
+    price: r.price_asset ? { kind: 'token', asset: str(r.price_asset), value: BigInt(String(r.fiat_value)) } : { kind: 'fiat', currency: str(r.fiat_currency), value: BigInt(String(r.fiat_value)) },
     status: str(r.status) as PaymentStatus,
     stateVersion: Number(r.state_version),
     expiresAt: date(r.expires_at),

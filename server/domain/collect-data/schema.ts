@@ -30,10 +30,14 @@ export const COLLECT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-/** Whether a payment of `currency`/`minor` needs data under the merchant's setting. */
-export function needsCollection(config: DataCollectionConfig | null | undefined, currency: string, minor: bigint): boolean {
+/**
+ * Whether a payment priced `value` in `unit` (`iso4217/…` or `caip19/…`) needs data under the
+ * merchant's setting. A price in another unit than the threshold's (a token price included) is
+ * not converted: data is asked, the cautious side.
+ */
+export function needsCollection(config: DataCollectionConfig | null | undefined, unit: string, value: bigint): boolean {
   if (!config) return false;
   if (!config.minAmount) return true;
-  if (config.minAmount.unit !== `iso4217/${currency}`) return true;
-  return minor >= BigInt(config.minAmount.value);
+  if (config.minAmount.unit !== unit) return true;
+  return value >= BigInt(config.minAmount.value);
 }

@@ -1,7 +1,8 @@
 import { newId } from '../ids.ts';
 import { parseAccountId, formatChainId } from '../caip.ts';
 import { maxTransferAmount } from '../assets.ts';
-import { tokenAmount } from '../payments/view.ts';
+import { assetAmount } from '../payments/view.ts';
+import { amountOwed, priceUnit } from '../payments/price.ts';
 import type { CryptoSettlementRecord, MerchantRecord, PaymentRecord, QuoteRecord } from '../../ports/storage.ts';
 import type { WireAction } from '../../ports/chains.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
@@ -12,7 +13,7 @@ import { distinctAccounts, reusableQuote, reuseThreshold, stateStillHolds } from
 export interface BuiltOption {
   id: string;
   account: string;
-  amount: NonNullable<ReturnType<typeof tokenAmount>>;
+  amount: ReturnType<typeof assetAmount>;
   etaS: number;
   expiresAt: number;
   actions: WireAction[];
@@ -28,7 +29,8 @@ export const MAX_QUOTED_ACCOUNTS = 50;
 
 /**
  * One option per (buyer account × merchant settlement asset on the account's chain), priced
- * from the payment's fiat amount and quoted until a deadline. Each quote is stored with what its
+ * as amountOwed decides (a fiat price converted to each asset; a token price exactly, in its own
+ * asset only) and quoted until a deadline. Each quote is stored with what its
  * confirmation must match. A live quote with the same terms for the same account and asset is
  * offered again (same option id, same deadline) rather than stored anew, so calling options
  * repeatedly does not grow storage; accounts given twice (EVM in any letter case) count once; and
@@ -42,7 +44,7 @@ export async function buildOptions(
 ): Promise<{ options: BuiltOption[]; reason?: string }> {
   const { merchant, settlements } = seller;
   // Buyer data is asked per the merchant's setting, for every option of the payment alike.
-  const collect = deps.collect && needsCollection(merchant?.dataCollection, payment.fiatCurrency, payment.fiatValue) ? deps.collect : null;
+  const collect = deps.collect && needsCollection(merchant?.dataCollection, priceUnit(payment.price), payment.price.value) ? deps.collect : null;
   const now = deps.clock.now();
   const fresh = Math.min(payment.expiresAt.getTime(), now + deps.quoteTtlS * 1000);
   const threshold = reuseThreshold(now, fresh, deps.quoteTtlS);
@@ -69,7 +71,7 @@ export async function buildOptions(
       const asset = deps.assets.get(s.asset);
       if (!asset || formatChainId(asset.parsed.chain) !== caip2) continue;
       accepted.add(caip2);
-      const amount = deps.prices.tokenAmount(payment.fiatCurrency, payment.fiatValue, asset);
+      const amount = amountOwed(payment.price, asset, deps.prices);
       if (amount === null || amount <= 0n) continue;
       if (amount > maxTransferAmount(asset)) {
         tooLarge = true;
@@ -88,7 +90,7 @@ export async function buildOptions(
       options.push({
         id: optionId,
         account: account10,
-        amount: tokenAmount({ ...payment, asset: asset.id, tokenValue: amount }, deps.assets)!,
+        amount: assetAmount(asset.id, amount, deps.assets),
         etaS: prepared.etaS,
         expiresAt: Math.floor(deadline.getTime() / 1000),
         actions: prepared.actions,
@@ -101,5 +103,7 @@ export async function buildOptions(
   if (options.length) return { options };
   const chains = [...new Set(settlements.map((s) => s.asset.split('/')[0]))].join(', ');
   if (tooLarge) return { options, reason: 'the amount is more than the merchant’s assets can carry in one transfer' };
-  return { options, reason: accepted.size ? `no price for ${payment.fiatCurrency} in the merchant's assets` : `no account on a chain this merchant accepts (${chains})` };
+  if (!accepted.size) return { options, reason: `no account on a chain this merchant accepts (${chains})` };
+  const price = payment.price;
+  return { options, reason: price.kind === 'token' ? `this payment is priced in ${price.asset}: it is paid in that asset only, from an account on its chain` : `no price for ${price.currency} in the merchant's assets` };
 }

@@ -1,5 +1,7 @@
 import { validationError, type ValidationIssue } from '../../errors.ts';
-import { currencyExponent } from '../currencies.ts';
+import { createAssetRegistry, type AssetRegistry } from '../assets.ts';
+import { readPrice } from './price.ts';
+import { checkoutUrlIssues } from './checkout-urls.ts';
 import { newId } from '../ids.ts';
 import type { PaymentRecord } from '../../ports/storage.ts';
 
@@ -19,16 +21,26 @@ export interface CreatePaymentInput {
   checkout?: { successUrl: string; errorUrl: string } | null;
 }
 
+/** Rules that depend on the deployment, not on the request. */
+export interface PaymentRules {
+  /** What a token price may be in; absent: only fiat prices are accepted. */
+  assets?: AssetRegistry;
+  /** Sandbox mode: `checkout` URLs may be plain http to a loopback host. */
+  loopbackCheckout?: boolean;
+}
+
+const NO_ASSETS = createAssetRegistry([]);
+
 /**
  * A new payment from a validated request, or a 400 naming each field that breaks a rule the
- * schema cannot express (supported currency, expiry window).
+ * schema cannot express (supported currency or listed asset, amount bounds, expiry window,
+ * HTTPS checkout URLs).
  */
-export function newPayment(input: CreatePaymentInput, now: number, limits: PaymentTimeLimits): PaymentRecord {
+export function newPayment(input: CreatePaymentInput, now: number, limits: PaymentTimeLimits, rules: PaymentRules = {}): PaymentRecord {
   const issues: ValidationIssue[] = [];
-  const currency = input.amount.unit.slice('iso4217/'.length);
-  if (currencyExponent(currency) === undefined) issues.push({ field: 'amount.unit', message: `currency ${currency} is not supported` });
-  const value = BigInt(input.amount.value);
-  if (value <= 0n) issues.push({ field: 'amount.value', message: 'must be a positive integer in minor units' });
+  const read = readPrice(input.amount, rules.assets ?? NO_ASSETS);
+  if ('issues' in read) issues.push(...read.issues);
+  if (input.checkout) issues.push(...checkoutUrlIssues(input.checkout, rules.loopbackCheckout ?? false));
   const nowS = Math.floor(now / 1000);
   let expiresAtS = nowS + limits.defaultTtlS;
   if (input.expiresAt !== undefined && input.expiresAt !== null) {
@@ -36,15 +48,14 @@ export function newPayment(input: CreatePaymentInput, now: number, limits: Payme
     else if (input.expiresAt > nowS + limits.maxTtlS) issues.push({ field: 'expiresAt', message: `must be at most ${limits.maxTtlS} seconds from now` });
     expiresAtS = input.expiresAt;
   }
-  if (issues.length) throw validationError(issues);
+  if (issues.length || !('price' in read)) throw validationError(issues);
   const at = new Date(now);
   return {
     id: newId('payment', now),
     partnerId: input.partnerId,
     merchantId: input.merchantId,
     referenceId: input.referenceId,
-    fiatCurrency: currency,
-    fiatValue: value,
+    price: read.price,
     status: 'requires_action',
     stateVersion: 1,
     expiresAt: new Date(expiresAtS * 1000),

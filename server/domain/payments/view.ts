@@ -20,23 +20,26 @@ export function effectiveStatus(p: PaymentRecord, now: number): PaymentStatus {
   return p.status === 'requires_action' && p.expiresAt.getTime() <= now ? 'expired' : p.status;
 }
 
+/** The fiat price in the wire amount shape; undefined for a payment priced in a token. */
 export function fiatAmount(p: PaymentRecord) {
+  if (p.price.kind !== 'fiat') return undefined;
+  const { currency, value } = p.price;
   return {
-    unit: `iso4217/${p.fiatCurrency}`,
-    value: p.fiatValue.toString(),
-    display: { assetSymbol: p.fiatCurrency, assetName: currencyName(p.fiatCurrency), decimals: currencyExponent(p.fiatCurrency) ?? 2 },
+    unit: `iso4217/${currency}`,
+    value: value.toString(),
+    display: { assetSymbol: currency, assetName: currencyName(currency), decimals: currencyExponent(currency) ?? 2 },
   };
 }
 
-export function tokenAmount(p: PaymentRecord, assets: AssetRegistry) {
-  if (!p.asset || p.tokenValue === null) return undefined;
-  const a = assets.get(p.asset);
+/** `value` base units of a CAIP-19 asset in the wire amount shape, with what the registry knows of it. */
+export function assetAmount(asset: string, value: bigint, assets: AssetRegistry) {
+  const a = assets.get(asset);
   return {
-    unit: `caip19/${p.asset}`,
-    value: p.tokenValue.toString(),
+    unit: `caip19/${asset}`,
+    value: value.toString(),
     display: {
-      assetSymbol: a?.symbol ?? p.asset,
-      assetName: a?.name ?? p.asset,
+      assetSymbol: a?.symbol ?? asset,
+      assetName: a?.name ?? asset,
       decimals: a?.decimals ?? 0,
       ...(a?.iconUrl ? { iconUrl: a.iconUrl } : {}),
       ...(a?.networkName ? { networkName: a.networkName } : {}),
@@ -45,9 +48,24 @@ export function tokenAmount(p: PaymentRecord, assets: AssetRegistry) {
   };
 }
 
+/**
+ * What the buyer pays in a token: the option confirmed, once there is one; before that, for a
+ * payment priced in a token, the price itself (it is owed exactly, in that token only).
+ */
+export function tokenAmount(p: PaymentRecord, assets: AssetRegistry) {
+  if (p.asset && p.tokenValue !== null) return assetAmount(p.asset, p.tokenValue, assets);
+  return p.price.kind === 'token' ? assetAmount(p.price.asset, p.price.value, assets) : undefined;
+}
+
+/** The price as the partner gave it, fiat or token, in the wire amount shape. */
+export function priceAmount(p: PaymentRecord, assets: AssetRegistry) {
+  return p.price.kind === 'fiat' ? fiatAmount(p)! : assetAmount(p.price.asset, p.price.value, assets);
+}
+
 function info(p: PaymentRecord, assets: AssetRegistry) {
-  const amount = tokenAmount(p, assets);
-  return p.status === 'succeeded' && p.txId && amount ? { info: { txId: p.txId, optionAmount: amount } } : {};
+  // What was paid: the confirmed option, never the price standing in for it.
+  const paid = p.asset && p.tokenValue !== null ? assetAmount(p.asset, p.tokenValue, assets) : undefined;
+  return p.status === 'succeeded' && p.txId && paid ? { info: { txId: p.txId, optionAmount: paid } } : {};
 }
 
 /** The status answer: what a poller needs and nothing more. */
@@ -66,6 +84,7 @@ export function statusView(p: PaymentRecord, assets: AssetRegistry, now: number)
 export function paymentView(p: PaymentRecord, merchant: Pick<MerchantRecord, 'id' | 'name' | 'iconUrl'> | undefined, assets: AssetRegistry, now: number) {
   const status = effectiveStatus(p, now);
   const token = tokenAmount(p, assets);
+  const fiat = fiatAmount(p);
   const settled = p.status === 'succeeded';
   return {
     paymentId: p.id,
@@ -74,7 +93,8 @@ export function paymentView(p: PaymentRecord, merchant: Pick<MerchantRecord, 'id
     status,
     isFinal: isFinal(status),
     pollInMs: pollInMs(status),
-    fiatAmount: fiatAmount(p),
+    // Absent for a payment priced in a token: there is no fiat price, and none is invented.
+    ...(fiat ? { fiatAmount: fiat } : {}),
     ...(token ? { tokenAmount: token } : {}),
     ...(p.buyerAccount ? { buyer: { accountCaip10: p.buyerAccount } } : {}),
     ...(p.network ? { transaction: { networkId: p.network, ...(p.txId ? { hash: p.txId } : {}) } } : {}),

@@ -521,7 +521,7 @@ export interface components {
             dataCollection?: components["schemas"]["DataCollectionConfig"] | null;
         };
         CreatePaymentRequest: {
-            amount: components["schemas"]["FiatAmountInput"];
+            amount: components["schemas"]["PaymentAmountInput"];
             /**
              * Format: int64
              * @description Unix seconds; null or absent: 5 minutes from now. Must be in the future, and at most 30 days ahead.
@@ -611,7 +611,7 @@ export interface components {
         /** @description What a wallet shows the buyer before they choose how to pay. */
         GatewayPaymentInfo: {
             status: components["schemas"]["PaymentStatus"];
-            /** @description The price, in fiat. */
+            /** @description The price: fiat, or the token a payment priced in a token is paid in. */
             amount: components["schemas"]["Amount"];
             /**
              * Format: int64
@@ -707,8 +707,9 @@ export interface components {
              * @description Wait this long before polling again; null when final.
              */
             pollInMs: number | null;
-            fiatAmount: components["schemas"]["Amount"];
-            /** @description What the buyer paid or is paying; present once an option was confirmed. */
+            /** @description The fiat price; absent for a payment priced in a token. */
+            fiatAmount?: components["schemas"]["Amount"];
+            /** @description What the buyer paid or is paying: the confirmed option, or from the start the price of a payment priced in a token. */
             tokenAmount?: components["schemas"]["Amount"];
             buyer?: components["schemas"]["PaymentBuyer"];
             transaction?: components["schemas"]["PaymentTransaction"];
@@ -731,6 +732,19 @@ export interface components {
              * @description Grows with every state change; the same number appears in webhook events.
              */
             stateVersion: number;
+        };
+        /**
+         * @description The price of a payment. `iso4217/<code>`: a fiat price, `value` in the currency's minor units
+         *     (at most 18 digits), converted to the token the buyer picks. `caip19/<asset id>`: priced in that
+         *     token, `value` in its base units (its `decimals`: "1000000" is 1.00 of a 6-decimal token), paid
+         *     exactly and only in that token, with no conversion. The asset must be one this service lists
+         *     (`GET /sandbox` in the sandbox) and the merchant must have a settlement destination for it;
+         *     otherwise 400 `params_validation` with an issue on `amount.unit`.
+         */
+        PaymentAmountInput: {
+            unit: string;
+            /** @description Positive integer in the unit's minor (fiat) or base (token) units; at most what one transfer of the token can carry. */
+            value: string;
         };
         PaymentBuyer: {
             /** @description The buyer's account, CAIP-10. */
