@@ -26,6 +26,8 @@ const PATCH_COLUMNS: Record<keyof PaymentPatch, string> = {
   cancelledAt: 'cancelled_at',
   optionId: 'option_id',
   buyerAccount: 'buyer_account',
+  buyerProviderName: 'buyer_provider_name',
+  buyerProviderIcon: 'buyer_provider_icon',
   asset: 'asset',
   tokenValue: 'token_value',
   network: 'network',
@@ -60,6 +62,7 @@ export function listClauses(partnerId: string, q: PaymentListQuery, params: unkn
   if (q.createdFrom) conds.push(`created_at >= ${p(q.createdFrom)}`);
   if (q.createdBefore) conds.push(`created_at < ${p(q.createdBefore)}`);
   if (q.network) conds.push(`network = ${p(q.network)}`);
+  if (q.assets) conds.push(`asset = ANY(${p(q.assets)}::text[])`);
   if (q.referenceId) conds.push(`reference_id = ${p(q.referenceId)}`);
   const filterOnly = conds.join(' AND ');
   const cmp = q.sortDir === 'asc' ? '>' : '<';
