@@ -96,6 +96,8 @@ describe.each(backends)('reference shapes of payments on $name', (backend) => {
     const paid = items.find((x) => x.paymentId === idsOf('usdt')[0])!;
     expect(paid.settlement).toEqual({ settled: true, txHash: paid.transaction.hash, amount: paid.tokenAmount });
     expect(paid.settledAt).toBeDefined();
+    // networkId as the reference describes it (the chain's id in its namespace), the CAIP-2 id beside it.
+    expect(paid.transaction).toEqual({ networkId: '1', network: 'eip155:1', hash: expect.stringMatching(/^0x/) });
     expect(items.find((x) => x.paymentId === idsOf('unpaid')[0])!.settlement).toEqual({ settled: false });
     const details = await t.call('GET', `/v1/payments/${paid.paymentId}`, { key: t.a.key, headers: { 'Merchant-Id': merchant } });
     expect(details.body.settlement).toEqual({ successful: { txId: paid.transaction.hash, amount: paid.tokenAmount } });

@@ -145,7 +145,7 @@ describe.each(backends)('payments on $name', (backend) => {
         merchant: { id: merchant, name: 'Shop', iconUrl: null },
         status: 'succeeded',
         buyer: { accountCaip10: 'eip155:8453:0x00000000000000000000000000000000000000b1' },
-        transaction: { networkId: 'eip155:8453' },
+        transaction: { networkId: '8453', network: 'eip155:8453' },
         isFinal: true,
         isTerminal: true,
         // Funds go straight to the merchant: the payment's own transfer is its settlement.

@@ -997,8 +997,10 @@ export interface components {
             failureCode?: components["schemas"]["PaymentFailureCode"];
         };
         PaymentTransaction: {
-            /** @description CAIP-2 chain id. */
+            /** @description The chain's id within its namespace, e.g. `8453` for Base (`eip155:8453`). */
             networkId: string;
+            /** @description The chain as a CAIP-2 id, e.g. `eip155:8453` or `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`. */
+            network: string;
             hash?: string;
         };
         /** @description A full refund, recorded on the payment. */

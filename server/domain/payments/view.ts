@@ -3,6 +3,7 @@ import { currencyExponent } from '../currencies.ts';
 import type { MerchantRecord, PaymentRecord, PaymentStatus } from '../../ports/storage.ts';
 import { isFinal, pollInMs } from './state-machine.ts';
 import { listStatus, publicFailureCode } from './wire-versions.ts';
+import { parseChainId } from '../caip.ts';
 
 /**
  * Payment records → the wire shapes of the API and of webhook snapshots, in one place so the
@@ -82,6 +83,9 @@ export function gatewayBuyer(p: PaymentRecord) {
   return { buyer: { accountCaip10: p.buyerAccount, accountProviderName: p.buyerProviderName, accountProviderIcon: p.buyerProviderIcon ?? null } };
 }
 
+/** `eip155:8453` → `8453`: the reference's `networkId` is the chain's id within its namespace. */
+const chainReference = (caip2: string) => parseChainId(caip2)?.reference ?? caip2;
+
 type MerchantShown = Pick<MerchantRecord, 'id' | 'name' | 'iconUrl'> | undefined;
 
 /** The payment's own transfer, once it is confirmed: it is what settles the merchant (funds go straight to them). */
@@ -106,7 +110,7 @@ function paymentFields(p: PaymentRecord, merchant: MerchantShown, assets: AssetR
     fiatAmount: fiatAmount(p),
     ...(token ? { tokenAmount: token } : {}),
     ...buyer(p),
-    ...(p.network ? { transaction: { networkId: p.network, ...(p.txId ? { hash: p.txId } : {}) } } : {}),
+    ...(p.network ? { transaction: { networkId: chainReference(p.network), network: p.network, ...(p.txId ? { hash: p.txId } : {}) } } : {}),
     ...info(p, assets),
     ...(failureCode ? { failureCode } : {}),
     refund: { refunded: p.refundedAt !== null, refundedAt: p.refundedAt?.toISOString() ?? null },
