@@ -119,6 +119,9 @@ describe.each(backends)('reference shapes of payments on $name', (backend) => {
     // Both: a payment must match both.
     expect((await merchantList(`limit=2&token_symbol=USDC&asset=${encodeURIComponent(USDC_BASE)}`)).map((x) => x.paymentId)).toEqual(newestFirst(idsOf('usdc-base')));
     expect(await merchantList(`token_symbol=USDC&asset=${encodeURIComponent(USDT_ETH)}`)).toEqual([]);
+    // network takes one CAIP-2 id or several, comma-separated.
+    expect((await merchantList(`limit=2&network=${encodeURIComponent('eip155:1,solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')}`)).map((x) => x.paymentId)).toEqual(newestFirst(idsOf('usdt', 'usdc-sol')));
+    expect((await merchantList(`network=${encodeURIComponent('eip155:8453')}&token_symbol=USDC`)).map((x) => x.paymentId)).toEqual(newestFirst(idsOf('usdc-base')));
     // Amount order under a filter pages through the same set.
     const byAmount = await merchantList('limit=2&sortBy=amount&sortDir=asc&token_symbol=USDC');
     expect(byAmount.map((x) => x.paymentId).sort()).toEqual([...usdc].sort());
@@ -208,6 +211,13 @@ describe.each(backends)('reference shapes of payments on $name', (backend) => {
     const upgraded = await createPayment(t, t.a.key, other, { referenceId: 'sdk-retry' }, { ...sdk, 'Sdk-Version': '1.2.4', 'Idempotency-Key': 'sdk-retry-key' });
     expect(upgraded.headers.get('idempotent-replayed')).toBe('true');
     expect(upgraded.body.paymentId).toBe(retried.body.paymentId);
+    // Cancel is a write: with a key, a retry replays the first answer instead of a 400.
+    const cancel = () => t.call('POST', `/v1/payments/${retried.body.paymentId}/cancel`, { key: t.a.key, headers: { 'Merchant-Id': other, 'Idempotency-Key': 'cancel-once' } });
+    const first = await cancel();
+    const second = await cancel();
+    expect(first).toMatchObject({ status: 200, body: { status: 'cancelled' } });
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.body).toEqual(first.body);
   });
 
   describe('the deprecated GET /v1/merchants/{merchant_id}/payments, as a client written from the reference calls it', () => {

@@ -122,7 +122,8 @@ function toQuery(params: ListParams, merchantIds: string[] | undefined, assets: 
     ...(paidIn ? { assets: paidIn } : {}),
     ...(from ? { createdFrom: from } : {}),
     ...(before ? { createdBefore: before } : {}),
-    ...(params.network ? { network: params.network } : {}),
+    // One CAIP-2 id, or several separated by commas.
+    ...(params.network ? { networks: params.network.split(',').map((n) => n.trim()).filter(Boolean) } : {}),
     ...(params.referenceId ? { referenceId: params.referenceId } : {}),
     sortBy: params.sortBy ?? 'date',
     sortDir: params.sortDir ?? 'desc',

@@ -226,7 +226,8 @@ export interface PaymentListQuery {
   statuses?: PaymentStatus[];
   createdFrom?: Date;
   createdBefore?: Date;
-  network?: string;
+  /** Paid on one of these CAIP-2 chains. */
+  networks?: string[];
   /** Paid in one of these CAIP-19 assets; an empty list matches nothing. */
   assets?: string[];
   referenceId?: string;

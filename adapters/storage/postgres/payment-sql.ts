@@ -61,7 +61,7 @@ export function listClauses(partnerId: string, q: PaymentListQuery, params: unkn
   if (q.statuses?.length) conds.push(`status = ANY(${p(q.statuses)}::text[])`);
   if (q.createdFrom) conds.push(`created_at >= ${p(q.createdFrom)}`);
   if (q.createdBefore) conds.push(`created_at < ${p(q.createdBefore)}`);
-  if (q.network) conds.push(`network = ${p(q.network)}`);
+  if (q.networks?.length) conds.push(`network = ANY(${p(q.networks)}::text[])`);
   if (q.assets) conds.push(`asset = ANY(${p(q.assets)}::text[])`);
   if (q.referenceId) conds.push(`reference_id = ${p(q.referenceId)}`);
   const filterOnly = conds.join(' AND ');

@@ -1142,7 +1142,7 @@ export interface components {
         /** @description Created before (ISO 8601). */
         "LegacyPaymentListQuery.end_ts": string;
         "LegacyPaymentListQuery.limit": number;
-        /** @description CAIP-2 chain the payment was paid on. */
+        /** @description CAIP-2 chain the payment was paid on; several separated by commas (`eip155:8453,eip155:1`). */
         "LegacyPaymentListQuery.network": string;
         "LegacyPaymentListQuery.sort_by": "date" | "amount";
         "LegacyPaymentListQuery.sort_dir": "asc" | "desc";
@@ -1163,7 +1163,7 @@ export interface components {
         /** @description Created before (ISO 8601). */
         "PaymentListQuery.endTs": string;
         "PaymentListQuery.limit": number;
-        /** @description CAIP-2 chain the payment was paid on. */
+        /** @description CAIP-2 chain the payment was paid on; several separated by commas (`eip155:8453,eip155:1`). */
         "PaymentListQuery.network": string;
         "PaymentListQuery.referenceId": string;
         "PaymentListQuery.sortBy": "date" | "amount";
@@ -2829,7 +2829,7 @@ export interface operations {
                 /** @description Created before (ISO 8601). */
                 endTs?: components["parameters"]["PaymentListQuery.endTs"];
                 status?: components["parameters"]["PaymentListQuery.status"];
-                /** @description CAIP-2 chain the payment was paid on. */
+                /** @description CAIP-2 chain the payment was paid on; several separated by commas (`eip155:8453,eip155:1`). */
                 network?: components["parameters"]["PaymentListQuery.network"];
                 /** @description Paid in a token with one of these symbols (e.g. `USDC`, any chain; case-insensitive). A CAIP-19 id is refused here: use `asset`. */
                 token_symbol?: components["parameters"]["PaymentListQuery.token_symbol"];
@@ -4316,7 +4316,7 @@ export interface operations {
                 end_ts?: components["parameters"]["LegacyPaymentListQuery.end_ts"];
                 /** @description Paid in this asset: a CAIP-19 id or a token symbol. */
                 asset?: components["parameters"]["LegacyPaymentListQuery.asset"];
-                /** @description CAIP-2 chain the payment was paid on. */
+                /** @description CAIP-2 chain the payment was paid on; several separated by commas (`eip155:8453,eip155:1`). */
                 network?: components["parameters"]["LegacyPaymentListQuery.network"];
                 sort_by?: components["parameters"]["LegacyPaymentListQuery.sort_by"];
                 sort_dir?: components["parameters"]["LegacyPaymentListQuery.sort_dir"];
@@ -4507,7 +4507,7 @@ export interface operations {
                 /** @description Created before (ISO 8601). */
                 endTs?: components["parameters"]["PaymentListQuery.endTs"];
                 status?: components["parameters"]["PaymentListQuery.status"];
-                /** @description CAIP-2 chain the payment was paid on. */
+                /** @description CAIP-2 chain the payment was paid on; several separated by commas (`eip155:8453,eip155:1`). */
                 network?: components["parameters"]["PaymentListQuery.network"];
                 /** @description Paid in a token with one of these symbols (e.g. `USDC`, any chain; case-insensitive). A CAIP-19 id is refused here: use `asset`. */
                 token_symbol?: components["parameters"]["PaymentListQuery.token_symbol"];
