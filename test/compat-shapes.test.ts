@@ -119,6 +119,11 @@ describe.each(backends)('reference shapes of payments on $name', (backend) => {
     // Both: a payment must match both.
     expect((await merchantList(`limit=2&token_symbol=USDC&asset=${encodeURIComponent(USDC_BASE)}`)).map((x) => x.paymentId)).toEqual(newestFirst(idsOf('usdc-base')));
     expect(await merchantList(`token_symbol=USDC&asset=${encodeURIComponent(USDT_ETH)}`)).toEqual([]);
+    // referenceId finds a part of the reference, in any letter case (the seeded ones are shape-<i>).
+    // (shape-41 matches too, but belongs to the other merchant.)
+    expect((await merchantList('referenceId=APE-4')).map((x) => x.referenceId).sort()).toEqual(['shape-4', 'shape-40']);
+    expect((await t.call('GET', '/v1/payments?referenceId=APE-4', { key: t.a.key })).body.data.map((x: any) => x.referenceId).sort()).toEqual(['shape-4', 'shape-40', 'shape-41']);
+    expect(await merchantList('referenceId=shape_4')).toEqual([]);
     // network takes one CAIP-2 id or several, comma-separated.
     expect((await merchantList(`limit=2&network=${encodeURIComponent('eip155:1,solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')}`)).map((x) => x.paymentId)).toEqual(newestFirst(idsOf('usdt', 'usdc-sol')));
     expect((await merchantList(`network=${encodeURIComponent('eip155:8453')}&token_symbol=USDC`)).map((x) => x.paymentId)).toEqual(newestFirst(idsOf('usdc-base')));

@@ -230,6 +230,7 @@ export interface PaymentListQuery {
   networks?: string[];
   /** Paid in one of these CAIP-19 assets; an empty list matches nothing. */
   assets?: string[];
+  /** The merchant's reference contains this, in any letter case. */
   referenceId?: string;
   sortBy: 'date' | 'amount';
   sortDir: 'asc' | 'desc';

@@ -63,7 +63,8 @@ export function listClauses(partnerId: string, q: PaymentListQuery, params: unkn
   if (q.createdBefore) conds.push(`created_at < ${p(q.createdBefore)}`);
   if (q.networks?.length) conds.push(`network = ANY(${p(q.networks)}::text[])`);
   if (q.assets) conds.push(`asset = ANY(${p(q.assets)}::text[])`);
-  if (q.referenceId) conds.push(`reference_id = ${p(q.referenceId)}`);
+  // strpos, not LIKE: `%` and `_` in a reference are plain characters.
+  if (q.referenceId) conds.push(`strpos(lower(reference_id), lower(${p(q.referenceId)})) > 0`);
   const filterOnly = conds.join(' AND ');
   const cmp = q.sortDir === 'asc' ? '>' : '<';
   const dir = q.sortDir === 'asc' ? 'ASC' : 'DESC';

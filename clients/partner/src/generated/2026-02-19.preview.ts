@@ -1171,6 +1171,7 @@ export interface components {
         "PaymentListQuery.limit": number;
         /** @description CAIP-2 chain the payment was paid on; several separated by commas (`eip155:8453,eip155:1`). */
         "PaymentListQuery.network": string;
+        /** @description Your reference contains this (any letter case). */
         "PaymentListQuery.referenceId": string;
         "PaymentListQuery.sortBy": "date" | "amount";
         "PaymentListQuery.sortDir": "asc" | "desc";
@@ -2844,6 +2845,7 @@ export interface operations {
                  * @description Deprecated, use `token_symbol`: paid in this asset, a CAIP-19 id or a token symbol.
                  */
                 asset?: components["parameters"]["PaymentListQuery.asset"];
+                /** @description Your reference contains this (any letter case). */
                 referenceId?: components["parameters"]["PaymentListQuery.referenceId"];
                 sortBy?: components["parameters"]["PaymentListQuery.sortBy"];
                 sortDir?: components["parameters"]["PaymentListQuery.sortDir"];
@@ -4522,6 +4524,7 @@ export interface operations {
                  * @description Deprecated, use `token_symbol`: paid in this asset, a CAIP-19 id or a token symbol.
                  */
                 asset?: components["parameters"]["PaymentListQuery.asset"];
+                /** @description Your reference contains this (any letter case). */
                 referenceId?: components["parameters"]["PaymentListQuery.referenceId"];
                 sortBy?: components["parameters"]["PaymentListQuery.sortBy"];
                 sortDir?: components["parameters"]["PaymentListQuery.sortDir"];
