@@ -307,9 +307,10 @@ describe.each(backends)('reference shapes of payments on $name', (backend) => {
       expect(await legacy('?limit=1', {})).toMatchObject({ status: 401, body: { code: 'missing_api_key' } });
       expect(await legacy('?limit=1', { 'X-Api-Key': 'sk_test_notakey' })).toMatchObject({ status: 401, body: { code: 'invalid_api_key' } });
       expect(await legacy('?limit=1', { 'X-Api-Key': t.a.walletKey })).toMatchObject({ status: 403, body: { code: 'forbidden' } });
-      // Another partner asking for this merchant learns nothing: the same answer as an unknown id.
+      // Another partner asking for this merchant learns nothing: 403, the same answer as for an
+      // unknown id (as on GET /v1/merchants/payments).
       const foreign = await legacy('?limit=1', { 'X-Api-Key': t.b.key });
-      expect(foreign).toMatchObject({ status: 404, body: { code: 'merchant_not_found' } });
+      expect(foreign).toMatchObject({ status: 403, body: { code: 'forbidden' } });
       expect((await t.call('GET', '/v1/merchants/mrch_01ZZZZZZZZZZZZZZZZZZZZZZZZ/payments', { headers: { 'X-Api-Key': t.b.key } })).body).toEqual(foreign.body);
     });
   });

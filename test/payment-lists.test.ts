@@ -103,7 +103,7 @@ describe.each(backends)('payment lists over thousands of payments on $name', (ba
     expect(old.headers.get('deprecation')).toBe('true');
     expect(old.body.data.map((p: { payment_id: string }) => p.payment_id)).toEqual(r.body.data.map((p: { paymentId: string }) => p.paymentId));
     expect((await t.call('GET', '/v1/merchants/payments', { key: t.b.key, headers: { 'Merchant-Id': m2 } })).status).toBe(403);
-    expect((await t.call('GET', `/v1/merchants/${m2}/payments`, { key: t.b.key })).body.code).toBe('merchant_not_found');
+    expect((await t.call('GET', `/v1/merchants/${m2}/payments`, { key: t.b.key })).body.code).toBe('forbidden');
     expect((await t.call('GET', '/v1/payments?limit=5', { key: t.b.key })).body.data).toEqual([]);
   });
 

@@ -4420,27 +4420,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Nothing with this id is visible to the caller. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Human-readable explanation. */
-                        message: string;
-                        /**
-                         * @description Machine-readable code; stable across versions.
-                         * @enum {string}
-                         */
-                        code: "merchant_not_found";
-                        /** @description Additional structured details. */
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The body exceeds the size limit (1 MB). */
             413: {
                 headers: {

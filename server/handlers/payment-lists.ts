@@ -1,4 +1,4 @@
-import { AppError, validationError, type ValidationIssue } from '../errors.ts';
+import { validationError, type ValidationIssue } from '../errors.ts';
 import { partnerOf, type RequestContext } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { currencyExponent, formatMinor } from '../domain/currencies.ts';
@@ -173,7 +173,7 @@ export function paymentListHandlers(deps: PaymentDeps): Pick<OperationHandlers, 
     },
     async listMerchantPaymentsByPath({ path, query, ctx }) {
       // The legacy contract: snake_case in and out, whatever the version.
-      if (!(await storage.merchants.get(partnerOf(ctx).id, path.merchant_id, { includeDeleted: true }))) throw new AppError('merchant_not_found', 'No merchant with this id');
+      await assertOwnsMerchant(storage, partnerOf(ctx).id, path.merchant_id);
       const params: ListParams = {
         ...(query.start_ts !== undefined ? { startTs: query.start_ts } : {}),
         ...(query.end_ts !== undefined ? { endTs: query.end_ts } : {}),
