@@ -80,6 +80,17 @@ describe('options and confirm', () => {
     expect(cd.url).toMatch(/^https:\/\/pay\.example\.test\/collect\/[\w-]+\.[\w-]+$/);
     expect(cd.schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', required: expect.arrayContaining(['fullName', 'termsAccepted']), anyOf: expect.any(Array) });
     expect(cd.schema.properties.termsAccepted).toEqual(expect.objectContaining({ const: true }));
+    // The flat field list of the reference, derived from the same schema: a field for each
+    // property, required only when the schema requires it outright (email or phone is a choice).
+    expect(cd.fields).toEqual([
+      { id: 'fullName', name: 'Full name', required: true, type: 'text' },
+      { id: 'dateOfBirth', name: 'Date of birth', required: true, type: 'date' },
+      { id: 'country', name: 'Country of residence (ISO code, e.g. DE)', required: true, type: 'text' },
+      { id: 'email', name: 'Email', required: false, type: 'text' },
+      { id: 'phone', name: 'Phone (international, e.g. +4915112345678)', required: false, type: 'text' },
+      { id: 'termsAccepted', name: cd.schema.properties.termsAccepted.title, required: true, type: 'checkbox' },
+    ]);
+    expect(cd.fields.map((f: { id: string }) => f.id)).toEqual(Object.keys(cd.schema.properties));
     expect(big.body.collectData).toEqual(cd);
   });
 

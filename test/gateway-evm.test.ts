@@ -3,6 +3,7 @@ import { buildTransferTransaction } from '../adapters/chains/evm/transfer.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
 import { sandboxMerchant, signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
+import { createKey, createPartner } from '../server/auth/provisioning.ts';
 
 /** End to end on the sandbox EVM with real keys: options → sign/send → confirm → succeeded. */
 let chains: SandboxChains;
@@ -65,6 +66,33 @@ describe('EIP-3009 (USDC): one signature, the relayer submits, the buyer pays no
     expect(again.body.status).toBe('succeeded');
     const status = await t.call('GET', `/v1/payments/${id}/status`, { key: t.a.key, headers: { 'Merchant-Id': merchantId } });
     expect(status.body.info.txId).toBe(r.body.info.txId);
+  }, 60_000);
+});
+
+describe('who paid: the account and the wallet app, learned from the confirming request', () => {
+  it('records the wallet app of the key that confirmed, and shows it to the wallet, the partner and the legacy list', async () => {
+    const { t } = env;
+    // A wallet team's own account and gateway key, apart from the merchant's partner.
+    const team = await createPartner(t.storage, { name: 'Acme Wallet', version: '2026-02-18', live: false, iconUrl: 'https://wallet.example/acme.png' });
+    const walletKey = (await createKey(t.storage, { partnerId: team.partner.id, scope: 'wallet', live: false })).apiKey;
+    const { merchantId } = await sandboxMerchant(t, [usdc]);
+    const id = await newPayment(t, merchantId);
+    const wallet = await buyer(usdc, 20_000_000n);
+    const account = `eip155:31337:${wallet.address}`;
+    expect((await t.call('GET', `/v1/gateway/payment/${id}`, { key: walletKey })).body).not.toHaveProperty('buyer');
+    const opts = await t.call('POST', `/v1/gateway/payment/${id}/options`, { key: walletKey, headers: { 'Sdk-Name': 'acme-pay', 'Sdk-Version': '2.0.0', 'Sdk-Platform': 'ios' }, body: { accounts: [account] } });
+    const option = opts.body.options[0];
+    const signature = await signTypedDataParams(wallet, option.actions[0].data.params);
+    const paid = await t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=20000`, { key: walletKey, body: { optionId: option.id, results: [{ type: 'walletRpc', data: [signature] }] } });
+    expect(paid.body.status).toBe('succeeded');
+    const who = { accountCaip10: account, accountProviderName: 'Acme Wallet', accountProviderIcon: 'https://wallet.example/acme.png' };
+    expect((await t.call('GET', `/v1/gateway/payment/${id}`, { key: walletKey })).body.buyer).toEqual(who);
+    const details = await t.call('GET', `/v1/payments/${id}`, { key: t.a.key, headers: { 'Merchant-Id': merchantId } });
+    expect(details.body).toMatchObject({ buyer: who, settlement: { successful: { txId: paid.body.info.txId, amount: { unit: `caip19/${usdc}`, value: '10500000' } } } });
+    const listed = await t.call('GET', '/v1/merchants/payments', { key: t.a.key, headers: { 'Merchant-Id': merchantId } });
+    expect(listed.body.data[0]).toMatchObject({ paymentId: id, isTerminal: true, buyer: who, settlement: { settled: true, txHash: paid.body.info.txId } });
+    const legacy = await t.call('GET', `/v1/merchants/${merchantId}/payments`, { headers: { 'X-Api-Key': t.a.key } });
+    expect(legacy.body.data[0]).toMatchObject({ payment_id: id, wallet_name: 'Acme Wallet', wallet_logo: 'https://wallet.example/acme.png', buyer_caip10: account, chain_id: '31337', tx_hash: paid.body.info.txId });
   }, 60_000);
 });
 

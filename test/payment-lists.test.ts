@@ -99,9 +99,9 @@ describe.each(backends)('payment lists over thousands of payments on $name', (ba
   it('lists one merchant through Merchant-Id, and through the deprecated path with a Deprecation header', async () => {
     const r = await t.call('GET', '/v1/merchants/payments?limit=5', { key: t.a.key, headers: { 'Merchant-Id': m2 } });
     expect(r.body.data.every((p: { merchant: { id: string; name: string } }) => p.merchant.id === m2 && p.merchant.name === 'Second')).toBe(true);
-    const old = await t.call('GET', `/v1/merchants/${m2}/payments?limit=5`, { key: t.a.key });
+    const old = await t.call('GET', `/v1/merchants/${m2}/payments?limit=5`, { headers: { 'X-Api-Key': t.a.key } });
     expect(old.headers.get('deprecation')).toBe('true');
-    expect(old.body.data.map((p: { paymentId: string }) => p.paymentId)).toEqual(r.body.data.map((p: { paymentId: string }) => p.paymentId));
+    expect(old.body.data.map((p: { payment_id: string }) => p.payment_id)).toEqual(r.body.data.map((p: { paymentId: string }) => p.paymentId));
     expect((await t.call('GET', '/v1/merchants/payments', { key: t.b.key, headers: { 'Merchant-Id': m2 } })).status).toBe(403);
     expect((await t.call('GET', `/v1/merchants/${m2}/payments`, { key: t.b.key })).body.code).toBe('forbidden');
     expect((await t.call('GET', '/v1/payments?limit=5', { key: t.b.key })).body.data).toEqual([]);

@@ -144,11 +144,17 @@ describe.each(backends)('payments on $name', (backend) => {
         merchant: { id: merchant, name: 'Shop', iconUrl: null },
         status: 'succeeded',
         buyer: { accountCaip10: 'eip155:8453:0x00000000000000000000000000000000000000b1' },
-        transaction: { networkId: 'eip155:8453' },
-        settlement: { settled: true, txHash: status.body.info.txId },
+        transaction: { networkId: '8453', network: 'eip155:8453' },
+        isFinal: true,
+        isTerminal: true,
+        // Funds go straight to the merchant: the payment's own transfer is its settlement.
+        settlement: { successful: { txId: status.body.info.txId, amount: { unit: `caip19/${USDC_BASE}`, value: '10500000' } } },
         refund: { refunded: false, refundedAt: null },
         stateVersion: 2,
       });
+      const unpaid = await createPayment(t, t.a.key, merchant, { referenceId: 'details-2' });
+      const pending = await t.call('GET', `/v1/payments/${unpaid.body.paymentId}`, { key: t.a.key, headers: { 'Merchant-Id': merchant } });
+      expect(pending.body).toMatchObject({ status: 'requires_action', isTerminal: false, settlement: null });
     });
 
     it('hides payments across merchants and partners', async () => {

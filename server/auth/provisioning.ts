@@ -22,9 +22,12 @@ export async function createKey(storage: StoragePort, opts: { partnerId: string;
   return { record, apiKey };
 }
 
-export async function createPartner(storage: StoragePort, opts: { name: string; version: string; live: boolean; now?: Date }): Promise<{ partner: PartnerRecord; apiKey: string; keyId: string }> {
+export async function createPartner(
+  storage: StoragePort,
+  opts: { name: string; version: string; live: boolean; now?: Date; iconUrl?: string },
+): Promise<{ partner: PartnerRecord; apiKey: string; keyId: string }> {
   const now = opts.now ?? new Date();
-  const partner: PartnerRecord = { id: newId('partner', now.getTime()), name: opts.name, defaultVersion: opts.version, createdAt: now };
+  const partner: PartnerRecord = { id: newId('partner', now.getTime()), name: opts.name, defaultVersion: opts.version, createdAt: now, ...(opts.iconUrl ? { iconUrl: opts.iconUrl } : {}) };
   await storage.partners.create(partner);
   const { record, apiKey } = await createKey(storage, { partnerId: partner.id, scope: 'partner', live: opts.live, now });
   return { partner, apiKey, keyId: record.id };

@@ -1,7 +1,8 @@
 import { AppError } from '../errors.ts';
+import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { cancelPayment, expireIfDue } from '../domain/payments/transition.ts';
-import { priceAmount, statusView } from '../domain/payments/view.ts';
+import { gatewayBuyer, priceAmount, statusView } from '../domain/payments/view.ts';
 import { longPoll } from '../domain/payments/long-poll.ts';
 import { buildOptions } from '../domain/gateway/options.ts';
 import { chainOfQuote, confirmPayment, optionRequestOf } from '../domain/gateway/confirm.ts';
@@ -55,7 +56,7 @@ export function gatewayHandlers(deps: GatewayDeps & { paymentChanges: PaymentCha
       amount: priceAmount(p, assets),
       expiresAt: Math.floor(p.expiresAt.getTime() / 1000),
       merchant: { name: merchant?.name ?? '', iconUrl: merchant?.iconUrl ?? null },
-      ...(p.buyerAccount ? { buyer: { accountCaip10: p.buyerAccount } } : {}),
+      ...gatewayBuyer(p),
     };
   }
 
@@ -89,26 +90,29 @@ export function gatewayHandlers(deps: GatewayDeps & { paymentChanges: PaymentCha
       return { status: 200, body: { actions: fetched.actions } };
     },
 
-    async gatewayConfirmPayment({ path, query, body }) {
+    async gatewayConfirmPayment({ path, query, body, ctx }) {
+      // The wallet app paying is the account its key belongs to (the key's auth is the only
+      // thing that says which wallet this is; Sdk-Name names a library, not the app).
+      const walletApp = { name: partnerOf(ctx).name, iconUrl: partnerOf(ctx).iconUrl ?? null };
       // Waits from the confirm's own answer (usually processing) for the next status: final, or
       // requires_action again when the chain shows the attempt cannot pay.
       const p = await longPoll(deps.paymentChanges, {
         paymentId: resolvePaymentRef(path.id, deps.payHost),
         maxPollMs: query.maxPollMs,
-        first: async () => confirmPayment(deps, await payment(path.id), body.optionId, body.results.map((r) => r.data[0]!), body.collectedData),
+        first: async () => confirmPayment(deps, await payment(path.id), body.optionId, body.results.map((r) => r.data[0]!), body.collectedData, walletApp),
         reread: current,
       });
-      return { status: 200, body: statusView(p, assets, clock.now()) };
+      return { status: 200, body: statusView(p, assets, clock.now(), ctx.apiVersion!) };
     },
 
-    async gatewayGetPaymentStatus({ path, query }) {
+    async gatewayGetPaymentStatus({ path, query, ctx }) {
       const p = await longPoll(deps.paymentChanges, {
         paymentId: resolvePaymentRef(path.id, deps.payHost),
         maxPollMs: query.maxPollMs,
         first: () => payment(path.id),
         reread: current,
       });
-      return { status: 200, body: statusView(p, assets, clock.now()) };
+      return { status: 200, body: statusView(p, assets, clock.now(), ctx.apiVersion!) };
     },
 
     async gatewayCancelPayment({ path }) {

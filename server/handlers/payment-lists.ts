@@ -2,9 +2,13 @@ import { validationError, type ValidationIssue } from '../errors.ts';
 import { partnerOf, type RequestContext } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { currencyExponent, formatMinor } from '../domain/currencies.ts';
-import { paymentView } from '../domain/payments/view.ts';
+import { paymentListItemView } from '../domain/payments/view.ts';
+import { legacyPaymentView, legacyStats } from '../domain/payments/legacy-view.ts';
+import { statusesSelectedBy } from '../domain/payments/wire-versions.ts';
+import { parseAssetId } from '../domain/caip.ts';
+import type { AssetRegistry } from '../domain/assets.ts';
 import type { PaymentDeps } from '../domain/payments/transition.ts';
-import type { PaymentListQuery, PaymentStatus } from '../ports/storage.ts';
+import type { PaymentListQuery, PaymentRecord } from '../ports/storage.ts';
 import { assertOwnsMerchant } from './payment-access.ts';
 import { decodeCursorAs, encodeCursor, isCursorId } from './cursor.ts';
 
@@ -15,6 +19,8 @@ interface ListParams {
   endTs?: string;
   status?: string[];
   network?: string;
+  token_symbol?: string[];
+  asset?: string;
   referenceId?: string;
   sortBy?: 'date' | 'amount';
   sortDir?: 'asc' | 'desc';
@@ -72,18 +78,52 @@ function timestamp(raw: string | undefined, field: string, issues: ValidationIss
   return new Date(t);
 }
 
-function toQuery(params: ListParams, merchantIds: string[] | undefined): PaymentListQuery {
+const looksLikeCaip = (s: string) => s.includes(':') || s.includes('/');
+
+/** The assets whose symbol is one of `symbols` (case-insensitive, any chain). */
+function assetsWithSymbol(assets: AssetRegistry, symbols: string[]): Set<string> {
+  const wanted = new Set(symbols.map((s) => s.toUpperCase()));
+  return new Set(assets.all().filter((a) => wanted.has(a.symbol.toUpperCase())).map((a) => a.id));
+}
+
+/**
+ * `token_symbol` and the deprecated `asset` as the CAIP-19 ids a payment must have been paid in,
+ * or undefined when neither is given. Both given: a payment must match both. A symbol no
+ * configured asset has matches nothing; a malformed value is a 400.
+ */
+function assetFilter(params: ListParams, assets: AssetRegistry, names: { asset: string }, issues: ValidationIssue[]): string[] | undefined {
+  const sets: Array<Set<string>> = [];
+  if (params.token_symbol?.length) {
+    if (params.token_symbol.some(looksLikeCaip)) issues.push({ field: 'query.token_symbol', message: 'takes token symbols such as USDC; CAIP-19 ids are not supported here (use asset)' });
+    sets.push(assetsWithSymbol(assets, params.token_symbol));
+  }
+  if (params.asset !== undefined) {
+    if (!looksLikeCaip(params.asset)) sets.push(assetsWithSymbol(assets, [params.asset]));
+    else if (parseAssetId(params.asset)) sets.push(new Set([params.asset]));
+    else issues.push({ field: `query.${names.asset}`, message: 'must be a CAIP-19 asset id (e.g. eip155:8453/erc20:0x…) or a token symbol (e.g. USDC)' });
+  }
+  if (!sets.length) return undefined;
+  return [...sets.reduce((a, b) => new Set([...a].filter((x) => b.has(x))))];
+}
+
+/** The version whose vocabulary the list speaks: the resolved API version, or the legacy list's own. */
+type ListVocabulary = string | 'legacy';
+
+function toQuery(params: ListParams, merchantIds: string[] | undefined, assets: AssetRegistry, vocabulary: ListVocabulary, names = { startTs: 'startTs', endTs: 'endTs', asset: 'asset' }): PaymentListQuery {
   const issues: ValidationIssue[] = [];
-  const from = timestamp(params.startTs, 'query.startTs', issues);
-  const before = timestamp(params.endTs, 'query.endTs', issues);
-  if (from && before && from >= before) issues.push({ field: 'query.endTs', message: 'must be after startTs' });
+  const from = timestamp(params.startTs, `query.${names.startTs}`, issues);
+  const before = timestamp(params.endTs, `query.${names.endTs}`, issues);
+  if (from && before && from >= before) issues.push({ field: `query.${names.endTs}`, message: `must be after ${names.startTs}` });
+  const paidIn = assetFilter(params, assets, names, issues);
   if (issues.length) throw validationError(issues);
   return {
     ...(merchantIds ? { merchantIds } : {}),
-    ...(params.status?.length ? { statuses: params.status as PaymentStatus[] } : {}),
+    ...(params.status?.length ? { statuses: statusesSelectedBy(params.status, vocabulary) } : {}),
+    ...(paidIn ? { assets: paidIn } : {}),
     ...(from ? { createdFrom: from } : {}),
     ...(before ? { createdBefore: before } : {}),
-    ...(params.network ? { network: params.network } : {}),
+    // One CAIP-2 id, or several separated by commas.
+    ...(params.network ? { networks: params.network.split(',').map((n) => n.trim()).filter(Boolean) } : {}),
     ...(params.referenceId ? { referenceId: params.referenceId } : {}),
     sortBy: params.sortBy ?? 'date',
     sortDir: params.sortDir ?? 'desc',
@@ -94,11 +134,11 @@ function toQuery(params: ListParams, merchantIds: string[] | undefined): Payment
 export function paymentListHandlers(deps: PaymentDeps): Pick<OperationHandlers, Ops> {
   const { storage, clock, assets } = deps;
 
-  async function listing(ctx: RequestContext, params: ListParams, merchantIds: string[] | undefined) {
+  /** One page of payments, its cursor and the listing's stats: the query every list shares. */
+  async function listing(ctx: RequestContext, q: PaymentListQuery, cursor: string | undefined): Promise<{ page: PaymentRecord[]; nextCursor: string | null; stats: Stats }> {
     const partner = partnerOf(ctx);
-    const q = toQuery(params, merchantIds);
     const sort = `${q.sortBy}:${q.sortDir}`;
-    const previous = params.cursor ? decode(params.cursor, sort) : undefined;
+    const previous = cursor ? decode(cursor, sort) : undefined;
     if (previous) q.after = { id: previous.id, ...(previous.v ? { fiatValue: BigInt(previous.v) } : {}) };
     const limit = q.limit;
     const [rows, stats] = await Promise.all([
@@ -110,23 +150,43 @@ export function paymentListHandlers(deps: PaymentDeps): Pick<OperationHandlers, 
       })),
     ]);
     const page = rows.slice(0, limit);
-    const merchants = new Map((await storage.merchants.getMany(partner.id, [...new Set(page.map((p) => p.merchantId))])).map((m) => [m.id, m]));
     const last = page[page.length - 1];
     const nextCursor = rows.length > limit && last ? encodeCursor({ id: last.id, ...(q.sortBy === 'amount' ? { v: last.price.value.toString() } : {}), sort, stats }) : null;
-    return { status: 200 as const, body: { data: page.map((p) => paymentView(p, merchants.get(p.merchantId), assets, clock.now())), nextCursor, stats } };
+    return { page, nextCursor, stats };
+  }
+
+  async function currentList(ctx: RequestContext, params: ListParams, merchantIds: string[] | undefined) {
+    const version = ctx.apiVersion!;
+    const { page, nextCursor, stats } = await listing(ctx, toQuery(params, merchantIds, assets, version), params.cursor);
+    const merchants = new Map((await storage.merchants.getMany(partnerOf(ctx).id, [...new Set(page.map((p) => p.merchantId))])).map((m) => [m.id, m]));
+    const data = page.map((p) => paymentListItemView(p, merchants.get(p.merchantId), assets, clock.now(), version));
+    return { status: 200 as const, body: { data, nextCursor, stats } };
   }
 
   return {
     async listPayments({ query, ctx }) {
-      return listing(ctx, query, query.merchantId?.length ? query.merchantId : undefined);
+      return currentList(ctx, query, query.merchantId?.length ? query.merchantId : undefined);
     },
     async listMerchantPayments({ query, ctx }) {
       await assertOwnsMerchant(storage, partnerOf(ctx).id, ctx.merchantId!);
-      return listing(ctx, query, [ctx.merchantId!]);
+      return currentList(ctx, query, [ctx.merchantId!]);
     },
     async listMerchantPaymentsByPath({ path, query, ctx }) {
-      await assertOwnsMerchant(storage, partnerOf(ctx).id, path.merchantId);
-      return listing(ctx, query, [path.merchantId]);
+      // The legacy contract: snake_case in and out, whatever the version.
+      await assertOwnsMerchant(storage, partnerOf(ctx).id, path.merchant_id);
+      const params: ListParams = {
+        ...(query.start_ts !== undefined ? { startTs: query.start_ts } : {}),
+        ...(query.end_ts !== undefined ? { endTs: query.end_ts } : {}),
+        ...(query.status ? { status: query.status } : {}),
+        ...(query.network !== undefined ? { network: query.network } : {}),
+        ...(query.asset !== undefined ? { asset: query.asset } : {}),
+        ...(query.sort_by ? { sortBy: query.sort_by } : {}),
+        ...(query.sort_dir ? { sortDir: query.sort_dir } : {}),
+        ...(query.limit !== undefined ? { limit: query.limit } : {}),
+      };
+      const q = toQuery(params, [path.merchant_id], assets, 'legacy', { startTs: 'start_ts', endTs: 'end_ts', asset: 'asset' });
+      const { page, nextCursor, stats } = await listing(ctx, q, query.cursor);
+      return { status: 200, body: { data: page.map((p) => legacyPaymentView(p, assets, clock.now())), next_cursor: nextCursor, stats: legacyStats(stats) } };
     },
   };
 }

@@ -3,7 +3,7 @@ import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { newPayment, type PaymentTimeLimits } from '../domain/payments/create-payment.ts';
 import { cancelPayment, expireIfDue, type PaymentDeps } from '../domain/payments/transition.ts';
-import { paymentView, statusView } from '../domain/payments/view.ts';
+import { paymentDetailsView, paymentView, statusView } from '../domain/payments/view.ts';
 import { longPoll } from '../domain/payments/long-poll.ts';
 import type { PaymentChangesPort } from '../ports/payment-changes.ts';
 import { CREATED_EVENT_TYPE, pollInMs } from '../domain/payments/state-machine.ts';
@@ -71,14 +71,14 @@ export function paymentHandlers(deps: PaymentHandlerDeps): Pick<OperationHandler
     async getPaymentStatus({ path, query, ctx }) {
       const read = async () => expireIfDue(deps, await paymentOfMerchant(storage, partnerOf(ctx).id, ctx.merchantId!, path.id));
       const payment = await longPoll(deps.paymentChanges, { paymentId: path.id, maxPollMs: query.maxPollMs, first: read, reread: read });
-      return { status: 200, body: statusView(payment, assets, clock.now()) };
+      return { status: 200, body: statusView(payment, assets, clock.now(), ctx.apiVersion!) };
     },
 
     async getPayment({ path, ctx }) {
       const partner = partnerOf(ctx);
       const payment = await expireIfDue(deps, await paymentOfMerchant(storage, partner.id, ctx.merchantId!, path.id));
       const merchant = await storage.merchants.get(partner.id, payment.merchantId, { includeDeleted: true });
-      return { status: 200, body: paymentView(payment, merchant ?? undefined, assets, clock.now()) };
+      return { status: 200, body: paymentDetailsView(payment, merchant ?? undefined, assets, clock.now(), ctx.apiVersion!) };
     },
 
     async cancelPayment({ path, ctx }) {

@@ -25,8 +25,9 @@ export interface AuthOptions {
 }
 
 /** The credential a request presents, or the error its auth headers earn. */
-function credentialOf(req: Request, auth: readonly string[]): { credential: string; appId: boolean } | AppError {
-  const apiKey = req.get('Api-Key');
+function credentialOf(req: Request, auth: readonly string[], legacyKeyHeader: boolean): { credential: string; appId: boolean } | AppError {
+  // The deprecated path-based list documents its key in X-Api-Key (Api-Key accepted too).
+  const apiKey = (legacyKeyHeader ? req.get('X-Api-Key') : undefined) ?? req.get('Api-Key');
   const appId = req.get('App-Id');
   const clientId = req.get('Client-Id');
   if (apiKey !== undefined && appId !== undefined) return new AppError('conflicting_auth_headers', 'Send either Api-Key or App-Id with Client-Id, not both');
@@ -83,7 +84,7 @@ export function authenticate(deps: AuthOptions): RequestHandler {
     const op = ctx.operation;
     if (!op) return next();
     try {
-      const presented = credentialOf(req, op.auth);
+      const presented = credentialOf(req, op.auth, op.legacyKeyHeader);
       if (presented instanceof AppError) {
         await throttle(req);
         throw presented;

@@ -20,8 +20,11 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** Headers that select the version: the resolved version stands for them in the fingerprint. */
-const NOT_FINGERPRINTED = new Set(['idempotency-key', 'svc-version', 'wcp-version']);
+/**
+ * Headers that select the version (the resolved version stands for them in the fingerprint) or
+ * only describe the caller's SDK (a retry from an upgraded SDK is still the same request).
+ */
+const NOT_FINGERPRINTED = new Set(['idempotency-key', 'svc-version', 'wcp-version', 'sdk-name', 'sdk-version', 'sdk-platform']);
 
 export interface RequestParts {
   operationId: string;

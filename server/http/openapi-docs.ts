@@ -27,14 +27,16 @@ export interface OperationInfo {
   /** Express path, e.g. `/v1/merchants/:merchantId`. */
   expressPath: string;
   auth: AuthMode[];
-  /** Idempotency-Key: required, optional or not accepted. */
+  /** The deprecated legacy scheme: the partner key may come in `X-Api-Key` instead of `Api-Key`. */
+  legacyKeyHeader: boolean;
+  /** Idempotency-Key: required, optional or not used (reads may send one; a read has nothing to make safe). */
   idempotency: 'required' | 'optional' | 'none';
   deprecated: boolean;
   /** Header parameters the operation declares (lower case), e.g. `merchant-id`: they are part of its request. */
   headerParams: string[];
 }
 
-const SCHEME_MODE: Record<string, AuthMode> = { PartnerApiKey: 'partner', WalletApiKey: 'wallet', WalletAppId: 'app', WalletClientId: 'app' };
+const SCHEME_MODE: Record<string, AuthMode> = { PartnerApiKey: 'partner', LegacyPartnerApiKey: 'partner', WalletApiKey: 'wallet', WalletAppId: 'app', WalletClientId: 'app' };
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 export const generatedOpenApiDir = join(import.meta.dirname, '../../generated/openapi');
@@ -72,7 +74,9 @@ export function listOperations(doc: OpenApiDoc): OperationInfo[] {
         path,
         expressPath: path.replace(/\{([^}]+)\}/g, ':$1'),
         auth,
-        idempotency: idem ? (idem.required ? 'required' : 'optional') : 'none',
+        legacyKeyHeader: security.some((req) => 'LegacyPartnerApiKey' in req),
+        // SDKs send a key with reads too: accepted, but a read is neither stored nor replayed.
+        idempotency: idem && method !== 'get' ? (idem.required ? 'required' : 'optional') : 'none',
         deprecated: (op as { deprecated?: boolean }).deprecated === true,
         headerParams: params.filter((p) => p.in === 'header' && p.name).map((p) => p.name!.toLowerCase()),
       });

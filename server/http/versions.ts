@@ -36,7 +36,9 @@ export function resolveVersion(): RequestHandler {
         version = raw;
       }
       ctx.apiVersion = version;
+      // Both names, so a client reads the version it got under the name it sent.
       res.setHeader('Svc-Version', version);
+      res.setHeader('WCP-Version', version);
       next();
     } catch (err) {
       next(err);

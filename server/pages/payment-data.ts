@@ -1,6 +1,7 @@
 import type { AssetRegistry } from '../domain/assets.ts';
 import { currencyExponent, formatMinor } from '../domain/currencies.ts';
 import { statusView } from '../domain/payments/view.ts';
+import { DEFAULT_API_VERSION } from '../http/versions.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PaymentRecord, StoragePort } from '../ports/storage.ts';
 
@@ -63,7 +64,7 @@ function priceText(p: PaymentRecord, assets: AssetRegistry): string {
 
 export function pageState(p: PaymentRecord, deps: Pick<PageDeps, 'assets' | 'clock'>): PageState {
   const now = deps.clock.now();
-  const s = statusView(p, deps.assets, now);
+  const s = statusView(p, deps.assets, now, DEFAULT_API_VERSION);
   const redirectUrl = s.isFinal && p.checkout ? (s.status === 'succeeded' ? p.checkout.successUrl : p.checkout.errorUrl) : undefined;
   return { status: s.status, isFinal: s.isFinal, pollInMs: s.pollInMs, expiresAt: Math.floor(p.expiresAt.getTime() / 1000), now, ...(redirectUrl ? { redirectUrl } : {}) };
 }

@@ -17,6 +17,8 @@ export interface PartnerRecord {
   /** The API version used when a request does not pin one. */
   defaultVersion: string;
   createdAt: Date;
+  /** Shown as the wallet app (`buyer.accountProviderIcon`) on payments its wallet keys confirm; absent: none. */
+  iconUrl?: string | null;
 }
 
 export interface ApiKeyRecord {
@@ -168,6 +170,9 @@ export interface PaymentRecord {
   /** What the buyer chose and paid with, once known. */
   optionId: string | null;
   buyerAccount: string | null;
+  /** The wallet app that confirmed the payment (the name and icon of its gateway key's account). */
+  buyerProviderName?: string | null;
+  buyerProviderIcon?: string | null;
   /** CAIP-19 asset paid in. */
   asset: string | null;
   /** Base units of asset. */
@@ -198,7 +203,9 @@ export interface NewJob {
 }
 
 /** Fields a transition may set besides the status. */
-export type PaymentPatch = Partial<Pick<PaymentRecord, 'failureCode' | 'cancelledReason' | 'cancelledAt' | 'optionId' | 'buyerAccount' | 'asset' | 'tokenValue' | 'network' | 'txId' | 'succeededAt'>>;
+export type PaymentPatch = Partial<
+  Pick<PaymentRecord, 'failureCode' | 'cancelledReason' | 'cancelledAt' | 'optionId' | 'buyerAccount' | 'buyerProviderName' | 'buyerProviderIcon' | 'asset' | 'tokenValue' | 'network' | 'txId' | 'succeededAt'>
+>;
 
 export interface PaymentTransition {
   /** Apply only if the payment is in one of these states. */
@@ -218,7 +225,11 @@ export interface PaymentListQuery {
   statuses?: PaymentStatus[];
   createdFrom?: Date;
   createdBefore?: Date;
-  network?: string;
+  /** Paid on one of these CAIP-2 chains. */
+  networks?: string[];
+  /** Paid in one of these CAIP-19 assets; an empty list matches nothing. */
+  assets?: string[];
+  /** The merchant's reference contains this, in any letter case. */
   referenceId?: string;
   sortBy: 'date' | 'amount';
   sortDir: 'asc' | 'desc';

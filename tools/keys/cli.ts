@@ -2,7 +2,8 @@
  * The key tool: creates partners and keys on the same storage as the server (DATABASE_URL, or
  * the embedded data directory while the server is stopped). A key is printed once, here.
  *
- *   npm run keys -- create-partner --name <name> [--version <v>] [--json]
+ *   npm run keys -- create-partner --name <name> [--version <v>] [--icon-url <https url>] [--json]
+ *   (a wallet team's name and icon are shown as the wallet app on the payments its keys confirm)
  *   npm run keys -- create-key --partner <id> --scope partner|wallet|app [--json]
  *   (app: a public App-Id for wallets, sent with any Client-Id)
  *   npm run keys -- revoke <keyId> [--json]
@@ -15,7 +16,7 @@ import { createKey, createPartner } from '../../server/auth/provisioning.ts';
 import { API_VERSIONS, DEFAULT_API_VERSION, isApiVersion } from '../../server/http/versions.ts';
 
 const USAGE = `usage:
-  npm run keys -- create-partner --name <name> [--version <${API_VERSIONS.join('|')}>] [--json]
+  npm run keys -- create-partner --name <name> [--version <${API_VERSIONS.join('|')}>] [--icon-url <https url>] [--json]
   npm run keys -- create-key --partner <partnerId> --scope partner|wallet|app [--json]
   npm run keys -- revoke <keyId> [--json]
   npm run keys -- list --partner <partnerId> [--json]`;
@@ -29,6 +30,7 @@ async function run(argv: string[]): Promise<void> {
     options: {
       name: { type: 'string' },
       version: { type: 'string' },
+      'icon-url': { type: 'string' },
       partner: { type: 'string' },
       scope: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -48,7 +50,9 @@ async function run(argv: string[]): Promise<void> {
         if (!values.name) throw new UsageError('create-partner needs --name');
         const version = values.version ?? DEFAULT_API_VERSION;
         if (!isApiVersion(version)) throw new UsageError(`--version must be one of ${API_VERSIONS.join(', ')}`);
-        const { partner, apiKey, keyId } = await createPartner(storage, { name: values.name, version, live });
+        const iconUrl = values['icon-url'];
+        if (iconUrl !== undefined && !/^https:\/\/[^\s]{1,2040}$/.test(iconUrl)) throw new UsageError('--icon-url must be an https:// URL');
+        const { partner, apiKey, keyId } = await createPartner(storage, { name: values.name, version, live, ...(iconUrl ? { iconUrl } : {}) });
         out(
           { partnerId: partner.id, apiKey, keyId },
           `Created partner ${partner.id} (${partner.name}), pinned to ${version}.\nPartner key (shown once, store it now): ${apiKey}`,

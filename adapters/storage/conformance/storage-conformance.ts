@@ -250,6 +250,54 @@ export function runStorageConformance(name: string, open: () => Promise<StorageP
       for (const got of rounds) expect(got).toEqual(asks.map((x) => x[3]));
     });
 
+    it('keeps who paid (account and wallet app) with the payment, forgets it on release, and filters lists by asset with stats to match', async () => {
+      const p = { id: newId('partner'), name: 'Wallet team', defaultVersion: '2026-02-18', createdAt: t0, iconUrl: 'https://wallet.example/i.png' };
+      await s.partners.create(p);
+      expect(await s.partners.get(p.id)).toEqual(p);
+      const m = merchant(p.id);
+      await s.merchants.create(m);
+      await s.settlements.createMany(p.id, m.id, [{ id: newId('cryptoSettlement'), partnerId: p.id, merchantId: m.id, asset: 'eip155:1/erc20:0xa', destination: 'eip155:1:0x1', createdAt: t0 }]);
+      const assets = ['eip155:1/erc20:0xa', 'eip155:1/erc20:0xb', 'eip155:1/erc20:0xa', null, 'eip155:10/erc20:0xa'];
+      const made = [];
+      for (const [i, asset] of assets.entries()) {
+        const pay = newPayment({ partnerId: p.id, merchantId: m.id, amount: { unit: 'iso4217/USD', value: String(100 + i) }, referenceId: `a${i}`, expiresAt: null }, t0.getTime() + i, { defaultTtlS: 300, maxTtlS: 3600 });
+        await s.payments.create(pay, { event: { id: newId('event'), paymentId: pay.id, partnerId: p.id, type: 'payment.created', stateVersion: 1, createdAt: t0, data: {} }, jobs: [] });
+        made.push(pay);
+        if (!asset) continue;
+        const moved = await s.payments.transition(pay.id, {
+          from: ['requires_action'], to: 'succeeded', at: t0,
+          patch: { asset, tokenValue: 1n, network: asset.split('/')[0]!, txId: `0x${i}`, buyerAccount: `eip155:1:0x${i}`, buyerProviderName: 'W', buyerProviderIcon: 'https://wallet.example/i.png', succeededAt: t0 },
+          event: { id: newId('event'), type: 'payment.succeeded', snapshot: () => ({}) },
+        });
+        expect(moved.ok).toBe(true);
+      }
+      expect(await s.payments.get(made[0]!.id)).toMatchObject({ buyerAccount: 'eip155:1:0x0', buyerProviderName: 'W', buyerProviderIcon: 'https://wallet.example/i.png' });
+      expect(await s.payments.get(made[3]!.id)).not.toHaveProperty('buyerProviderName');
+      const q = { sortBy: 'date' as const, sortDir: 'asc' as const, limit: 10 };
+      const ids = async (assetsFilter?: string[]) => (await s.payments.list(p.id, { ...q, ...(assetsFilter ? { assets: assetsFilter } : {}) })).map((x) => x.id);
+      expect(await ids(['eip155:1/erc20:0xa'])).toEqual([made[0]!.id, made[2]!.id]);
+      expect(await ids(['eip155:1/erc20:0xa', 'eip155:10/erc20:0xa'])).toEqual([made[0]!.id, made[2]!.id, made[4]!.id]);
+      expect(await ids([])).toEqual([]);
+      expect(await ids()).toHaveLength(5);
+      expect(await s.payments.stats(p.id, { ...q, assets: ['eip155:1/erc20:0xb'] })).toEqual({ revenue: [{ currency: 'USD', minor: 101n }], transactions: 1, customers: 1 });
+      expect(await s.payments.stats(p.id, { ...q, assets: [] })).toEqual({ revenue: [], transactions: 0, customers: 0 });
+      // Keyset paging under the filter.
+      const first = await s.payments.list(p.id, { ...q, limit: 1, assets: ['eip155:1/erc20:0xa'] });
+      expect((await s.payments.list(p.id, { ...q, limit: 5, assets: ['eip155:1/erc20:0xa'], after: { id: first[0]!.id } })).map((x) => x.id)).toEqual([made[2]!.id]);
+      const released = await s.payments.transition(made[3]!.id, {
+        from: ['requires_action'], to: 'processing', at: t0,
+        patch: { buyerAccount: 'eip155:1:0x3', buyerProviderName: 'W', buyerProviderIcon: null },
+        event: { id: newId('event'), type: 'payment.processing', snapshot: () => ({}) },
+      });
+      expect(released.ok && released.payment).toMatchObject({ buyerProviderName: 'W' });
+      const back = await s.payments.transition(made[3]!.id, {
+        from: ['processing'], to: 'requires_action', at: t0,
+        patch: { buyerAccount: null, buyerProviderName: null, buyerProviderIcon: null },
+        event: { id: newId('event'), type: 'payment.requires_action', snapshot: () => ({}) },
+      });
+      expect(back.ok && back.payment).not.toHaveProperty('buyerProviderName');
+    });
+
     it('claims idempotency keys: claim, in progress, replay, conflict, release, stale takeover', async () => {
       const p = await partner();
       const claim = (key: string, hash: string, at = t0) => s.idempotency.claim(p.id, key, hash, at, 60_000);

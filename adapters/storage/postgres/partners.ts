@@ -5,7 +5,7 @@ import type { SqlDb } from './sql-db.ts';
 export function createPartnerRepository(db: SqlDb): PartnerRepository {
   return {
     async create(p) {
-      await db.query('INSERT INTO partners (id, name, default_version, created_at) VALUES ($1, $2, $3, $4)', [p.id, p.name, p.defaultVersion, p.createdAt]);
+      await db.query('INSERT INTO partners (id, name, default_version, created_at, icon_url) VALUES ($1, $2, $3, $4, $5)', [p.id, p.name, p.defaultVersion, p.createdAt, p.iconUrl ?? null]);
     },
     async get(id) {
       const { rows } = await db.query('SELECT * FROM partners WHERE id = $1', [id]);
@@ -33,7 +33,7 @@ export function createApiKeyRepository(db: SqlDb): ApiKeyRepository {
     },
     async findActiveByHash(keyHash) {
       const { rows } = await db.query(
-        `SELECT k.*, p.name AS p_name, p.default_version AS p_default_version, p.created_at AS p_created_at
+        `SELECT k.*, p.name AS p_name, p.default_version AS p_default_version, p.created_at AS p_created_at, p.icon_url AS p_icon_url
          FROM api_keys k JOIN partners p ON p.id = k.partner_id
          WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
         [keyHash],
@@ -42,7 +42,7 @@ export function createApiKeyRepository(db: SqlDb): ApiKeyRepository {
       if (!r) return null;
       return {
         key: toApiKey(r),
-        partner: toPartner({ id: r.partner_id, name: r.p_name, default_version: r.p_default_version, created_at: r.p_created_at }),
+        partner: toPartner({ id: r.partner_id, name: r.p_name, default_version: r.p_default_version, created_at: r.p_created_at, icon_url: r.p_icon_url }),
       };
     },
     async listByPartner(partnerId) {

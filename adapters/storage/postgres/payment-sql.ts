@@ -26,6 +26,8 @@ const PATCH_COLUMNS: Record<keyof PaymentPatch, string> = {
   cancelledAt: 'cancelled_at',
   optionId: 'option_id',
   buyerAccount: 'buyer_account',
+  buyerProviderName: 'buyer_provider_name',
+  buyerProviderIcon: 'buyer_provider_icon',
   asset: 'asset',
   tokenValue: 'token_value',
   network: 'network',
@@ -59,8 +61,10 @@ export function listClauses(partnerId: string, q: PaymentListQuery, params: unkn
   if (q.statuses?.length) conds.push(`status = ANY(${p(q.statuses)}::text[])`);
   if (q.createdFrom) conds.push(`created_at >= ${p(q.createdFrom)}`);
   if (q.createdBefore) conds.push(`created_at < ${p(q.createdBefore)}`);
-  if (q.network) conds.push(`network = ${p(q.network)}`);
-  if (q.referenceId) conds.push(`reference_id = ${p(q.referenceId)}`);
+  if (q.networks?.length) conds.push(`network = ANY(${p(q.networks)}::text[])`);
+  if (q.assets) conds.push(`asset = ANY(${p(q.assets)}::text[])`);
+  // strpos, not LIKE: `%` and `_` in a reference are plain characters.
+  if (q.referenceId) conds.push(`strpos(lower(reference_id), lower(${p(q.referenceId)})) > 0`);
   const filterOnly = conds.join(' AND ');
   const cmp = q.sortDir === 'asc' ? '>' : '<';
   const dir = q.sortDir === 'asc' ? 'ASC' : 'DESC';

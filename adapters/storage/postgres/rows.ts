@@ -9,7 +9,7 @@ const str = (v: unknown): string => String(v);
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 export function toPartner(r: Row): PartnerRecord {
-  return { id: str(r.id), name: str(r.name), defaultVersion: str(r.default_version), createdAt: date(r.created_at) };
+  return { id: str(r.id), name: str(r.name), defaultVersion: str(r.default_version), createdAt: date(r.created_at), ...(r.icon_url ? { iconUrl: str(r.icon_url) } : {}) };
 }
 
 export function toApiKey(r: Row): ApiKeyRecord {
@@ -77,5 +77,8 @@ export function toPayment(r: Row): PaymentRecord {
     network: strOrNull(r.network),
     txId: strOrNull(r.tx_id),
     succeededAt: dateOrNull(r.succeeded_at),
+    // Only when known, so a payment no wallet confirmed reads back exactly as it was written.
+    ...(r.buyer_provider_name ? { buyerProviderName: str(r.buyer_provider_name) } : {}),
+    ...(r.buyer_provider_icon ? { buyerProviderIcon: str(r.buyer_provider_icon) } : {}),
   };
 }

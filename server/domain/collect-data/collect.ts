@@ -1,7 +1,7 @@
 import { validationError } from '../../errors.ts';
 import type { QuoteRecord, StoragePort } from '../../ports/storage.ts';
 import type { Clock } from '../../ports/clock.ts';
-import { COLLECT_SCHEMA, TERMS_FIELD } from './schema.ts';
+import { COLLECT_FIELDS, COLLECT_SCHEMA, TERMS_FIELD } from './schema.ts';
 import { signCollectToken } from './token.ts';
 import { validateCollected, valuesFromFields, type CollectedValues } from './validate.ts';
 
@@ -13,10 +13,10 @@ export interface CollectDeps {
   payBaseUrl: string;
 }
 
-/** An option's `collectData`: the page scoped to it (until its quote's deadline) and the schema. */
+/** An option's `collectData`: the page scoped to it (until its quote's deadline), the schema and its fields. */
 export function collectDataOf(deps: CollectDeps, quote: Pick<QuoteRecord, 'paymentId' | 'optionId' | 'deadline'>) {
   const token = signCollectToken(deps.secret, { paymentId: quote.paymentId, optionId: quote.optionId, exp: Math.floor(quote.deadline.getTime() / 1000) });
-  return { url: `${deps.payBaseUrl}/collect/${token}`, schema: COLLECT_SCHEMA as unknown as Record<string, unknown> };
+  return { url: `${deps.payBaseUrl}/collect/${token}`, schema: COLLECT_SCHEMA as unknown as Record<string, unknown>, fields: COLLECT_FIELDS.map((f) => ({ ...f })) };
 }
 
 /**

@@ -30,6 +30,34 @@ export const COLLECT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+export type CollectDataFieldType = 'text' | 'date' | 'checkbox';
+
+/** One field of the form as a flat list shows it (`collectData.fields[]`). */
+export interface CollectDataField {
+  id: string;
+  name: string;
+  required: boolean;
+  type: CollectDataFieldType;
+}
+
+type PropertySchema = { title?: string; format?: string; const?: unknown; type?: string };
+
+/**
+ * The schema's fields as a flat list, derived from the schema so the two never disagree: a
+ * `const: true` (the terms) or boolean field is a checkbox, a `date` a date, anything else text.
+ * Only fields the schema requires outright are `required`; one of a choice (email or phone) is not.
+ */
+export function fieldsOf(schema: { properties: Record<string, PropertySchema>; required: readonly string[] }): CollectDataField[] {
+  return Object.entries(schema.properties).map(([id, p]) => ({
+    id,
+    name: p.title ?? id,
+    required: schema.required.includes(id),
+    type: p.const === true || p.type === 'boolean' ? 'checkbox' : p.format === 'date' ? 'date' : 'text',
+  }));
+}
+
+export const COLLECT_FIELDS: readonly CollectDataField[] = fieldsOf(COLLECT_SCHEMA);
+
 /**
  * Whether a payment priced `value` in `unit` (`iso4217/…` or `caip19/…`) needs data under the
  * merchant's setting. A price in another unit than the threshold's (a token price included) is

@@ -33,6 +33,8 @@ export async function confirmPayment(
   optionId: string,
   results: string[],
   collectedData?: { fields: Array<{ id: string; value: string }> } | null,
+  /** The wallet app confirming (its gateway key's account): recorded as who paid, beside the account. */
+  walletApp?: { name: string; iconUrl?: string | null },
 ): Promise<PaymentRecord> {
   const current = await expireIfDue(deps, payment);
   if (current.status === 'expired') throw new AppError('payment_expired', 'This payment has expired; ask the merchant for a new link');
@@ -58,7 +60,12 @@ export async function confirmPayment(
       deps,
       current,
       'processing',
-      { optionId, buyerAccount: quote.account, asset: quote.asset, tokenValue: quote.amount, network: caip2, ...(outcome.txId ? { txId: outcome.txId } : {}) },
+      {
+        optionId,
+        buyerAccount: quote.account,
+        buyerProviderName: walletApp?.name ?? null,
+        buyerProviderIcon: walletApp?.iconUrl ?? null,
+        asset: quote.asset, tokenValue: quote.amount, network: caip2, ...(outcome.txId ? { txId: outcome.txId } : {}) },
       // The job belongs to this attempt only: a payment released and confirmed again gets a new
       // one, and the old job, finding another state version, does nothing.
       [{ id: newId('job', now), type: 'payment.advance', payload: { paymentId: current.id, optionId, stateVersion: current.stateVersion + 1, submission: outcome.submission }, runAt: new Date(now) }],

@@ -61,7 +61,7 @@ export async function releasePayment(deps: PaymentDeps, payment: PaymentRecord, 
     deps,
     payment,
     'requires_action',
-    { optionId: null, buyerAccount: null, asset: null, tokenValue: null, network: null, txId: null },
+    { optionId: null, buyerAccount: null, buyerProviderName: null, buyerProviderIcon: null, asset: null, tokenValue: null, network: null, txId: null },
     // The expiry job saw a processing payment and stopped; this one expires it if nobody pays.
     [{ id: newId('job', now), type: 'payment.expire', payload: { paymentId: payment.id, reason }, runAt: payment.expiresAt }],
   );

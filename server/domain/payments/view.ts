@@ -2,6 +2,8 @@ import type { AssetRegistry } from '../assets.ts';
 import { currencyExponent } from '../currencies.ts';
 import type { MerchantRecord, PaymentRecord, PaymentStatus } from '../../ports/storage.ts';
 import { isFinal, pollInMs } from './state-machine.ts';
+import { listStatus, publicFailureCode } from './wire-versions.ts';
+import { parseChainId } from '../caip.ts';
 
 /**
  * Payment records → the wire shapes of the API and of webhook snapshots, in one place so the
@@ -68,20 +70,100 @@ function info(p: PaymentRecord, assets: AssetRegistry) {
   return p.status === 'succeeded' && p.txId && paid ? { info: { txId: p.txId, optionAmount: paid } } : {};
 }
 
-/** The status answer: what a poller needs and nothing more. */
-export function statusView(p: PaymentRecord, assets: AssetRegistry, now: number) {
+/** The status answer under `version`: what a poller needs and nothing more. */
+export function statusView(p: PaymentRecord, assets: AssetRegistry, now: number, version: string) {
   const status = effectiveStatus(p, now);
+  const failureCode = status === 'failed' ? publicFailureCode(p.failureCode, version) : undefined;
   return {
     status,
     isFinal: isFinal(status),
     pollInMs: pollInMs(status),
     ...(status === p.status ? info(p, assets) : {}),
-    ...(status === 'failed' && p.failureCode ? { failureCode: p.failureCode as 'declined_user' | 'transfer_failed' } : {}),
+    ...(failureCode ? { failureCode } : {}),
   };
 }
 
-/** The full record (details, lists, webhook snapshots). */
-export function paymentView(p: PaymentRecord, merchant: Pick<MerchantRecord, 'id' | 'name' | 'iconUrl'> | undefined, assets: AssetRegistry, now: number) {
+/** Who paid, for partners: the account, and the wallet app when a wallet's key confirmed it. */
+function buyer(p: PaymentRecord) {
+  if (!p.buyerAccount) return {};
+  return {
+    buyer: {
+      accountCaip10: p.buyerAccount,
+      ...(p.buyerProviderName ? { accountProviderName: p.buyerProviderName } : {}),
+      ...(p.buyerProviderIcon ? { accountProviderIcon: p.buyerProviderIcon } : {}),
+    },
+  };
+}
+
+/** Who paid, for the wallet-facing summary: only with the wallet app's name, which it requires. */
+export function gatewayBuyer(p: PaymentRecord) {
+  if (!p.buyerAccount || !p.buyerProviderName) return {};
+  return { buyer: { accountCaip10: p.buyerAccount, accountProviderName: p.buyerProviderName, accountProviderIcon: p.buyerProviderIcon ?? null } };
+}
+
+/** `eip155:8453` → `8453`: the reference's `networkId` is the chain's id within its namespace. */
+const chainReference = (caip2: string) => parseChainId(caip2)?.reference ?? caip2;
+
+type MerchantShown = Pick<MerchantRecord, 'id' | 'name' | 'iconUrl'> | undefined;
+
+/** The payment's own transfer, once it is confirmed: it is what settles the merchant (funds go straight to them). */
+function settlingTransfer(p: PaymentRecord, assets: AssetRegistry) {
+  const amount = tokenAmount(p, assets);
+  return p.status === 'succeeded' && amount && p.txId ? { txId: p.txId, amount } : null;
+}
+
+/** What details and list items share, under `version`. */
+function paymentFields(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry, now: number, version: string) {
+  const status = effectiveStatus(p, now);
+  const token = tokenAmount(p, assets);
+  const failureCode = p.status === 'failed' ? publicFailureCode(p.failureCode, version) : undefined;
+  return {
+    paymentId: p.id,
+    merchant: { id: p.merchantId, name: merchant?.name ?? '', iconUrl: merchant?.iconUrl ?? null },
+    referenceId: p.referenceId,
+    status,
+    isFinal: isFinal(status),
+    isTerminal: isFinal(status),
+    pollInMs: pollInMs(status),
+    fiatAmount: fiatAmount(p),
+    ...(token ? { tokenAmount: token } : {}),
+    ...buyer(p),
+    ...(p.network ? { transaction: { networkId: chainReference(p.network), network: p.network, ...(p.txId ? { hash: p.txId } : {}) } } : {}),
+    ...info(p, assets),
+    ...(failureCode ? { failureCode } : {}),
+    refund: { refunded: p.refundedAt !== null, refundedAt: p.refundedAt?.toISOString() ?? null },
+    ...(p.cancelledReason ? { cancelledReason: p.cancelledReason } : {}),
+    ...(p.cancelledAt ? { cancelledAt: p.cancelledAt.toISOString() } : {}),
+    createdAt: p.createdAt.toISOString(),
+    lastUpdatedAt: p.updatedAt.toISOString(),
+    ...(p.status === 'succeeded' && p.succeededAt ? { settledAt: p.succeededAt.toISOString() } : {}),
+    expiresAt: Math.floor(p.expiresAt.getTime() / 1000),
+    stateVersion: p.stateVersion,
+  };
+}
+
+/** A payment's details (GET /v1/payments/{id}): `settlement` is the settling transfer, or null before it. */
+export function paymentDetailsView(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry, now: number, version: string) {
+  const transfer = settlingTransfer(p, assets);
+  return { ...paymentFields(p, merchant, assets, now, version), settlement: transfer ? { successful: transfer } : null };
+}
+
+/** A payment in a list under `version`: `settlement` says whether it is settled, and by which transfer. */
+export function paymentListItemView(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry, now: number, version: string) {
+  const fields = paymentFields(p, merchant, assets, now, version);
+  const transfer = settlingTransfer(p, assets);
+  return {
+    ...fields,
+    status: listStatus(fields.status, version),
+    settlement: transfer ? { settled: true, amount: transfer.amount, txHash: transfer.txId } : { settled: false },
+  };
+}
+
+/**
+ * The full record as webhook snapshots carry it (the shape events had before versions shaped the
+ * API's answers; receivers are not pinned to a version).
+ */
+export function paymentView(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry, now: number) {
   const status = effectiveStatus(p, now);
   const token = tokenAmount(p, assets);
   const fiat = fiatAmount(p);
@@ -96,11 +178,11 @@ export function paymentView(p: PaymentRecord, merchant: Pick<MerchantRecord, 'id
     // Absent for a payment priced in a token: there is no fiat price, and none is invented.
     ...(fiat ? { fiatAmount: fiat } : {}),
     ...(token ? { tokenAmount: token } : {}),
-    ...(p.buyerAccount ? { buyer: { accountCaip10: p.buyerAccount } } : {}),
+    ...buyer(p),
     ...(p.network ? { transaction: { networkId: p.network, ...(p.txId ? { hash: p.txId } : {}) } } : {}),
     settlement: settled && token && p.txId ? { settled: true, amount: token, txHash: p.txId } : { settled: false },
     ...info(p, assets),
-    ...(p.status === 'failed' && p.failureCode ? { failureCode: p.failureCode as 'declined_user' | 'transfer_failed' } : {}),
+    ...(p.status === 'failed' && p.failureCode ? { failureCode: p.failureCode } : {}),
     refund: { refunded: p.refundedAt !== null, refundedAt: p.refundedAt?.toISOString() ?? null },
     ...(p.cancelledReason ? { cancelledReason: p.cancelledReason } : {}),
     ...(p.cancelledAt ? { cancelledAt: p.cancelledAt.toISOString() } : {}),
@@ -113,6 +195,6 @@ export function paymentView(p: PaymentRecord, merchant: Pick<MerchantRecord, 'id
 }
 
 /** A webhook `data` snapshot: the full record, with the version that orders events. */
-export function eventSnapshot(p: PaymentRecord, merchant: Pick<MerchantRecord, 'id' | 'name' | 'iconUrl'> | undefined, assets: AssetRegistry) {
+export function eventSnapshot(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry) {
   return { ...paymentView(p, merchant, assets, p.updatedAt.getTime()), payment_state_version: p.stateVersion };
 }

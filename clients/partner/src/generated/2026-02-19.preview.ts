@@ -159,26 +159,6 @@ export interface paths {
         patch: operations["updateMerchant"];
         trace?: never;
     };
-    "/v1/merchants/{merchantId}/payments": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * @deprecated
-         * @description Deprecated: use `GET /v1/merchants/payments` with the `Merchant-Id` header.
-         */
-        get: operations["listMerchantPaymentsByPath"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/merchants/{merchantId}/settlements": {
         parameters: {
             query?: never;
@@ -226,6 +206,28 @@ export interface paths {
         post?: never;
         /** @description Remove a settlement; later payments in that asset are no longer offered for it. */
         delete: operations["deleteCryptoSettlement"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchants/{merchant_id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @deprecated
+         * @description Deprecated: use `GET /v1/merchants/payments` with the `Merchant-Id` header. Kept with its
+         *     original contract for integrations that have not moved: the key in `X-Api-Key` (or
+         *     `Api-Key`), snake_case query parameters and snake_case payments.
+         */
+        get: operations["listMerchantPaymentsByPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -484,7 +486,27 @@ export interface components {
             schema: {
                 [key: string]: unknown;
             };
+            /**
+             * @deprecated
+             * @description The schema's fields as a flat list. Deprecated: prefer `url`, or `schema` for the full rules.
+             */
+            fields: components["schemas"]["CollectDataField"][];
         };
+        /** @description One field of the form, for wallets that build a simple form themselves; the schema is the full rule. */
+        CollectDataField: {
+            /** @description The field's id, as sent in `collectedData.fields[].id`. */
+            id: string;
+            /** @description Its label. */
+            name: string;
+            /** @description Whether it must be given (a field required only as one of a choice, like email or phone, is not). */
+            required: boolean;
+            type: components["schemas"]["CollectDataFieldType"];
+        };
+        /**
+         * @description How a form field is shown.
+         * @enum {string}
+         */
+        CollectDataFieldType: "text" | "date" | "checkbox";
         CollectedData: {
             fields: components["schemas"]["CollectedField"][];
         };
@@ -613,6 +635,15 @@ export interface components {
             bankType: string;
         };
         GatewayAction: components["schemas"]["WalletRpcAction"] | components["schemas"]["BuildAction"];
+        /** @description The buyer as a wallet sees it: the paying account and the wallet app that confirmed. */
+        GatewayBuyer: {
+            /** @description The buyer's account, CAIP-10. */
+            accountCaip10: string;
+            /** @description The wallet app that confirmed the payment: the name of the account its gateway key or App-Id belongs to. */
+            accountProviderName: string;
+            /** @description That wallet app's icon, when its account has one. */
+            accountProviderIcon?: string | null;
+        };
         /** @description The merchant as a buyer sees it. */
         GatewayMerchant: {
             name: string;
@@ -629,7 +660,8 @@ export interface components {
              */
             expiresAt: number;
             merchant: components["schemas"]["GatewayMerchant"];
-            buyer?: components["schemas"]["PaymentBuyer"] | null;
+            /** @description Who paid, once a wallet confirmed the payment. */
+            buyer?: components["schemas"]["GatewayBuyer"] | null;
         };
         GetPaymentOptionsRequest: {
             /**
@@ -649,6 +681,77 @@ export interface components {
             details?: {
                 [key: string]: unknown;
             };
+        };
+        /** @description A payment in the deprecated per-merchant list. */
+        LegacyPayment: {
+            payment_id: string;
+            merchant_id: string;
+            reference_id: string;
+            status: components["schemas"]["LegacyPaymentStatus"];
+            is_terminal: boolean;
+            /** @description The wallet app that paid; empty until one confirmed the payment. */
+            wallet_name: string;
+            /** @description The chain's reference within its CAIP-2 namespace (e.g. `8453`), once paid. */
+            chain_id: string | null;
+            buyer_caip10: string | null;
+            /** @description CAIP-19 asset id, without a prefix. */
+            token_caip19: string | null;
+            tx_hash: string | null;
+            /**
+             * Format: int32
+             * @description Not tracked: always null.
+             */
+            nonce: number | null;
+            /** @description In the token's base units (see `token_decimals`). */
+            token_amount: string | null;
+            /**
+             * Format: int32
+             * @description In the currency's minor units (cents); null when it exceeds a 32-bit integer.
+             */
+            fiat_amount: number | null;
+            /** @description ISO 4217 code. */
+            fiat_currency: string | null;
+            created_at: string | null;
+            last_updated_at: string | null;
+            settled_at: string | null;
+            /** @description `settled` once the payment's own transfer to the merchant is confirmed, else null. */
+            settlement_status: string | null;
+            settlement_tx_hash: string | null;
+            token_symbol: string | null;
+            /** Format: int32 */
+            token_decimals: number | null;
+            token_logo: string | null;
+            chain_logo: string | null;
+            wallet_logo: string | null;
+        };
+        LegacyPaymentList: {
+            data: components["schemas"]["LegacyPayment"][];
+            next_cursor: string | null;
+            stats: components["schemas"]["LegacyPaymentStats"];
+        };
+        LegacyPaymentStats: {
+            /**
+             * Format: int32
+             * @description Distinct buyer accounts.
+             */
+            total_customers: number;
+            /** @description Succeeded, not refunded payments in one currency: USD when the merchant took any, else the first by code (amounts in different currencies are not added up). */
+            total_revenue: components["schemas"]["LegacyRevenueTotal"];
+            /** Format: int32 */
+            total_transactions: number;
+        };
+        /**
+         * @description Statuses of the deprecated list: it predates `cancelled`, so a cancelled payment reads `expired`.
+         * @enum {string}
+         */
+        LegacyPaymentStatus: "requires_action" | "processing" | "succeeded" | "failed" | "expired";
+        LegacyRevenueTotal: {
+            /**
+             * Format: double
+             * @description In the currency's standard unit (e.g. 10.5 for 10.50 USD).
+             */
+            amount: number;
+            currency: string;
         };
         /** @description A merchant with its logo. */
         Merchant: {
@@ -710,8 +813,9 @@ export interface components {
             paymentId: components["schemas"]["PaymentId"];
             merchant: components["schemas"]["PaymentMerchant"];
             referenceId: string;
-            status: components["schemas"]["PaymentStatus"];
             isFinal: boolean;
+            /** @description Same as `isFinal`: the payment will not change state again. */
+            isTerminal: boolean;
             /**
              * Format: int32
              * @description Wait this long before polling again; null when final.
@@ -723,7 +827,6 @@ export interface components {
             tokenAmount?: components["schemas"]["Amount"];
             buyer?: components["schemas"]["PaymentBuyer"];
             transaction?: components["schemas"]["PaymentTransaction"];
-            settlement: components["schemas"]["PaymentSettlement"];
             info?: components["schemas"]["PaymentInfo"];
             failureCode?: components["schemas"]["PaymentFailureCode"];
             refund: components["schemas"]["PaymentRefund"];
@@ -742,6 +845,9 @@ export interface components {
              * @description Grows with every state change; the same number appears in webhook events.
              */
             stateVersion: number;
+            status: components["schemas"]["PaymentStatus"];
+            /** @description Null until the payment's transfer is confirmed. */
+            settlement: components["schemas"]["PaymentSettlementInformation"] | null;
         };
         /**
          * @description The price of a payment. `iso4217/<code>`: a fiat price, `value` in the currency's minor units
@@ -756,15 +862,22 @@ export interface components {
             /** @description Positive integer in the unit's minor (fiat) or base (token) units; at most what one transfer of the token can carry. */
             value: string;
         };
+        /** @description Who paid: the account the funds came from and the wallet app that paid with it. */
         PaymentBuyer: {
             /** @description The buyer's account, CAIP-10. */
             accountCaip10: string;
+            /** @description The wallet app that confirmed the payment: the name of the account its gateway key or App-Id belongs to. */
+            accountProviderName?: string;
+            /** @description That wallet app's icon, when its account has one. */
+            accountProviderIcon?: string;
         };
         /**
-         * @description Why a payment failed.
+         * @description Why a payment failed, as far as the pinned version names it. A failure with a reason the
+         *     version does not name (e.g. a transfer that reverted on chain) carries no `failureCode`; a new
+         *     code is only ever added with a new dated version.
          * @enum {string}
          */
-        PaymentFailureCode: "declined_user" | "transfer_failed";
+        PaymentFailureCode: "declined_user";
         /** @description Payment identifier: `pay_` and an opaque, time-sortable part. */
         PaymentId: string;
         /** @description How a succeeded payment was paid. */
@@ -775,10 +888,51 @@ export interface components {
             optionAmount: components["schemas"]["Amount"];
         };
         PaymentList: {
-            data: components["schemas"]["Payment"][];
+            data: components["schemas"]["PaymentListItem"][];
             nextCursor: string | null;
             /** @description Over every payment matching the filters (all pages); a snapshot taken at the first page. */
             stats: components["schemas"]["PaymentStats"];
+        };
+        /** @description A payment in a list. */
+        PaymentListItem: {
+            paymentId: components["schemas"]["PaymentId"];
+            merchant: components["schemas"]["PaymentMerchant"];
+            referenceId: string;
+            isFinal: boolean;
+            /** @description Same as `isFinal`: the payment will not change state again. */
+            isTerminal: boolean;
+            /**
+             * Format: int32
+             * @description Wait this long before polling again; null when final.
+             */
+            pollInMs: number | null;
+            /** @description The fiat price; absent for a payment priced in a token. */
+            fiatAmount?: components["schemas"]["Amount"];
+            /** @description What the buyer paid or is paying: the confirmed option, or from the start the price of a payment priced in a token. */
+            tokenAmount?: components["schemas"]["Amount"];
+            buyer?: components["schemas"]["PaymentBuyer"];
+            transaction?: components["schemas"]["PaymentTransaction"];
+            info?: components["schemas"]["PaymentInfo"];
+            failureCode?: components["schemas"]["PaymentFailureCode"];
+            refund: components["schemas"]["PaymentRefund"];
+            cancelledReason?: string;
+            cancelledAt?: components["schemas"]["Timestamp"];
+            createdAt: components["schemas"]["Timestamp"];
+            lastUpdatedAt: components["schemas"]["Timestamp"];
+            settledAt?: components["schemas"]["Timestamp"];
+            /**
+             * Format: int64
+             * @description Expiry, Unix seconds.
+             */
+            expiresAt: number;
+            /**
+             * Format: int32
+             * @description Grows with every state change; the same number appears in webhook events.
+             */
+            stateVersion: number;
+            /** @description `cancelled` appears from the preview version on; before it a cancelled payment lists as `expired`. */
+            status: components["schemas"]["PaymentListStatus"];
+            settlement: components["schemas"]["PaymentSettlement"];
         };
         /**
          * @description Status values the list filter accepts; the preview adds `cancelled`.
@@ -814,11 +968,25 @@ export interface components {
             refunded: boolean;
             refundedAt: string | null;
         };
-        /** @description Settlement goes straight to the merchant's wallet: settled once the transfer is confirmed. */
+        /**
+         * @description Settlement in a list: funds go straight to the merchant's wallet, so a payment is settled by its
+         *     own transfer once that is confirmed; `amount` and `txHash` are present exactly when `settled`.
+         */
         PaymentSettlement: {
             settled: boolean;
             amount?: components["schemas"]["Amount"];
             txHash?: string;
+        };
+        /** @description Settlement on a payment's details; `successful` once the payment's transfer is confirmed. */
+        PaymentSettlementInformation: {
+            successful: components["schemas"]["PaymentSettlementTransfer"] | null;
+        };
+        /** @description The transfer that settled a payment: the payment's own transfer to the merchant's destination. */
+        PaymentSettlementTransfer: {
+            /** @description Its transaction hash or signature. */
+            txId: string;
+            /** @description What the merchant received, in the token's base units. */
+            amount: components["schemas"]["Amount"];
         };
         PaymentStats: {
             /** @description Succeeded, not refunded payments, per currency. */
@@ -851,8 +1019,10 @@ export interface components {
             failureCode?: components["schemas"]["PaymentFailureCode"];
         };
         PaymentTransaction: {
-            /** @description CAIP-2 chain id. */
+            /** @description The chain's id within its namespace, e.g. `8453` for Base (`eip155:8453`). */
             networkId: string;
+            /** @description The chain as a CAIP-2 id, e.g. `eip155:8453` or `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`. */
+            network: string;
             hash?: string;
         };
         /** @description A full refund, recorded on the payment. */
@@ -876,6 +1046,8 @@ export interface components {
         };
         /** @description ISO 8601 timestamp in UTC with millisecond precision, e.g. `2026-11-22T08:47:31.123Z`. */
         Timestamp: string;
+        /** @description A token symbol, e.g. `USDC`. */
+        TokenSymbol: string;
         UpdateCryptoSettlementRequest: {
             /** @description The new destination, on the same chain as the settlement's asset. */
             destination: components["schemas"]["Caip10AccountId"];
@@ -992,24 +1164,52 @@ export interface components {
     parameters: {
         /** @description Unique key chosen by the caller, kept at least 24 hours per partner. */
         IdempotencyHeader: string;
+        /** @description Paid in this asset: a CAIP-19 id or a token symbol. */
+        "LegacyPaymentListQuery.asset": string;
+        "LegacyPaymentListQuery.cursor": string;
+        /** @description Created before (ISO 8601). */
+        "LegacyPaymentListQuery.end_ts": string;
+        "LegacyPaymentListQuery.limit": number;
+        /** @description CAIP-2 chain the payment was paid on; several separated by commas (`eip155:8453,eip155:1`). */
+        "LegacyPaymentListQuery.network": string;
+        "LegacyPaymentListQuery.sort_by": "date" | "amount";
+        "LegacyPaymentListQuery.sort_dir": "asc" | "desc";
+        /** @description Created at or after (ISO 8601). */
+        "LegacyPaymentListQuery.start_ts": string;
+        /** @description One status or several (repeated); a cancelled payment counts as `expired` here. */
+        "LegacyPaymentListQuery.status": components["schemas"]["LegacyPaymentStatus"][];
         /** @description Maximum time to long-poll for payment status, in milliseconds (capped at 30000). */
         LongPollQuery: number | null;
         MerchantIdHeader: string;
         OptionalIdempotencyHeader: string;
+        /**
+         * @deprecated
+         * @description Deprecated, use `token_symbol`: paid in this asset, a CAIP-19 id or a token symbol.
+         */
+        "PaymentListQuery.asset": string;
         "PaymentListQuery.cursor": string;
         /** @description Created before (ISO 8601). */
         "PaymentListQuery.endTs": string;
         "PaymentListQuery.limit": number;
-        /** @description CAIP-2 chain the payment was paid on. */
+        /** @description CAIP-2 chain the payment was paid on; several separated by commas (`eip155:8453,eip155:1`). */
         "PaymentListQuery.network": string;
+        /** @description Your reference contains this (any letter case). */
         "PaymentListQuery.referenceId": string;
         "PaymentListQuery.sortBy": "date" | "amount";
         "PaymentListQuery.sortDir": "asc" | "desc";
         /** @description Created at or after (ISO 8601). */
         "PaymentListQuery.startTs": string;
         "PaymentListQuery.status": components["schemas"]["PaymentListStatus"][];
+        /** @description Paid in a token with one of these symbols (e.g. `USDC`, any chain; case-insensitive). A CAIP-19 id is refused here: use `asset`. */
+        "PaymentListQuery.token_symbol": components["schemas"]["TokenSymbol"][];
+        ReadIdempotencyHeader: string;
+        "SdkHeaders.sdkName": string;
+        "SdkHeaders.sdkPlatform": string;
+        "SdkHeaders.sdkVersion": string;
         /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-        VersionHeaders: string;
+        "VersionHeaders.svcVersion": string;
+        /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+        "VersionHeaders.wcpVersion": string;
     };
     requestBodies: never;
     headers: never;
@@ -1022,7 +1222,12 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
+                "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
+                "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
             };
             path: {
                 id: string;
@@ -1197,7 +1402,12 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
+                "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
+                "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
             };
             path: {
                 id: string;
@@ -1417,7 +1627,12 @@ export interface operations {
             };
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
+                "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
+                "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
             };
             path: {
                 id: string;
@@ -1638,7 +1853,12 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
+                "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
+                "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
             };
             path: {
                 id: string;
@@ -1862,7 +2082,12 @@ export interface operations {
             };
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
+                "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
+                "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
             };
             path: {
                 id: string;
@@ -2065,7 +2290,12 @@ export interface operations {
             };
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
+                "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
+                "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
             };
             path: {
                 id: string;
@@ -2246,7 +2476,9 @@ export interface operations {
             };
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path?: never;
             cookie?: never;
@@ -2398,7 +2630,9 @@ export interface operations {
             query?: never;
             header: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
                 /** @description Unique key chosen by the caller, kept at least 24 hours per partner. */
                 "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
             };
@@ -2603,8 +2837,16 @@ export interface operations {
                 /** @description Created before (ISO 8601). */
                 endTs?: components["parameters"]["PaymentListQuery.endTs"];
                 status?: components["parameters"]["PaymentListQuery.status"];
-                /** @description CAIP-2 chain the payment was paid on. */
+                /** @description CAIP-2 chain the payment was paid on; several separated by commas (`eip155:8453,eip155:1`). */
                 network?: components["parameters"]["PaymentListQuery.network"];
+                /** @description Paid in a token with one of these symbols (e.g. `USDC`, any chain; case-insensitive). A CAIP-19 id is refused here: use `asset`. */
+                token_symbol?: components["parameters"]["PaymentListQuery.token_symbol"];
+                /**
+                 * @deprecated
+                 * @description Deprecated, use `token_symbol`: paid in this asset, a CAIP-19 id or a token symbol.
+                 */
+                asset?: components["parameters"]["PaymentListQuery.asset"];
+                /** @description Your reference contains this (any letter case). */
                 referenceId?: components["parameters"]["PaymentListQuery.referenceId"];
                 sortBy?: components["parameters"]["PaymentListQuery.sortBy"];
                 sortDir?: components["parameters"]["PaymentListQuery.sortDir"];
@@ -2613,7 +2855,9 @@ export interface operations {
             };
             header: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
             };
             path?: never;
@@ -2766,7 +3010,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path: {
                 merchantId: string;
@@ -2943,7 +3189,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path: {
                 merchantId: string;
@@ -3122,7 +3370,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path: {
                 merchantId: string;
@@ -3298,179 +3548,14 @@ export interface operations {
             };
         };
     };
-    listMerchantPaymentsByPath: {
-        parameters: {
-            query?: {
-                /** @description Created at or after (ISO 8601). */
-                startTs?: components["parameters"]["PaymentListQuery.startTs"];
-                /** @description Created before (ISO 8601). */
-                endTs?: components["parameters"]["PaymentListQuery.endTs"];
-                status?: components["parameters"]["PaymentListQuery.status"];
-                /** @description CAIP-2 chain the payment was paid on. */
-                network?: components["parameters"]["PaymentListQuery.network"];
-                referenceId?: components["parameters"]["PaymentListQuery.referenceId"];
-                sortBy?: components["parameters"]["PaymentListQuery.sortBy"];
-                sortDir?: components["parameters"]["PaymentListQuery.sortDir"];
-                cursor?: components["parameters"]["PaymentListQuery.cursor"];
-                limit?: components["parameters"]["PaymentListQuery.limit"];
-            };
-            header?: {
-                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
-            };
-            path: {
-                merchantId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The request has succeeded. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentList"];
-                };
-            };
-            /** @description The request or its parameters are not acceptable. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Human-readable explanation. */
-                        message: string;
-                        /**
-                         * @description Machine-readable code; stable across versions.
-                         * @enum {string}
-                         */
-                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
-                        /** @description Additional structured details. */
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description Present on validation errors: one entry per failing field. */
-                        issues?: components["schemas"]["ValidationIssue"][];
-                    };
-                };
-            };
-            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Human-readable explanation. */
-                        message: string;
-                        /**
-                         * @description Machine-readable code; stable across versions.
-                         * @enum {string}
-                         */
-                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
-                        /** @description Additional structured details. */
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The key is valid but its scope does not cover this operation or merchant. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Human-readable explanation. */
-                        message: string;
-                        /**
-                         * @description Machine-readable code; stable across versions.
-                         * @enum {string}
-                         */
-                        code: "forbidden";
-                        /** @description Additional structured details. */
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description The body exceeds the size limit (1 MB). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Human-readable explanation. */
-                        message: string;
-                        /**
-                         * @description Machine-readable code; stable across versions.
-                         * @enum {string}
-                         */
-                        code: "payload_too_large";
-                        /** @description Additional structured details. */
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Too many requests; retry after the `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Human-readable explanation. */
-                        message: string;
-                        /**
-                         * @description Machine-readable code; stable across versions.
-                         * @enum {string}
-                         */
-                        code: "rate_limited";
-                        /** @description Additional structured details. */
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description An unexpected failure inside the service; nothing about it is exposed. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Human-readable explanation. */
-                        message: string;
-                        /**
-                         * @description Machine-readable code; stable across versions.
-                         * @enum {string}
-                         */
-                        code: "internal_error";
-                        /** @description Additional structured details. */
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
     listSettlements: {
         parameters: {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path: {
                 merchantId: string;
@@ -3645,7 +3730,9 @@ export interface operations {
             query?: never;
             header: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
                 /** @description Unique key chosen by the caller, kept at least 24 hours per partner. */
                 "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
             };
@@ -3849,7 +3936,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path: {
                 merchantId: string;
@@ -4029,7 +4118,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path: {
                 merchantId: string;
@@ -4204,6 +4295,177 @@ export interface operations {
             };
         };
     };
+    listMerchantPaymentsByPath: {
+        parameters: {
+            query?: {
+                /** @description Created at or after (ISO 8601). */
+                start_ts?: components["parameters"]["LegacyPaymentListQuery.start_ts"];
+                /** @description Created before (ISO 8601). */
+                end_ts?: components["parameters"]["LegacyPaymentListQuery.end_ts"];
+                /** @description Paid in this asset: a CAIP-19 id or a token symbol. */
+                asset?: components["parameters"]["LegacyPaymentListQuery.asset"];
+                /** @description CAIP-2 chain the payment was paid on; several separated by commas (`eip155:8453,eip155:1`). */
+                network?: components["parameters"]["LegacyPaymentListQuery.network"];
+                sort_by?: components["parameters"]["LegacyPaymentListQuery.sort_by"];
+                sort_dir?: components["parameters"]["LegacyPaymentListQuery.sort_dir"];
+                cursor?: components["parameters"]["LegacyPaymentListQuery.cursor"];
+                limit?: components["parameters"]["LegacyPaymentListQuery.limit"];
+                /** @description One status or several (repeated); a cancelled payment counts as `expired` here. */
+                status?: components["parameters"]["LegacyPaymentListQuery.status"];
+            };
+            header?: {
+                /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+            };
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyPaymentList"];
+                };
+            };
+            /** @description The request or its parameters are not acceptable. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Present on validation errors: one entry per failing field. */
+                        issues?: components["schemas"]["ValidationIssue"][];
+                    };
+                };
+            };
+            /** @description No key, or a key that is not valid (or, on merchant-scoped operations, no `Merchant-Id`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "missing_api_key" | "invalid_api_key" | "missing_app_id" | "missing_client_id";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The key is valid but its scope does not cover this operation or merchant. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "forbidden";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The body exceeds the size limit (1 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "payload_too_large";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "rate_limited";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description An unexpected failure inside the service; nothing about it is exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable explanation. */
+                        message: string;
+                        /**
+                         * @description Machine-readable code; stable across versions.
+                         * @enum {string}
+                         */
+                        code: "internal_error";
+                        /** @description Additional structured details. */
+                        details?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     listPayments: {
         parameters: {
             query?: {
@@ -4212,8 +4474,16 @@ export interface operations {
                 /** @description Created before (ISO 8601). */
                 endTs?: components["parameters"]["PaymentListQuery.endTs"];
                 status?: components["parameters"]["PaymentListQuery.status"];
-                /** @description CAIP-2 chain the payment was paid on. */
+                /** @description CAIP-2 chain the payment was paid on; several separated by commas (`eip155:8453,eip155:1`). */
                 network?: components["parameters"]["PaymentListQuery.network"];
+                /** @description Paid in a token with one of these symbols (e.g. `USDC`, any chain; case-insensitive). A CAIP-19 id is refused here: use `asset`. */
+                token_symbol?: components["parameters"]["PaymentListQuery.token_symbol"];
+                /**
+                 * @deprecated
+                 * @description Deprecated, use `token_symbol`: paid in this asset, a CAIP-19 id or a token symbol.
+                 */
+                asset?: components["parameters"]["PaymentListQuery.asset"];
+                /** @description Your reference contains this (any letter case). */
                 referenceId?: components["parameters"]["PaymentListQuery.referenceId"];
                 sortBy?: components["parameters"]["PaymentListQuery.sortBy"];
                 sortDir?: components["parameters"]["PaymentListQuery.sortDir"];
@@ -4224,7 +4494,9 @@ export interface operations {
             };
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path?: never;
             cookie?: never;
@@ -4376,7 +4648,12 @@ export interface operations {
             query?: never;
             header: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
+                "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
+                "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyHeader"];
             };
@@ -4555,8 +4832,14 @@ export interface operations {
             query?: never;
             header: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
+                "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
+                "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+                "Idempotency-Key"?: components["parameters"]["ReadIdempotencyHeader"];
             };
             path: {
                 id: string;
@@ -4731,8 +5014,14 @@ export interface operations {
             query?: never;
             header: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
+                "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
+                "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyHeader"];
             };
             path: {
                 id: string;
@@ -4931,8 +5220,14 @@ export interface operations {
             };
             header: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
+                "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
+                "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+                "Idempotency-Key"?: components["parameters"]["ReadIdempotencyHeader"];
             };
             path: {
                 id: string;
@@ -5107,7 +5402,9 @@ export interface operations {
             query?: never;
             header: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
             };
             path?: never;
@@ -5306,7 +5603,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path?: never;
             cookie?: never;
@@ -5458,7 +5757,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path?: never;
             cookie?: never;
@@ -5635,7 +5936,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path: {
                 endpointId: string;
@@ -5812,7 +6115,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path: {
                 endpointId: string;
@@ -5991,7 +6296,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path: {
                 endpointId: string;
@@ -6175,7 +6482,9 @@ export interface operations {
             };
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path: {
                 endpointId: string;
@@ -6350,7 +6659,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path: {
                 endpointId: string;
@@ -6528,7 +6839,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path: {
                 endpointId: string;
@@ -6703,7 +7016,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Pin the API version for this request (`YYYY-MM-DD` or `YYYY-MM-DD.preview`); the partner's pinned default otherwise. Only the same or a newer version than the pinned one. */
-                "Svc-Version"?: components["parameters"]["VersionHeaders"];
+                "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
+                /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
+                "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
             };
             path: {
                 endpointId: string;

@@ -15,7 +15,7 @@ export interface PaymentsApi {
   /** One page of the partner's payments (filter by `merchantId`, `status`, …). */
   list(query?: ListPaymentsQuery): Promise<PaymentList>;
   /** Every payment matching the filters, page by page. */
-  listAll(query?: ListPaymentsQuery): AsyncGenerator<Payment, void, undefined>;
+  listAll(query?: ListPaymentsQuery): AsyncGenerator<PaymentList['data'][number], void, undefined>;
   /** One page of one merchant's payments. */
   listForMerchant(merchantId: string, query?: ListMerchantPaymentsQuery): Promise<PaymentList>;
   /** Cancels an unpaid payment; anything else answers 400 `invalid_state`. Not retried (no idempotency key). */

@@ -1,0 +1,52 @@
+import type { PaymentStatus } from './state-machine.ts';
+
+/**
+ * What each dated API version may say about a payment, in one place. A value a version does not
+ * declare never reaches a client pinned to it: an integration generated from that version's
+ * document must be able to parse every answer. New values arrive with a new dated version, by
+ * adding them to that version's row here and to the spec with `@added`.
+ */
+interface VersionVocabulary {
+  /** Failure codes the version declares (`PaymentFailureCode`); others stay internal and are left out. */
+  failureCodes: ReadonlySet<string>;
+  /** Whether payment list items may say `cancelled` (before the preview a cancelled payment lists as `expired`). */
+  listsCancelled: boolean;
+}
+
+const VOCABULARY: Record<string, VersionVocabulary> = {
+  '2026-02-18': { failureCodes: new Set(['declined_user']), listsCancelled: false },
+  '2026-02-19.preview': { failureCodes: new Set(['declined_user']), listsCancelled: true },
+};
+
+/** The deprecated per-merchant list predates `cancelled` in every version. */
+const LEGACY_LIST: VersionVocabulary = { failureCodes: new Set(), listsCancelled: false };
+
+function vocabularyOf(version: string): VersionVocabulary {
+  const v = VOCABULARY[version];
+  if (!v) throw new Error(`no wire vocabulary for API version ${version}`);
+  return v;
+}
+
+export type PublicFailureCode = 'declined_user';
+
+/** The failure code as `version` may state it, or undefined when it declares no such code. */
+export function publicFailureCode(code: string | null, version: string): PublicFailureCode | undefined {
+  return code !== null && vocabularyOf(version).failureCodes.has(code) ? (code as PublicFailureCode) : undefined;
+}
+
+/** A payment's status as a list item under `version` shows it. */
+export function listStatus(status: PaymentStatus, version: string | 'legacy'): PaymentStatus {
+  const vocab = version === 'legacy' ? LEGACY_LIST : vocabularyOf(version);
+  return status === 'cancelled' && !vocab.listsCancelled ? 'expired' : status;
+}
+
+/**
+ * The stored statuses a list filter value selects under `version`: where lists show a cancelled
+ * payment as `expired`, filtering on `expired` must find it too.
+ */
+export function statusesSelectedBy(filter: readonly string[], version: string | 'legacy'): PaymentStatus[] {
+  const vocab = version === 'legacy' ? LEGACY_LIST : vocabularyOf(version);
+  const out = new Set(filter as PaymentStatus[]);
+  if (!vocab.listsCancelled && out.has('expired')) out.add('cancelled');
+  return [...out];
+}
