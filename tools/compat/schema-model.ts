@@ -93,7 +93,7 @@ function mergeInto(doc: Doc, out: NormalSchema, raw: Schema): void {
   const values = Array.isArray(s.enum) ? s.enum : 'const' in s ? [s.const as Json] : null;
   if (values) {
     if (values.includes(null)) out.nullable = true;
-    const nonNull = values.filter((v) => v !== null);
+    const nonNull: Json[] = values.filter((v) => v !== null);
     out.enum = out.enum ? out.enum.filter((v) => nonNull.includes(v)) : nonNull;
   }
   if (isObject(s.properties)) {
