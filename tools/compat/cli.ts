@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { compareVersion, ourDocumentPath, referenceDocumentPath, VERSIONS, type Difference } from './compare-openapi.ts';
-import { appendMissing, appliesTo, deviationsPath, deviationsTable, lintDeviations, loadDeviations, matches, prune, type ParsedDeviation } from './deviations.ts';
+import { appendMissing, appliesTo, deviationId, deviationsPath, deviationsTable, lintDeviations, loadDeviations, matches, prune, type ParsedDeviation } from './deviations.ts';
 
 const args = new Set(process.argv.slice(2));
 const verbose = args.has('--verbose');
@@ -69,11 +69,12 @@ if (stale.length) {
   failed = true;
 }
 
+// Prune first: entries appended next have not been matched yet and must not be pruned.
+if (args.has('--prune') && stale.length) console.log(`\npruned ${prune(new Map([...used].map(([d, v]) => [deviationId(d), v])))} entries of ${rel(deviationsPath)}`);
 if (args.has('--write-missing') && unlisted.length) {
   const n = appendMissing(unlisted);
   console.log(`\nappended ${n} entries with reason TODO to ${rel(deviationsPath)}: write their reasons`);
 }
-if (args.has('--prune') && stale.length) console.log(`\npruned ${prune(used)} entries of ${rel(deviationsPath)}`);
 if (args.has('--write-missing') || args.has('--prune')) deviations = loadDeviations();
 
 const problems = lintDeviations(deviations);

@@ -44,6 +44,14 @@ describe('the reference validator', () => {
     expect(violation).toMatch(/^GET \/v1\/payments\/\{id\}\/status → 200 at \/status: .*allowedValues.*; value "refunded"$/);
     expect(v.check('GET', '/v1/payments/pay_1/status', 200, { isFinal: true }).violations[0]).toMatch(/missingProperty.*status/);
     expect(v.check('GET', '/v1/payments/pay_1/status', 429, { code: 'rate_limited', message: 'slow down' }).violations[0]).toMatch(/documents no 429/);
+    expect(v.check('GET', '/v1/webhook-endpoints', 200, {}).violations[0]).toMatch(/no such operation/);
+  });
+
+  it('checks what the scripted client sends against the reference request schema', () => {
+    const v = createReferenceValidator('2026-02-18', []);
+    expect(v.checkRequest('POST', '/v1/refunds', { paymentId: 'pay_1' })).toEqual([]);
+    expect(v.checkRequest('POST', '/v1/refunds', {})[0]).toMatch(/^POST \/v1\/refunds \(request\) at \/: .*missingProperty.*paymentId/);
+    expect(v.checkRequest('GET', '/v1/merchants', undefined)).toEqual([]);
   });
 
   it('tolerates a listed deviation at its own path only', () => {

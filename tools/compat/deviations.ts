@@ -63,7 +63,7 @@ export function lintDeviations(list: ParsedDeviation[]): string[] {
   const sections = existsSync(interfaceSpecPath) ? readFileSync(interfaceSpecPath, 'utf8').split('\n').filter((l) => l.startsWith('#')).map((l) => l.replace(/^#+\s*/, '').trim()) : null;
   const seen = new Set<string>();
   for (const d of list) {
-    const id = `${d.key}${d.versions ? ` [${d.versions.join(', ')}]` : ''}`;
+    const id = deviationId(d);
     if (seen.has(id)) problems.push(`listed twice: ${id}`);
     seen.add(id);
     for (const v of d.versions ?? []) if (!(VERSIONS as readonly string[]).includes(v)) problems.push(`${d.key}: unknown version ${v}`);
@@ -93,8 +93,14 @@ export function appendMissing(differences: Difference[], path = deviationsPath):
   return entries.length;
 }
 
-/** Removes entries no version needs any more; narrows `versions` of entries some version no longer needs. */
-export function prune(used: Map<ParsedDeviation, Set<string>>, path = deviationsPath): number {
+/** One entry's identity across loads of the file (its key and versions). */
+export const deviationId = (d: Deviation) => `${d.key}${d.versions ? ` [${d.versions.join(', ')}]` : ''}`;
+
+/**
+ * Removes entries no version needs any more; narrows `versions` of entries some version no longer
+ * needs. `used` maps deviationId → versions in which the entry matched a difference.
+ */
+export function prune(used: Map<string, Set<string>>, path = deviationsPath): number {
   const doc = YAML.parseDocument(readFileSync(path, 'utf8'));
   const list = doc.contents as YAML.YAMLSeq<YAML.YAMLMap>;
   const parsed = loadDeviations(path);
@@ -102,17 +108,21 @@ export function prune(used: Map<ParsedDeviation, Set<string>>, path = deviations
   for (let i = list.items.length - 1; i >= 0; i--) {
     const d = parsed[i]!;
     if (d.checkedBy === 'test') continue;
-    const versions = [...(used.get(d) ?? [])];
+    const versions = [...(used.get(deviationId(d)) ?? [])];
     const applicable = VERSIONS.filter((v) => appliesTo(d, v));
     if (!versions.length) {
-      list.items.splice(i, 1);
+      // A group's heading comment belongs to its first entry in the YAML tree: keep it with the next one.
+      const [removed] = list.items.splice(i, 1);
+      const next = list.items[i];
+      if (removed?.commentBefore && next) next.commentBefore = [removed.commentBefore, next.commentBefore].filter(Boolean).join('\n');
+      if (removed?.spaceBefore && next) next.spaceBefore = true;
       changed++;
     } else if (versions.length < applicable.length) {
       list.items[i]!.set('versions', doc.createNode(versions.sort(), { flow: true }));
       changed++;
     }
   }
-  if (changed) writeFileSync(path, doc.toString({ lineWidth: 0 }));
+  if (changed) writeFileSync(path, doc.toString({ lineWidth: 0, flowCollectionPadding: false }));
   return changed;
 }
 

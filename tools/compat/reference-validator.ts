@@ -26,6 +26,7 @@ interface RefOperation {
   pattern: RegExp;
   literalSegments: number;
   responses: Record<string, Json>;
+  requestBody?: Json;
 }
 
 export function createReferenceValidator(version: string, deviations: ParsedDeviation[] = loadDeviations()) {
@@ -42,12 +43,14 @@ export function createReferenceValidator(version: string, deviations: ParsedDevi
         pattern: new RegExp(`^${method.toUpperCase()} ${path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`),
         literalSegments: segments.filter((s) => !s.startsWith('{')).length,
         responses: op.responses as Record<string, Json>,
+        ...(op.requestBody ? { requestBody: op.requestBody } : {}),
       });
     }
   }
   // `/v1/merchants/payments` before `/v1/merchants/{merchantId}`.
   operations.sort((a, b) => b.literalSegments - a.literalSegments);
   const cache = new Map<string, { strict: ValidateFunction; relaxed: ValidateFunction; base: string }>();
+  const requestCache = new Map<string, ValidateFunction | null>();
   const used = new Set<ParsedDeviation>();
 
   const inline = (node: Json, seen: string[] = []): Json => {
@@ -107,6 +110,25 @@ export function createReferenceValidator(version: string, deviations: ParsedDevi
       if (c.relaxed(body)) return { operation: op.operation, violations: [] };
       return { operation: op.operation, violations: describe(op.operation, status, body, c.relaxed.errors ?? []) };
     },
+    /**
+     * Checks a request body the scripted client sends against the reference's request schema, so
+     * the session only ever sends what a client written from the reference document could send.
+     */
+    checkRequest(method: string, path: string, body: unknown): string[] {
+      const route = `${method.toUpperCase()} ${path.split('?')[0]}`;
+      const op = operations.find((o) => o.pattern.test(route));
+      if (!op) return [`${route}: the reference has no such operation`];
+      if (!requestCache.has(op.operation)) {
+        const schema = op.requestBody === undefined ? null : bodySchema(op.requestBody);
+        requestCache.set(op.operation, schema ? ajv.compile(schema) : null);
+      }
+      const validate = requestCache.get(op.operation);
+      if (!validate) return body === undefined ? [] : [`${op.operation}: the reference takes no request body`];
+      if (validate(body)) return [];
+      return describe(`${op.operation} (request)`, 0, body, validate.errors ?? []).map((m) => m.replace(' → 0', ''));
+    },
+    /** Every operation of the reference document. */
+    operations: () => operations.map((o) => o.operation),
     /** The deviations some answer needed (for `checkedBy: test` entries, which must stay true). */
     used: () => new Set(used),
   };
