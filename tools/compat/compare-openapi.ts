@@ -187,6 +187,7 @@ function compareRequestBody(reference: Doc, ours: Doc, ref: Operation, our: Oper
   for (const type of r.types) if (!o.types.includes(type)) add('request.body', 'media-type', `we do not accept ${type}`);
   if (r.schema === undefined) return;
   for (const d of schemaDifferences({ doc: reference, schema: r.schema }, { doc: ours, schema: o.schema }, { undeclaredBreaks: true })) {
+    if (d.kind === 'unsupplied') continue; // a field reference clients may leave out and we also know about nothing: no effect
     const detail = d.kind === 'undeclared' ? 'the reference declares this field; we ignore it' : `we accept less: ${d.detail}`;
     add(`request.body${d.path}`, d.kind === 'undeclared' ? 'ignored' : d.kind, detail, d.breaking);
   }
@@ -213,7 +214,8 @@ function compareResponses(reference: Doc, ours: Doc, ref: Operation, our: Operat
       continue;
     }
     for (const d of schemaDifferences({ doc: ours, schema: o.schema }, { doc: reference, schema: r.schema }, { undeclaredBreaks: false })) {
-      add(`response.${status}.body${d.path}`, d.kind, d.kind === 'undeclared' ? 'ours only (allowed: the reference is open there)' : `we may send what the reference refuses: ${d.detail}`, d.breaking);
+      const detail = d.kind === 'undeclared' ? 'ours only (allowed: the reference is open there)' : d.kind === 'unsupplied' ? 'the reference may send it; we never do (valid, but a client reading it finds nothing)' : `we may send what the reference refuses: ${d.detail}`;
+      add(`response.${status}.body${d.path}`, d.kind, detail, d.breaking);
     }
   }
 }

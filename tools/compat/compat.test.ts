@@ -24,6 +24,9 @@ describe('schema differences, direction-aware', () => {
     expect(diff({ type: 'string', maxLength: 10 }, { type: 'string', maxLength: 64 })).toEqual([]);
     // 3.1's `oneOf: [null, X]` is 3.0's nullable X.
     expect(diff({ allOf: [{ type: 'string' }], nullable: true }, { oneOf: [{ type: 'null' }, { type: 'string' }] })).toEqual([]);
+    // A field the reference may send and we never do is valid, so only informative.
+    const unsupplied = schemaDifferences({ doc, schema: { type: 'object', properties: { a: {} } } }, { doc, schema: { type: 'object', properties: { a: {}, b: {} } } }, { undeclaredBreaks: false });
+    expect(unsupplied).toEqual([expect.objectContaining({ path: '.b', kind: 'unsupplied', breaking: false })]);
     expect(diff({ type: 'array', items: { type: 'string', enum: ['x', 'y'] } }, { type: 'array', items: { type: 'string', enum: ['x'] } })).toEqual(['[] enum']);
   });
 });

@@ -20,6 +20,7 @@ export type SchemaKind =
   | 'required' // sup requires a property that sub may leave out
   | 'forbidden' // sub has a property that sup forbids (additionalProperties: false)
   | 'undeclared' // sub has a property sup does not declare (and allows): informative for responses
+  | 'unsupplied' // sup declares an optional property sub never has: valid, but a client looking for it finds nothing
   | 'nullable' // sub allows null, sup does not
   | 'type' // sub allows a type sup refuses
   | 'enum' // sub allows values outside sup's enumeration
@@ -119,6 +120,11 @@ function compareObjects(subSide: Side, supSide: Side, sub: NormalSchema, sup: No
     else if (sup.additionalProperties === false) out.push({ path: `${path}.${name}`, kind: 'forbidden', detail: 'not allowed by the other side', breaking: true });
     else if (sup.additionalProperties) walk({ doc: subSide.doc, schema: prop }, { doc: supSide.doc, schema: sup.additionalProperties }, `${path}.${name}`, depth + 1, out, opts);
     else out.push({ path: `${path}.${name}`, kind: 'undeclared', detail: 'not declared by the other side', breaking: opts.undeclaredBreaks });
+  }
+  if (Object.keys(sub.properties).length || sub.required.size) {
+    for (const name of Object.keys(sup.properties)) {
+      if (!(name in sub.properties) && !sup.required.has(name)) out.push({ path: `${path}.${name}`, kind: 'unsupplied', detail: 'optional on the other side, never present here', breaking: false });
+    }
   }
   if (sub.additionalProperties && sup.additionalProperties) walk({ doc: subSide.doc, schema: sub.additionalProperties }, { doc: supSide.doc, schema: sup.additionalProperties }, `${path}{}`, depth + 1, out, opts);
 }
