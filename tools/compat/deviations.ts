@@ -132,7 +132,7 @@ export function deviationsTable(list: Deviation[]): string {
   const rows = list.map((d) => {
     const { operation, location, kind } = parseKey(d.key);
     const versions = d.versions ? d.versions.join(', ') : 'both';
-    return `| \`${cell(operation)}\` | \`${cell(location)}\` | ${cell(kind)} | ${versions} | ${cell(d.reason)} |`;
+    return `| \`${cell(operation)}\` | \`${cell(location)}\` | ${cell(kind)} | ${versions} | ${cell(d.reason)} | ${cell(d.pending ?? '')} |`;
   });
-  return ['| Operation | Where | Difference | Versions | Reason |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+  return ['| Operation | Where | Difference | Versions | Reason | Goes away with |', '| --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
