@@ -672,6 +672,16 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * Format: int32
+         * @description A non-negative 32-bit count, bounded as the legacy contract states.
+         */
+        LegacyCount: number;
+        /**
+         * Format: int32
+         * @description A signed 32-bit integer, bounded as the legacy contract states.
+         */
+        LegacyInt32: number;
         /** @description A payment in the deprecated per-merchant list. */
         LegacyPayment: {
             payment_id: string;
@@ -687,18 +697,12 @@ export interface components {
             /** @description CAIP-19 asset id, without a prefix. */
             token_caip19: string | null;
             tx_hash: string | null;
-            /**
-             * Format: int32
-             * @description Not tracked: always null.
-             */
-            nonce: number | null;
+            /** @description Not tracked: always null. */
+            nonce: (number & components["schemas"]["LegacyCount"]) | null;
             /** @description In the token's base units (see `token_decimals`). */
             token_amount: string | null;
-            /**
-             * Format: int32
-             * @description In the currency's minor units (cents); null when it exceeds a 32-bit integer.
-             */
-            fiat_amount: number | null;
+            /** @description In the currency's minor units (cents); null when it exceeds a 32-bit integer. */
+            fiat_amount: (number & components["schemas"]["LegacyInt32"]) | null;
             /** @description ISO 4217 code. */
             fiat_currency: string | null;
             created_at: string | null;
@@ -720,15 +724,11 @@ export interface components {
             stats: components["schemas"]["LegacyPaymentStats"];
         };
         LegacyPaymentStats: {
-            /**
-             * Format: int32
-             * @description Distinct buyer accounts.
-             */
-            total_customers: number;
+            /** @description Distinct buyer accounts. */
+            total_customers: components["schemas"]["LegacyCount"];
             /** @description Succeeded, not refunded payments in one currency: USD when the merchant took any, else the first by code (amounts in different currencies are not added up). */
             total_revenue: components["schemas"]["LegacyRevenueTotal"];
-            /** Format: int32 */
-            total_transactions: number;
+            total_transactions: components["schemas"]["LegacyCount"];
         };
         /**
          * @description Statuses of the deprecated list: it predates `cancelled`, so a cancelled payment reads `expired`.
@@ -1036,7 +1036,7 @@ export interface components {
         };
         /** @description ISO 8601 timestamp in UTC with millisecond precision, e.g. `2026-11-22T08:47:31.123Z`. */
         Timestamp: string;
-        /** @description A token symbol, e.g. `USDC`. */
+        /** @description A token symbol, e.g. `USDC` (no length bound: the reference has none, and an unknown symbol simply matches nothing). */
         TokenSymbol: string;
         UpdateCryptoSettlementRequest: {
             /** @description The new destination, on the same chain as the settlement's asset. */
@@ -2855,9 +2855,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The request has succeeded. */
+            /**
+             * @description Headers every operation accepts. Every answer names the version it was made under in both the
+             *     `Svc-Version` and the `WCP-Version` response headers.A success answer with the version it was made under, declared where the reference declares it.
+             */
             200: {
                 headers: {
+                    /** @description The API version this answer was made under (also in `Svc-Version`). */
+                    "WCP-Version": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4493,9 +4498,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The request has succeeded. */
+            /**
+             * @description Headers every operation accepts. Every answer names the version it was made under in both the
+             *     `Svc-Version` and the `WCP-Version` response headers.A success answer with the version it was made under, declared where the reference declares it.
+             */
             200: {
                 headers: {
+                    /** @description The API version this answer was made under (also in `Svc-Version`). */
+                    "WCP-Version": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5406,9 +5416,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The request has succeeded. */
+            /**
+             * @description Headers every operation accepts. Every answer names the version it was made under in both the
+             *     `Svc-Version` and the `WCP-Version` response headers.A success answer with the version it was made under, declared where the reference declares it.
+             */
             200: {
                 headers: {
+                    /** @description The API version this answer was made under (also in `Svc-Version`). */
+                    "WCP-Version": string;
                     [name: string]: unknown;
                 };
                 content: {
