@@ -31,13 +31,16 @@ const paymentRecord = {
   isFinal: boolean(false),
   pollInMs: integer(2000),
   fiatAmount: amount('iso4217/USD', '1050'),
-  settlement: { settled: boolean(false) },
   refund: { refunded: boolean(false), refundedAt: nullValue() },
   createdAt: timestamp(),
   lastUpdatedAt: timestamp(),
   expiresAt: unixSeconds(),
   stateVersion: integer(1),
 };
+/** Details say how the payment was settled once it is (`settlement.successful`), null before. */
+const paymentDetails = { ...paymentRecord, settlement: nullValue() };
+/** List items, as the reference's list: `isTerminal` and `settlement.settled` on every item. */
+const paymentListItem = { ...paymentRecord, isTerminal: boolean(false), settlement: { settled: boolean(false) } };
 const createPaymentBody = { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'order-1001', expiresAt: null };
 
 describe('merchants', () => {
@@ -302,7 +305,7 @@ describe('payments', () => {
       .given('a payable payment on the sandbox EVM chain')
       .uponReceiving('a request for a payment’s details')
       .withRequest('GET', paymentPath(), (b) => b.headers({ 'Merchant-Id': merchantHeader() }))
-      .willRespondWith(200, (b) => b.jsonBody(paymentRecord))
+      .willRespondWith(200, (b) => b.jsonBody(paymentDetails))
       .executeTest(async (mock) => {
         const payment = await client(mock.url).payments.get(EXAMPLE.merchantId, EXAMPLE.paymentId);
         expect(payment).toMatchObject({ paymentId: EXAMPLE.paymentId, fiatAmount: { unit: 'iso4217/USD', value: '1050' } });
@@ -316,7 +319,7 @@ describe('payments', () => {
       .uponReceiving('a request for the payments of one merchant')
       .withRequest('GET', '/v1/payments', (b) => b.query({ merchantId: injected('${merchantId}', EXAMPLE.merchantId), limit: '10' }))
       .willRespondWith(200, (b) =>
-        b.jsonBody({ data: eachLike(paymentRecord), nextCursor: nullValue(), stats: { totalRevenue: MatchersV3.atLeastLike({ currency: string('USD'), value: string('0') }, 0, 1), totalTransactions: integer(0), totalCustomers: integer(0) } }),
+        b.jsonBody({ data: eachLike(paymentListItem), nextCursor: nullValue(), stats: { totalRevenue: MatchersV3.atLeastLike({ currency: string('USD'), value: string('0') }, 0, 1), totalTransactions: integer(0), totalCustomers: integer(0) } }),
       )
       .executeTest(async (mock) => {
         const page = await client(mock.url).payments.list({ merchantId: [EXAMPLE.merchantId], limit: 10 });
@@ -330,7 +333,7 @@ describe('payments', () => {
       .given('a payable payment on the sandbox EVM chain')
       .uponReceiving('a request for a merchant’s own payment list')
       .withRequest('GET', '/v1/merchants/payments', (b) => b.headers({ 'Merchant-Id': merchantHeader() }).query({ limit: '10' }))
-      .willRespondWith(200, (b) => b.jsonBody({ data: eachLike(paymentRecord), nextCursor: nullValue(), stats: like({ totalTransactions: 0, totalCustomers: 0 }) }))
+      .willRespondWith(200, (b) => b.jsonBody({ data: eachLike(paymentListItem), nextCursor: nullValue(), stats: like({ totalTransactions: 0, totalCustomers: 0 }) }))
       .executeTest(async (mock) => {
         const page = await client(mock.url).payments.listForMerchant(EXAMPLE.merchantId, { limit: 10 });
         expect(page.data[0]?.merchant.id).toBe(EXAMPLE.merchantId);

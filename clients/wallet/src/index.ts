@@ -20,6 +20,7 @@ export {
 } from './gateway/actions.ts';
 export { GatewayError, GatewayNetworkError, GatewayProtocolError, PaymentExpiredError, type GatewayIssue } from './gateway/errors.ts';
 export { backoffDelay, retryPolicy, type RetryOptions, type RetryPolicy } from './gateway/retry.ts';
+export type { CollectDataField } from './gateway/types.ts';
 export type { FetchLike, GatewayAuth } from './gateway/transport.ts';
 export type { WaitOptions } from './gateway/wait-for-final.ts';
 export type {

@@ -20,7 +20,7 @@ const schema = {
     tosConfirmed: { type: 'boolean', const: true },
   },
 };
-const collect = { url: 'https://pay.example/collect/pay_1?t=abc', schema };
+const collect = { url: 'https://pay.example/collect/pay_1?t=abc', schema, fields: [{ id: 'fullName', name: 'Full name', required: true, type: 'text' as const }] };
 
 describe('collectionRequirement', () => {
   it('follows the interface table', () => {

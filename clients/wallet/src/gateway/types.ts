@@ -28,10 +28,20 @@ export interface PaymentSummary {
   buyer?: { accountCaip10: string; accountProviderName: string; accountProviderIcon?: string | null } | null;
 }
 
+/** One field of the data-collection form as a flat list (for wallets that render their own form). */
+export interface CollectDataField {
+  id: string;
+  name: string;
+  required: boolean;
+  type: 'text' | 'date' | 'checkbox';
+}
+
 /** Where and what to collect about the buyer before confirming an option. */
 export interface CollectData {
   url: string;
   schema: unknown;
+  /** The form's fields as a flat list; `schema` is the authority (older services omit this). */
+  fields: CollectDataField[];
 }
 
 /** One way to pay, with its actions already in the wallet-code shape. */
