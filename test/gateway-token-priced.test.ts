@@ -111,7 +111,7 @@ describe('an EVM payment priced in a token, for each of the three EVM flows', ()
     const headers = { 'Merchant-Id': m.merchantId };
     const details = await t.call('GET', `/v1/payments/${id}`, { key: t.a.key, headers });
     expect(details.body).not.toHaveProperty('fiatAmount');
-    expect(details.body).toMatchObject({ status: 'succeeded', tokenAmount: { unit: `caip19/${assetId}`, value: VALUE }, settlement: { settled: true, amount: { value: VALUE } } });
+    expect(details.body).toMatchObject({ status: 'succeeded', tokenAmount: { unit: `caip19/${assetId}`, value: VALUE }, settlement: { successful: { txId: expect.stringMatching(/^0x[0-9a-f]{64}$/), amount: { unit: `caip19/${assetId}`, value: VALUE } } } });
     const status = await t.call('GET', `/v1/payments/${id}/status`, { key: t.a.key, headers });
     expect(status.body).toMatchObject({ status: 'succeeded', info: { optionAmount: { unit: `caip19/${assetId}`, value: VALUE } } });
   }, 90_000);
