@@ -443,8 +443,7 @@ export interface components {
         AmountDisplay: {
             assetSymbol: string;
             assetName: string;
-            /** Format: int32 */
-            decimals: number;
+            decimals: components["schemas"]["NonNegativeInt32"];
             iconUrl?: string;
             networkName?: string;
             networkIconUrl?: string;
@@ -523,11 +522,8 @@ export interface components {
         ConfirmPaymentResponse: {
             status: components["schemas"]["PaymentStatus"];
             isFinal: boolean;
-            /**
-             * Format: int32
-             * @description Wait this long before polling status again; null when final.
-             */
-            pollInMs?: number | null;
+            /** @description Wait this long before polling status again; null when final. */
+            pollInMs?: (number & components["schemas"]["NonNegativeInt32"]) | null;
             info?: components["schemas"]["PaymentInfo"] | null;
         };
         /** @description The result of one executed action: a signature, a transaction hash, or a signed transaction. */
@@ -569,16 +565,10 @@ export interface components {
             gatewayUrl: string;
             status: components["schemas"]["PaymentStatus"];
             isFinal: boolean;
-            /**
-             * Format: int32
-             * @description Wait this long before polling status again.
-             */
-            pollInMs?: number;
-            /**
-             * Format: int64
-             * @description Expiry, Unix seconds.
-             */
-            expiresAt: number;
+            /** @description Wait this long before polling status again. */
+            pollInMs?: components["schemas"]["NonNegativeInt32"];
+            /** @description Expiry, Unix seconds. */
+            expiresAt: components["schemas"]["UnixSeconds"];
         };
         CreateRefundRequest: {
             paymentId: components["schemas"]["PaymentId"];
@@ -593,9 +583,9 @@ export interface components {
         CryptoSettlement: {
             id: components["schemas"]["CryptoSettlementId"];
             /** @description The token to settle in; one of the service's registered assets. */
-            asset: components["schemas"]["Caip19AssetId"];
+            asset: components["schemas"]["RegisteredCaip19AssetId"];
             /** @description The merchant's account on the asset's chain. */
-            destination: components["schemas"]["Caip10AccountId"];
+            destination: components["schemas"]["RegisteredCaip10AccountId"];
         };
         /** @description Crypto settlement identifier: `crypto_` and an opaque part. */
         CryptoSettlementId: string;
@@ -621,6 +611,12 @@ export interface components {
         };
         FetchResponse: {
             actions: components["schemas"]["GatewayAction"][];
+        };
+        /** @description An amount in a fiat currency (`iso4217/<code>`), in its minor units. */
+        FiatAmount: {
+            unit: string;
+            value: string;
+            display: components["schemas"]["AmountDisplay"];
         };
         /** @description A fiat price: `iso4217/<code>` and the value in the currency's minor units (USD "100" = 1.00). */
         FiatAmountInput: {
@@ -654,11 +650,8 @@ export interface components {
             status: components["schemas"]["PaymentStatus"];
             /** @description The price: fiat, or the token a payment priced in a token is paid in. */
             amount: components["schemas"]["Amount"];
-            /**
-             * Format: int64
-             * @description Unix seconds.
-             */
-            expiresAt: number;
+            /** @description Unix seconds. */
+            expiresAt: components["schemas"]["UnixSeconds"];
             merchant: components["schemas"]["GatewayMerchant"];
             /** @description Who paid, once a wallet confirmed the payment. */
             buyer?: components["schemas"]["GatewayBuyer"] | null;
@@ -808,6 +801,11 @@ export interface components {
             dataCollection?: components["schemas"]["DataCollectionConfig"] | null;
             settlements: components["schemas"]["SettlementList"];
         };
+        /**
+         * Format: int32
+         * @description A count or duration that is never negative.
+         */
+        NonNegativeInt32: number;
         /** @description The full record of a payment. */
         Payment: {
             paymentId: components["schemas"]["PaymentId"];
@@ -816,15 +814,12 @@ export interface components {
             isFinal: boolean;
             /** @description Same as `isFinal`: the payment will not change state again. */
             isTerminal: boolean;
-            /**
-             * Format: int32
-             * @description Wait this long before polling again; null when final.
-             */
-            pollInMs: number | null;
+            /** @description Wait this long before polling again; null when final. */
+            pollInMs: (number & components["schemas"]["NonNegativeInt32"]) | null;
             /** @description The fiat price; absent for a payment priced in a token. */
-            fiatAmount?: components["schemas"]["Amount"];
+            fiatAmount?: components["schemas"]["FiatAmount"];
             /** @description What the buyer paid or is paying: the confirmed option, or from the start the price of a payment priced in a token. */
-            tokenAmount?: components["schemas"]["Amount"];
+            tokenAmount?: components["schemas"]["TokenAmount"];
             buyer?: components["schemas"]["PaymentBuyer"];
             transaction?: components["schemas"]["PaymentTransaction"];
             info?: components["schemas"]["PaymentInfo"];
@@ -835,11 +830,8 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             lastUpdatedAt: components["schemas"]["Timestamp"];
             settledAt?: components["schemas"]["Timestamp"];
-            /**
-             * Format: int64
-             * @description Expiry, Unix seconds.
-             */
-            expiresAt: number;
+            /** @description Expiry, Unix seconds. */
+            expiresAt: components["schemas"]["UnixSeconds"];
             /**
              * Format: int32
              * @description Grows with every state change; the same number appears in webhook events.
@@ -901,15 +893,12 @@ export interface components {
             isFinal: boolean;
             /** @description Same as `isFinal`: the payment will not change state again. */
             isTerminal: boolean;
-            /**
-             * Format: int32
-             * @description Wait this long before polling again; null when final.
-             */
-            pollInMs: number | null;
+            /** @description Wait this long before polling again; null when final. */
+            pollInMs: (number & components["schemas"]["NonNegativeInt32"]) | null;
             /** @description The fiat price; absent for a payment priced in a token. */
-            fiatAmount?: components["schemas"]["Amount"];
+            fiatAmount?: components["schemas"]["FiatAmount"];
             /** @description What the buyer paid or is paying: the confirmed option, or from the start the price of a payment priced in a token. */
-            tokenAmount?: components["schemas"]["Amount"];
+            tokenAmount?: components["schemas"]["TokenAmount"];
             buyer?: components["schemas"]["PaymentBuyer"];
             transaction?: components["schemas"]["PaymentTransaction"];
             info?: components["schemas"]["PaymentInfo"];
@@ -920,11 +909,8 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             lastUpdatedAt: components["schemas"]["Timestamp"];
             settledAt?: components["schemas"]["Timestamp"];
-            /**
-             * Format: int64
-             * @description Expiry, Unix seconds.
-             */
-            expiresAt: number;
+            /** @description Expiry, Unix seconds. */
+            expiresAt: components["schemas"]["UnixSeconds"];
             /**
              * Format: int32
              * @description Grows with every state change; the same number appears in webhook events.
@@ -951,16 +937,10 @@ export interface components {
             account: string;
             /** @description What the buyer pays, in the token's base units (rounded up: the merchant never receives less). */
             amount: components["schemas"]["Amount"];
-            /**
-             * Format: int32
-             * @description Estimated seconds until the payment is final.
-             */
-            etaS: number;
-            /**
-             * Format: int64
-             * @description Quote deadline, Unix seconds: confirm before it or ask for options again.
-             */
-            expiresAt: number;
+            /** @description Estimated seconds until the payment is final. */
+            etaS: components["schemas"]["NonNegativeInt32"];
+            /** @description Quote deadline, Unix seconds: confirm before it or ask for options again. */
+            expiresAt: components["schemas"]["UnixSeconds"];
             actions: components["schemas"]["GatewayAction"][];
             collectData?: components["schemas"]["CollectData"] | null;
         };
@@ -974,7 +954,7 @@ export interface components {
          */
         PaymentSettlement: {
             settled: boolean;
-            amount?: components["schemas"]["Amount"];
+            amount?: components["schemas"]["FiatAmount"] | components["schemas"]["TokenAmount"];
             txHash?: string;
         };
         /** @description Settlement on a payment's details; `successful` once the payment's transfer is confirmed. */
@@ -1008,11 +988,8 @@ export interface components {
         PaymentStatusResponse: {
             status: components["schemas"]["PaymentStatus"];
             isFinal: boolean;
-            /**
-             * Format: int32
-             * @description Wait this long before polling again; null when final.
-             */
-            pollInMs: number | null;
+            /** @description Wait this long before polling again; null when final. */
+            pollInMs: (number & components["schemas"]["NonNegativeInt32"]) | null;
             /** @description Present when succeeded. */
             info?: components["schemas"]["PaymentInfo"];
             /** @description Present when failed. */
@@ -1032,6 +1009,13 @@ export interface components {
             refunded: true;
             refundedAt: components["schemas"]["Timestamp"];
         };
+        /** @description A stored CAIP-10 destination as answered: EVM and Solana addresses only, as above. */
+        RegisteredCaip10AccountId: string;
+        /**
+         * @description A registered CAIP-19 asset id as answered: registered assets are EVM (hex) and Solana (base58)
+         *     ids, so answers stay within the reference's narrower pattern (no `_`, `.` or `%`).
+         */
+        RegisteredCaip19AssetId: string;
         RevenueTotal: {
             /**
              * Format: double
@@ -1046,8 +1030,19 @@ export interface components {
         };
         /** @description ISO 8601 timestamp in UTC with millisecond precision, e.g. `2026-11-22T08:47:31.123Z`. */
         Timestamp: string;
+        /** @description An amount in a token (`caip19/<asset id>`), in its base units. */
+        TokenAmount: {
+            unit: string;
+            value: string;
+            display: components["schemas"]["AmountDisplay"];
+        };
         /** @description A token symbol, e.g. `USDC` (no length bound: the reference has none, and an unknown symbol simply matches nothing). */
         TokenSymbol: string;
+        /**
+         * Format: int64
+         * @description A Unix time in seconds.
+         */
+        UnixSeconds: number;
         UpdateCryptoSettlementRequest: {
             /** @description The new destination, on the same chain as the settlement's asset. */
             destination: components["schemas"]["Caip10AccountId"];
