@@ -3,7 +3,7 @@ import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { newPayment, type PaymentTimeLimits } from '../domain/payments/create-payment.ts';
 import { cancelPayment, expireIfDue, type PaymentDeps } from '../domain/payments/transition.ts';
-import { paymentDetailsView, paymentView, statusView } from '../domain/payments/view.ts';
+import { eventSnapshot, paymentDetailsView, statusView } from '../domain/payments/view.ts';
 import { longPoll } from '../domain/payments/long-poll.ts';
 import type { PaymentChangesPort } from '../ports/payment-changes.ts';
 import { CREATED_EVENT_TYPE, pollInMs } from '../domain/payments/state-machine.ts';
@@ -51,7 +51,7 @@ export function paymentHandlers(deps: PaymentHandlerDeps): Pick<OperationHandler
           type: CREATED_EVENT_TYPE,
           stateVersion: payment.stateVersion,
           createdAt: payment.createdAt,
-          data: { ...paymentView(payment, undefined, assets, clock.now()), payment_state_version: payment.stateVersion },
+          data: eventSnapshot(payment, undefined, assets),
         },
         jobs: [{ id: newId('job', clock.now()), type: 'payment.expire', payload: { paymentId: payment.id }, runAt: payment.expiresAt }],
         ...(ctx.idempotency ? { idempotency: ctx.idempotency.completeWith(201, response) } : {}),

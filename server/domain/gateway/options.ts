@@ -52,7 +52,6 @@ export async function buildOptions(
   const quotes: QuoteRecord[] = [];
   const refreshed: Array<{ optionId: string; state: Record<string, unknown>; deadline: Date }> = [];
   const options: BuiltOption[] = [];
-  const accepted = new Set<string>();
   let tooLarge = false;
   let quoted = 0;
   const payableChains = new Set(settlements.flatMap((s) => {
@@ -70,7 +69,6 @@ export async function buildOptions(
     for (const s of settlements) {
       const asset = deps.assets.get(s.asset);
       if (!asset || formatChainId(asset.parsed.chain) !== caip2) continue;
-      accepted.add(caip2);
       const amount = amountOwed(payment.price, asset, deps.prices);
       if (amount === null || amount <= 0n) continue;
       if (amount > maxTransferAmount(asset)) {
@@ -103,7 +101,8 @@ export async function buildOptions(
   if (options.length) return { options };
   const chains = [...new Set(settlements.map((s) => s.asset.split('/')[0]))].join(', ');
   if (tooLarge) return { options, reason: 'the amount is more than the merchant’s assets can carry in one transfer' };
-  if (!accepted.size) return { options, reason: `no account on a chain this merchant accepts (${chains})` };
+  // Every account counted was on a chain the merchant accepts.
+  if (quoted === 0) return { options, reason: `no account on a chain this merchant accepts (${chains})` };
   const price = payment.price;
   return { options, reason: price.kind === 'token' ? `this payment is priced in ${price.asset}: it is paid in that asset only, from an account on its chain` : `no price for ${price.currency} in the merchant's assets` };
 }

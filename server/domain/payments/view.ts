@@ -112,62 +112,11 @@ function settlingTransfer(p: PaymentRecord, assets: AssetRegistry) {
   return p.status === 'succeeded' && amount && p.txId ? { txId: p.txId, amount } : null;
 }
 
-/** What details and list items share, under `version`. */
-function paymentFields(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry, now: number, version: string) {
+/** What every full view of a payment shares: details, list items and webhook snapshots. */
+function recordFields(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry, now: number) {
   const status = effectiveStatus(p, now);
-  const token = tokenAmount(p, assets);
-  const failureCode = p.status === 'failed' ? publicFailureCode(p.failureCode, version) : undefined;
-  return {
-    paymentId: p.id,
-    merchant: { id: p.merchantId, name: merchant?.name ?? '', iconUrl: merchant?.iconUrl ?? null },
-    referenceId: p.referenceId,
-    status,
-    isFinal: isFinal(status),
-    isTerminal: isFinal(status),
-    pollInMs: pollInMs(status),
-    fiatAmount: fiatAmount(p),
-    ...(token ? { tokenAmount: token } : {}),
-    ...buyer(p),
-    ...(p.network ? { transaction: { networkId: chainReference(p.network), network: p.network, ...(p.txId ? { hash: p.txId } : {}) } } : {}),
-    ...info(p, assets),
-    ...(failureCode ? { failureCode } : {}),
-    refund: { refunded: p.refundedAt !== null, refundedAt: p.refundedAt?.toISOString() ?? null },
-    ...(p.cancelledReason ? { cancelledReason: p.cancelledReason } : {}),
-    ...(p.cancelledAt ? { cancelledAt: p.cancelledAt.toISOString() } : {}),
-    createdAt: p.createdAt.toISOString(),
-    lastUpdatedAt: p.updatedAt.toISOString(),
-    ...(p.status === 'succeeded' && p.succeededAt ? { settledAt: p.succeededAt.toISOString() } : {}),
-    expiresAt: Math.floor(p.expiresAt.getTime() / 1000),
-    stateVersion: p.stateVersion,
-  };
-}
-
-/** A payment's details (GET /v1/payments/{id}): `settlement` is the settling transfer, or null before it. */
-export function paymentDetailsView(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry, now: number, version: string) {
-  const transfer = settlingTransfer(p, assets);
-  return { ...paymentFields(p, merchant, assets, now, version), settlement: transfer ? { successful: transfer } : null };
-}
-
-/** A payment in a list under `version`: `settlement` says whether it is settled, and by which transfer. */
-export function paymentListItemView(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry, now: number, version: string) {
-  const fields = paymentFields(p, merchant, assets, now, version);
-  const transfer = settlingTransfer(p, assets);
-  return {
-    ...fields,
-    status: listStatus(fields.status, version),
-    settlement: transfer ? { settled: true, amount: transfer.amount, txHash: transfer.txId } : { settled: false },
-  };
-}
-
-/**
- * The full record as webhook snapshots carry it (the shape events had before versions shaped the
- * API's answers; receivers are not pinned to a version).
- */
-export function paymentView(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry, now: number) {
-  const status = effectiveStatus(p, now);
-  const token = tokenAmount(p, assets);
   const fiat = fiatAmount(p);
-  const settled = p.status === 'succeeded';
+  const token = tokenAmount(p, assets);
   return {
     paymentId: p.id,
     merchant: { id: p.merchantId, name: merchant?.name ?? '', iconUrl: merchant?.iconUrl ?? null },
@@ -179,18 +128,57 @@ export function paymentView(p: PaymentRecord, merchant: MerchantShown, assets: A
     ...(fiat ? { fiatAmount: fiat } : {}),
     ...(token ? { tokenAmount: token } : {}),
     ...buyer(p),
-    ...(p.network ? { transaction: { networkId: p.network, ...(p.txId ? { hash: p.txId } : {}) } } : {}),
-    settlement: settled && token && p.txId ? { settled: true, amount: token, txHash: p.txId } : { settled: false },
     ...info(p, assets),
-    ...(p.status === 'failed' && p.failureCode ? { failureCode: p.failureCode } : {}),
     refund: { refunded: p.refundedAt !== null, refundedAt: p.refundedAt?.toISOString() ?? null },
     ...(p.cancelledReason ? { cancelledReason: p.cancelledReason } : {}),
     ...(p.cancelledAt ? { cancelledAt: p.cancelledAt.toISOString() } : {}),
     createdAt: p.createdAt.toISOString(),
     lastUpdatedAt: p.updatedAt.toISOString(),
-    ...(settled && p.succeededAt ? { settledAt: p.succeededAt.toISOString() } : {}),
+    ...(p.status === 'succeeded' && p.succeededAt ? { settledAt: p.succeededAt.toISOString() } : {}),
     expiresAt: Math.floor(p.expiresAt.getTime() / 1000),
     stateVersion: p.stateVersion,
+  };
+}
+
+/** The list and webhook form of settlement: whether it is settled, and by which transfer. */
+function settledFlag(p: PaymentRecord, assets: AssetRegistry) {
+  const transfer = settlingTransfer(p, assets);
+  return transfer ? { settled: true, amount: transfer.amount, txHash: transfer.txId } : { settled: false };
+}
+
+/** What details and list items share, under `version`. */
+function paymentFields(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry, now: number, version: string) {
+  const failureCode = p.status === 'failed' ? publicFailureCode(p.failureCode, version) : undefined;
+  return {
+    ...recordFields(p, merchant, assets, now),
+    isTerminal: isFinal(effectiveStatus(p, now)),
+    ...(p.network ? { transaction: { networkId: chainReference(p.network), network: p.network, ...(p.txId ? { hash: p.txId } : {}) } } : {}),
+    ...(failureCode ? { failureCode } : {}),
+  };
+}
+
+/** A payment's details (GET /v1/payments/{id}): `settlement` is the settling transfer, or null before it. */
+export function paymentDetailsView(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry, now: number, version: string) {
+  const transfer = settlingTransfer(p, assets);
+  return { ...paymentFields(p, merchant, assets, now, version), settlement: transfer ? { successful: transfer } : null };
+}
+
+/** A payment in a list under `version`. */
+export function paymentListItemView(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry, now: number, version: string) {
+  const fields = paymentFields(p, merchant, assets, now, version);
+  return { ...fields, status: listStatus(fields.status, version), settlement: settledFlag(p, assets) };
+}
+
+/**
+ * The full record as webhook snapshots carry it (the shape events had before versions shaped the
+ * API's answers; receivers are not pinned to a version): the CAIP-2 `networkId` and every failure code.
+ */
+function paymentView(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry, now: number) {
+  return {
+    ...recordFields(p, merchant, assets, now),
+    ...(p.network ? { transaction: { networkId: p.network, ...(p.txId ? { hash: p.txId } : {}) } } : {}),
+    settlement: settledFlag(p, assets),
+    ...(p.status === 'failed' && p.failureCode ? { failureCode: p.failureCode } : {}),
   };
 }
 

@@ -21,7 +21,8 @@ const VOCABULARY: Record<string, VersionVocabulary> = {
 /** The deprecated per-merchant list predates `cancelled` in every version. */
 const LEGACY_LIST: VersionVocabulary = { failureCodes: new Set(), listsCancelled: false };
 
-function vocabularyOf(version: string): VersionVocabulary {
+function vocabularyOf(version: string | 'legacy'): VersionVocabulary {
+  if (version === 'legacy') return LEGACY_LIST;
   const v = VOCABULARY[version];
   if (!v) throw new Error(`no wire vocabulary for API version ${version}`);
   return v;
@@ -36,7 +37,7 @@ export function publicFailureCode(code: string | null, version: string): PublicF
 
 /** A payment's status as a list item under `version` shows it. */
 export function listStatus(status: PaymentStatus, version: string | 'legacy'): PaymentStatus {
-  const vocab = version === 'legacy' ? LEGACY_LIST : vocabularyOf(version);
+  const vocab = vocabularyOf(version);
   return status === 'cancelled' && !vocab.listsCancelled ? 'expired' : status;
 }
 
@@ -45,7 +46,7 @@ export function listStatus(status: PaymentStatus, version: string | 'legacy'): P
  * payment as `expired`, filtering on `expired` must find it too.
  */
 export function statusesSelectedBy(filter: readonly string[], version: string | 'legacy'): PaymentStatus[] {
-  const vocab = version === 'legacy' ? LEGACY_LIST : vocabularyOf(version);
+  const vocab = vocabularyOf(version);
   const out = new Set(filter as PaymentStatus[]);
   if (!vocab.listsCancelled && out.has('expired')) out.add('cancelled');
   return [...out];
