@@ -61,9 +61,7 @@ module.exports = {
     },
     {
       name: 'handlers-http-pages-jobs-import-no-adapters',
-      comment:
-        'server/handlers, server/http, server/pages and server/jobs talk to ports; the composition root ' +
-        'hands them adapters.',
+      comment: 'server/handlers, server/http, server/pages and server/jobs talk to ports; the composition root ' + 'hands them adapters.',
       severity: 'error',
       from: { path: '^server/(handlers|http|pages|jobs)/', pathNot: TEST },
       to: { path: '^adapters/' },
@@ -99,9 +97,7 @@ module.exports = {
     },
     {
       name: 'not-to-unresolvable',
-      comment:
-        'Every import resolves. Besides catching typos this keeps the rules above honest: an import ' +
-        'the cruiser cannot resolve would silently escape them.',
+      comment: 'Every import resolves. Besides catching typos this keeps the rules above honest: an import ' + 'the cruiser cannot resolve would silently escape them.',
       severity: 'error',
       from: {},
       to: { couldNotResolve: true },
