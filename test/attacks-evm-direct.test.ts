@@ -1,4 +1,4 @@
-import { Transaction, Wallet, randomBytes, hexlify, type HDNodeWallet, type Provider } from 'ethers';
+import { Transaction, Wallet, randomBytes, hexlify, type HDNodeWallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTransferTransaction } from '../adapters/chains/evm/transfer.ts';
 import { NEVER_SEEN_GRACE_MS } from '../adapters/chains/evm/direct-transfer.ts';
@@ -44,7 +44,7 @@ async function travel(ms: number): Promise<void> {
 }
 
 async function buyer(): Promise<HDNodeWallet> {
-  const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider as unknown as Provider);
+  const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider);
   await chains.evm.fund(wallet.address, token(), 20_000_000n);
   await chains.evm.fund(wallet.address, null, 10n ** 17n);
   return wallet;
@@ -152,11 +152,11 @@ describe('direct transfer attacks: a transaction pays only the option it was bui
     const wallet = await buyer();
     const id = await newPayment(merchantId);
     const opt = await optionFor(id, wallet);
-    const signer = ethersWalletSigner(wallet, { chainIds: [31337], providerFor: () => chains.evm.ethersProvider as unknown as Provider });
+    const signer = ethersWalletSigner(wallet, { chainIds: [31337], providerFor: () => chains.evm.ethersProvider });
     const [result] = await executeActions(opt.actions.map((a) => fromWireAction(a) as WalletRpcAction), { evm: signer });
-    const sent = await chains.evm.ethersProvider.getTransaction(result!.data[0]!);
+    const sent = await chains.evm.ethersProvider.getTransaction(result!.data[0]);
     expect(sent!.data).toBe(opt.actions[0]!.data.params[0]!.data);
-    expect((await confirm(id, opt.id, result!.data[0]!, 20_000)).body.status).toBe('succeeded');
+    expect((await confirm(id, opt.id, result!.data[0], 20_000)).body.status).toBe('succeeded');
     expect(await chains.evm.balanceOf(destination, token())).toBe(7_000_000n);
   }, 60_000);
 

@@ -1,5 +1,5 @@
 import { Keypair, Transaction } from '@solana/web3.js';
-import { Wallet, type Provider } from 'ethers';
+import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
 import { VERSIONS } from '../tools/compat/compare-openapi.ts';
@@ -87,7 +87,7 @@ describe.each(VERSIONS)('a reference client on %s', (version) => {
   it('pays on the sandbox EVM chain: payment info → options → sign → confirm → status', async () => {
     const id = await createPayment();
     expect((await wallet('GET', `/v1/gateway/payment/${id}`)).status).toBe(200);
-    const buyer = Wallet.createRandom().connect(chains.evm.ethersProvider as unknown as Provider);
+    const buyer = Wallet.createRandom().connect(chains.evm.ethersProvider);
     await chains.evm.fund(buyer.address, evmUsdc.split(':').pop()!, 20_000_000n);
     const options = await wallet('POST', `/v1/gateway/payment/${id}/options?includePaymentInfo=true`, { accounts: [`${chains.evm.caip2}:${buyer.address}`] });
     expect(options.status).toBe(200);

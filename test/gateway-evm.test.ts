@@ -1,4 +1,4 @@
-import { Transaction, Wallet, type HDNodeWallet, type Provider } from 'ethers';
+import { Transaction, Wallet, type HDNodeWallet } from 'ethers';
 import { buildTransferTransaction } from '../adapters/chains/evm/transfer.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
@@ -25,7 +25,7 @@ const tokenOf = (asset: string) => asset.split(':').pop()!;
 
 async function buyer(asset: string, tokens: bigint, eth = 0n): Promise<HDNodeWallet> {
   const evm = chains.evm;
-  const wallet = Wallet.createRandom().connect(evm.ethersProvider as unknown as Provider);
+  const wallet = Wallet.createRandom().connect(evm.ethersProvider);
   if (tokens) await evm.fund(wallet.address, tokenOf(asset), tokens);
   if (eth) await evm.fund(wallet.address, null, eth);
   return wallet;

@@ -1,5 +1,5 @@
 import { Keypair, Transaction } from '@solana/web3.js';
-import { Wallet, type HDNodeWallet, type Provider } from 'ethers';
+import { Wallet, type HDNodeWallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
 import { signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
@@ -57,7 +57,7 @@ const confirm = (t: T, id: string, optionId: string, results: string[]) =>
   t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=20000`, { key: t.a.walletKey, body: { optionId, results: results.map((r) => ({ type: 'walletRpc', data: [r] })) } });
 
 async function evmBuyer(assetId: string, tokens: bigint): Promise<HDNodeWallet> {
-  const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider as unknown as Provider);
+  const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider);
   await chains.evm.fund(wallet.address, tokenOf(assetId), tokens);
   await chains.evm.fund(wallet.address, null, 10n ** 17n);
   return wallet;

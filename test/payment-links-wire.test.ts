@@ -1,4 +1,4 @@
-import { Wallet, type HDNodeWallet, type Provider } from 'ethers';
+import { Wallet, type HDNodeWallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
 import { sandboxMerchant, signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
@@ -24,7 +24,7 @@ afterAll(async () => {
 const twice = (link: string) => encodeURIComponent(encodeURIComponent(link));
 
 async function buyer(tokens: bigint): Promise<HDNodeWallet> {
-  const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider as unknown as Provider);
+  const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider);
   await chains.evm.fund(wallet.address, usdc.split(':').pop()!, tokens);
   return wallet;
 }

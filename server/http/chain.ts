@@ -14,7 +14,7 @@ export function chain(steps: RequestHandler[]): RequestHandler {
       const step = steps[i++];
       if (!step) return done();
       try {
-        const out = step(req, res, next) as unknown;
+        const out = step(req, res, next);
         if (out instanceof Promise) out.catch(done);
       } catch (e) {
         done(e);

@@ -55,7 +55,7 @@ export function errorHandler(): ErrorRequestHandler {
     if (!known) ctx?.log.error({ err }, 'unhandled error');
     else if (appError.status >= 500) ctx?.log.error({ err }, appError.code);
     if (res.headersSent) return;
-    if (appError.code === 'rate_limited') res.setHeader('Retry-After', String(appError.details?.retryAfterS ?? 1));
+    if (appError.code === 'rate_limited') res.setHeader('Retry-After', String(Number(appError.details?.retryAfterS ?? 1)));
     try {
       res.status(appError.status).json(appError.toBody());
     } catch (err2) {

@@ -129,7 +129,7 @@ export function validateRequests(validatorsByVersion: Map<string, Map<string, Op
     if (issues.length) return next(new AppError('params_validation', 'Validation failed', { issues }));
     // Coerced values (limit as a number, single status as a list) replace the raw strings.
     ctx.query = input.query;
-    ctx.pathParams = input.path as Record<string, string>;
+    ctx.pathParams = input.path;
     next();
   };
 }

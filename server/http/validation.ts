@@ -16,5 +16,5 @@ export function responseValidator(doc: OpenApiDoc): RequestHandler[] {
     ignoreUndocumented: true,
     fileUploader: false,
     $refParser: { mode: 'dereference' },
-  }) as unknown as RequestHandler[];
+  });
 }

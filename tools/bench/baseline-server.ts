@@ -25,7 +25,7 @@ app.post('/v1/payments', express.json(), async (req, res) => {
   res.status(201).json({ paymentId: id, gatewayUrl: `https://pay.bench.test/${id}`, status: 'requires_action', isFinal: false, pollInMs: 2000, expiresAt: Math.floor(expires.getTime() / 1000) });
 });
 app.get('/v1/payments/:id/status', async (req, res) => {
-  const { rows } = await pool.query('SELECT status FROM baseline_payments WHERE id = $1', [req.params.id]);
+  const { rows } = await pool.query<{ status: string }>('SELECT status FROM baseline_payments WHERE id = $1', [req.params.id]);
   if (!rows[0]) return void res.status(404).json({ message: 'Not found', code: 'payment_not_found' });
   res.json({ status: rows[0].status, isFinal: false, pollInMs: 2000 });
 });

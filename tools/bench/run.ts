@@ -21,7 +21,7 @@ const schema = `bench_${Date.now().toString(36)}`;
 function start(file: string): Promise<{ child: ChildProcess; port: number; info: Record<string, string> }> {
   const child = spawn(process.execPath, [join(import.meta.dirname, file), url, schema], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
       const m = /^ready (\d+) (.*)$/.exec(line);
       if (m) resolve({ child, port: Number(m[1]), info: JSON.parse(m[2]!) as Record<string, string> });

@@ -165,7 +165,7 @@ function relax(schema: Schema, base: string, deviations: ParsedDeviation[]): voi
   const visit = (node: Json, path: string) => {
     if (!node || typeof node !== 'object' || Array.isArray(node)) return;
     if (Array.isArray(node.required)) {
-      node.required = node.required.filter((name) => !deviations.some((d) => d.kind === 'required' && d.location.test(`${base}${path}.${String(name)}`)));
+      node.required = node.required.filter((name) => typeof name !== 'string' || !deviations.some((d) => d.kind === 'required' && d.location.test(`${base}${path}.${name}`)));
     }
     if (deviations.some((d) => d.kind !== 'required' && d.kind !== 'undocumented-status' && d.location.test(`${base}${path}`))) {
       for (const k of Object.keys(node)) delete node[k];

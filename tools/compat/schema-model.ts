@@ -90,7 +90,7 @@ function mergeInto(doc: Doc, out: NormalSchema, raw: Schema): void {
     const types = new Set(declared.filter((t) => t !== 'null'));
     if (types.size) out.types = out.types ? new Set([...out.types].filter((t) => types.has(t) || (t === 'integer' && types.has('number')))) : types;
   }
-  const values = Array.isArray(s.enum) ? s.enum : 'const' in s ? [s.const as Json] : null;
+  const values = Array.isArray(s.enum) ? s.enum : 'const' in s ? [s.const] : null;
   if (values) {
     if (values.includes(null)) out.nullable = true;
     const nonNull: Json[] = values.filter((v) => v !== null);

@@ -49,7 +49,7 @@ export function createSandboxApi(baseUrl: string) {
       const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
       const hint = res.status === 404 && path === '/sandbox' ? ' (is the service running in sandbox mode?)' : '';
       const issues = Array.isArray(record.issues) ? ` ${JSON.stringify(record.issues)}` : '';
-      throw new DemoWalletError(`${init.method ?? 'GET'} ${path} answered ${res.status} ${String(record.code ?? '')}: ${String(record.message ?? text.slice(0, 200))}${issues}${hint}`);
+      throw new DemoWalletError(`${init.method ?? 'GET'} ${path} answered ${res.status} ${scalarText(record.code, '')}: ${scalarText(record.message, text.slice(0, 200))}${issues}${hint}`);
     }
     return body;
   };
@@ -66,9 +66,14 @@ export function createSandboxApi(baseUrl: string) {
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ account, asset, value: value.toString() }),
       })) as { balance?: unknown } | null;
-      return String(body?.balance ?? '?');
+      return scalarText(body?.balance, '?');
     },
   };
 }
 
 export type SandboxApi = ReturnType<typeof createSandboxApi>;
+
+/** A string or number from a JSON answer as text; anything else (absent, an object) as `fallback`. */
+function scalarText(value: unknown, fallback: string): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : fallback;
+}

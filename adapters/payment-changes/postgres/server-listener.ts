@@ -53,20 +53,23 @@ export async function startServerListener(opts: ServerListenerOptions): Promise<
   }
 
   function scheduleReconnect() {
-    retryTimer = setTimeout(async () => {
-      retryTimer = null;
-      try {
-        const c = await connect();
-        if (closing) return void (await c.end().catch(() => {}));
-        client = c;
-        delay = opts.reconnect.minMs;
-        opts.onReconnected();
-      } catch (err) {
-        opts.onError(err);
-        delay = Math.min(delay * 2, opts.reconnect.maxMs);
-        if (!closing) scheduleReconnect();
-      }
-    }, delay);
+    // Nothing awaits an attempt: it reports its own failure (onError) and schedules the next one.
+    retryTimer = setTimeout(() => void reconnect(), delay);
+  }
+
+  async function reconnect() {
+    retryTimer = null;
+    try {
+      const c = await connect();
+      if (closing) return void (await c.end().catch(() => {}));
+      client = c;
+      delay = opts.reconnect.minMs;
+      opts.onReconnected();
+    } catch (err) {
+      opts.onError(err);
+      delay = Math.min(delay * 2, opts.reconnect.maxMs);
+      if (!closing) scheduleReconnect();
+    }
   }
 
   client = await connect();

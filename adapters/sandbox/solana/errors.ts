@@ -32,7 +32,9 @@ export function describeFailure(failed: FailedTransactionMetadata): SandboxTxErr
     const index = instructionError.index;
     const inner: unknown = instructionError.err();
     // The RPC writes a custom program error as { Custom: code }; other variants keep LiteSVM's text.
-    const code = typeof inner === 'object' && inner !== null && 'code' in inner ? (inner as { code: unknown }).code : undefined;
+    const code = typeof inner === 'object' && inner !== null && 'code' in inner ? inner.code : undefined;
+    // LiteSVM's other error variants are class instances whose toString() is their text.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
     const detail = typeof code === 'number' ? { Custom: code } : typeof inner === 'object' && inner !== null ? String(inner) : inner;
     return { message: `InstructionError(${index}, ${JSON.stringify(detail)})`, json: { InstructionError: [index, detail] } };
   }

@@ -31,7 +31,7 @@ async function serve(answer: (request: RecordedRequest) => ScriptedAnswer): Prom
 
 const noRetry = { retry: { retries: 0 } };
 const apiKeyClient = (baseUrl: string, extra: Partial<GatewayClientConfig> = {}) =>
-  createGatewayClient({ baseUrl, apiKey: 'wk_secret', ...extra } as GatewayClientConfig, { ...noRetry, version: '2026-02-18' });
+  createGatewayClient({ baseUrl, apiKey: 'wk_secret', ...extra }, { ...noRetry, version: '2026-02-18' });
 
 describe('gateway client calls', () => {
   it('sends options with Api-Key, Svc-Version, includePaymentInfo and converts actions to the wallet shape', async () => {

@@ -22,7 +22,7 @@ export function parseTypedData(json: string): ParsedTypedData {
   const allTypes = types as Record<string, TypedDataField[]>;
   if (allTypes[primaryType] === undefined) throw new TypeError(`typed data has no type ${primaryType}`);
   return {
-    domain: (domain ?? {}) as TypedDataDomain,
+    domain: domain ?? {},
     types: reachableTypes(allTypes, primaryType),
     primaryType,
     message: message as Record<string, unknown>,
