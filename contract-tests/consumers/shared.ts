@@ -48,8 +48,6 @@ export function errorBody(code: string, extra: Record<string, unknown> = {}) {
   return { message: string('what went wrong'), code, ...extra };
 }
 
-export const JSON_RESPONSE = { 'Content-Type': regex('^application/json', 'application/json; charset=utf-8') };
-
 /** Runs `fn` and returns what it threw, failing when it did not throw. */
 export async function rejection(fn: () => Promise<unknown>): Promise<unknown> {
   try {

@@ -35,7 +35,3 @@ export function newId(kind: IdKind, now: number = Date.now()): string {
 export function newIds(kind: IdKind, n: number, now: number = Date.now()): string[] {
   return Array.from({ length: n }, () => newId(kind, now)).sort();
 }
-
-export function hasPrefix(id: string, kind: IdKind): boolean {
-  return id.startsWith(ID_PREFIXES[kind]);
-}

@@ -1,0 +1,38 @@
+// knip (`npm run check:unused`): files nothing reaches, exports nothing imports, dependencies nothing
+// uses. Entries are what runs on its own; knip's vitest, eslint and npm-script plugins add the tests,
+// the configs and the `node <file>` scripts of every package.json.
+import type { KnipConfig } from 'knip';
+
+const config: KnipConfig = {
+  workspaces: {
+    '.': {
+      entry: [
+        'tools/**/cli.ts',
+        // Benchmark servers and load generators run.ts and webhooks.ts start as child processes.
+        'tools/bench/*.ts',
+        'tools/checks/*.ts',
+        'scripts/*.ts',
+        // Child processes the crash tests start by file name.
+        'server/jobs/test-support/outbox-child.ts',
+        // The buyer pages' browser scripts, served as files.
+        'server/pages/static/*.js',
+      ],
+      project: ['**/*.{ts,js,cjs}', '!generated/**', '!compat/reference/**'],
+      // spec/*.tsp import the TypeSpec libraries; scripts/generate.ts runs their compiler by path.
+      ignoreDependencies: ['@typespec/.+'],
+    },
+    'clients/wallet': {
+      entry: ['src/index.ts', 'src/ethers.ts', 'src/solana.ts'],
+      project: ['src/**/*.ts'],
+    },
+    'clients/partner': {
+      entry: ['src/index.ts', 'scripts/*.ts'],
+      project: ['src/**/*.ts', 'scripts/**/*.ts', '!src/generated/**'],
+    },
+  },
+  // The HTTPS test servers make their throwaway certificate with the system's openssl.
+  ignoreBinaries: ['openssl'],
+  ignoreExportsUsedInFile: true,
+};
+
+export default config;
