@@ -1,3 +1,4 @@
+// Long because: each reference shape (details, list items, filters, versions, the legacy snake_case list) is checked on one seeded app per backend.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storageBackends } from './helpers/backends.ts';
 import { startTestApp, TEST_ASSETS, type TestApp } from './helpers/test-app.ts';

@@ -1,3 +1,4 @@
+// Long because: one app per storage backend is started once and every payment operation (create, status, cancel, refunds, races) runs against it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storageBackends } from './helpers/backends.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';

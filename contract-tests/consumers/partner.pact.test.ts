@@ -1,3 +1,4 @@
+// Long because: one consumer pact per partner operation the client calls; a pact file is written per consumer, so they share this file.
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
 import { ApiError, createPartnerClient, type PartnerClient } from '../../clients/partner/src/index.ts';
