@@ -8,7 +8,7 @@
 // it (`record: ...`). Uses are resolved with the TypeScript checker, so `payments.create` and
 // `merchants.create` are different members. Prints port → member → uses; exits 1 listing the unused
 // members and the ports without a suite.
-import { globSync } from 'node:fs';
+import { globSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -112,11 +112,32 @@ function main(): number {
     }
   }
 
+  // Every adapter of a family runs every suite of it: adapters/<family>/<adapter>/**/*.test.ts calls
+  // each exported run…Conformance function (a family without adapter folders is one adapter).
+  const adapterRows: string[] = [];
+  for (const entry of SUITES) {
+    const family = /^adapters\/([^/]+)\//.exec(entry.suites)?.[1];
+    const suites = glob(entry.suites).filter(isSource);
+    if (!family || !suites.length) continue;
+    const runners = suites.flatMap((f) => exportedRunners(program.getSourceFile(path.join(root, f))));
+    const dirs = globSync(`adapters/${family}/*/`, { cwd: root })
+      .map((d) => path.basename(d))
+      .filter((d) => d !== 'conformance' && d !== 'test-support' && statSync(path.join(root, 'adapters', family, d)).isDirectory());
+    for (const dir of dirs.length ? dirs : ['.']) {
+      const tests = glob(dir === '.' ? `adapters/${family}/*.test.ts` : `adapters/${family}/${dir}/**/*.test.ts`);
+      const called = new Set(tests.flatMap((f) => calledNames(f)));
+      const missing = runners.filter((r) => !called.has(r));
+      adapterRows.push(`adapters/${family}/${dir === '.' ? '' : `${dir}/`}: runs ${runners.filter((r) => called.has(r)).join(', ') || 'no suite'}`);
+      for (const r of missing) failures.push(`adapters/${family}/${dir === '.' ? '' : `${dir}/`}: no test runs ${r}`);
+    }
+  }
+
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const row of rows) console.log(row.map((cell, i) => (i === row.length - 1 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  '));
   const all = [...members.values()].filter((m) => !NO_ADAPTER[m.port]);
   const covered = all.filter((m) => m.uses > 0).length;
   for (const [file, why] of Object.entries(NO_ADAPTER)) if (portsWithInterfaces.has(file)) console.log(`${file}: no suite: ${why}`);
+  console.log(`\n${adapterRows.join('\n')}`);
   console.log(`\n${covered} of ${all.length} port members used by their conformance suites.`);
   if (failures.length) {
     console.error(`\n${failures.length} port-coverage problem(s):\n${failures.map((f) => `  ${f}`).join('\n')}`);
@@ -136,7 +157,27 @@ function createProgram(files: string[]): ts.Program {
   );
 }
 
-function isExported(node: ts.InterfaceDeclaration): boolean {
+/** Names of the exported `run…Conformance` functions of a suite file. */
+function exportedRunners(source: ts.SourceFile | undefined): string[] {
+  if (!source) return [];
+  return source.statements
+    .filter((s): s is ts.FunctionDeclaration => ts.isFunctionDeclaration(s) && isExported(s) && /^run\w*Conformance$/.test(s.name?.text ?? ''))
+    .map((s) => s.name!.text);
+}
+
+/** Names of the plain functions a file calls (`runQueueConformance(...)`). */
+function calledNames(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const names: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) names.push(node.expression.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return names;
+}
+
+function isExported(node: ts.Declaration): boolean {
   return ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Export ? true : false;
 }
 
