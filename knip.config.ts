@@ -32,6 +32,8 @@ const config: KnipConfig = {
   },
   // The HTTPS test servers make their throwaway certificate with the system's openssl.
   ignoreBinaries: ['openssl'],
+  // An export its own file also uses is alive, just visible (often for a test's sake); exports
+  // nothing uses anywhere are still reported.
   ignoreExportsUsedInFile: true,
 };
 
