@@ -65,5 +65,3 @@ export function createKeyCache(opts: KeyCacheOptions) {
     },
   };
 }
-
-export type KeyCache = ReturnType<typeof createKeyCache>;

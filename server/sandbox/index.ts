@@ -1,3 +1,3 @@
 // The sandbox's HTTP surface and the chains behind it (sandbox mode only).
-export { createSandboxChains, type SandboxChains, type SandboxChainsOptions, type NativeCoin } from './chains.ts';
-export { createSandboxRouter, type SandboxRouterOptions } from './router.ts';
+export { createSandboxChains, type SandboxChains } from './chains.ts';
+export { createSandboxRouter } from './router.ts';
