@@ -1,3 +1,4 @@
+// Long because: every EVM payment flow (EIP-3009, Permit2, direct transfer) and its adversarial cases share one sandbox chain and app, started once.
 import { Transaction, Wallet, type HDNodeWallet } from 'ethers';
 import { buildTransferTransaction } from '../adapters/chains/evm/transfer.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Long because: the Solana flow, its adversarial results and finality cases share one LiteSVM sandbox and app, started once.
 import { Keypair, SystemProgram, Transaction, VersionedTransaction } from '@solana/web3.js';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { Wallet } from 'ethers';
