@@ -2,6 +2,8 @@
 // TypeScript is linted with type information (typescript-eslint's type-checked rules), so a promise
 // nobody awaits, a promise passed where a callback's result is ignored, or an await on a non-promise
 // is an error rather than a silent bug.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -31,6 +33,9 @@ const pending = [
   ['test/helpers/gateway-env.ts', ['no-unnecessary-type-assertion']],
   ['tools/compat/compare-openapi.ts', ['no-unnecessary-type-assertion', 'no-base-to-string']],
 ];
+// A pending entry whose file moved or went away would silently stop meaning anything: fail instead.
+const stale = pending.filter(([file]) => !existsSync(path.join(import.meta.dirname, file)));
+if (stale.length) throw new Error(`eslint.config.js: pending entries for files that no longer exist: ${stale.map(([f]) => f).join(', ')}`);
 
 export default tseslint.config(
   { ignores: ['node_modules/', '.node24/', 'generated/', '**/dist/', 'data/', 'coverage/', '.cache/', 'test-results/', 'clients/*/src/generated/'] },
