@@ -12,8 +12,11 @@ const config: KnipConfig = {
         'tools/bench/*.ts',
         'tools/checks/*.ts',
         'scripts/*.ts',
-        // Child processes the crash tests start by file name.
+        // Child processes tests start by file name (crash tests, the runtime's open-and-close run).
         'server/jobs/test-support/outbox-child.ts',
+        'server/composition/test-support/open-close.ts',
+        // The fixture project test/helpers/services.test.ts runs vitest on.
+        'test/helpers/services-fixture/*.ts',
         // The buyer pages' browser scripts, served as files.
         'server/pages/static/*.js',
       ],
