@@ -18,8 +18,8 @@ export interface JobHandlerDeps {
   chains?: ChainRegistry;
   /** Called when a handler committed new outbox jobs, so the relay hands them on at once. */
   onJobsWritten?: () => void;
-  /** Webhook delivery settings (sandbox loopback allowance; tests shorten timeouts and schedule). */
-  webhooks?: WebhookJobOptions;
+  /** Webhook delivery: the guarded fetch and allowances the composition root built (tests shorten timeouts and schedule). */
+  webhooks: WebhookJobOptions;
 }
 
 /** How soon to look again at a transfer just submitted. */
