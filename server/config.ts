@@ -165,3 +165,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     paymentMaxTtlS,
   };
 }
+
+/**
+ * What `npm run worker` needs beyond a valid configuration: production chains (the sandbox's live
+ * inside the API process), a durable queue shared with the API processes (Redis: with the inline
+ * queue, jobs live in one process's memory and a separate worker would never see them), and a
+ * PostgreSQL server (an embedded PGlite directory cannot be opened by two processes at once).
+ */
+export function assertWorkerConfig(config: AppConfig): void {
+  if (config.mode === 'sandbox') {
+    throw new ConfigError('SERVICE_MODE: the sandbox chains live inside the API process, so in sandbox mode jobs run there (JOB_WORKERS=on); run separate workers with SERVICE_MODE=production and real chain RPC URLs.');
+  }
+  if (!config.redisUrl || !config.databaseUrl) {
+    const missing = [config.redisUrl ? null : 'REDIS_URL', config.databaseUrl ? null : 'DATABASE_URL'].filter(Boolean).join(' and ');
+    throw new ConfigError(
+      `${missing} must be set for a worker. A separate worker process needs a durable queue (Redis, shared with the API processes) ` +
+        'and a PostgreSQL server; in the embedded mode (no REDIS_URL) the API process runs jobs itself with the inline queue.',
+    );
+  }
+}
