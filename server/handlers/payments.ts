@@ -7,7 +7,7 @@ import { longPoll } from '../domain/payments/long-poll.ts';
 import type { PaymentChangesPort } from '../ports/payment-changes.ts';
 import type { PaymentRecord } from '../ports/storage.ts';
 import { pollInMs } from '../domain/payments/state-machine.ts';
-import { paymentOfMerchant } from './payment-access.ts';
+import { paymentOfMerchant } from '../domain/payments/access.ts';
 
 export interface PaymentHandlerDeps extends CreatePaymentDeps {
   /** Base of buyer links: `gatewayUrl` is `{payBaseUrl}/<paymentId>`. */

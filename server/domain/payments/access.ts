@@ -1,5 +1,5 @@
-import { AppError } from '../errors.ts';
-import type { PaymentRecord, StoragePort } from '../ports/storage.ts';
+import { AppError } from '../../errors.ts';
+import type { PaymentRecord, StoragePort } from '../../ports/storage.ts';
 
 /**
  * A payment as seen through the `Merchant-Id` header: the partner's payment of that merchant,
