@@ -6,7 +6,7 @@ import { createPayment, payableMerchant } from './helpers/payments.ts';
 import { startReceiver } from './webhooks-support.ts';
 import { createManualClock } from '../server/ports/clock.ts';
 import { silentJobLogger } from '../server/jobs/logger.ts';
-import { createWebhookDispatcher } from '../server/domain/webhooks/dispatcher.ts';
+import { createWebhookDispatcher } from '../server/jobs/webhook-dispatcher.ts';
 import { createWebhookDeliverer } from '../server/domain/webhooks/deliver.ts';
 import { createWebhookFetch } from '../server/domain/webhooks/fetcher.ts';
 import { guardedFetchFactory } from '../server/composition/webhooks.ts';

@@ -7,7 +7,7 @@ import { webhookSettings } from '../server/composition/webhooks.ts';
 import { startJobs } from '../server/jobs/start-jobs.ts';
 import { createAssetRegistry } from '../server/domain/assets.ts';
 import { systemClock } from '../server/ports/clock.ts';
-import { createWebhookDispatcher } from '../server/domain/webhooks/dispatcher.ts';
+import { createWebhookDispatcher } from '../server/jobs/webhook-dispatcher.ts';
 import type { QueuePort } from '../server/ports/queue.ts';
 import type { StoragePort } from '../server/ports/storage.ts';
 

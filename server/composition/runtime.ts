@@ -4,7 +4,7 @@ import { createApp } from '../app.ts';
 import type { AppConfig } from '../config.ts';
 import { createAssetRegistry, type AssetRegistry } from '../domain/assets.ts';
 import { createPriceTable } from '../domain/prices.ts';
-import { createWebhookDispatcher, type WebhookDispatcher } from '../domain/webhooks/dispatcher.ts';
+import { createWebhookDispatcher, type WebhookDispatcher } from '../jobs/webhook-dispatcher.ts';
 import { firstStart } from '../first-start.ts';
 import { buildJobHandlers } from '../jobs/handlers.ts';
 import { startJobs, type RunningJobs } from '../jobs/start-jobs.ts';

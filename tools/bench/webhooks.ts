@@ -20,7 +20,7 @@ import { createPartner } from '../../server/auth/provisioning.ts';
 import { buildJobHandlers } from '../../server/jobs/handlers.ts';
 import { startJobs } from '../../server/jobs/start-jobs.ts';
 import { systemClock } from '../../server/ports/clock.ts';
-import { createWebhookDispatcher } from '../../server/domain/webhooks/dispatcher.ts';
+import { createWebhookDispatcher } from '../../server/jobs/webhook-dispatcher.ts';
 
 const dbUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -1,8 +1,8 @@
-import { createPassLoop, type PassLoop } from '../../jobs/pass-loop.ts';
-import type { Clock } from '../../ports/clock.ts';
-import type { StoragePort } from '../../ports/storage.ts';
-import { describeError, type Logger } from '../../ports/logger.ts';
-import { planDeliveries } from './events.ts';
+import { createPassLoop, type PassLoop } from './pass-loop.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { StoragePort } from '../ports/storage.ts';
+import { describeError, type Logger } from '../ports/logger.ts';
+import { planDeliveries } from '../domain/webhooks/events.ts';
 
 export interface WebhookDispatcherOptions {
   storage: Pick<StoragePort, 'webhooks'>;
