@@ -9,7 +9,7 @@ import { buildJobHandlers } from '../server/jobs/handlers.ts';
 import { webhookSettings } from '../server/composition/webhooks.ts';
 import { createChainRegistry } from '../server/ports/chains.ts';
 import { systemClock } from '../server/ports/clock.ts';
-import type { JobRecord } from '../server/ports/storage.ts';
+import type { JobRecord } from '../server/domain/jobs/records.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import { derivePaymentReference } from '../adapters/chains/evm/nonce.ts';
 import { buildPermitTransferFrom } from '../adapters/chains/evm/permit2.ts';

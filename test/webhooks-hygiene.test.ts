@@ -11,7 +11,7 @@ import { createWebhookDeliverer } from '../server/domain/webhooks/deliver.ts';
 import { createWebhookFetch } from '../server/domain/webhooks/fetcher.ts';
 import { guardedFetchFactory } from '../server/composition/webhooks.ts';
 import { MAX_WEBHOOK_ENDPOINTS } from '../server/domain/webhooks/limits.ts';
-import type { StoragePort } from '../server/ports/storage.ts';
+import type { StoragePort } from '../server/ports/storage/index.ts';
 
 const backends = await storageBackends();
 const lookup = async (host: string) => {

@@ -13,7 +13,7 @@ import { systemClock } from '../ports/clock.ts';
 import type { PaymentChangesPort } from '../ports/payment-changes.ts';
 import type { JobHandler, QueuePort } from '../ports/queue.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import { openChains, type OpenedChains } from './chains.ts';
 import { createLogoChecker } from './logo-checker.ts';
 import { openPaymentChanges, openQueue, openRateLimiter } from './services.ts';

@@ -2,7 +2,7 @@ import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { merchantSummary, merchantView as baseView, settlementView } from './presenters.ts';
-import type { MerchantRecord } from '../ports/storage.ts';
+import type { MerchantRecord } from '../domain/merchants/records.ts';
 import { createMerchant, deleteMerchant, merchantWithSettlements, updateMerchant, type MerchantDeps } from '../domain/merchants/merchants.ts';
 
 /** A merchant as answered, with its data-collection setting (null when buyers are never asked). */

@@ -5,7 +5,7 @@ import { cancelPayment, expireIfDue } from '../domain/payments/transition.ts';
 import { paymentDetailsView, statusView } from '../domain/payments/view.ts';
 import { longPoll } from '../domain/payments/long-poll.ts';
 import type { PaymentChangesPort } from '../ports/payment-changes.ts';
-import type { PaymentRecord } from '../ports/storage.ts';
+import type { PaymentRecord } from '../domain/payments/records.ts';
 import { pollInMs } from '../domain/payments/state-machine.ts';
 import { paymentOfMerchant } from '../domain/payments/access.ts';
 

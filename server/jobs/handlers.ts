@@ -4,7 +4,7 @@ import { ADVANCE_JOB_TYPE, advanceAttempt } from '../domain/payments/settle-atte
 import type { ChainRegistry } from '../ports/chains.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { JobHandler } from '../ports/queue.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import type { JobLogger } from './logger.ts';
 import { webhookDeliveryJob, type WebhookJobOptions } from '../domain/webhooks/job.ts';
 

@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.ts';
 import { expireIfDue, transitionPayment } from '../payments/transition.ts';
 import { advanceJob, chainOfQuote, optionRequestOf } from '../payments/settle-attempt.ts';
-import type { PaymentRecord } from '../../ports/storage.ts';
+import type { PaymentRecord } from '../payments/records.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 import { requireCollected } from '../collect-data/collect.ts';
 
@@ -26,7 +26,7 @@ export async function confirmPayment(
     if (current.optionId === optionId) return current;
     throw new AppError('invalid_state', `This payment is ${current.status}`, { details: { status: current.status } });
   }
-  const quote = await deps.storage.payments.getQuote(current.id, optionId);
+  const quote = await deps.storage.quotes.get(current.id, optionId);
   if (!quote) throw new AppError('option_not_found', 'No option with this id for this payment; ask for options again');
   if (quote.deadline.getTime() <= deps.clock.now()) throw new AppError('quote_expired', 'This option’s quote has expired; ask for options again');
   // Buyer data first: a missing form answers 400 before any signature is checked or submitted.

@@ -1,6 +1,8 @@
 import { notFound, validationError } from '../../errors.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type { CryptoSettlementRecord, IdempotencyCompletion, MerchantRecord, StoragePort } from '../../ports/storage.ts';
+import type { CryptoSettlementRecord, MerchantRecord } from './records.ts';
+import type { IdempotencyCompletion } from '../idempotency/records.ts';
+import type { StoragePort } from '../../ports/storage/index.ts';
 import type { DataCollectionConfig } from '../collect-data/schema.ts';
 import { currencyExponent } from '../currencies.ts';
 import { newId } from '../ids.ts';

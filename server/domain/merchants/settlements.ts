@@ -1,6 +1,8 @@
 import { AppError, notFound, validationError, type ValidationIssue } from '../../errors.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type { CryptoSettlementRecord, IdempotencyCompletion, MerchantRecord, StoragePort } from '../../ports/storage.ts';
+import type { CryptoSettlementRecord, MerchantRecord } from './records.ts';
+import type { IdempotencyCompletion } from '../idempotency/records.ts';
+import type { StoragePort } from '../../ports/storage/index.ts';
 import { canonicalAssetId, type AssetRegistry } from '../assets.ts';
 import { addressProblem, formatChainId, normalizeAddress, parseAccountId, parseAssetId, sameChain } from '../caip.ts';
 import { newIds } from '../ids.ts';

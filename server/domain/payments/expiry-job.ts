@@ -1,5 +1,5 @@
 import type { JobOutcome } from '../../ports/queue.ts';
-import type { NewJob } from '../../ports/storage.ts';
+import type { NewJob } from '../jobs/records.ts';
 import { newId } from '../ids.ts';
 import { expireIfDue, type PaymentDeps } from './transition.ts';
 

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.ts';
-import type { PaymentRecord } from '../../ports/storage.ts';
+import type { PaymentRecord } from './records.ts';
 import { newId } from '../ids.ts';
 import { assertOwnsMerchant } from './access.ts';
 import type { PaymentDeps } from './transition.ts';

@@ -2,7 +2,8 @@ import { AppError } from '../../errors.ts';
 import type { ChainRegistry, OptionRequest, Submission } from '../../ports/chains.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { JobOutcome } from '../../ports/queue.ts';
-import type { NewJob, QuoteRecord } from '../../ports/storage.ts';
+import type { NewJob } from '../jobs/records.ts';
+import type { QuoteRecord } from './quote-records.ts';
 import type { AssetRegistry } from '../assets.ts';
 import { formatChainId, parseAssetId } from '../caip.ts';
 import { newId } from '../ids.ts';
@@ -71,7 +72,7 @@ export async function advanceAttempt(deps: AdvanceDeps, payload: Record<string, 
   if (!payment || payment.status !== 'processing' || payment.optionId !== payload.optionId) return;
   // A job of an earlier attempt (released, then confirmed again) must not act on this one.
   if (typeof payload.stateVersion === 'number' && payment.stateVersion !== payload.stateVersion) return;
-  const quote = await deps.storage.payments.getQuote(payment.id, String(payload.optionId));
+  const quote = await deps.storage.quotes.get(payment.id, String(payload.optionId));
   if (!quote) throw new Error(`quote ${String(payload.optionId)} missing for ${payment.id}`);
   const { chain } = chainOfQuote({ chains: deps.chains }, quote);
   // A transaction the relayer signed is recorded (hash and bytes) before it is broadcast, so
