@@ -1,5 +1,6 @@
 import type { DataCollectionConfig } from '../domain/collect-data/schema.ts';
 import type { PaymentPrice } from '../domain/payments/price.ts';
+import type { QuoteState } from './chains.ts';
 
 /**
  * The storage port. Each method is one atomic unit of work; no connection or transaction type
@@ -260,7 +261,7 @@ export interface QuoteRecord {
   destination: string;
   deadline: Date;
   /** The chain adapter's record of what was prepared (typed data, transaction, flow). */
-  state: Record<string, unknown>;
+  state: QuoteState;
   createdAt: Date;
   /** This option needs buyer data before confirm (the merchant's dataCollection at quote time). */
   collectData?: boolean;

@@ -1,11 +1,11 @@
 import { Contract, Signature, Wallet, parseEther, zeroPadValue, toBeHex, type HDNodeWallet, type TypedDataDomain } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssetRegistry, type AssetInfo } from '../../../server/domain/assets.ts';
-import type { AdvanceContext, ChainPort, OptionRequest, RecordedTransaction, TransferState } from '../../../server/ports/chains.ts';
+import type { AdvanceContext, ChainPort, OptionRequest, RecordedTransaction, Submission, TransferState } from '../../../server/ports/chains.ts';
 import { createEvmChainAdapter } from './gateway-adapter.ts';
 import { judgeReceipt, submissionProblem, type PaymentCheck, type RelayerSubmission } from './relayer-flow.ts';
 import { erc20Interface } from './transfer.ts';
-import { toEthersTypedData, type Eip712TypedData } from './typed-data.ts';
+import { toEthersTypedData } from './typed-data.ts';
 import { newBuyer, startHarness, type Harness } from './test-support.ts';
 
 const TOKEN = '0x1111111111111111111111111111111111111111';
@@ -88,11 +88,11 @@ describe('relayer flow on the sandbox: record, broadcast, crash and recover', ()
         return true;
       },
     });
-    const advance = (req: OptionRequest, sub: Record<string, unknown>): Promise<TransferState> => port.advance(req, sub, state.recorded?.txId ?? null, ctx());
+    const advance = (req: OptionRequest, sub: Submission): Promise<TransferState> => port.advance(req, sub, state.recorded?.txId ?? null, ctx());
     return { state, advance };
   }
 
-  async function signedPayment(amount = 3_000_000n): Promise<{ req: OptionRequest; sub: Record<string, unknown>; buyer: HDNodeWallet; destination: string }> {
+  async function signedPayment(amount = 3_000_000n): Promise<{ req: OptionRequest; sub: RelayerSubmission; buyer: HDNodeWallet; destination: string }> {
     const buyer = newBuyer(h.sandbox);
     const destination = Wallet.createRandom().address;
     await h.sandbox.fund(buyer.address, h.sandbox.usdcAddress, 10_000_000n);
@@ -107,11 +107,13 @@ describe('relayer flow on the sandbox: record, broadcast, crash and recover', ()
       deadline: new Date(Date.now() + 600_000),
     };
     const prepared = await port.prepareOption(req);
-    const typedData = prepared.state.typedData as Eip712TypedData;
+    if (prepared.state.flow !== 'eip3009') throw new Error(`expected an eip3009 option, got ${prepared.state.flow}`);
+    const { typedData } = prepared.state;
     const { domain, types, message } = toEthersTypedData(typedData);
     const signature = await buyer.signTypedData(domain as TypedDataDomain, types, message);
     const verdict = await port.verifyResults(req, prepared.state, [signature]);
     if (!verdict.ok) throw new Error(verdict.message);
+    if (verdict.submission.flow !== 'eip3009') throw new Error('expected an eip3009 submission');
     return { req, sub: verdict.submission, buyer, destination };
   }
 
@@ -174,7 +176,7 @@ describe('relayer flow on the sandbox: record, broadcast, crash and recover', ()
     await expect(s.advance(req, sub)).rejects.toThrow('crash after record');
     s.state.crashAfterRecord = false;
     await consumeRelayerNonce();
-    const td = (sub as RelayerSubmission).typedData;
+    const td = sub.typedData;
     const sig = Signature.from(await buyer.signTypedData(td.domain as TypedDataDomain, { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] }, { authorizer: buyer.address, nonce: td.message.nonce }));
     await h.sandbox.fund(buyer.address, null, parseEther('0.1'));
     const token = new Contract(h.sandbox.usdcAddress, ['function cancelAuthorization(address,bytes32,uint8,bytes32,bytes32)'], buyer);

@@ -55,7 +55,7 @@ export function runBoundedStorageConformance(name: string, open: () => Promise<S
       await s.payments.create(pay, { event: { id: newId('event'), paymentId: pay.id, partnerId: p.id, type: 'payment.created', stateVersion: 1, createdAt: t0, data: {} }, jobs: [] });
       const quote = (deadlineOffsetMs: number): QuoteRecord => ({
         optionId: newId('option'), paymentId: pay.id, account: 'eip155:1:0xb', asset: 'eip155:1/erc20:0xa', amount: 10n ** 30n, destination: 'eip155:1:0x1',
-        deadline: new Date(t0.getTime() + deadlineOffsetMs), state: { flow: 'x' }, createdAt: t0, collectData: false, collected: null,
+        deadline: new Date(t0.getTime() + deadlineOffsetMs), state: { flow: 'transfer' }, createdAt: t0, collectData: false, collected: null,
       });
       const [old, chosen, recent, live] = [quote(-7_200_000), quote(-7_200_000), quote(-60_000), quote(300_000)];
       await s.payments.saveQuotes([old!, chosen!, recent!, live!]);

@@ -1,4 +1,5 @@
 import type { PaymentRecord, PaymentRepository, QuoteRecord } from '../../../server/ports/storage.ts';
+import type { QuoteState } from '../../../server/ports/chains.ts';
 import { toMerchant, toPayment, toSettlement } from './rows.ts';
 import { INSERT_JOBS_FROM_PARAM, insertPayments, jobsParam, listClauses, patchAssignments, type NewPayment } from './payment-sql.ts';
 import { createBatcher } from './batcher.ts';
@@ -26,7 +27,8 @@ function toQuote(r: Record<string, unknown>): QuoteRecord {
     amount: BigInt(String(r.amount)),
     destination: String(r.destination),
     deadline: r.deadline instanceof Date ? r.deadline : new Date(String(r.deadline)),
-    state: (typeof r.state === 'string' ? JSON.parse(r.state) : r.state) as Record<string, unknown>,
+    // JSON as the chain adapter stored it; the adapter checks its shape when it reads it back.
+    state: (typeof r.state === 'string' ? JSON.parse(r.state) : r.state) as QuoteState,
     createdAt: r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at)),
     collectData: r.collect_data === true,
     collected:
