@@ -7,7 +7,7 @@ import { newId } from '../ids.ts';
 import { newPayment } from '../payments/create-payment.ts';
 import { createManualClock } from '../../ports/clock.ts';
 import { createChainRegistry, type ChainPort, type OptionRequest, type QuoteState } from '../../ports/chains.ts';
-import type { StoragePort } from '../../ports/storage.ts';
+import type { StoragePort } from '../../ports/storage/index.ts';
 import type { SqlDb } from '../../../adapters/storage/postgres/sql-db.ts';
 import { buildOptions } from './options.ts';
 
@@ -122,7 +122,7 @@ describe.each(backends)('gateway options on $name', (backend) => {
     const accounts = [`eip155:1:${BUYER}`];
     const first = await s.options(accounts);
     const approveOf = async (optionId: string) => {
-      const state = (await storage.payments.getQuote(s.payment.id, optionId))!.state;
+      const state = (await storage.quotes.get(s.payment.id, optionId))!.state;
       return state.flow === 'permit2' ? state.approve : null;
     };
     expect(await approveOf(first.options[0]!.id)).toBe(true);
@@ -140,10 +140,10 @@ describe.each(backends)('gateway options on $name', (backend) => {
     const s = await seller();
     const accounts = [`solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:${SOL_BUYER}`];
     const first = await s.options(accounts);
-    const q = (await storage.payments.getQuote(s.payment.id, first.options[0]!.id))!;
-    await storage.payments.updateQuoteState(q.optionId, { ...q.state, messageBase64: 'AAAA' }, q.deadline);
+    const q = (await storage.quotes.get(s.payment.id, first.options[0]!.id))!;
+    await storage.quotes.updateState(q.optionId, { ...q.state, messageBase64: 'AAAA' }, q.deadline);
     expect((await s.options(accounts)).options[0]!.id).toBe(q.optionId);
-    const kept = (await storage.payments.getQuote(s.payment.id, q.optionId))!.state;
+    const kept = (await storage.quotes.get(s.payment.id, q.optionId))!.state;
     expect(kept.flow === 'spl' ? kept.messageBase64 : null).toBe('AAAA');
   });
 
