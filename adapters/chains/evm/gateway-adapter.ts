@@ -61,13 +61,14 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
   }
 
   /**
-   * Where a search for a transaction using this quote's signature starts: the block of the first
-   * quote (kept when the quote is offered again), else the head now. A head read a few seconds
-   * ago is earlier, so only widens the search.
+   * Where a search for a transaction using this quote's signature starts: the head now for a new
+   * quote (a head read a few seconds ago is earlier, so only widens the search). A quote offered
+   * again keeps what it was first given, even nothing (quoted before blocks were kept): its block
+   * is then found by the quote's time, which is the first quote's.
    */
-  async function quoteBlockOf(c: ReturnType<typeof chainOf>, req: OptionRequest): Promise<number> {
-    const kept = req.previous && 'quoteBlock' in req.previous ? req.previous.quoteBlock : undefined;
-    return kept ?? (await c.head());
+  async function quoteBlockOf(c: ReturnType<typeof chainOf>, req: OptionRequest): Promise<{ quoteBlock?: number }> {
+    if (!req.previous) return { quoteBlock: await c.head() };
+    return 'quoteBlock' in req.previous && req.previous.quoteBlock !== undefined ? { quoteBlock: req.previous.quoteBlock } : {};
   }
 
   return {
@@ -84,7 +85,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
       const etaS = c.etaS ?? 5;
       if (req.asset.flows.includes('eip3009')) {
         const typedData = buildTransferWithAuthorization({ token: token(req), chainId: BigInt(c.caip2.split(':')[1]!), domain: await domainOf(c, token(req)), from, to, value: req.amount, validAfter: 0n, validBefore: deadline, nonce: nonce.eip3009 });
-        return { etaS, state: { flow: 'eip3009', typedData, quoteBlock: await quoteBlockOf(c, req) }, actions: [{ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_signTypedData_v4', params: signTypedDataV4Params(from, typedData) } }] };
+        return { etaS, state: { flow: 'eip3009', typedData, ...(await quoteBlockOf(c, req)) }, actions: [{ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_signTypedData_v4', params: signTypedDataV4Params(from, typedData) } }] };
       }
       if (req.asset.flows.includes('permit2')) {
         // The witness names the payment and the destination: the buyer signs where the money goes.
@@ -97,7 +98,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
           actions.push({ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_sendTransaction', params: sendTransactionParams(approve) } });
         }
         actions.push({ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_signTypedData_v4', params: signTypedDataV4Params(from, typedData) } });
-        return { etaS, state: { flow: 'permit2', typedData, approve: actions.length === 2, quoteBlock: await quoteBlockOf(c, req) }, actions };
+        return { etaS, state: { flow: 'permit2', typedData, approve: actions.length === 2, ...(await quoteBlockOf(c, req)) }, actions };
       }
       return { etaS, ...prepareDirectTransfer(c, req) };
     },

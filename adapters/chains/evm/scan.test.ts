@@ -54,11 +54,25 @@ describe('scan window on the sandbox', () => {
     const asset = createAssetRegistry([{ id: caip19, symbol: 'USDC', name: 'USD Coin', decimals: 6, flows: ['eip3009'], networkName: 'Sandbox' }]).get(caip19)!;
     const port = createEvmChainAdapter([{ caip2: h.sandbox.caip2, provider: p(), relayer: h.relayer, permit2: h.sandbox.permit2Address, confirmations: 1 }]);
     const buyer = Wallet.createRandom().address;
-    const req: OptionRequest = { paymentId: 'pay_scan', optionId: 'opt_1', account: `${h.sandbox.caip2}:${buyer}`, asset, amount: 1_000n, destination: `${h.sandbox.caip2}:${Wallet.createRandom().address}`, quotedAt: new Date(), deadline: new Date(Date.now() + 600_000) };
+    const req: OptionRequest = {
+      paymentId: 'pay_scan',
+      optionId: 'opt_1',
+      account: `${h.sandbox.caip2}:${buyer}`,
+      asset,
+      amount: 1_000n,
+      destination: `${h.sandbox.caip2}:${Wallet.createRandom().address}`,
+      quotedAt: new Date(),
+      deadline: new Date(Date.now() + 600_000),
+    };
     const first = await port.prepareOption(req);
     expect(first.state).toMatchObject({ flow: 'eip3009', quoteBlock: await p().getBlockNumber() });
     await h.sandbox.provider.request({ method: 'hardhat_mine', params: [toQuantity(10)] });
     const again = await port.prepareOption({ ...req, previous: first.state });
     expect(again.state).toEqual(first.state);
+    // A quote stored before blocks were kept stays without one: its block is found by its time.
+    if (first.state.flow !== 'eip3009') throw new Error('expected an eip3009 option');
+    const { quoteBlock, ...older } = first.state;
+    expect(quoteBlock).toBeTypeOf('number');
+    expect((await port.prepareOption({ ...req, previous: older })).state).toEqual(older);
   });
 });

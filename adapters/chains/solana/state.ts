@@ -11,7 +11,8 @@ const isHeight = (v: unknown): v is number => typeof v === 'number' && Number.is
 export function parseSplQuoteState(raw: unknown): Parsed<SplQuoteState> {
   if (!isObject(raw) || raw.flow !== 'spl') return { ok: false, problem: `the stored quote state is not a Solana flow (${isObject(raw) ? String(raw.flow) : typeof raw})` };
   const { mint, decimals, destinationOwner, amount, messageBase64, signature, lastValidBlockHeight } = raw;
-  if (typeof mint !== 'string' || typeof destinationOwner !== 'string' || typeof amount !== 'string' || !/^[0-9]+$/.test(amount)) return { ok: false, problem: 'the stored spl quote state is malformed' };
+  if (typeof mint !== 'string' || typeof destinationOwner !== 'string' || typeof amount !== 'string' || !/^[0-9]+$/.test(amount))
+    return { ok: false, problem: 'the stored spl quote state is malformed' };
   if (typeof decimals !== 'number' || !Number.isInteger(decimals)) return { ok: false, problem: 'the stored spl quote state is malformed' };
   const state: SplQuoteState = { flow: 'spl', mint, decimals, destinationOwner, amount };
   if (messageBase64 === undefined && signature === undefined && lastValidBlockHeight === undefined) return { ok: true, value: state };
