@@ -9,11 +9,11 @@ import { chainPortConformance, type ChainHarness, type ConformanceWallet, type F
 import { submitTransferWithAuthorization } from './eip3009.ts';
 import { createEvmChainAdapter } from './gateway-adapter.ts';
 import { PERMIT_WITNESS_TRANSFER_FROM_TYPES, permitWitnessTransferRequest } from './permit2-witness.ts';
-import { MAX_LOG_RANGE } from './scan.ts';
 import { buildTransferTransaction, type EthSendTransactionParams } from './transfer.ts';
 import { recoverTypedDataSigner, toEthersTypedData, type Eip712TypedData } from './typed-data.ts';
 
 type Flow = 'eip3009' | 'permit2' | 'transfer';
+const PUBLIC_RPC_LOG_RANGE = 2_000;
 /** How far past a quote's deadline the clock moves at expiry: beyond the direct-transfer grace (5 min). */
 const EXPIRY_STEP_MS = 6 * 60_000;
 
@@ -132,9 +132,10 @@ chainPortConformance(
         await followChain();
         offsetMs = Math.max(offsetMs, deadline.getTime() + EXPIRY_STEP_MS - Date.now());
       },
+      // The widest eth_getLogs range public RPCs accept (Alchemy's 2,000 blocks), stated here, not read from the adapter.
       scans: {
         ranges: () => [...ranges],
-        bound: MAX_LOG_RANGE,
+        bound: PUBLIC_RPC_LOG_RANGE,
         head: () => provider.getBlockNumber(),
       },
       close: () => sandbox.close(),
