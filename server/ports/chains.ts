@@ -101,7 +101,10 @@ export interface ChainPort {
    * Moves the submission forward one step (submit, or check confirmation), idempotently: given
    * the tx id already recorded, it checks rather than submits again. Flows where the service
    * signs the transaction (EVM relayer) record it through `ctx` before broadcasting it, and
-   * refuse to submit without one.
+   * refuse to submit without one. Never `failed` while funds may have moved: when the buyer's
+   * signature was used by a transaction other than ours, the blocks it could be in (from the
+   * quote to its deadline, in bounded pages) are searched first, and a transaction there that
+   * paid the destination confirms the payment with its own id.
    */
   advance(req: OptionRequest, submission: Submission, knownTxId: string | null, ctx?: AdvanceContext): Promise<TransferState>;
 }
