@@ -122,19 +122,14 @@ async function usedElsewhere(c: RelayerChain, check: PaymentCheck, sub: RelayerS
 async function signRecordBroadcast(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, replaces: string | null, ctx: AdvanceContext, quote: QuoteTimes): Promise<TransferState> {
   const problem = submissionProblem(sub, check);
   if (problem) return { state: 'failed', reason: problem };
-  return c.queue(async (): Promise<TransferState> => {
+  // The queue holds the relayer's nonce order only; reads and searches after a refusal run outside it.
+  const outcome = await c.queue(async (): Promise<TransferState | { refused: Extract<TransferState, { state: 'failed' }> }> => {
     let rawTx: string;
     try {
       rawTx = await c.relayer.signTransaction(await c.relayer.populateTransaction(await relayerRequest(c.relayer, sub, check)));
     } catch (err) {
       if (classifySubmitError(err) !== 'rejected') return { state: 'pending', reason: 'could not prepare the relayer transaction' };
-      const refused: TransferState = { state: 'failed', reason: `refused before broadcast: ${(err as Error).message.slice(0, 200)}` };
-      try {
-        if (!(await authorizationUsed(c, sub, check.from))) return refused;
-      } catch {
-        return { state: 'pending', reason: 'refused before broadcast; could not read whether the authorization is used' };
-      }
-      return (await usedElsewhere(c, check, sub, quote)) ?? { ...refused, reason: `${refused.reason} (the authorization was used, and no transaction paid the destination with it)` };
+      return { refused: { state: 'failed', reason: `refused before broadcast: ${(err as Error).message.slice(0, 200)}` } };
     }
     const txId = keccak256(rawTx);
     if (!(await ctx.record({ txId, rawTx }, replaces))) return { state: 'pending', reason: 'not recorded: the payment changed meanwhile' };
@@ -146,6 +141,13 @@ async function signRecordBroadcast(c: RelayerChain, check: PaymentCheck, sub: Re
     }
     return { state: 'submitted', txId };
   });
+  if (!('refused' in outcome)) return outcome;
+  try {
+    if (!(await authorizationUsed(c, sub, check.from))) return outcome.refused;
+  } catch {
+    return { state: 'pending', reason: 'refused before broadcast; could not read whether the authorization is used' };
+  }
+  return (await usedElsewhere(c, check, sub, quote)) ?? { ...outcome.refused, reason: `${outcome.refused.reason} (the authorization was used, and no transaction paid the destination with it)` };
 }
 
 /** Whether the relayer's account nonce `nonce` is used by a block `confirmations` deep. */
