@@ -218,6 +218,13 @@ export interface PaymentTransition {
   jobs?: NewJob[];
 }
 
+/** The created event: its data built by the domain from the payment and its merchant, as stored. */
+export interface CreatedPaymentEvent {
+  id: string;
+  type: string;
+  snapshot(p: PaymentRecord, merchant: MerchantRecord): unknown;
+}
+
 export type CreatePaymentResult = { ok: true } | { ok: false; reason: 'merchant_not_found' | 'merchant_deleted' | 'merchant_not_payable' };
 
 export interface PaymentListQuery {
@@ -302,13 +309,14 @@ export interface PaymentRepository {
   getRelayerTx(id: string): Promise<{ txId: string; rawTx: string } | null>;
   // -- end relayer transactions --
   /**
-   * One atomic unit, one round trip at most: the payment (only if the merchant is the partner's,
-   * live and has a crypto settlement; for a token price, a settlement in that very asset, else
-   * `merchant_not_payable`), its created event, its jobs, and the idempotent answer. The
-   * event's `data.merchant` is filled from the merchant row read in the same unit. An adapter may
-   * share the round trip and the commit with creates made at the same time, never the outcome.
+   * One atomic unit: the payment (only if the merchant is the partner's, live and has a crypto
+   * settlement; for a token price, a settlement in that very asset, else `merchant_not_payable`),
+   * its created event, its jobs, and the idempotent answer. The event's data is what
+   * `event.snapshot` builds from the payment and the merchant as the unit read it; the event takes
+   * the payment's partner, state version and creation time. An adapter may share the round trip
+   * and the commit with creates made at the same time, never the outcome.
    */
-  create(payment: PaymentRecord, extras: { event: PaymentEventRecord; jobs: NewJob[]; idempotency?: IdempotencyCompletion }): Promise<CreatePaymentResult>;
+  create(payment: PaymentRecord, extras: { event: CreatedPaymentEvent; jobs: NewJob[]; idempotency?: IdempotencyCompletion }): Promise<CreatePaymentResult>;
   /** By id alone: the gateway side, where a wallet knows only the payment id. */
   get(id: string): Promise<PaymentRecord | null>;
   /**
@@ -407,8 +415,14 @@ export interface WebhookDeliveryRecord {
   attempts: WebhookAttemptRecord[];
 }
 
-/** A delivery to write with its `webhook.deliver` outbox job. */
-export type NewWebhookDelivery = Omit<WebhookDeliveryRecord, 'status' | 'attemptCount' | 'lastStatusCode' | 'nextAttemptAt' | 'deliveredAt' | 'attempts'> & { jobId: string };
+/** A delivery to write (pending, not yet attempted). */
+export type NewWebhookDelivery = Omit<WebhookDeliveryRecord, 'status' | 'attemptCount' | 'lastStatusCode' | 'nextAttemptAt' | 'deliveredAt' | 'attempts'>;
+
+/** Deliveries and the outbox jobs that send them, written together. */
+export interface WebhookDeliveryPlan {
+  deliveries: NewWebhookDelivery[];
+  jobs: NewJob[];
+}
 
 /** An undispatched event with the endpoints of its partner subscribed to its type. */
 export interface WebhookDispatchItem {
@@ -436,12 +450,12 @@ export interface WebhookRepository {
   deleteEndpoint(partnerId: string, id: string, at: Date): Promise<boolean>;
   /**
    * One unit: claims up to `limit` undispatched payment events (disjoint across processes), writes
-   * the deliveries `plan` makes of them with one `webhook.deliver` job each, and marks the events
+   * the deliveries and jobs `plan` makes of them (jobs created at `now`), and marks the events
    * dispatched. Answers how many events and deliveries it wrote.
    */
-  dispatchPending(limit: number, now: Date, plan: (items: WebhookDispatchItem[]) => NewWebhookDelivery[]): Promise<{ events: number; deliveries: number }>;
-  /** A delivery and its job, in one unit (redelivery, test events). */
-  createDelivery(delivery: NewWebhookDelivery): Promise<void>;
+  dispatchPending(limit: number, now: Date, plan: (items: WebhookDispatchItem[]) => WebhookDeliveryPlan): Promise<{ events: number; deliveries: number }>;
+  /** A delivery and the job that sends it, in one unit (redelivery, test events); the job is created with the delivery. */
+  createDelivery(delivery: NewWebhookDelivery, job: NewJob): Promise<void>;
   /** One of the partner's payment events. */
   getEvent(partnerId: string, eventId: string): Promise<PaymentEventRecord | null>;
   getDelivery(id: string): Promise<WebhookDeliveryRecord | null>;
