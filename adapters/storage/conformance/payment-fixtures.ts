@@ -1,4 +1,4 @@
-import type { MerchantRecord, NewJob, PaymentRecord, PaymentStatus, StoragePort } from '../../../server/ports/storage.ts';
+import type { MerchantRecord, NewJob, PaymentRecord, PaymentStatus, StoragePort, WebhookEndpointRecord } from '../../../server/ports/storage.ts';
 import { newId } from '../../../server/domain/ids.ts';
 import { newPayment } from '../../../server/domain/payments/create-payment.ts';
 import { createAssetRegistry } from '../../../server/domain/assets.ts';
@@ -71,3 +71,9 @@ export function paymentFixtures(store: () => StoragePort) {
   }
   return { partner, merchant, payment, create, stored, move };
 }
+
+/** A webhook endpoint of this partner, subscribed to `payment.created`, created at `atMs` (ids sort by it). */
+export const endpointOf = (partnerId: string, o: Partial<WebhookEndpointRecord> = {}, atMs = t0.getTime()): WebhookEndpointRecord => ({
+  id: newId('webhookEndpoint', atMs), partnerId, url: 'https://hooks.example.com/in', enabledEvents: ['payment.created'], enabled: true, disabledReason: null,
+  secret: 'whsec_x', previousSecret: null, previousSecretExpiresAt: null, createdAt: new Date(atMs), updatedAt: new Date(atMs), deletedAt: null, ...o,
+});
