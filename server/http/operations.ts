@@ -1,6 +1,6 @@
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import type { operations } from '../../generated/types/2026-02-19.preview.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import { contextOf, type RequestContext } from './context.ts';
 import type { OperationInfo } from './openapi-docs.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import type { StoragePort } from '../../../server/ports/storage.ts';
+import type { StoragePort } from '../../../server/ports/storage/index.ts';
 
 const t0 = new Date('2026-11-22T10:00:00.000Z');
 const at = (ms: number) => new Date(t0.getTime() + ms);

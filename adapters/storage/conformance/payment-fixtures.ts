@@ -1,4 +1,9 @@
-import type { MerchantRecord, NewJob, PaymentRecord, PaymentStatus, StoragePort, WebhookEndpointRecord } from '../../../server/ports/storage.ts';
+import type { MerchantRecord } from '../../../server/domain/merchants/records.ts';
+import type { NewJob } from '../../../server/domain/jobs/records.ts';
+import type { PaymentRecord } from '../../../server/domain/payments/records.ts';
+import type { PaymentStatus } from '../../../server/domain/payments/state-machine.ts';
+import type { WebhookEndpointRecord } from '../../../server/domain/webhooks/records.ts';
+import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { newId } from '../../../server/domain/ids.ts';
 import { newPayment } from '../../../server/domain/payments/create-payment.ts';
 import { createAssetRegistry } from '../../../server/domain/assets.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import type { PaymentListQuery, PaymentRecord, StoragePort } from '../../../server/ports/storage.ts';
+import type { PaymentListQuery, PaymentRecord } from '../../../server/domain/payments/records.ts';
+import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { newId } from '../../../server/domain/ids.ts';
 import { paymentFixtures, t0, TOKEN_A } from './payment-fixtures.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import type { StoragePort, WebhookDeliveryPlan, WebhookDispatchItem } from '../../../server/ports/storage.ts';
+import type { WebhookDeliveryPlan, WebhookDispatchItem } from '../../../server/domain/webhooks/records.ts';
+import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { deliveryJob, newDeliveryId } from '../../../server/domain/webhooks/events.ts';
 import { endpointOf, paymentFixtures, t0 } from './payment-fixtures.ts';
 

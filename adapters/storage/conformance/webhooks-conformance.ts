@@ -1,5 +1,7 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import type { NewWebhookDelivery, PaymentEventRecord, StoragePort, WebhookEndpointRecord } from '../../../server/ports/storage.ts';
+import type { PaymentEventRecord } from '../../../server/domain/payments/records.ts';
+import type { NewWebhookDelivery, WebhookEndpointRecord } from '../../../server/domain/webhooks/records.ts';
+import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { newId } from '../../../server/domain/ids.ts';
 import { deliveryJob, newDeliveryId } from '../../../server/domain/webhooks/events.ts';
 import { endpointOf, paymentFixtures, t0 } from './payment-fixtures.ts';

@@ -1,4 +1,6 @@
-import type { NewJob, NewWebhookDelivery, WebhookDispatchItem, WebhookEndpointPatch, WebhookRepository } from '../../../server/ports/storage.ts';
+import type { NewJob } from '../../../server/domain/jobs/records.ts';
+import type { NewWebhookDelivery, WebhookDispatchItem, WebhookEndpointPatch } from '../../../server/domain/webhooks/records.ts';
+import type { WebhookRepository } from '../../../server/ports/storage/webhooks.ts';
 import { INSERT_JOBS_FROM_PARAM, jobsParam } from './payment-sql.ts';
 import type { SqlClient, SqlDb } from './sql-db.ts';
 import { toAttempt, toDelivery, toEndpoint, toEvent } from './webhook-rows.ts';

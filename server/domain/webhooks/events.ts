@@ -1,5 +1,7 @@
 import { monotonicUlid } from '../ulid.ts';
-import type { NewJob, NewWebhookDelivery, PaymentEventRecord, WebhookDeliveryPlan, WebhookDispatchItem } from '../../ports/storage.ts';
+import type { NewWebhookDelivery, WebhookDeliveryPlan, WebhookDispatchItem } from './records.ts';
+import type { NewJob } from '../jobs/records.ts';
+import type { PaymentEventRecord } from '../payments/records.ts';
 import { newId } from '../ids.ts';
 
 /** The event types an endpoint may subscribe to (the spec's WebhookEventType). */
