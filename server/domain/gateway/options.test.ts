@@ -64,7 +64,7 @@ describe.each(backends)('gateway options on $name', (backend) => {
     const settlements = [BASE_USDC, ETH_USDT, SOL_USDC].map((asset) => ({ id: newId('cryptoSettlement'), partnerId: partner.id, merchantId: merchant.id, asset, destination: dest(asset), createdAt: new Date(clock.now()) }));
     await storage.settlements.createMany(partner.id, merchant.id, settlements);
     const payment = newPayment({ partnerId: partner.id, merchantId: merchant.id, amount: { unit: 'iso4217/USD', value }, referenceId: 'r', expiresAt: null }, clock.now(), { defaultTtlS: 3600, maxTtlS: 86_400 });
-    await storage.payments.create(payment, { event: { id: newId('event'), paymentId: payment.id, partnerId: partner.id, type: 'payment.created', stateVersion: 1, createdAt: payment.createdAt, data: {} }, jobs: [] });
+    await storage.payments.create(payment, { event: { id: newId('event'), type: 'payment.created', snapshot: () => ({}) }, jobs: [] });
     const found = (await storage.payments.getForGateway(payment.id))!;
     return { ...found, options: (accounts: string[]) => buildOptions(deps(), found.payment, found, accounts) };
   }
