@@ -98,15 +98,8 @@ export async function createPayment(deps: CreatePaymentDeps, input: CreatePaymen
   const { storage, clock, assets } = deps;
   const payment = newPayment(input, clock.now(), deps.paymentTimes, { assets, loopbackCheckout: (deps.mode ?? 'sandbox') === 'sandbox' });
   const result = await storage.payments.create(payment, {
-    event: {
-      id: newId('event', clock.now()),
-      paymentId: payment.id,
-      partnerId: payment.partnerId,
-      type: CREATED_EVENT_TYPE,
-      stateVersion: payment.stateVersion,
-      createdAt: payment.createdAt,
-      data: eventSnapshot(payment, undefined, assets),
-    },
+    // The event's snapshot names the merchant as the unit reads it.
+    event: { id: newId('event', clock.now()), type: CREATED_EVENT_TYPE, snapshot: (p, merchant) => eventSnapshot(p, merchant, assets) },
     jobs: [expireJob(payment, clock.now())],
     ...(opts.idempotency ? { idempotency: opts.idempotency(payment) } : {}),
   });
