@@ -5,22 +5,18 @@ import type { StoragePort } from '../ports/storage/index.ts';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../domain/webhooks/records.ts';
 import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
-import { envelopeOf, newDeliveryId } from '../domain/webhooks/events.ts';
+import { deliveryJob, envelopeOf, newDeliveryId } from '../domain/webhooks/events.ts';
 import { SECRET_OVERLAP_MS } from '../domain/webhooks/schedule.ts';
 import { MAX_WEBHOOK_ENDPOINTS } from '../domain/webhooks/limits.ts';
 import { newWebhookSecret } from '../domain/webhooks/signing.ts';
-import { endpointUrlProblem, type HostLookup } from '../domain/webhooks/url-policy.ts';
+import { endpointUrlProblem, type EndpointUrlPolicy } from '../domain/webhooks/url-policy.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
 export interface WebhookHandlerDeps {
   storage: StoragePort;
   clock: Clock;
-  /** Sandbox mode only: accept loopback receivers (http allowed). */
-  allowLoopbackEndpoints?: boolean;
-  /** The port this service listens on: no endpoint may point at it, in any mode. */
-  ownPort?: number;
-  /** DNS for the registration check; the system resolver by default. */
-  webhookLookup?: HostLookup;
+  /** What an endpoint URL must satisfy (loopback allowance, own port, DNS, address guard): built by the composition root. */
+  webhookEndpoints: EndpointUrlPolicy;
   /** Called after a delivery job was written, so the relay hands it on at once. */
   onJobsWritten?: () => void;
 }
@@ -59,11 +55,7 @@ function shownError(error: string | null): string | null {
 /** Webhook endpoints and their deliveries: the partner side of the Webhooks area. */
 export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandlers, WebhookOps> {
   const { storage, clock } = deps;
-  const policy = {
-    allowLoopback: deps.allowLoopbackEndpoints ?? false,
-    ...(deps.ownPort !== undefined ? { ownPort: deps.ownPort } : {}),
-    ...(deps.webhookLookup ? { lookup: deps.webhookLookup } : {}),
-  };
+  const policy = deps.webhookEndpoints;
 
   async function assertUrl(url: string) {
     const problem = await endpointUrlProblem(url, policy);
@@ -77,8 +69,8 @@ export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandler
   /** Writes a delivery of `body` with its job; the relay is nudged so it goes out now. */
   async function deliver(e: WebhookEndpointRecord, event: { id: string; type: string }, body: string) {
     const now = clock.now();
-    const d = { id: newDeliveryId(now), jobId: newId('job', now), endpointId: e.id, partnerId: e.partnerId, eventId: event.id, eventType: event.type, body, createdAt: new Date(now) };
-    await storage.webhooks.createDelivery(d);
+    const d = { id: newDeliveryId(now), endpointId: e.id, partnerId: e.partnerId, eventId: event.id, eventType: event.type, body, createdAt: new Date(now) };
+    await storage.webhooks.createDelivery(d, deliveryJob(d));
     deps.onJobsWritten?.();
     return { status: 202 as const, body: { delivery: deliveryView({ ...d, status: 'pending', attemptCount: 0, lastStatusCode: null, nextAttemptAt: new Date(now), deliveredAt: null, attempts: [] }) } };
   }
