@@ -112,8 +112,9 @@ function main(): number {
     }
   }
 
-  // Every adapter of a family runs every suite of it: adapters/<family>/<adapter>/**/*.test.ts calls
-  // each exported run…Conformance function (a family without adapter folders is one adapter).
+  // Every adapter of a family runs every suite of it: adapters/<family>/<adapter>/**/*.test.ts calls each
+  // exported …Conformance function (runQueueConformance, chainPortConformance); a family without
+  // adapter folders is one adapter.
   const adapterRows: string[] = [];
   for (const entry of SUITES) {
     const family = /^adapters\/([^/]+)\//.exec(entry.suites)?.[1];
@@ -157,11 +158,11 @@ function createProgram(files: string[]): ts.Program {
   );
 }
 
-/** Names of the exported `run…Conformance` functions of a suite file. */
+/** Names of the exported `…Conformance` suite functions of a suite file. */
 function exportedRunners(source: ts.SourceFile | undefined): string[] {
   if (!source) return [];
   return source.statements
-    .filter((s): s is ts.FunctionDeclaration => ts.isFunctionDeclaration(s) && isExported(s) && /^run\w*Conformance$/.test(s.name?.text ?? ''))
+    .filter((s): s is ts.FunctionDeclaration => ts.isFunctionDeclaration(s) && isExported(s) && /^\w+Conformance$/.test(s.name?.text ?? ''))
     .map((s) => s.name!.text);
 }
 
