@@ -29,5 +29,6 @@ export interface StoragePort {
   webhooks: WebhookRepository;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
+  /** Releases the store's connections; after it, every call fails. Repeatable: later calls wait for the first. */
   close(): Promise<void>;
 }
