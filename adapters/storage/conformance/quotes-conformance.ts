@@ -11,9 +11,16 @@ import { t0, useStore, type OpenStore } from './store-fixtures.ts';
 export function runQuotesConformance(name: string, open: OpenStore): void {
   describe(`quotes conformance: ${name}`, () => {
     const f = useStore(open);
+    // A chain adapter's state as it stores one (nested JSON, hex strings, a boolean, a number): read back exactly.
+    const permit2State = (approve: boolean): QuoteRecord['state'] => ({
+      flow: 'permit2',
+      typedData: { types: { EIP712Domain: [{ name: 'chainId', type: 'uint256' }] }, primaryType: 'PermitWitnessTransferFrom', domain: { chainId: '0x1' }, message: { amount: '0x3b9aca00', nonce: '7' } },
+      approve,
+      quoteBlock: 12_345_678,
+    });
     const quote = (paymentId: string, deadlineOffsetMs: number, extra: Partial<QuoteRecord> = {}): QuoteRecord => ({
       optionId: newId('option'), paymentId, account: 'eip155:1:0xb', asset: 'eip155:1/erc20:0xa', amount: 10n ** 30n + 7n, destination: 'eip155:1:0x1',
-      deadline: new Date(t0.getTime() + deadlineOffsetMs), state: { flow: 'x', nested: { n: 1 } }, createdAt: t0, collectData: false, collected: null, ...extra,
+      deadline: new Date(t0.getTime() + deadlineOffsetMs), state: permit2State(true), createdAt: t0, collectData: false, collected: null, ...extra,
     });
     async function paid() {
       const p = await f.partner();
@@ -43,11 +50,11 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
       const [a, b] = [quote(pay.id, 300_000), quote(pay.id, 300_000)];
       await f.s.quotes.save([a, b]);
       const deadline = new Date(t0.getTime() + 1000);
-      await f.s.quotes.updateState(a.optionId, { flow: 'y', messageBase64: 'AAAA' }, deadline);
-      expect(await f.s.quotes.get(pay.id, a.optionId)).toEqual({ ...a, state: { flow: 'y', messageBase64: 'AAAA' }, deadline });
+      await f.s.quotes.updateState(a.optionId, permit2State(false), deadline);
+      expect(await f.s.quotes.get(pay.id, a.optionId)).toEqual({ ...a, state: permit2State(false), deadline });
       expect(await f.s.quotes.get(pay.id, b.optionId)).toEqual(b);
       // An unknown option changes nothing and does not fail.
-      await f.s.quotes.updateState(newId('option'), {}, deadline);
+      await f.s.quotes.updateState(newId('option'), permit2State(false), deadline);
     });
 
     it('finds a payment’s quotes still live after a time, exact to the base unit', async () => {
