@@ -8,8 +8,6 @@ import type { QuoteRepository } from './quotes.ts';
 import type { SettlementRepository } from './settlements.ts';
 import type { WebhookRepository } from './webhooks.ts';
 
-export type { ApiKeyRepository, IdempotencyRepository, JobRepository, MerchantRepository, PartnerRepository, PaymentRepository, QuoteRepository, SettlementRepository, WebhookRepository };
-
 /**
  * The storage port: one repository per kind of record. Each method is one atomic unit of work; no
  * connection or transaction type crosses it, so an adapter (PostgreSQL, PGlite, MongoDB) owns how
