@@ -4,7 +4,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { StoragePort, WebhookDeliveryRecord, WebhookEndpointRecord } from '../ports/storage.ts';
 import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
-import { envelopeOf, newDeliveryId } from '../domain/webhooks/events.ts';
+import { envelopeOf, newDeliveryId, type WebhookEventType as EventType } from '../domain/webhooks/events.ts';
 import { SECRET_OVERLAP_MS } from '../domain/webhooks/schedule.ts';
 import { MAX_WEBHOOK_ENDPOINTS } from '../domain/webhooks/limits.ts';
 import { newWebhookSecret } from '../domain/webhooks/signing.ts';
@@ -26,7 +26,6 @@ export interface WebhookHandlerDeps {
 
 type WebhookOps = 'createWebhookEndpoint' | 'listWebhookEndpoints' | 'getWebhookEndpoint' | 'updateWebhookEndpoint' | 'deleteWebhookEndpoint'
   | 'rotateWebhookSecret' | 'listWebhookDeliveries' | 'redeliverWebhookEvent' | 'sendTestWebhook';
-type EventType = 'payment.created' | 'payment.processing' | 'payment.requires_action' | 'payment.succeeded' | 'payment.failed' | 'payment.expired' | 'payment.cancelled' | 'payment.refunded';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
