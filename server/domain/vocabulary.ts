@@ -15,6 +15,9 @@ export type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : f
 export const API_VERSIONS = SPEC_VERSIONS;
 export type ApiVersion = SpecVersion;
 
+/** The newest version the spec declares: every older one is a subset of it. */
+export type LatestApiVersion = typeof API_VERSIONS extends readonly [...unknown[], infer Last] ? Last & ApiVersion : never;
+
 /** The named schemas of one version's document. */
 export type SchemasOf<V extends ApiVersion> = SpecTypes[V]['components']['schemas'];
 
