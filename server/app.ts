@@ -3,7 +3,7 @@ import express, { Router, type Express } from 'express';
 import type { Logger } from 'pino';
 import type { AssetRegistry } from './domain/assets.ts';
 import type { Clock } from './ports/clock.ts';
-import type { StoragePort } from './ports/storage.ts';
+import type { StoragePort } from './ports/storage/index.ts';
 import type { PaymentChangesPort } from './ports/payment-changes.ts';
 import { authenticate } from './http/auth.ts';
 import { contextOf } from './http/context.ts';

@@ -1,4 +1,4 @@
-import type { StoragePort } from './ports/storage.ts';
+import type { StoragePort } from './ports/storage/index.ts';
 import { createKey, createPartner } from './auth/provisioning.ts';
 import { DEFAULT_API_VERSION } from './http/versions.ts';
 

@@ -8,7 +8,7 @@ import { createPriceTable } from '../server/domain/prices.ts';
 import { buildJobHandlers } from '../server/jobs/handlers.ts';
 import { createChainRegistry } from '../server/ports/chains.ts';
 import { systemClock } from '../server/ports/clock.ts';
-import type { JobRecord } from '../server/ports/storage.ts';
+import type { JobRecord } from '../server/domain/jobs/records.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import { derivePaymentReference } from '../adapters/chains/evm/nonce.ts';
 import { buildPermitTransferFrom } from '../adapters/chains/evm/permit2.ts';

@@ -7,7 +7,7 @@ import { createKey } from '../server/auth/provisioning.ts';
 import { createKeyCache, type KeyLookup } from '../server/http/key-cache.ts';
 import { createManualClock, systemClock } from '../server/ports/clock.ts';
 import type { RateLimiter } from '../server/ports/rate-limiter.ts';
-import type { StoragePort } from '../server/ports/storage.ts';
+import type { StoragePort } from '../server/ports/storage/index.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { dropSchema, postgresAvailable, postgresUrl, redisAvailable, redisUrl, uniqueSchema } from './helpers/services.ts';
 

@@ -92,7 +92,7 @@ describe('data-collection page in chromium', () => {
       ['react-native', '{"type":"IC_COMPLETE"}'],
       ['webkit', '{"type":"IC_COMPLETE"}'],
     ]);
-    const quote = await env.t.storage.payments.getQuote(id, option.id);
+    const quote = await env.t.storage.quotes.get(id, option.id);
     expect(quote?.collected).toMatchObject({ data: { fullName: 'Grace Hopper', phone: '+12025550123', termsAccepted: true }, termsAcceptedAt: expect.any(Date) });
     expect(await confirm(id, wallet, option)).toMatchObject({ status: 200, body: { status: 'succeeded' } });
     expect(w.problems).toEqual([]);

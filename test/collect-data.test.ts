@@ -108,7 +108,7 @@ describe('options and confirm', () => {
     expect((await env.t.call('GET', `/v1/gateway/payment/${id}/status`, { key: env.t.a.walletKey })).body.status).toBe('requires_action');
     const ok = await confirm(id, wallet, option, fields({ fullName: 'Ada Lovelace', dateOfBirth: '1990-12-10', country: 'GB', phone: '+441234567890', termsAccepted: 'true' }));
     expect(ok).toMatchObject({ status: 200, body: { status: 'succeeded' } });
-    const quote = await env.t.storage.payments.getQuote(id, option.id);
+    const quote = await env.t.storage.quotes.get(id, option.id);
     expect(quote?.collected?.data).toMatchObject({ fullName: 'Ada Lovelace', termsAccepted: true });
   }, 60_000);
 
@@ -124,7 +124,7 @@ describe('options and confirm', () => {
     const extra = await post(url, { data: { ...valid, ssn: '123' } });
     expect(extra.body.issues).toEqual([{ field: 'ssn', message: 'is not a field of this form' }]);
     expect((await post(url, { data: valid })).body).toEqual({ status: 'complete' });
-    const quote = await env.t.storage.payments.getQuote(id, option.id);
+    const quote = await env.t.storage.quotes.get(id, option.id);
     expect(quote?.collected).toMatchObject({ data: valid, termsAcceptedAt: expect.any(Date) });
     expect(await confirm(id, wallet, option)).toMatchObject({ status: 200, body: { status: 'succeeded' } });
     // The payment is final: the form no longer takes data.

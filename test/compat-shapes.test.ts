@@ -6,7 +6,7 @@ import { newPayment } from '../server/domain/payments/create-payment.ts';
 import { newId } from '../server/domain/ids.ts';
 import { createAssetRegistry } from '../server/domain/assets.ts';
 import { transitionPayment } from '../server/domain/payments/transition.ts';
-import type { PaymentRecord } from '../server/ports/storage.ts';
+import type { PaymentRecord } from '../server/domain/payments/records.ts';
 
 /**
  * Shapes the reference defines where the interface is silent (issue 16, items 3 and 4): list

@@ -12,7 +12,7 @@ import { createPostgresPaymentChanges } from '../adapters/payment-changes/postgr
 import { createAssetRegistry } from '../server/domain/assets.ts';
 import { systemClock } from '../server/ports/clock.ts';
 import { transitionPayment } from '../server/domain/payments/transition.ts';
-import type { PaymentRecord } from '../server/ports/storage.ts';
+import type { PaymentRecord } from '../server/domain/payments/records.ts';
 
 const WAITERS = 500;
 /** Each request must answer within this long of its own payment's change (issue 16). */

@@ -9,7 +9,7 @@ import { createPayment, payableMerchant } from './helpers/payments.ts';
 import { countingWaiters } from './helpers/long-poll.ts';
 import { createAssetRegistry } from '../server/domain/assets.ts';
 import { transitionPayment } from '../server/domain/payments/transition.ts';
-import type { PaymentRecord } from '../server/ports/storage.ts';
+import type { PaymentRecord } from '../server/domain/payments/records.ts';
 
 /**
  * A long-poll must not be stranded by a notification lost while the listener reconnects (a

@@ -9,7 +9,7 @@ import { createChainRegistry } from '../server/ports/chains.ts';
 import { createAssetRegistry } from '../server/domain/assets.ts';
 import { createPriceTable } from '../server/domain/prices.ts';
 import { releasePayment, transitionPayment } from '../server/domain/payments/transition.ts';
-import type { PaymentRecord } from '../server/ports/storage.ts';
+import type { PaymentRecord } from '../server/domain/payments/records.ts';
 
 const backends = await storageBackends();
 

@@ -11,7 +11,7 @@ import { newId } from '../server/domain/ids.ts';
 import { newPayment } from '../server/domain/payments/create-payment.ts';
 import { createManualClock, systemClock } from '../server/ports/clock.ts';
 import type { QueuePort } from '../server/ports/queue.ts';
-import type { StoragePort } from '../server/ports/storage.ts';
+import type { StoragePort } from '../server/ports/storage/index.ts';
 
 const backends = await storageBackends();
 const bullmq = await redisAvailable();
@@ -32,7 +32,7 @@ async function seed(storage: StoragePort, now: number) {
   const quote = (deadline: number) => ({ optionId: newId('option'), paymentId: pay.id, account: 'eip155:1:0xb', asset: 'eip155:1/erc20:0xa', amount: 1n, destination: 'eip155:1:0x1', deadline: new Date(deadline), state: {}, createdAt: new Date(now) });
   const expired = quote(now - QUOTE_PURGE_GRACE_MS - 60_000);
   const live = quote(now + 300_000);
-  await storage.payments.saveQuotes([expired, live]);
+  await storage.quotes.save([expired, live]);
   await storage.idempotency.claim(partner.id, 'old', 'h', new Date(now - IDEMPOTENCY_WINDOW_MS - 60_000), 60_000);
   await storage.idempotency.claim(partner.id, 'fresh', 'h', new Date(now - IDEMPOTENCY_WINDOW_MS + 60_000), 60_000);
   return {
@@ -41,7 +41,7 @@ async function seed(storage: StoragePort, now: number) {
       const key = async (k: string) => (await storage.idempotency.claim(partner.id, k, 'h', new Date(now), 60_000)).kind !== 'claimed';
       const [oldKey, freshKey] = [await key('old'), await key('fresh')];
       if (!oldKey) await storage.idempotency.release(partner.id, 'old');
-      return [oldKey, freshKey, (await storage.payments.getQuote(pay.id, expired.optionId)) !== null, (await storage.payments.getQuote(pay.id, live.optionId)) !== null];
+      return [oldKey, freshKey, (await storage.quotes.get(pay.id, expired.optionId)) !== null, (await storage.quotes.get(pay.id, live.optionId)) !== null];
     },
   };
 }

@@ -8,7 +8,7 @@ import { createInlineQueue } from '../adapters/queue/inline/index.ts';
 import { createBullmqQueue } from '../adapters/queue/bullmq/index.ts';
 import { systemClock } from '../server/ports/clock.ts';
 import type { QueuePort } from '../server/ports/queue.ts';
-import type { StoragePort } from '../server/ports/storage.ts';
+import type { StoragePort } from '../server/ports/storage/index.ts';
 
 const backends = await storageBackends();
 const withRedis = await redisAvailable();

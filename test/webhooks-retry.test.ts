@@ -10,7 +10,7 @@ import { createWebhookDispatcher } from '../server/domain/webhooks/dispatcher.ts
 import { createWebhookDeliverer } from '../server/domain/webhooks/deliver.ts';
 import { createWebhookFetch } from '../server/domain/webhooks/fetcher.ts';
 import type { JobHandler, JobOutcome } from '../server/ports/queue.ts';
-import type { StoragePort } from '../server/ports/storage.ts';
+import type { StoragePort } from '../server/ports/storage/index.ts';
 
 const backends = await storageBackends();
 

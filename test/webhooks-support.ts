@@ -8,7 +8,7 @@ import { createAssetRegistry } from '../server/domain/assets.ts';
 import { systemClock } from '../server/ports/clock.ts';
 import { createWebhookDispatcher } from '../server/domain/webhooks/dispatcher.ts';
 import type { QueuePort } from '../server/ports/queue.ts';
-import type { StoragePort } from '../server/ports/storage.ts';
+import type { StoragePort } from '../server/ports/storage/index.ts';
 
 /** One request a receiver saw: headers and the body exactly as sent. */
 export interface Received {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { KeyScope } from '../ports/storage.ts';
+import type { KeyScope } from '../domain/partners/records.ts';
 
 /**
  * API key formats. Partner keys are `sk_test_…` in sandbox mode and `sk_live_…` in production,

@@ -1,5 +1,6 @@
 import { newId } from '../domain/ids.ts';
-import type { ApiKeyRecord, KeyScope, PartnerRecord, StoragePort } from '../ports/storage.ts';
+import type { ApiKeyRecord, KeyScope, PartnerRecord } from '../domain/partners/records.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import { generateApiKey, hashApiKey, keyHint } from './keys.ts';
 
 /**

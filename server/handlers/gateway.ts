@@ -8,7 +8,8 @@ import { buildOptions } from '../domain/gateway/options.ts';
 import { chainOfQuote, confirmPayment, optionRequestOf } from '../domain/gateway/confirm.ts';
 import { resolvePaymentRef } from '../domain/gateway/payment-links.ts';
 import type { GatewayDeps } from '../domain/gateway/gateway-deps.ts';
-import type { MerchantRecord, PaymentRecord } from '../ports/storage.ts';
+import type { MerchantRecord } from '../domain/merchants/records.ts';
+import type { PaymentRecord } from '../domain/payments/records.ts';
 import type { PaymentChangesPort } from '../ports/payment-changes.ts';
 import { cancelView } from './payments.ts';
 
@@ -80,13 +81,13 @@ export function gatewayHandlers(deps: GatewayDeps & { paymentChanges: PaymentCha
 
     async gatewayFetchAction({ path, body }) {
       const p = await actionable(path.id);
-      const quote = await storage.payments.getQuote(p.id, body.optionId);
+      const quote = await storage.quotes.get(p.id, body.optionId);
       if (!quote) throw new AppError('option_not_found', 'No option with this id for this payment');
       if (quote.deadline.getTime() <= clock.now()) throw new AppError('quote_expired', 'This option’s quote has expired; ask for options again');
       const { chain } = chainOfQuote(deps, quote);
       if (!chain.fetchActions) throw new AppError('invalid_state', 'This option has no build action to fetch');
       const fetched = await chain.fetchActions(optionRequestOf(deps, quote), quote.state, body.data);
-      await storage.payments.updateQuoteState(quote.optionId, fetched.state, quote.deadline);
+      await storage.quotes.updateState(quote.optionId, fetched.state, quote.deadline);
       return { status: 200, body: { actions: fetched.actions } };
     },
 

@@ -2,12 +2,12 @@ import { notFound, validationError } from '../errors.ts';
 import { newId } from '../domain/ids.ts';
 import { currencyExponent } from '../domain/currencies.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
+import type { MerchantRecord } from '../domain/merchants/records.ts';
 import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { merchantSummary, merchantView as baseView, settlementView } from './presenters.ts';
-import type { MerchantRecord } from '../ports/storage.ts';
 import type { DataCollectionConfig } from '../domain/collect-data/schema.ts';
 
 /** A merchant as answered, with its data-collection setting (null when buyers are never asked). */

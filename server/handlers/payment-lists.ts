@@ -8,7 +8,7 @@ import { statusesSelectedBy } from '../domain/payments/wire-versions.ts';
 import { parseAssetId } from '../domain/caip.ts';
 import type { AssetRegistry } from '../domain/assets.ts';
 import type { PaymentDeps } from '../domain/payments/transition.ts';
-import type { PaymentListQuery, PaymentRecord } from '../ports/storage.ts';
+import type { PaymentListQuery, PaymentRecord } from '../domain/payments/records.ts';
 import { assertOwnsMerchant } from './payment-access.ts';
 import { decodeCursorAs, encodeCursor, isCursorId } from './cursor.ts';
 

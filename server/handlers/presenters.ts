@@ -1,4 +1,4 @@
-import type { CryptoSettlementRecord, MerchantRecord } from '../ports/storage.ts';
+import type { CryptoSettlementRecord, MerchantRecord } from '../domain/merchants/records.ts';
 
 /** Storage records → wire shapes. One place, so every endpoint answers a merchant the same way. */
 export const merchantSummary = (m: MerchantRecord) => ({

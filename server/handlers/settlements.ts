@@ -3,7 +3,7 @@ import { newIds } from '../domain/ids.ts';
 import { addressProblem, normalizeAddress, parseAccountId, parseAssetId, sameChain, formatChainId } from '../domain/caip.ts';
 import { canonicalAssetId as canonicalAsset, type AssetRegistry } from '../domain/assets.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { settlementView } from './presenters.ts';

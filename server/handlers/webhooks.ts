@@ -1,7 +1,8 @@
 import { AppError, notFound, validationError } from '../errors.ts';
 import { newId } from '../domain/ids.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { StoragePort, WebhookDeliveryRecord, WebhookEndpointRecord } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
+import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../domain/webhooks/records.ts';
 import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { envelopeOf, newDeliveryId, type WebhookEventType as EventType } from '../domain/webhooks/events.ts';

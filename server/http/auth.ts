@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { AppError } from '../errors.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import { hashApiKey, looksLikeApiKey } from '../auth/keys.ts';

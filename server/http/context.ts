@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import type { ApiKeyRecord, IdempotencyCompletion, PartnerRecord } from '../ports/storage.ts';
+import type { ApiKeyRecord, PartnerRecord } from '../domain/partners/records.ts';
+import type { IdempotencyCompletion } from '../domain/idempotency/records.ts';
 import type { OperationInfo } from './openapi-docs.ts';
 
 /** What the middleware chain learns about a request, for the handler. */

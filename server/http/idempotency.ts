@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { AppError } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import { contextOf, partnerOf } from './context.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../ports/clock.ts';
-import type { ApiKeyRecord, PartnerRecord } from '../ports/storage.ts';
+import type { ApiKeyRecord, PartnerRecord } from '../domain/partners/records.ts';
 
 export type KeyLookup = { key: ApiKeyRecord; partner: PartnerRecord };
 

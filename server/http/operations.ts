@@ -1,7 +1,7 @@
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import type { SpecTypes } from '../../generated/versions.ts';
 import type { LatestApiVersion } from '../domain/vocabulary.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import { contextOf, type RequestContext } from './context.ts';
 import type { OperationInfo } from './openapi-docs.ts';
 

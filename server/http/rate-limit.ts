@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { AppError } from '../errors.ts';
 import type { RateDecision, RateLimiter } from '../ports/rate-limiter.ts';
-import type { ApiKeyRecord } from '../ports/storage.ts';
+import type { ApiKeyRecord } from '../domain/partners/records.ts';
 import { contextOf } from './context.ts';
 
 /**

@@ -7,7 +7,7 @@ import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts'
 import type { SqlDb } from '../../adapters/storage/postgres/sql-db.ts';
 import { dropSchema, postgresAvailable, postgresUrl, redisAvailable, redisUrl, uniqueSchema } from '../../test/helpers/services.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import { silentJobLogger } from './logger.ts';
 import { createOutboxRelay } from './outbox-relay.ts';
 import { startJobs } from './start-jobs.ts';

@@ -4,7 +4,7 @@ import { chainOfQuote, optionRequestOf } from '../domain/gateway/confirm.ts';
 import type { ChainRegistry, Submission } from '../ports/chains.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { JobHandler } from '../ports/queue.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import type { JobLogger } from './logger.ts';
 import { webhookDeliveryJob, type WebhookJobOptions } from '../domain/webhooks/job.ts';
 
@@ -67,7 +67,7 @@ export function buildJobHandlers(deps: JobHandlerDeps): Record<string, JobHandle
       if (!payment || payment.status !== 'processing' || payment.optionId !== job.payload.optionId) return;
       // A job of an earlier attempt (released, then confirmed again) must not act on this one.
       if (typeof job.payload.stateVersion === 'number' && payment.stateVersion !== job.payload.stateVersion) return;
-      const quote = await deps.storage.payments.getQuote(payment.id, String(job.payload.optionId));
+      const quote = await deps.storage.quotes.get(payment.id, String(job.payload.optionId));
       if (!quote) throw new Error(`quote ${String(job.payload.optionId)} missing for ${payment.id}`);
       const { chain } = chainOfQuote({ chains: deps.chains }, quote);
       // A transaction the relayer signed is recorded (hash and bytes) before it is broadcast, so

@@ -1,6 +1,6 @@
 import type { Clock } from '../ports/clock.ts';
 import type { JobHandler } from '../ports/queue.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import { describeError, type JobLogger } from './logger.ts';
 
 /**
@@ -32,7 +32,7 @@ export interface MaintenanceOptions {
   catchUpMs?: number;
 }
 
-type PurgeDeps = { storage: Pick<StoragePort, 'payments' | 'idempotency'>; clock: Clock; logger: JobLogger };
+type PurgeDeps = { storage: Pick<StoragePort, 'quotes' | 'idempotency'>; clock: Clock; logger: JobLogger };
 
 /** Deletes batch after batch until one comes back short or the run's share is used up. */
 async function purge(batches: number, size: number, once: () => Promise<number>): Promise<{ deleted: number; more: boolean }> {
@@ -58,7 +58,7 @@ export function maintenanceJob(deps: PurgeDeps, opts: MaintenanceOptions = {}): 
   return async () => {
     const now = deps.clock.now();
     try {
-      const quotes = await purge(maxBatches, batch, () => deps.storage.payments.purgeExpiredQuotes(new Date(now - QUOTE_PURGE_GRACE_MS), batch));
+      const quotes = await purge(maxBatches, batch, () => deps.storage.quotes.purgeExpired(new Date(now - QUOTE_PURGE_GRACE_MS), batch));
       const keys = await purge(maxBatches, batch, () => deps.storage.idempotency.purgeCreatedBeforeBatch(new Date(now - IDEMPOTENCY_WINDOW_MS), batch));
       if (quotes.deleted || keys.deleted) deps.logger.info({ quotes: quotes.deleted, idempotencyKeys: keys.deleted }, 'maintenance: purged');
       return { retryAt: new Date(deps.clock.now() + (quotes.more || keys.more ? catchUpMs : intervalMs)) };

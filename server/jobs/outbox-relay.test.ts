@@ -3,7 +3,7 @@ import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts'
 import { waitFor } from '../../adapters/queue/conformance/wait-for.ts';
 import { createManualClock } from '../ports/clock.ts';
 import type { QueuedJob, QueuePort } from '../ports/queue.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import { silentJobLogger } from './logger.ts';
 import { createOutboxRelay } from './outbox-relay.ts';
 

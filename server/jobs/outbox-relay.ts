@@ -1,7 +1,7 @@
 import { createPassLoop, type PassLoop } from './pass-loop.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { QueuePort } from '../ports/queue.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import { describeError, type JobLogger } from './logger.ts';
 
 export interface OutboxRelayOptions {

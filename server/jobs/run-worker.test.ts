@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { createManualClock } from '../ports/clock.ts';
 import type { QueuedJob } from '../ports/queue.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import { silentJobLogger } from './logger.ts';
 import { wrapJobHandler } from './run-worker.ts';
 

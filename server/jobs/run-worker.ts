@@ -1,6 +1,6 @@
 import type { Clock } from '../ports/clock.ts';
 import type { JobHandler, QueuePort } from '../ports/queue.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import { describeError, type JobLogger } from './logger.ts';
 
 export interface JobWorkerOptions {

@@ -1,6 +1,6 @@
 import type { Clock } from '../ports/clock.ts';
 import type { JobHandler, QueuePort } from '../ports/queue.ts';
-import type { StoragePort } from '../ports/storage.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 import type { JobLogger } from './logger.ts';
 import { createOutboxRelay, type OutboxRelay } from './outbox-relay.ts';
 import { startJobWorker } from './run-worker.ts';
@@ -21,7 +21,7 @@ export interface StartJobsOptions {
    * maintenance.ts) with this storage. Every process of a deployment should pass it: the job is
    * one row whichever process writes it, and any worker may run it.
    */
-  maintenance?: MaintenanceOptions & { storage: Pick<StoragePort, 'payments' | 'idempotency'> };
+  maintenance?: MaintenanceOptions & { storage: Pick<StoragePort, 'quotes' | 'idempotency'> };
 }
 
 export interface RunningJobs {

@@ -5,7 +5,8 @@ import { recordCollected } from '../domain/collect-data/collect.ts';
 import { COLLECT_SCHEMA } from '../domain/collect-data/schema.ts';
 import { verifyCollectToken } from '../domain/collect-data/token.ts';
 import { effectiveStatus } from '../domain/payments/view.ts';
-import type { PaymentRecord, QuoteRecord } from '../ports/storage.ts';
+import type { PaymentRecord } from '../domain/payments/records.ts';
+import type { QuoteRecord } from '../domain/payments/quote-records.ts';
 import { renderCollectError, renderCollectForm, type FormSchema } from './collect-form.ts';
 import { setPageHeaders } from './page-csp.ts';
 import type { PageDeps } from './payment-data.ts';
@@ -22,7 +23,7 @@ export function collectRouter(deps: PageDeps & { collectDataSecret: string }, pa
     const scope = verifyCollectToken(deps.collectDataSecret, token, deps.clock.now());
     if (!scope) return { ok: false, reason: 'invalid_link', message: 'This link has expired or is not valid. Go back to your wallet and choose the payment option again.', status: 404 };
     const payment = await deps.storage.payments.get(scope.paymentId);
-    const quote = payment ? await deps.storage.payments.getQuote(scope.paymentId, scope.optionId) : null;
+    const quote = payment ? await deps.storage.quotes.get(scope.paymentId, scope.optionId) : null;
     if (!payment || !quote) return { ok: false, reason: 'invalid_link', message: 'This link does not match a payment option.', status: 404 };
     const status = effectiveStatus(payment, deps.clock.now());
     if (status !== 'requires_action') return { ok: false, reason: `payment_${status}`, message: `This payment is ${status.replace('_', ' ')}; no details are needed any more.`, status: 409 };

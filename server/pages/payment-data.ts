@@ -3,7 +3,8 @@ import { currencyExponent, formatMinor } from '../domain/currencies.ts';
 import { statusView } from '../domain/payments/view.ts';
 import { DEFAULT_API_VERSION } from '../http/versions.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { PaymentRecord, StoragePort } from '../ports/storage.ts';
+import type { PaymentRecord } from '../domain/payments/records.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
 
 export interface PageDeps {
   storage: StoragePort;

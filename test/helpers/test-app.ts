@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { createApp, type AppDeps } from '../../server/app.ts';
 import { createAssetRegistry, type AssetConfig } from '../../server/domain/assets.ts';
 import { createManualClock } from '../../server/ports/clock.ts';
-import type { StoragePort } from '../../server/ports/storage.ts';
+import type { StoragePort } from '../../server/ports/storage/index.ts';
 import { createPostgresPaymentChanges } from '../../adapters/payment-changes/postgres/index.ts';
 import type { TestStorage } from './backends.ts';
 import { createKey, createPartner } from '../../server/auth/provisioning.ts';

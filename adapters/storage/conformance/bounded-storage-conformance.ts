@@ -1,5 +1,7 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import type { QuoteRecord, StoragePort, WebhookEndpointRecord } from '../../../server/ports/storage.ts';
+import type { QuoteRecord } from '../../../server/domain/payments/quote-records.ts';
+import type { StoragePort } from '../../../server/ports/storage/index.ts';
+import type { WebhookEndpointRecord } from '../../../server/domain/webhooks/records.ts';
 import { newPayment } from '../../../server/domain/payments/create-payment.ts';
 import { newId } from '../../../server/domain/ids.ts';
 
@@ -58,15 +60,15 @@ export function runBoundedStorageConformance(name: string, open: () => Promise<S
         deadline: new Date(t0.getTime() + deadlineOffsetMs), state: { flow: 'x' }, createdAt: t0, collectData: false, collected: null,
       });
       const [old, chosen, recent, live] = [quote(-7_200_000), quote(-7_200_000), quote(-60_000), quote(300_000)];
-      await s.payments.saveQuotes([old!, chosen!, recent!, live!]);
+      await s.quotes.save([old!, chosen!, recent!, live!]);
       return { pay, old: old!, chosen: chosen!, recent: recent!, live: live! };
     }
 
     it('finds a payment’s quotes still live after a time, exact to the base unit', async () => {
       const q = await quoted();
-      expect(await s.payments.liveQuotes(q.pay.id, t0)).toEqual([q.live]);
-      expect((await s.payments.liveQuotes(q.pay.id, new Date(t0.getTime() - 120_000))).map((x) => x.optionId)).toEqual([q.recent.optionId, q.live.optionId].sort());
-      expect(await s.payments.liveQuotes('pay_missing', t0)).toEqual([]);
+      expect(await s.quotes.live(q.pay.id, t0)).toEqual([q.live]);
+      expect((await s.quotes.live(q.pay.id, new Date(t0.getTime() - 120_000))).map((x) => x.optionId)).toEqual([q.recent.optionId, q.live.optionId].sort());
+      expect(await s.quotes.live('pay_missing', t0)).toEqual([]);
     });
 
     it('purges expired quotes in bounded batches, never one a payment chose or a processing payment’s', async () => {
@@ -80,17 +82,17 @@ export function runBoundedStorageConformance(name: string, open: () => Promise<S
       // Other tests' quotes may be purgeable too: delete in batches of one until nothing is left.
       let total = 0;
       for (let n = -1; n !== 0; total += n) {
-        n = await s.payments.purgeExpiredQuotes(before, 1);
+        n = await s.quotes.purgeExpired(before, 1);
         expect(n).toBeLessThanOrEqual(1);
       }
       expect(total).toBeGreaterThanOrEqual(1);
-      expect(await s.payments.getQuote(q.pay.id, q.old.optionId)).toBeNull();
-      for (const kept of [q.chosen, q.recent, q.live]) expect(await s.payments.getQuote(q.pay.id, kept.optionId)).toEqual(kept);
-      for (const kept of [processing.old, processing.chosen, processing.recent, processing.live]) expect(await s.payments.getQuote(processing.pay.id, kept.optionId)).toEqual(kept);
+      expect(await s.quotes.get(q.pay.id, q.old.optionId)).toBeNull();
+      for (const kept of [q.chosen, q.recent, q.live]) expect(await s.quotes.get(q.pay.id, kept.optionId)).toEqual(kept);
+      for (const kept of [processing.old, processing.chosen, processing.recent, processing.live]) expect(await s.quotes.get(processing.pay.id, kept.optionId)).toEqual(kept);
       // Later, the recent one goes too; the chosen one never.
-      while ((await s.payments.purgeExpiredQuotes(t0, 100)) > 0);
-      expect(await s.payments.getQuote(q.pay.id, q.recent.optionId)).toBeNull();
-      expect(await s.payments.getQuote(q.pay.id, q.chosen.optionId)).toEqual(q.chosen);
+      while ((await s.quotes.purgeExpired(t0, 100)) > 0);
+      expect(await s.quotes.get(q.pay.id, q.recent.optionId)).toBeNull();
+      expect(await s.quotes.get(q.pay.id, q.chosen.optionId)).toEqual(q.chosen);
     });
 
     it('purges idempotency keys created before a time, a bounded batch at a time', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import type { StoragePort } from '../../../server/ports/storage.ts';
+import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { newId } from '../../../server/domain/ids.ts';
 import { newPayment } from '../../../server/domain/payments/create-payment.ts';
 import { createAssetRegistry } from '../../../server/domain/assets.ts';

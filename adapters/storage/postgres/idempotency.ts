@@ -1,4 +1,5 @@
-import type { IdempotencyClaim, IdempotencyCompletion, IdempotencyRepository } from '../../../server/ports/storage.ts';
+import type { IdempotencyClaim, IdempotencyCompletion } from '../../../server/domain/idempotency/records.ts';
+import type { IdempotencyRepository } from '../../../server/ports/storage/idempotency.ts';
 import type { SqlClient, SqlDb } from './sql-db.ts';
 
 /** Writes the stored answer; called inside the transaction that creates the resource. */

@@ -1,4 +1,4 @@
-import type { StoragePort } from '../../../server/ports/storage.ts';
+import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { createIdempotencyRepository } from './idempotency.ts';
 import { createJobRepository } from './jobs.ts';
 import { createMerchantRepository } from './merchants.ts';
@@ -6,6 +6,7 @@ import { migrate } from './migrate.ts';
 import { createApiKeyRepository, createPartnerRepository } from './partners.ts';
 import { createSettlementRepository } from './settlements.ts';
 import { createPaymentRepository } from './payments.ts';
+import { createQuoteRepository } from './quotes.ts';
 import { createWebhookRepository } from './webhooks.ts';
 import { createPgDb, createPgliteDb, type SqlDb } from './sql-db.ts';
 
@@ -43,6 +44,7 @@ export async function createPostgresStorage(opts: PostgresStorageOptions): Promi
     settlements: createSettlementRepository(db),
     idempotency: createIdempotencyRepository(db),
     payments: createPaymentRepository(db),
+    quotes: createQuoteRepository(db),
     jobs: createJobRepository(db),
     webhooks: createWebhookRepository(db),
     async ping() {

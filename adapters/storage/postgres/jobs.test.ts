@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storageBackends } from '../../../test/helpers/backends.ts';
-import type { StoragePort } from '../../../server/ports/storage.ts';
+import type { StoragePort } from '../../../server/ports/storage/index.ts';
 
 const t0 = new Date('2026-11-22T10:00:00.000Z');
 const at = (ms: number) => new Date(t0.getTime() + ms);

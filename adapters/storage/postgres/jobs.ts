@@ -1,4 +1,5 @@
-import type { JobRecord, JobRepository } from '../../../server/ports/storage.ts';
+import type { JobRecord } from '../../../server/domain/jobs/records.ts';
+import type { JobRepository } from '../../../server/ports/storage/jobs.ts';
 import type { SqlClient, SqlDb } from './sql-db.ts';
 
 type Row = Record<string, unknown>;

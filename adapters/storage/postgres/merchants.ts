@@ -1,4 +1,4 @@
-import type { MerchantRepository } from '../../../server/ports/storage.ts';
+import type { MerchantRepository } from '../../../server/ports/storage/merchants.ts';
 import { completeIdempotency } from './idempotency.ts';
 import { toMerchant } from './rows.ts';
 import type { SqlDb } from './sql-db.ts';

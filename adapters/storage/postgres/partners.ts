@@ -1,4 +1,5 @@
-import type { ApiKeyRepository, PartnerRepository } from '../../../server/ports/storage.ts';
+import type { ApiKeyRepository } from '../../../server/ports/storage/api-keys.ts';
+import type { PartnerRepository } from '../../../server/ports/storage/partners.ts';
 import { toApiKey, toPartner } from './rows.ts';
 import type { SqlDb } from './sql-db.ts';
 

@@ -1,4 +1,6 @@
-import type { IdempotencyCompletion, NewJob, PaymentEventRecord, PaymentListQuery, PaymentPatch, PaymentRecord } from '../../../server/ports/storage.ts';
+import type { IdempotencyCompletion } from '../../../server/domain/idempotency/records.ts';
+import type { NewJob } from '../../../server/domain/jobs/records.ts';
+import type { PaymentEventRecord, PaymentListQuery, PaymentPatch, PaymentRecord } from '../../../server/domain/payments/records.ts';
 import type { SqlClient } from './sql-db.ts';
 
 /** SQL fragments the payment repository composes; kept apart so the repository reads as steps. */

@@ -1,4 +1,7 @@
-import type { ApiKeyRecord, CryptoSettlementRecord, KeyScope, MerchantRecord, MerchantStatus, PartnerRecord, PaymentRecord, PaymentStatus } from '../../../server/ports/storage.ts';
+import type { ApiKeyRecord, KeyScope, PartnerRecord } from '../../../server/domain/partners/records.ts';
+import type { CryptoSettlementRecord, MerchantRecord, MerchantStatus } from '../../../server/domain/merchants/records.ts';
+import type { PaymentRecord } from '../../../server/domain/payments/records.ts';
+import type { PaymentStatus } from '../../../server/domain/payments/state-machine.ts';
 
 /** Column names as the SQL returns them, mapped once to the port's records. */
 type Row = Record<string, unknown>;

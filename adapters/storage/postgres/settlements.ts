@@ -1,4 +1,5 @@
-import type { CreateSettlementsResult, SettlementRepository } from '../../../server/ports/storage.ts';
+import type { CreateSettlementsResult } from '../../../server/domain/merchants/records.ts';
+import type { SettlementRepository } from '../../../server/ports/storage/settlements.ts';
 import { completeIdempotency } from './idempotency.ts';
 import { toSettlement } from './rows.ts';
 import { isUniqueViolation, type SqlDb } from './sql-db.ts';

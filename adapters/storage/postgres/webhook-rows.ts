@@ -1,4 +1,5 @@
-import type { PaymentEventRecord, WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../../server/ports/storage.ts';
+import type { PaymentEventRecord } from '../../../server/domain/payments/records.ts';
+import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../../server/domain/webhooks/records.ts';
 
 /** Row → record mapping for the webhook tables (both engines answer the same shapes). */
 type Row = Record<string, unknown>;

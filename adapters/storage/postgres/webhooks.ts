@@ -1,4 +1,5 @@
-import type { NewWebhookDelivery, WebhookDispatchItem, WebhookEndpointPatch, WebhookRepository } from '../../../server/ports/storage.ts';
+import type { NewWebhookDelivery, WebhookDispatchItem, WebhookEndpointPatch } from '../../../server/domain/webhooks/records.ts';
+import type { WebhookRepository } from '../../../server/ports/storage/webhooks.ts';
 import type { SqlClient, SqlDb } from './sql-db.ts';
 import { toAttempt, toDelivery, toEndpoint, toEvent } from './webhook-rows.ts';
 

@@ -1,5 +1,6 @@
 import { validationError } from '../../errors.ts';
-import type { QuoteRecord, StoragePort } from '../../ports/storage.ts';
+import type { QuoteRecord } from '../payments/quote-records.ts';
+import type { StoragePort } from '../../ports/storage/index.ts';
 import type { Clock } from '../../ports/clock.ts';
 import { COLLECT_FIELDS, COLLECT_SCHEMA, TERMS_FIELD } from './schema.ts';
 import { signCollectToken } from './token.ts';
@@ -27,7 +28,7 @@ export async function recordCollected(deps: { storage: StoragePort; clock: Clock
   const issues = validateCollected(values);
   if (issues.length) throw validationError(issues.map((i) => ({ field: `${prefix}${i.field}`, message: i.message })), 'The buyer data does not satisfy the collectData schema');
   const at = new Date(deps.clock.now());
-  await deps.storage.payments.saveCollected(quote.paymentId, quote.optionId, { data: values, termsAcceptedAt: at, at });
+  await deps.storage.quotes.saveCollected(quote.paymentId, quote.optionId, { data: values, termsAcceptedAt: at, at });
 }
 
 /**

@@ -2,7 +2,8 @@ import { AppError } from '../../errors.ts';
 import { newId } from '../ids.ts';
 import { parseAssetId, formatChainId } from '../caip.ts';
 import { expireIfDue, transitionPayment } from '../payments/transition.ts';
-import type { PaymentRecord, QuoteRecord } from '../../ports/storage.ts';
+import type { PaymentRecord } from '../payments/records.ts';
+import type { QuoteRecord } from '../payments/quote-records.ts';
 import type { OptionRequest } from '../../ports/chains.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 import { requireCollected } from '../collect-data/collect.ts';
@@ -42,7 +43,7 @@ export async function confirmPayment(
     if (current.optionId === optionId) return current;
     throw new AppError('invalid_state', `This payment is ${current.status}`, { details: { status: current.status } });
   }
-  const quote = await deps.storage.payments.getQuote(current.id, optionId);
+  const quote = await deps.storage.quotes.get(current.id, optionId);
   if (!quote) throw new AppError('option_not_found', 'No option with this id for this payment; ask for options again');
   if (quote.deadline.getTime() <= deps.clock.now()) throw new AppError('quote_expired', 'This option’s quote has expired; ask for options again');
   // Buyer data first: a missing form answers 400 before any signature is checked or submitted.

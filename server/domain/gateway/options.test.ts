@@ -7,7 +7,7 @@ import { newId } from '../ids.ts';
 import { newPayment } from '../payments/create-payment.ts';
 import { createManualClock } from '../../ports/clock.ts';
 import { createChainRegistry, type ChainPort, type OptionRequest } from '../../ports/chains.ts';
-import type { StoragePort } from '../../ports/storage.ts';
+import type { StoragePort } from '../../ports/storage/index.ts';
 import type { SqlDb } from '../../../adapters/storage/postgres/sql-db.ts';
 import { buildOptions } from './options.ts';
 
@@ -117,12 +117,12 @@ describe.each(backends)('gateway options on $name', (backend) => {
     const s = await seller();
     const accounts = [`eip155:1:${BUYER}`];
     const first = await s.options(accounts);
-    expect((await storage.payments.getQuote(s.payment.id, first.options[0]!.id))!.state.approve).toBe(true);
+    expect((await storage.quotes.get(s.payment.id, first.options[0]!.id))!.state.approve).toBe(true);
     evm.needsApproval = false;
     try {
       const again = await s.options(accounts);
       expect(again.options[0]!.id).toBe(first.options[0]!.id);
-      expect((await storage.payments.getQuote(s.payment.id, first.options[0]!.id))!.state.approve).toBe(false);
+      expect((await storage.quotes.get(s.payment.id, first.options[0]!.id))!.state.approve).toBe(false);
     } finally {
       evm.needsApproval = true;
     }
@@ -132,10 +132,10 @@ describe.each(backends)('gateway options on $name', (backend) => {
     const s = await seller();
     const accounts = [`solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:${SOL_BUYER}`];
     const first = await s.options(accounts);
-    const q = (await storage.payments.getQuote(s.payment.id, first.options[0]!.id))!;
-    await storage.payments.updateQuoteState(q.optionId, { ...q.state, messageBase64: 'AAAA' }, q.deadline);
+    const q = (await storage.quotes.get(s.payment.id, first.options[0]!.id))!;
+    await storage.quotes.updateState(q.optionId, { ...q.state, messageBase64: 'AAAA' }, q.deadline);
     expect((await s.options(accounts)).options[0]!.id).toBe(q.optionId);
-    expect((await storage.payments.getQuote(s.payment.id, q.optionId))!.state.messageBase64).toBe('AAAA');
+    expect((await storage.quotes.get(s.payment.id, q.optionId))!.state.messageBase64).toBe('AAAA');
   });
 
   it('offers no Solana option for an amount above u64, and still the EVM ones', async () => {

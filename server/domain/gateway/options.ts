@@ -3,7 +3,9 @@ import { parseAccountId, formatChainId } from '../caip.ts';
 import { maxTransferAmount } from '../assets.ts';
 import { assetAmount } from '../payments/view.ts';
 import { amountOwed, priceUnit } from '../payments/price.ts';
-import type { CryptoSettlementRecord, MerchantRecord, PaymentRecord, QuoteRecord } from '../../ports/storage.ts';
+import type { CryptoSettlementRecord, MerchantRecord } from '../merchants/records.ts';
+import type { PaymentRecord } from '../payments/records.ts';
+import type { QuoteRecord } from '../payments/quote-records.ts';
 import type { WireAction } from '../../ports/chains.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 import { collectDataOf, type CollectDeps } from '../collect-data/collect.ts';
@@ -48,7 +50,7 @@ export async function buildOptions(
   const now = deps.clock.now();
   const fresh = Math.min(payment.expiresAt.getTime(), now + deps.quoteTtlS * 1000);
   const threshold = reuseThreshold(now, fresh, deps.quoteTtlS);
-  const live = await deps.storage.payments.liveQuotes(payment.id, new Date(threshold - 1));
+  const live = await deps.storage.quotes.live(payment.id, new Date(threshold - 1));
   const quotes: QuoteRecord[] = [];
   const refreshed: Array<{ optionId: string; state: Record<string, unknown>; deadline: Date }> = [];
   const options: BuiltOption[] = [];
@@ -96,8 +98,8 @@ export async function buildOptions(
       });
     }
   }
-  await deps.storage.payments.saveQuotes(quotes);
-  for (const r of refreshed) await deps.storage.payments.updateQuoteState(r.optionId, r.state, r.deadline);
+  await deps.storage.quotes.save(quotes);
+  for (const r of refreshed) await deps.storage.quotes.updateState(r.optionId, r.state, r.deadline);
   if (options.length) return { options };
   const chains = [...new Set(settlements.map((s) => s.asset.split('/')[0]))].join(', ');
   if (tooLarge) return { options, reason: 'the amount is more than the merchant’s assets can carry in one transfer' };

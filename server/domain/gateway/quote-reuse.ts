@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { parseAccountId } from '../caip.ts';
-import type { QuoteRecord } from '../../ports/storage.ts';
+import type { QuoteRecord } from '../payments/quote-records.ts';
 
 /**
  * One buyer account however it is spelled: EVM addresses are case-insensitive (the case is only a

@@ -3,7 +3,7 @@ import { createAssetRegistry, type AssetRegistry } from '../assets.ts';
 import { readPrice } from './price.ts';
 import { checkoutUrlIssues } from './checkout-urls.ts';
 import { newId } from '../ids.ts';
-import type { PaymentRecord } from '../../ports/storage.ts';
+import type { PaymentRecord } from './records.ts';
 
 export interface PaymentTimeLimits {
   /** When the request gives no expiry. */

@@ -1,6 +1,6 @@
 import type { AssetRegistry } from '../assets.ts';
 import { parseChainId } from '../caip.ts';
-import type { PaymentRecord } from '../../ports/storage.ts';
+import type { PaymentRecord } from './records.ts';
 import { isFinal } from './state-machine.ts';
 import { effectiveStatus } from './view.ts';
 import { listStatus } from './wire-versions.ts';

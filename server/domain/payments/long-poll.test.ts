@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryPaymentChanges } from '../../../adapters/payment-changes/memory/index.ts';
-import type { PaymentRecord, PaymentStatus } from '../../ports/storage.ts';
+import type { PaymentRecord } from './records.ts';
+import type { PaymentStatus } from './state-machine.ts';
 import { MAX_LONG_POLL_MS, longPoll, longPollBound } from './long-poll.ts';
 
 /** A payment whose stored status the test sets, counting reads. */

@@ -1,5 +1,5 @@
 import type { PaymentChangeSignal, PaymentChangesPort } from '../../ports/payment-changes.ts';
-import type { PaymentRecord } from '../../ports/storage.ts';
+import type { PaymentRecord } from './records.ts';
 import { isFinal } from './state-machine.ts';
 
 /** The longest a long-poll waits, whatever `maxPollMs` asks (the reference caps it likewise). */

@@ -2,8 +2,10 @@ import { AppError } from '../../errors.ts';
 import { newId } from '../ids.ts';
 import type { AssetRegistry } from '../assets.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type { NewJob, PaymentPatch, PaymentRecord, PaymentStatus, StoragePort } from '../../ports/storage.ts';
-import { EVENT_TYPE, canTransition, sourcesOf } from './state-machine.ts';
+import type { NewJob } from '../jobs/records.ts';
+import type { PaymentPatch, PaymentRecord } from './records.ts';
+import type { StoragePort } from '../../ports/storage/index.ts';
+import { EVENT_TYPE, canTransition, sourcesOf, type PaymentStatus } from './state-machine.ts';
 import { eventSnapshot } from './view.ts';
 
 export interface PaymentDeps {
@@ -54,8 +56,8 @@ export async function releasePayment(deps: PaymentDeps, payment: PaymentRecord, 
     return failed.ok ? failed.payment : (failed.current ?? payment);
   }
   if (payment.optionId) {
-    const quote = await deps.storage.payments.getQuote(payment.id, payment.optionId);
-    if (quote && quote.deadline.getTime() > now) await deps.storage.payments.updateQuoteState(quote.optionId, quote.state, new Date(now));
+    const quote = await deps.storage.quotes.get(payment.id, payment.optionId);
+    if (quote && quote.deadline.getTime() > now) await deps.storage.quotes.updateState(quote.optionId, quote.state, new Date(now));
   }
   const released = await transitionPayment(
     deps,

@@ -1,7 +1,8 @@
 import type { AssetRegistry } from '../assets.ts';
 import { currencyExponent } from '../currencies.ts';
-import type { MerchantRecord, PaymentRecord, PaymentStatus } from '../../ports/storage.ts';
-import { isFinal, pollInMs } from './state-machine.ts';
+import type { MerchantRecord } from '../merchants/records.ts';
+import type { PaymentRecord } from './records.ts';
+import { isFinal, pollInMs, type PaymentStatus } from './state-machine.ts';
 import { listStatus, publicFailureCode } from './wire-versions.ts';
 import { parseChainId } from '../caip.ts';
 

@@ -1,7 +1,8 @@
 import type { Clock } from '../../ports/clock.ts';
 import { isHttpFetchError, type HttpFetchPort } from '../../ports/http-fetch.ts';
 import type { JobHandler } from '../../ports/queue.ts';
-import type { StoragePort, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../ports/storage.ts';
+import type { StoragePort } from '../../ports/storage/index.ts';
+import type { WebhookDeliveryRecord, WebhookEndpointRecord } from './records.ts';
 import type { JobLogger } from '../../jobs/logger.ts';
 import { DELIVERY_TIMEOUT_MS, nextAttemptDelay, WEBHOOK_RETRY_SCHEDULE_MS } from './schedule.ts';
 import { signedHeaders } from './signing.ts';

@@ -1,6 +1,6 @@
 import { createPassLoop, type PassLoop } from '../../jobs/pass-loop.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type { StoragePort } from '../../ports/storage.ts';
+import type { StoragePort } from '../../ports/storage/index.ts';
 import { describeError, type JobLogger } from '../../jobs/logger.ts';
 import { planDeliveries } from './events.ts';
 

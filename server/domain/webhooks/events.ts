@@ -1,5 +1,6 @@
 import { monotonicUlid } from '../ulid.ts';
-import type { NewWebhookDelivery, PaymentEventRecord, WebhookDispatchItem } from '../../ports/storage.ts';
+import type { NewWebhookDelivery, WebhookDispatchItem } from './records.ts';
+import type { PaymentEventRecord } from '../payments/records.ts';
 import { newId } from '../ids.ts';
 import type { Exact, SpecSchema } from '../vocabulary.ts';
 

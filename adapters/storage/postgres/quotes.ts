@@ -1,0 +1,88 @@
+import type { QuoteRecord } from '../../../server/domain/payments/quote-records.ts';
+import type { QuoteRepository } from '../../../server/ports/storage/quotes.ts';
+import type { SqlDb } from './sql-db.ts';
+
+function toQuote(r: Record<string, unknown>): QuoteRecord {
+  return {
+    optionId: String(r.option_id),
+    paymentId: String(r.payment_id),
+    account: String(r.account),
+    asset: String(r.asset),
+    amount: BigInt(String(r.amount)),
+    destination: String(r.destination),
+    deadline: r.deadline instanceof Date ? r.deadline : new Date(String(r.deadline)),
+    state: (typeof r.state === 'string' ? JSON.parse(r.state) : r.state) as Record<string, unknown>,
+    createdAt: r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at)),
+    collectData: r.collect_data === true,
+    collected:
+      r.collected_data === null || r.collected_data === undefined
+        ? null
+        : {
+            data: (typeof r.collected_data === 'string' ? JSON.parse(r.collected_data) : r.collected_data) as Record<string, string | boolean>,
+            termsAcceptedAt: new Date(String(r.terms_accepted_at instanceof Date ? r.terms_accepted_at.toISOString() : r.terms_accepted_at)),
+            at: new Date(String(r.collected_at instanceof Date ? r.collected_at.toISOString() : r.collected_at)),
+          },
+  };
+}
+
+export function createQuoteRepository(db: SqlDb): QuoteRepository {
+  return {
+    async save(quotes) {
+      if (!quotes.length) return;
+      const param = JSON.stringify(
+        quotes.map((q) => ({
+          option_id: q.optionId, payment_id: q.paymentId, account: q.account, asset: q.asset, amount: q.amount.toString(),
+          destination: q.destination, deadline: q.deadline.toISOString(), state: q.state, created_at: q.createdAt.toISOString(),
+          collect_data: q.collectData ?? false,
+        })),
+      );
+      // A quote lost in a crash costs the wallet one more options call (confirm answers
+      // option_not_found), so this write does not wait for the WAL flush: on the options path
+      // that flush was most of the latency, and all of its tail.
+      // set_config(…, true) lasts for this statement's own transaction, so the commit skips the
+      // flush in one round trip.
+      await db.query(
+        `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
+         INSERT INTO payment_quotes (option_id, payment_id, account, asset, amount, destination, deadline, state, created_at, collect_data)
+         SELECT q.option_id, q.payment_id, q.account, q.asset, q.amount, q.destination, q.deadline, q.state, q.created_at, COALESCE(q.collect_data, false)
+         FROM async_commit, jsonb_to_recordset($1::jsonb) AS q(option_id text, payment_id text, account text, asset text, amount numeric, destination text, deadline timestamptz, state jsonb, created_at timestamptz, collect_data boolean)`,
+        [param],
+        'quotes_save',
+      );
+    },
+    async get(paymentId, optionId) {
+      const { rows } = await db.query('SELECT * FROM payment_quotes WHERE option_id = $1 AND payment_id = $2', [optionId, paymentId], 'quotes_get');
+      return rows[0] ? toQuote(rows[0]) : null;
+    },
+    async updateState(optionId, state, deadline) {
+      await db.query('UPDATE payment_quotes SET state = $2, deadline = $3 WHERE option_id = $1', [optionId, JSON.stringify(state), deadline]);
+    },
+    async live(paymentId, deadlineAfter) {
+      const { rows } = await db.query('SELECT * FROM payment_quotes WHERE payment_id = $1 AND deadline > $2 ORDER BY created_at, option_id', [paymentId, deadlineAfter], 'quotes_live');
+      return rows.map(toQuote);
+    },
+    async purgeExpired(deadlineBefore, limit) {
+      // A chosen quote is what a payment was paid with (its amount, destination and state), and a
+      // processing payment's job still reads it: those stay, whatever their deadline.
+      const r = await db.query(
+        `DELETE FROM payment_quotes WHERE option_id IN (
+           SELECT q.option_id FROM payment_quotes q
+           WHERE q.deadline < $1
+             AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = q.payment_id AND (p.option_id = q.option_id OR p.status = 'processing'))
+           LIMIT $2 FOR UPDATE OF q SKIP LOCKED)`,
+        [deadlineBefore, limit],
+      );
+      return r.rowCount;
+    },
+    async saveCollected(paymentId, optionId, c) {
+      const r = await db.query('UPDATE payment_quotes SET collected_data = $3, terms_accepted_at = $4, collected_at = $5 WHERE option_id = $1 AND payment_id = $2', [
+        optionId,
+        paymentId,
+        JSON.stringify(c.data),
+        c.termsAcceptedAt,
+        c.at,
+      ]);
+      return r.rowCount === 1;
+    },
+  };
+}

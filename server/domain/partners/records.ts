@@ -1,0 +1,26 @@
+/** Who calls the service: partners and their API keys. */
+
+/** partner: partner operations; wallet: gateway operations (secret); app: gateway operations (public id + Client-Id). */
+export type KeyScope = 'partner' | 'wallet' | 'app';
+
+export interface PartnerRecord {
+  id: string;
+  name: string;
+  /** The API version used when a request does not pin one. */
+  defaultVersion: string;
+  createdAt: Date;
+  /** Shown as the wallet app (`buyer.accountProviderIcon`) on payments its wallet keys confirm; absent: none. */
+  iconUrl?: string | null;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  partnerId: string;
+  scope: KeyScope;
+  /** SHA-256 of the key, hex. The key itself is never stored. */
+  keyHash: string;
+  /** The last characters of the key, to tell keys apart in listings. */
+  hint: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}

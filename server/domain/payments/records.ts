@@ -1,0 +1,95 @@
+/** Payments as stored: the record, its events, the changes a transition may make, lists and stats. */
+import type { NewJob } from '../jobs/records.ts';
+import type { PaymentPrice } from './price.ts';
+import type { PaymentStatus } from './state-machine.ts';
+
+export interface PaymentRecord {
+  id: string;
+  partnerId: string;
+  merchantId: string;
+  referenceId: string;
+  /** What the buyer owes: a fiat price, or a token price paid exactly in that token. */
+  price: PaymentPrice;
+  status: PaymentStatus;
+  /** Grows by one with every state change. */
+  stateVersion: number;
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  checkout: { successUrl: string; errorUrl: string } | null;
+  failureCode: string | null;
+  cancelledReason: string | null;
+  cancelledAt: Date | null;
+  refundedAt: Date | null;
+  /** What the buyer chose and paid with, once known. */
+  optionId: string | null;
+  buyerAccount: string | null;
+  /** The wallet app that confirmed the payment (the name and icon of its gateway key's account). */
+  buyerProviderName?: string | null;
+  buyerProviderIcon?: string | null;
+  /** CAIP-19 asset paid in. */
+  asset: string | null;
+  /** Base units of asset. */
+  tokenValue: bigint | null;
+  /** CAIP-2 chain. */
+  network: string | null;
+  txId: string | null;
+  succeededAt: Date | null;
+}
+
+/** Something that happened to a payment, with a full snapshot (the webhook `data`). */
+export interface PaymentEventRecord {
+  id: string;
+  paymentId: string;
+  partnerId: string;
+  type: string;
+  stateVersion: number;
+  createdAt: Date;
+  data: unknown;
+}
+
+/** Fields a transition may set besides the status. */
+export type PaymentPatch = Partial<
+  Pick<PaymentRecord, 'failureCode' | 'cancelledReason' | 'cancelledAt' | 'optionId' | 'buyerAccount' | 'buyerProviderName' | 'buyerProviderIcon' | 'asset' | 'tokenValue' | 'network' | 'txId' | 'succeededAt'>
+>;
+
+export interface PaymentTransition {
+  /** Apply only if the payment is in one of these states. */
+  from: PaymentStatus[];
+  to: PaymentStatus;
+  patch: PaymentPatch;
+  at: Date;
+  /** The event announcing the change, built from the updated payment. */
+  event: { id: string; type: string; snapshot(p: PaymentRecord): unknown };
+  jobs?: NewJob[];
+}
+
+export type CreatePaymentResult = { ok: true } | { ok: false; reason: 'merchant_not_found' | 'merchant_deleted' | 'merchant_not_payable' };
+
+export interface PaymentListQuery {
+  merchantIds?: string[];
+  statuses?: PaymentStatus[];
+  createdFrom?: Date;
+  createdBefore?: Date;
+  /** Paid on one of these CAIP-2 chains. */
+  networks?: string[];
+  /** Paid in one of these CAIP-19 assets; an empty list matches nothing. */
+  assets?: string[];
+  /** The merchant's reference contains this, in any letter case. */
+  referenceId?: string;
+  sortBy: 'date' | 'amount';
+  sortDir: 'asc' | 'desc';
+  /**
+   * Keyset position: the last row of the previous page. `fiatValue`: the price's value in its
+   * unit's smallest units (what `amount` sorts by).
+   */
+  after?: { id: string; fiatValue?: bigint };
+  limit: number;
+}
+
+export interface PaymentStatsRecord {
+  /** Per fiat currency; payments priced in a token have no fiat price and are not in it. */
+  revenue: Array<{ currency: string; minor: bigint }>;
+  transactions: number;
+  customers: number;
+}

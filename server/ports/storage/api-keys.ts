@@ -1,0 +1,14 @@
+import type { ApiKeyRecord, PartnerRecord } from '../../domain/partners/records.ts';
+
+/**
+ * API keys, found by the hash of the key alone (the key is never stored). A revoked key is never
+ * found again; revoking is once only.
+ */
+export interface ApiKeyRepository {
+  create(key: ApiKeyRecord): Promise<void>;
+  /** The active (not revoked) key with this hash, with its partner. */
+  findActiveByHash(keyHash: string): Promise<{ key: ApiKeyRecord; partner: PartnerRecord } | null>;
+  listByPartner(partnerId: string): Promise<ApiKeyRecord[]>;
+  /** True when a key was revoked by this call. */
+  revoke(id: string, at: Date): Promise<boolean>;
+}

@@ -1,0 +1,33 @@
+import type { ApiKeyRepository } from './api-keys.ts';
+import type { IdempotencyRepository } from './idempotency.ts';
+import type { JobRepository } from './jobs.ts';
+import type { MerchantRepository } from './merchants.ts';
+import type { PartnerRepository } from './partners.ts';
+import type { PaymentRepository } from './payments.ts';
+import type { QuoteRepository } from './quotes.ts';
+import type { SettlementRepository } from './settlements.ts';
+import type { WebhookRepository } from './webhooks.ts';
+
+export type { ApiKeyRepository, IdempotencyRepository, JobRepository, MerchantRepository, PartnerRepository, PaymentRepository, QuoteRepository, SettlementRepository, WebhookRepository };
+
+/**
+ * The storage port: one repository per kind of record. Each method is one atomic unit of work; no
+ * connection or transaction type crosses it, so an adapter (PostgreSQL, PGlite, MongoDB) owns how
+ * atomicity is achieved. Every read and write of partner data takes the partner id: tenancy is
+ * enforced in the query, not by callers remembering to filter. Records are domain types
+ * (server/domain/**); the port only says what may be done with them.
+ */
+export interface StoragePort {
+  partners: PartnerRepository;
+  apiKeys: ApiKeyRepository;
+  merchants: MerchantRepository;
+  settlements: SettlementRepository;
+  idempotency: IdempotencyRepository;
+  payments: PaymentRepository;
+  quotes: QuoteRepository;
+  jobs: JobRepository;
+  webhooks: WebhookRepository;
+  /** Resolves when the store answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,58 @@
+import type { IdempotencyCompletion } from '../../domain/idempotency/records.ts';
+import type { NewJob } from '../../domain/jobs/records.ts';
+import type { CryptoSettlementRecord, MerchantRecord } from '../../domain/merchants/records.ts';
+import type { CreatePaymentResult, PaymentEventRecord, PaymentListQuery, PaymentRecord, PaymentStatsRecord, PaymentTransition } from '../../domain/payments/records.ts';
+
+/**
+ * Payments, their events and their relayer transactions. A status changes only through
+ * `transition` (or `markRefunded`), which writes the payment, its event and its jobs in one unit
+ * and only from the states it names; so of two racing changes exactly one wins.
+ */
+export interface PaymentRepository {
+  /** Records the transaction of a processing payment once; false when another is already recorded. */
+  recordTxId(id: string, txId: string, at: Date): Promise<boolean>;
+  // -- Relayer transactions (EVM gasless flows): recorded before they are broadcast. --
+  /**
+   * Records the relayer transaction of a processing payment, hash and signed bytes, in place of
+   * `replaces` (the tx id recorded now; null when none is). False, writing nothing, when the
+   * payment is not processing or another transaction is recorded than `replaces`.
+   */
+  recordRelayerTx(id: string, tx: { txId: string; rawTx: string }, replaces: string | null, at: Date): Promise<boolean>;
+  /** The relayer transaction recorded for the payment's current tx id; null when none. */
+  getRelayerTx(id: string): Promise<{ txId: string; rawTx: string } | null>;
+  // -- end relayer transactions --
+  /**
+   * One atomic unit, one round trip at most: the payment (only if the merchant is the partner's,
+   * live and has a crypto settlement; for a token price, a settlement in that very asset, else
+   * `merchant_not_payable`), its created event, its jobs, and the idempotent answer. The
+   * event's `data.merchant` is filled from the merchant row read in the same unit. An adapter may
+   * share the round trip and the commit with creates made at the same time, never the outcome.
+   */
+  create(payment: PaymentRecord, extras: { event: PaymentEventRecord; jobs: NewJob[]; idempotency?: IdempotencyCompletion }): Promise<CreatePaymentResult>;
+  /** By id alone: the gateway side, where a wallet knows only the payment id. */
+  get(id: string): Promise<PaymentRecord | null>;
+  /**
+   * By id alone, with its merchant (deleted or not) and the merchant's settlements in id order:
+   * everything quoting options needs, in one round trip.
+   */
+  getForGateway(id: string): Promise<{ payment: PaymentRecord; merchant: MerchantRecord | null; settlements: CryptoSettlementRecord[] } | null>;
+  /** By id, within one partner (and merchant, when given). */
+  getForPartner(partnerId: string, id: string, merchantId?: string): Promise<PaymentRecord | null>;
+  /**
+   * Applies the transition if the payment is still in one of `from`, with its event and jobs, in
+   * one unit. When it is not, nothing is written and the current payment is returned.
+   */
+  transition(id: string, t: PaymentTransition): Promise<{ ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null; duplicateTxId?: boolean }>;
+  /** Marks a succeeded payment refunded once, with its event. */
+  markRefunded(
+    partnerId: string,
+    merchantId: string,
+    id: string,
+    at: Date,
+    event: { id: string; snapshot(p: PaymentRecord): unknown },
+  ): Promise<{ ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null }>;
+  list(partnerId: string, q: PaymentListQuery): Promise<PaymentRecord[]>;
+  stats(partnerId: string, q: PaymentListQuery): Promise<PaymentStatsRecord>;
+  /** A payment's events in order (webhooks, audit). */
+  events(paymentId: string): Promise<PaymentEventRecord[]>;
+}

@@ -1,0 +1,22 @@
+import type { CollectedRecord, QuoteRecord } from '../../domain/payments/quote-records.ts';
+
+/**
+ * The options quoted to wallets for a payment, keyed by option id. A quote a payment chose, or
+ * any quote of a processing payment, is kept whatever its deadline: it is what was paid with.
+ */
+export interface QuoteRepository {
+  save(quotes: QuoteRecord[]): Promise<void>;
+  /** The option of this payment; null for another payment's option. */
+  get(paymentId: string, optionId: string): Promise<QuoteRecord | null>;
+  updateState(optionId: string, state: Record<string, unknown>, deadline: Date): Promise<void>;
+  /** The payment's quotes whose deadline is after `deadlineAfter`: what options may offer again instead of quoting anew. */
+  live(paymentId: string, deadlineAfter: Date): Promise<QuoteRecord[]>;
+  /**
+   * Deletes at most `limit` quotes whose deadline is before `deadlineBefore`, keeping every quote
+   * a payment has chosen (`optionId`) and every quote of a processing payment; answers how many.
+   * Safe to run from several processes at once.
+   */
+  purgeExpired(deadlineBefore: Date, limit: number): Promise<number>;
+  /** Stores the buyer data of one option of this payment (replacing earlier data); false when there is no such option. */
+  saveCollected(paymentId: string, optionId: string, collected: CollectedRecord): Promise<boolean>;
+}

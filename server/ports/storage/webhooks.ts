@@ -1,0 +1,43 @@
+import type { PaymentEventRecord } from '../../domain/payments/records.ts';
+import type { NewWebhookDelivery, WebhookAttemptRecord, WebhookDeliveryRecord, WebhookDeliveryStatus, WebhookDispatchItem, WebhookEndpointPatch, WebhookEndpointRecord } from '../../domain/webhooks/records.ts';
+
+/**
+ * Webhook endpoints and deliveries. Endpoints are read and written within their partner (the
+ * delivery side alone reads by id); each event is dispatched once, and each delivery attempt is
+ * recorded once.
+ */
+export interface WebhookRepository {
+  createEndpoint(endpoint: WebhookEndpointRecord): Promise<void>;
+  /**
+   * Creates the endpoint unless its partner already has `limit` live (not deleted) ones; false,
+   * with nothing written, when it has. Concurrent creates for one partner cannot overshoot.
+   */
+  createEndpointWithinLimit(endpoint: WebhookEndpointRecord, limit: number): Promise<boolean>;
+  /** The partner's live endpoints, newest first. */
+  listEndpoints(partnerId: string): Promise<WebhookEndpointRecord[]>;
+  /** A live endpoint of this partner. */
+  getEndpoint(partnerId: string, id: string): Promise<WebhookEndpointRecord | null>;
+  /** By id alone, deleted ones included: the delivery side. */
+  getEndpointById(id: string): Promise<WebhookEndpointRecord | null>;
+  updateEndpoint(partnerId: string, id: string, patch: WebhookEndpointPatch): Promise<WebhookEndpointRecord | null>;
+  /** True when a live endpoint was deleted by this call. */
+  deleteEndpoint(partnerId: string, id: string, at: Date): Promise<boolean>;
+  /**
+   * One unit: claims up to `limit` undispatched payment events (disjoint across processes), writes
+   * the deliveries `plan` makes of them with one `webhook.deliver` job each, and marks the events
+   * dispatched. Answers how many events and deliveries it wrote.
+   */
+  dispatchPending(limit: number, now: Date, plan: (items: WebhookDispatchItem[]) => NewWebhookDelivery[]): Promise<{ events: number; deliveries: number }>;
+  /** A delivery and its job, in one unit (redelivery, test events). */
+  createDelivery(delivery: NewWebhookDelivery): Promise<void>;
+  /** One of the partner's payment events. */
+  getEvent(partnerId: string, eventId: string): Promise<PaymentEventRecord | null>;
+  getDelivery(id: string): Promise<WebhookDeliveryRecord | null>;
+  /**
+   * Records an attempt and the delivery's new state, in one unit; false (nothing written) when the
+   * delivery is no longer pending or this attempt number is already recorded.
+   */
+  recordAttempt(deliveryId: string, attempt: WebhookAttemptRecord, next: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null }): Promise<boolean>;
+  /** An endpoint's deliveries, newest first, with their attempts. */
+  listDeliveries(partnerId: string, endpointId: string, q: { beforeId?: string; limit: number }): Promise<WebhookDeliveryRecord[]>;
+}
