@@ -1,11 +1,11 @@
-import { SPEC_VERSIONS, type SpecTypes, type SpecVersion } from '../../generated/versions.ts';
+import { SPEC_VERSIONS, type SpecTypes, type SpecVersion } from '../../generated/types/versions.ts';
 
 /**
  * The contract's vocabulary as the spec (spec/ → generated/) declares it, for the domain's own
  * lists to be checked against. Each runtime list (statuses in payments/state-machine.ts, event
  * types in webhooks/events.ts, error codes in server/errors.ts) is written once and proven equal
  * to the spec's union at compile time with `Exact`: a value added on one side only fails typecheck.
- * Versions need no second list: the generator writes the spec's own (generated/versions.ts).
+ * Versions need no second list: the generator writes the spec's own (generated/types/versions.ts).
  */
 
 /** True when A and B are the same set of types (both unions hold the same members), else false. */

@@ -1,5 +1,5 @@
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
-import type { SpecTypes } from '../../generated/versions.ts';
+import type { SpecTypes } from '../../generated/types/versions.ts';
 import type { LatestApiVersion } from '../domain/vocabulary.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
 import { contextOf, type RequestContext } from './context.ts';

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { deref, type Doc, type Json, type Schema } from './schema-model.ts';
 import { schemaDifferences } from './schema-diff.ts';
-import { SPEC_VERSIONS, type SpecVersion } from '../../generated/versions.ts';
+import { SPEC_VERSIONS, type SpecVersion } from '../../generated/types/versions.ts';
 
 /**
  * Our generated OpenAPI documents against the reference system's, direction-aware: a request the

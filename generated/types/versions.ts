@@ -1,6 +1,6 @@
 // generated from spec/ by `npm run generate` — do not edit
-import type { components as Components0, operations as Operations0 } from './types/2026-02-18.ts';
-import type { components as Components1, operations as Operations1 } from './types/2026-02-19.preview.ts';
+import type { components as Components0, operations as Operations0 } from './2026-02-18.ts';
+import type { components as Components1, operations as Operations1 } from './2026-02-19.preview.ts';
 
 /** The API versions the spec declares (its `Versions` enum), oldest first. */
 export const SPEC_VERSIONS = ['2026-02-18', '2026-02-19.preview'] as const;
