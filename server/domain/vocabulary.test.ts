@@ -48,6 +48,10 @@ describe('the vocabulary is the spec’s', () => {
   });
 
   it('API versions: one per generated document, in the order the spec lists them, used by the HTTP layer and the compat tool', () => {
+    // The generator orders documents by name; the spec's Versions enum must list them in that order (oldest first).
+    const tsp = readFileSync(resolve(import.meta.dirname, '../../spec/main.tsp'), 'utf8');
+    const enumBody = /enum Versions \{([^}]*)\}/.exec(tsp)?.[1] ?? '';
+    expect([...enumBody.matchAll(/:\s*"([^"]+)"/g)].map((m) => m[1])).toEqual([...API_VERSIONS]);
     expect(documents.map((d) => d.file)).toEqual(API_VERSIONS.map((v) => `${v}.yaml`));
     expect(documents.map((d) => (d.doc.info as Node).version)).toEqual([...API_VERSIONS]);
     expect(HTTP_VERSIONS).toBe(API_VERSIONS);
