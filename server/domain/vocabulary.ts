@@ -1,4 +1,5 @@
 import { SPEC_VERSIONS, type SpecTypes, type SpecVersion } from '../../generated/types/versions.ts';
+import type { MerchantStatus } from './merchants/records.ts';
 
 /**
  * The contract's vocabulary as the spec (spec/ → generated/) declares it, for the domain's own
@@ -31,3 +32,6 @@ type OperationsOf<V extends ApiVersion> = SpecTypes[V]['operations'];
 
 /** Every error `code` any operation of any version declares in its answers. */
 export type SpecErrorCode = { [V in ApiVersion]: CodeOf<JsonBodyOf<ResponsesOf<OperationsOf<V>[keyof OperationsOf<V>]>>> }[ApiVersion];
+
+// Unions written by hand beside their records, held to the spec here (a type-only import).
+const _merchantStatusesAreTheSpecs: Exact<MerchantStatus, SpecSchema<'MerchantStatus'>> = true;
