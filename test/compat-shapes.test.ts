@@ -46,7 +46,7 @@ describe.each(backends)('reference shapes of payments on $name', (backend) => {
       const kind = kinds[i % kinds.length]!;
       const forOther = i % 6 === 5;
       const p = newPayment({ partnerId: t.a.id, merchantId: forOther ? other : merchant, amount: { unit: 'iso4217/USD', value: String(100 + i) }, referenceId: `shape-${i}` }, t.clock.now(), { defaultTtlS: 86_400, maxTtlS: 86_400 });
-      expect((await storage.payments.create(p, { event: { id: newId('event'), paymentId: p.id, partnerId: t.a.id, type: 'payment.created', stateVersion: 1, createdAt: p.createdAt, data: {} }, jobs: [] })).ok).toBe(true);
+      expect((await storage.payments.create(p, { event: { id: newId('event'), type: 'payment.created', snapshot: () => ({}) }, jobs: [] })).ok).toBe(true);
       if (!forOther) seeded.push({ id: p.id, kind });
       const buyer = `eip155:8453:0x${i.toString(16).padStart(40, '0')}`;
       const paid = (asset: string, network: string) =>

@@ -28,8 +28,8 @@ async function seed(storage: StoragePort, now: number) {
   await storage.merchants.create(m);
   await storage.settlements.createMany(partner.id, m.id, [{ id: newId('cryptoSettlement'), partnerId: partner.id, merchantId: m.id, asset: 'eip155:1/erc20:0xa', destination: 'eip155:1:0x1', createdAt: new Date(now) }]);
   const pay = newPayment({ partnerId: partner.id, merchantId: m.id, amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'r', expiresAt: null }, now, { defaultTtlS: 86_400, maxTtlS: 86_400 });
-  await storage.payments.create(pay, { event: { id: newId('event'), paymentId: pay.id, partnerId: partner.id, type: 'payment.created', stateVersion: 1, createdAt: new Date(now), data: {} }, jobs: [] });
-  const quote = (deadline: number) => ({ optionId: newId('option'), paymentId: pay.id, account: 'eip155:1:0xb', asset: 'eip155:1/erc20:0xa', amount: 1n, destination: 'eip155:1:0x1', deadline: new Date(deadline), state: {}, createdAt: new Date(now) });
+  await storage.payments.create(pay, { event: { id: newId('event'), type: 'payment.created', snapshot: () => ({}) }, jobs: [] });
+  const quote = (deadline: number) => ({ optionId: newId('option'), paymentId: pay.id, account: 'eip155:1:0xb', asset: 'eip155:1/erc20:0xa', amount: 1n, destination: 'eip155:1:0x1', deadline: new Date(deadline), state: { flow: 'transfer' as const }, createdAt: new Date(now) });
   const expired = quote(now - QUOTE_PURGE_GRACE_MS - 60_000);
   const live = quote(now + 300_000);
   await storage.quotes.save([expired, live]);

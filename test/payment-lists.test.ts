@@ -34,7 +34,7 @@ describe.each(backends)('payment lists over thousands of payments on $name', (ba
       const merchantId = i % 3 === 0 ? m2 : m1;
       // Many equal amounts, so sorting by amount must break ties by id to page without gaps.
       const p = newPayment({ partnerId: t.a.id, merchantId, amount: { unit: i % 10 === 0 ? 'iso4217/EUR' : 'iso4217/USD', value: String(100 + (i % 17) * 25) }, referenceId: `ref-${i % 50}` }, t.clock.now(), { defaultTtlS: 86_400, maxTtlS: 86_400 * 30 });
-      const r = await storage.payments.create(p, { event: { id: newId('event'), paymentId: p.id, partnerId: t.a.id, type: 'payment.created', stateVersion: 1, createdAt: p.createdAt, data: {} }, jobs: [] });
+      const r = await storage.payments.create(p, { event: { id: newId('event'), type: 'payment.created', snapshot: () => ({}) }, jobs: [] });
       expect(r.ok).toBe(true);
       ids.push(p.id);
       amounts.set(p.id, p.price.value);

@@ -44,15 +44,7 @@ export function paymentHandlers(deps: PaymentHandlerDeps): Pick<OperationHandler
         expiresAt: Math.floor(payment.expiresAt.getTime() / 1000),
       };
       const result = await storage.payments.create(payment, {
-        event: {
-          id: newId('event', clock.now()),
-          paymentId: payment.id,
-          partnerId: partner.id,
-          type: CREATED_EVENT_TYPE,
-          stateVersion: payment.stateVersion,
-          createdAt: payment.createdAt,
-          data: eventSnapshot(payment, undefined, assets),
-        },
+        event: { id: newId('event', clock.now()), type: CREATED_EVENT_TYPE, snapshot: (p, merchant) => eventSnapshot(p, merchant, assets) },
         jobs: [{ id: newId('job', clock.now()), type: 'payment.expire', payload: { paymentId: payment.id }, runAt: payment.expiresAt }],
         ...(ctx.idempotency ? { idempotency: ctx.idempotency.completeWith(201, response) } : {}),
       });

@@ -5,7 +5,7 @@ import type { StoragePort } from '../ports/storage/index.ts';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../domain/webhooks/records.ts';
 import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
-import { envelopeOf, newDeliveryId, type WebhookEventType as EventType } from '../domain/webhooks/events.ts';
+import { deliveryJob, envelopeOf, newDeliveryId, type WebhookEventType as EventType } from '../domain/webhooks/events.ts';
 import { SECRET_OVERLAP_MS } from '../domain/webhooks/schedule.ts';
 import { MAX_WEBHOOK_ENDPOINTS } from '../domain/webhooks/limits.ts';
 import { newWebhookSecret } from '../domain/webhooks/signing.ts';
@@ -76,8 +76,8 @@ export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandler
   /** Writes a delivery of `body` with its job; the relay is nudged so it goes out now. */
   async function deliver(e: WebhookEndpointRecord, event: { id: string; type: string }, body: string) {
     const now = clock.now();
-    const d = { id: newDeliveryId(now), jobId: newId('job', now), endpointId: e.id, partnerId: e.partnerId, eventId: event.id, eventType: event.type, body, createdAt: new Date(now) };
-    await storage.webhooks.createDelivery(d);
+    const d = { id: newDeliveryId(now), endpointId: e.id, partnerId: e.partnerId, eventId: event.id, eventType: event.type, body, createdAt: new Date(now) };
+    await storage.webhooks.createDelivery(d, deliveryJob(d));
     deps.onJobsWritten?.();
     return { status: 202 as const, body: { delivery: deliveryView({ ...d, status: 'pending', attemptCount: 0, lastStatusCode: null, nextAttemptAt: new Date(now), deliveredAt: null, attempts: [] }) } };
   }

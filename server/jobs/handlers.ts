@@ -73,6 +73,7 @@ export function buildJobHandlers(deps: JobHandlerDeps): Record<string, JobHandle
       // A transaction the relayer signed is recorded (hash and bytes) before it is broadcast, so
       // a crash at any point finds it again by its hash and never sends a second one.
       const recorded = payment.txId ? await deps.storage.payments.getRelayerTx(payment.id) : null;
+      // The payload is JSON as confirm wrote it; the adapter checks its shape at its edge.
       const step = await chain.advance(optionRequestOf(deps, quote), job.payload.submission as Submission, payment.txId, {
         rawTx: recorded?.txId === payment.txId ? recorded.rawTx : null,
         record: (tx, replaces) => deps.storage.payments.recordRelayerTx(payment.id, tx, replaces, new Date(deps.clock.now())),

@@ -1,4 +1,9 @@
 import type { AssetInfo } from '../domain/assets.ts';
+import type { EvmQuoteState, EvmSubmission } from './chain-state-eip155.ts';
+import type { SolanaQuoteState, SolanaSubmission } from './chain-state-solana.ts';
+
+export type * from './chain-state-eip155.ts';
+export type * from './chain-state-solana.ts';
 
 /**
  * A chain namespace's part in paying a payment: build what the wallet must sign or send,
@@ -11,8 +16,12 @@ export type WireAction =
   | { type: 'walletRpc'; data: { chain_id: string; method: string; params: unknown[] } }
   | { type: 'build'; data: { data: string } };
 
-/** What an option needs to be checked later: stored with the quote, opaque to the gateway. */
-export type QuoteState = Record<string, unknown>;
+/**
+ * What an option needs to be checked later: stored with the quote, opaque to the gateway, one
+ * shape per flow (discriminated by `flow`). Read back from storage as JSON, so an adapter checks
+ * it at its edge and answers a typed error (never a crash) when it is not one of its shapes.
+ */
+export type QuoteState = EvmQuoteState | SolanaQuoteState;
 
 export interface OptionRequest {
   paymentId: string;
@@ -28,6 +37,11 @@ export interface OptionRequest {
   deadline: Date;
   /** When the option was quoted: a transaction the wallet broadcast for it cannot be older. */
   quotedAt: Date;
+  /**
+   * The stored state when an existing quote is offered again: what must stay as first quoted
+   * (where a search for its transaction starts) is carried over rather than taken anew.
+   */
+  previous?: QuoteState;
 }
 
 export interface PreparedOption {
@@ -37,8 +51,8 @@ export interface PreparedOption {
   etaS: number;
 }
 
-/** The submission the confirm step accepted, run later by a job. */
-export type Submission = Record<string, unknown>;
+/** The submission the confirm step accepted, run later by a job; one shape per flow, like QuoteState. */
+export type Submission = EvmSubmission | SolanaSubmission;
 
 export type VerifyOutcome =
   | { ok: true; submission: Submission; /** Known at confirm time (the wallet broadcast it). */ txId?: string }
@@ -87,7 +101,10 @@ export interface ChainPort {
    * Moves the submission forward one step (submit, or check confirmation), idempotently: given
    * the tx id already recorded, it checks rather than submits again. Flows where the service
    * signs the transaction (EVM relayer) record it through `ctx` before broadcasting it, and
-   * refuse to submit without one.
+   * refuse to submit without one. Never `failed` while funds may have moved: when the buyer's
+   * signature was used by a transaction other than ours, the blocks it could be in (from the
+   * quote to its deadline, in bounded pages) are searched first, and a transaction there that
+   * paid the destination confirms the payment with its own id.
    */
   advance(req: OptionRequest, submission: Submission, knownTxId: string | null, ctx?: AdvanceContext): Promise<TransferState>;
 }

@@ -1,15 +1,17 @@
 import { JsonRpcProvider, Wallet, isAddress, type Provider } from 'ethers';
 import { checksummed } from './address.ts';
-import type { ChainPort, OptionRequest, QuoteState, Submission, TransferState, VerifyOutcome, WireAction } from '../../../server/ports/chains.ts';
+import type { ChainPort, EvmQuoteState, OptionRequest, TransferState, VerifyOutcome, WireAction } from '../../../server/ports/chains.ts';
+import { AppError } from '../../../server/errors.ts';
+import { parseEvmQuoteState, parseEvmSubmission } from './state.ts';
+import { createHeadCache } from './scan.ts';
 import { buildTransferWithAuthorization, readTokenDomain, verifyTransferWithAuthorization, type TokenDomain } from './eip3009.ts';
 import { buildApproveTransaction, readErc20Allowance } from './permit2.ts';
 import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from './permit2-witness.ts';
-import { advanceRelayerFlow, type RelayerSubmission } from './relayer-flow.ts';
+import { advanceRelayerFlow } from './relayer-flow.ts';
 import { advanceDirectTransfer, checkDirectTransferResult, prepareDirectTransfer } from './direct-transfer.ts';
 import { createSerialQueue, type SerialQueue } from './relayer.ts';
 import { deriveNonce, derivePaymentReference } from './nonce.ts';
 import { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';
-import type { Eip712TypedData } from './typed-data.ts';
 import type { Clock } from '../../../server/ports/clock.ts';
 
 /** One EVM chain the service pays on. */
@@ -30,6 +32,13 @@ const SIGNATURE = /^0x[0-9a-fA-F]{130,}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 const addressOf = (caip10: string) => checksummed(caip10.split(':')[2]!);
 
+/** The stored quote state, or a typed refusal: an unreadable quote is asked for again, never crashed on. */
+function quoteStateOf(raw: unknown): EvmQuoteState {
+  const parsed = parseEvmQuoteState(raw);
+  if (!parsed.ok) throw new AppError('quote_expired', `This option cannot be used (${parsed.problem}); ask for options again`);
+  return parsed.value;
+}
+
 /**
  * The EVM adapter of the chain port. Flows, best first: EIP-3009 (one signature, relayer
  * submits), Permit2 (signature, preceded by an approval when the allowance is short), direct
@@ -37,7 +46,7 @@ const addressOf = (caip10: string) => checksummed(caip10.split(':')[2]!);
  * its payment and option; a payment is never matched by amount.
  */
 export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
-  const byChain = new Map(chains.map((c) => [c.caip2, { ...c, queue: createSerialQueue() as SerialQueue, domains: new Map<string, TokenDomain>() }]));
+  const byChain = new Map(chains.map((c) => [c.caip2, { ...c, queue: createSerialQueue() as SerialQueue, domains: new Map<string, TokenDomain>(), head: createHeadCache(c.provider) }]));
   const chainOf = (req: OptionRequest) => {
     const c = byChain.get(`${req.asset.parsed.chain.namespace}:${req.asset.parsed.chain.reference}`);
     if (!c) throw new Error(`no EVM chain configured for ${req.asset.id}`);
@@ -51,9 +60,16 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
     return d;
   }
 
-  // The typed data is rebuilt-equivalent: it was stored when the option was quoted, from the
-  // payment's amount, destination and nonce, and is what the signature must cover exactly.
-  const typedDataFor = (state: QuoteState) => state.typedData as Eip712TypedData;
+  /**
+   * Where a search for a transaction using this quote's signature starts: the head now for a new
+   * quote (a head read a few seconds ago is earlier, so only widens the search). A quote offered
+   * again keeps what it was first given, even nothing (quoted before blocks were kept): its block
+   * is then found by the quote's time, which is the first quote's.
+   */
+  async function quoteBlockOf(c: ReturnType<typeof chainOf>, req: OptionRequest): Promise<{ quoteBlock?: number }> {
+    if (!req.previous) return { quoteBlock: await c.head() };
+    return 'quoteBlock' in req.previous && req.previous.quoteBlock !== undefined ? { quoteBlock: req.previous.quoteBlock } : {};
+  }
 
   return {
     namespace: 'eip155',
@@ -69,7 +85,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
       const etaS = c.etaS ?? 5;
       if (req.asset.flows.includes('eip3009')) {
         const typedData = buildTransferWithAuthorization({ token: token(req), chainId: BigInt(c.caip2.split(':')[1]!), domain: await domainOf(c, token(req)), from, to, value: req.amount, validAfter: 0n, validBefore: deadline, nonce: nonce.eip3009 });
-        return { etaS, state: { flow: 'eip3009', typedData }, actions: [{ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_signTypedData_v4', params: signTypedDataV4Params(from, typedData) } }] };
+        return { etaS, state: { flow: 'eip3009', typedData, ...(await quoteBlockOf(c, req)) }, actions: [{ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_signTypedData_v4', params: signTypedDataV4Params(from, typedData) } }] };
       }
       if (req.asset.flows.includes('permit2')) {
         // The witness names the payment and the destination: the buyer signs where the money goes.
@@ -82,36 +98,49 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
           actions.push({ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_sendTransaction', params: sendTransactionParams(approve) } });
         }
         actions.push({ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_signTypedData_v4', params: signTypedDataV4Params(from, typedData) } });
-        return { etaS, state: { flow: 'permit2', typedData, approve: actions.length === 2 }, actions };
+        return { etaS, state: { flow: 'permit2', typedData, approve: actions.length === 2, ...(await quoteBlockOf(c, req)) }, actions };
       }
       return { etaS, ...prepareDirectTransfer(c, req) };
     },
 
-    expectedResults: (state) => (state.flow === 'permit2' && state.approve ? 2 : 1),
-
-    async verifyResults(req, state, results): Promise<VerifyOutcome> {
-      const last = results[results.length - 1] ?? '';
-      if (state.flow === 'transfer') return checkDirectTransferResult(chainOf(req), req, last);
-      if (state.approve && !TX_HASH.test(results[0] ?? '')) return { ok: false, code: 'invalid_results', message: 'the first result (the approval) must be a transaction hash' };
-      if (!SIGNATURE.test(last)) return { ok: false, code: 'invalid_results', message: 'the last result must be a signature (0x-prefixed hex)' };
-      const typedData = typedDataFor(state);
-      // A permit quoted before the witness existed would let the relayer choose the destination.
-      if (state.flow === 'permit2' && typedData.primaryType !== 'PermitWitnessTransferFrom') return { ok: false, code: 'quote_expired', message: 'this option predates the destination-binding permit; ask for options again' };
-      const valid = state.flow === 'eip3009' ? verifyTransferWithAuthorization(typedData, last) : verifyPermitWitnessTransferFrom(typedData, last, addressOf(req.account));
-      if (!valid) return { ok: false, code: 'invalid_signature', message: 'the signature is not the buyer’s over this payment’s exact terms' };
-      return { ok: true, submission: { flow: state.flow, typedData, signature: last } };
+    expectedResults: (raw) => {
+      const state = quoteStateOf(raw);
+      return state.flow === 'permit2' && state.approve ? 2 : 1;
     },
 
-    async advance(req, submission: Submission, knownTxId, ctx): Promise<TransferState> {
-      const c = chainOf(req);
-      if (submission.flow === 'eip3009' || submission.flow === 'permit2') {
-        // Only a transaction recorded before its broadcast can be found again after a crash.
-        if (!ctx) throw new Error('the EVM relayer flows need an advance context to record their transaction');
-        const check = { token: token(req), from: addressOf(req.account), to: addressOf(req.destination), minValue: req.amount };
-        return advanceRelayerFlow(c, check, submission as unknown as RelayerSubmission, knownTxId, ctx);
+    async verifyResults(req, raw, results): Promise<VerifyOutcome> {
+      const parsed = parseEvmQuoteState(raw);
+      if (!parsed.ok) return { ok: false, code: 'quote_expired', message: `this option cannot be used (${parsed.problem}); ask for options again` };
+      const state = parsed.value;
+      const last = results[results.length - 1] ?? '';
+      if (state.flow === 'transfer') return checkDirectTransferResult(chainOf(req), req, last);
+      if (state.flow === 'permit2' && state.approve && !TX_HASH.test(results[0] ?? '')) return { ok: false, code: 'invalid_results', message: 'the first result (the approval) must be a transaction hash' };
+      if (!SIGNATURE.test(last)) return { ok: false, code: 'invalid_results', message: 'the last result must be a signature (0x-prefixed hex)' };
+      // The typed data was stored when the option was quoted, from the payment's amount,
+      // destination and nonce: it is what the signature must cover exactly.
+      const { typedData } = state;
+      const block = state.quoteBlock === undefined ? {} : { quoteBlock: state.quoteBlock };
+      if (state.flow === 'eip3009') {
+        if (!verifyTransferWithAuthorization(typedData, last)) return { ok: false, code: 'invalid_signature', message: 'the signature is not the buyer’s over this payment’s exact terms' };
+        return { ok: true, submission: { flow: 'eip3009', typedData, signature: last, ...block } };
       }
+      // A permit quoted before the witness existed would let the relayer choose the destination.
+      if (typedData.primaryType !== 'PermitWitnessTransferFrom') return { ok: false, code: 'quote_expired', message: 'this option predates the destination-binding permit; ask for options again' };
+      if (!verifyPermitWitnessTransferFrom(typedData, last, addressOf(req.account))) return { ok: false, code: 'invalid_signature', message: 'the signature is not the buyer’s over this payment’s exact terms' };
+      return { ok: true, submission: { flow: 'permit2', typedData, signature: last, ...block } };
+    },
+
+    async advance(req, raw, knownTxId, ctx): Promise<TransferState> {
+      const c = chainOf(req);
+      const parsed = parseEvmSubmission(raw);
+      // Not one of this adapter's shapes: nothing can be said about the transfer, so the payment is not ended.
+      if (!parsed.ok) throw new AppError('invalid_state', `cannot advance this payment: ${parsed.problem}`);
+      const submission = parsed.value;
       if (submission.flow === 'transfer') return advanceDirectTransfer(c, req, knownTxId);
-      throw new Error(`unknown EVM flow ${String(submission.flow)}`);
+      // Only a transaction recorded before its broadcast can be found again after a crash.
+      if (!ctx) throw new Error('the EVM relayer flows need an advance context to record their transaction');
+      const check = { token: token(req), from: addressOf(req.account), to: addressOf(req.destination), minValue: req.amount };
+      return advanceRelayerFlow(c, check, submission, knownTxId, ctx, { quotedAt: req.quotedAt, deadline: req.deadline });
     },
   };
 }

@@ -1,11 +1,12 @@
 import { Contract, Signature, Wallet, parseEther, zeroPadValue, toBeHex, type HDNodeWallet, type TypedDataDomain } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssetRegistry, type AssetInfo } from '../../../server/domain/assets.ts';
-import type { AdvanceContext, ChainPort, OptionRequest, RecordedTransaction, TransferState } from '../../../server/ports/chains.ts';
+import type { AdvanceContext, ChainPort, OptionRequest, RecordedTransaction, Submission, TransferState } from '../../../server/ports/chains.ts';
 import { createEvmChainAdapter } from './gateway-adapter.ts';
 import { judgeReceipt, submissionProblem, type PaymentCheck, type RelayerSubmission } from './relayer-flow.ts';
 import { erc20Interface } from './transfer.ts';
-import { toEthersTypedData, type Eip712TypedData } from './typed-data.ts';
+import { submitTransferWithAuthorization } from './eip3009.ts';
+import { toEthersTypedData } from './typed-data.ts';
 import { newBuyer, startHarness, type Harness } from './test-support.ts';
 
 const TOKEN = '0x1111111111111111111111111111111111111111';
@@ -88,11 +89,11 @@ describe('relayer flow on the sandbox: record, broadcast, crash and recover', ()
         return true;
       },
     });
-    const advance = (req: OptionRequest, sub: Record<string, unknown>): Promise<TransferState> => port.advance(req, sub, state.recorded?.txId ?? null, ctx());
+    const advance = (req: OptionRequest, sub: Submission): Promise<TransferState> => port.advance(req, sub, state.recorded?.txId ?? null, ctx());
     return { state, advance };
   }
 
-  async function signedPayment(amount = 3_000_000n): Promise<{ req: OptionRequest; sub: Record<string, unknown>; buyer: HDNodeWallet; destination: string }> {
+  async function signedPayment(amount = 3_000_000n): Promise<{ req: OptionRequest; sub: RelayerSubmission; buyer: HDNodeWallet; destination: string }> {
     const buyer = newBuyer(h.sandbox);
     const destination = Wallet.createRandom().address;
     await h.sandbox.fund(buyer.address, h.sandbox.usdcAddress, 10_000_000n);
@@ -107,11 +108,13 @@ describe('relayer flow on the sandbox: record, broadcast, crash and recover', ()
       deadline: new Date(Date.now() + 600_000),
     };
     const prepared = await port.prepareOption(req);
-    const typedData = prepared.state.typedData as Eip712TypedData;
+    if (prepared.state.flow !== 'eip3009') throw new Error(`expected an eip3009 option, got ${prepared.state.flow}`);
+    const { typedData } = prepared.state;
     const { domain, types, message } = toEthersTypedData(typedData);
     const signature = await buyer.signTypedData(domain as TypedDataDomain, types, message);
     const verdict = await port.verifyResults(req, prepared.state, [signature]);
     if (!verdict.ok) throw new Error(verdict.message);
+    if (verdict.submission.flow !== 'eip3009') throw new Error('expected an eip3009 submission');
     return { req, sub: verdict.submission, buyer, destination };
   }
 
@@ -174,13 +177,66 @@ describe('relayer flow on the sandbox: record, broadcast, crash and recover', ()
     await expect(s.advance(req, sub)).rejects.toThrow('crash after record');
     s.state.crashAfterRecord = false;
     await consumeRelayerNonce();
-    const td = (sub as RelayerSubmission).typedData;
+    const td = sub.typedData;
     const sig = Signature.from(await buyer.signTypedData(td.domain as TypedDataDomain, { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] }, { authorizer: buyer.address, nonce: td.message.nonce }));
     await h.sandbox.fund(buyer.address, null, parseEther('0.1'));
     const token = new Contract(h.sandbox.usdcAddress, ['function cancelAuthorization(address,bytes32,uint8,bytes32,bytes32)'], buyer);
     await (await token.getFunction('cancelAuthorization').send(buyer.address, td.message.nonce, sig.v, sig.r, sig.s)).wait();
     expect(await s.advance(req, sub)).toMatchObject({ state: 'failed', txId: s.state.recorded!.txId, reason: expect.stringMatching(/authorization was used/) });
     expect(await balance(destination)).toBe(0n);
+  }, 60_000);
+
+  /** Another account submits the buyer's authorization before the relayer: the merchant is paid by it. */
+  async function frontRun(sub: RelayerSubmission): Promise<string> {
+    const frontRunner = Wallet.createRandom(h.sandbox.ethersProvider);
+    await h.sandbox.fund(frontRunner.address, null, parseEther('0.1'));
+    const hash = await submitTransferWithAuthorization(frontRunner, sub.typedData, sub.signature);
+    await h.sandbox.ethersProvider.waitForTransaction(hash);
+    return hash;
+  }
+
+  it('our recorded transaction reverts because a front-runner used the authorization first: confirmed with the front-runner’s transaction', async () => {
+    const { req, sub, destination } = await signedPayment();
+    const s = store();
+    s.state.crashAfterRecord = true;
+    await expect(s.advance(req, sub)).rejects.toThrow('crash after record');
+    s.state.crashAfterRecord = false;
+    const ours = s.state.recorded!.txId;
+    const theirs = await frontRun(sub);
+    // Our bytes are sent again (their relayer nonce is free) and mine, reverted.
+    expect(await s.advance(req, sub)).toEqual({ state: 'submitted', txId: ours });
+    expect((await h.sandbox.ethersProvider.getTransactionReceipt(ours))?.status).toBe(0);
+    expect(await s.advance(req, sub)).toEqual({ state: 'confirmed', txId: theirs });
+    expect(await balance(destination)).toBe(3_000_000n);
+  }, 60_000);
+
+  it('our recorded transaction was replaced and a front-runner used the authorization: confirmed with the front-runner’s transaction', async () => {
+    const { req, sub, destination } = await signedPayment();
+    const s = store();
+    s.state.crashAfterRecord = true;
+    await expect(s.advance(req, sub)).rejects.toThrow('crash after record');
+    s.state.crashAfterRecord = false;
+    await consumeRelayerNonce();
+    const theirs = await frontRun(sub);
+    expect(await s.advance(req, sub)).toEqual({ state: 'confirmed', txId: theirs });
+    expect(s.state.records).toBe(1);
+    expect(await balance(destination)).toBe(3_000_000n);
+  }, 60_000);
+
+  it('a search the node cannot answer leaves the payment pending, never failed', async () => {
+    const { req, sub } = await signedPayment();
+    await frontRun(sub);
+    const provider = h.sandbox.ethersProvider;
+    const failing = new Proxy(provider, {
+      get(target, prop) {
+        if (prop === 'getLogs') return () => Promise.reject(new Error('query exceeds the range limit'));
+        const value = Reflect.get(target, prop, target) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const blind = createEvmChainAdapter([{ caip2: h.sandbox.caip2, provider: failing, relayer: h.relayer, permit2: h.sandbox.permit2Address, confirmations: 1 }]);
+    const step = await blind.advance(req, sub, null, { rawTx: null, record: async () => true });
+    expect(step).toMatchObject({ state: 'pending', reason: expect.stringMatching(/searching/) });
   }, 60_000);
 
   it('sends nothing when the record is refused (the payment moved on)', async () => {

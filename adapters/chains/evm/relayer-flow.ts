@@ -2,7 +2,9 @@
 // sends the transaction and pays the gas. A payment is paid only by the transaction the relayer
 // itself signed for it, recorded (hash and bytes) before it is broadcast, and only once that
 // transaction's receipt, confirmations deep, shows the token moving at least the amount from the
-// buyer to the destination. A nonce found used proves nothing: the buyer can burn his own.
+// buyer to the destination. A nonce found used proves nothing: the buyer can burn his own. But a
+// used authorization is never answered `failed` before the blocks it could have been used in are
+// searched (scan.ts): a front-runner submitting the buyer's authorization pays the merchant too.
 import { Contract, Signature, Transaction, keccak256, type Provider, type TransactionReceipt, type TransactionRequest, type Wallet } from 'ethers';
 import { checksummed } from './address.ts';
 import { EIP3009_ABI } from './abis.ts';
@@ -12,8 +14,9 @@ import { permitWitnessTransferRequest, witnessDestination } from './permit2-witn
 import { classifySubmitError, getConfirmations } from './receipts.ts';
 import type { SerialQueue } from './relayer.ts';
 import { sumTransfers } from './transfer.ts';
-import { messageAddress, messageUint, type Eip712TypedData } from './typed-data.ts';
-import type { AdvanceContext, TransferState } from '../../../server/ports/chains.ts';
+import { messageAddress, messageUint } from './typed-data.ts';
+import { findPayingTransaction, scanWindow } from './scan.ts';
+import type { AdvanceContext, RelayerSubmission, TransferState } from '../../../server/ports/chains.ts';
 
 export type RelayerChain = {
   provider: Provider;
@@ -27,7 +30,10 @@ export type RelayerChain = {
 /** What the payment needs to see on chain: `minValue` of `token` moved from `from` to `to`. */
 export type PaymentCheck = { token: string; from: string; to: string; minValue: bigint };
 
-export type RelayerSubmission = { flow: 'eip3009' | 'permit2'; typedData: Eip712TypedData; signature: string };
+export type { RelayerSubmission };
+
+/** When the option was quoted and until when its signature is valid: the blocks it can be used in. */
+export type QuoteTimes = { quotedAt: Date; deadline: Date };
 
 export type ReceiptVerdict = { ok: true; value: bigint } | { ok: false; reason: string };
 
@@ -86,20 +92,44 @@ async function authorizationUsed(c: RelayerChain, sub: RelayerSubmission, owner:
 }
 
 /**
+ * The buyer's authorization is used, and not by a transaction of ours that paid: who used it? A
+ * transaction in the quote's block window that paid the destination in full pays this payment
+ * (confirmed with its id once deep enough). Null only when the whole window was read and nothing
+ * paid: then the authorization went elsewhere (cancelled, or a transfer signed elsewhere). An RPC
+ * error answers pending: the window was not fully read.
+ */
+async function usedElsewhere(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, quote: QuoteTimes, txId?: string): Promise<TransferState | null> {
+  const keep = txId === undefined ? {} : { txId };
+  try {
+    const window = await scanWindow(c.provider, { ...quote, ...(sub.quoteBlock === undefined ? {} : { quoteBlock: sub.quoteBlock }) });
+    const found = await findPayingTransaction(c.provider, sub, check, window);
+    if (!found.found) return null;
+    const head = await c.provider.getBlockNumber();
+    if (head - found.blockNumber + 1 < Math.max(1, c.confirmations)) return { state: 'pending', ...keep, reason: `paid by ${found.txId}, awaiting confirmations` };
+    return { state: 'confirmed', txId: found.txId };
+  } catch {
+    return { state: 'pending', ...keep, reason: 'rpc error while searching for the transaction that used the authorization' };
+  }
+}
+
+/**
  * Signs the relayer transaction, records it (in place of `replaces`), then broadcasts it. A
  * rejection during gas estimation means nothing was sent and the chain refuses this authorization
- * (used or cancelled by the buyer, balance short, reverted): failed. A failed record sends nothing.
+ * (cancelled by the buyer, balance short, expired, reverted): failed. When it is refused because
+ * the authorization is already used, the transaction that used it is searched first (it may have
+ * paid the merchant). A failed record sends nothing.
  */
-async function signRecordBroadcast(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, replaces: string | null, ctx: AdvanceContext): Promise<TransferState> {
+async function signRecordBroadcast(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, replaces: string | null, ctx: AdvanceContext, quote: QuoteTimes): Promise<TransferState> {
   const problem = submissionProblem(sub, check);
   if (problem) return { state: 'failed', reason: problem };
-  return c.queue(async (): Promise<TransferState> => {
+  // The queue holds the relayer's nonce order only; reads and searches after a refusal run outside it.
+  const outcome = await c.queue(async (): Promise<TransferState | { refused: Extract<TransferState, { state: 'failed' }> }> => {
     let rawTx: string;
     try {
       rawTx = await c.relayer.signTransaction(await c.relayer.populateTransaction(await relayerRequest(c.relayer, sub, check)));
     } catch (err) {
-      if (classifySubmitError(err) === 'rejected') return { state: 'failed', reason: `refused before broadcast: ${(err as Error).message.slice(0, 200)}` };
-      return { state: 'pending', reason: 'could not prepare the relayer transaction' };
+      if (classifySubmitError(err) !== 'rejected') return { state: 'pending', reason: 'could not prepare the relayer transaction' };
+      return { refused: { state: 'failed', reason: `refused before broadcast: ${(err as Error).message.slice(0, 200)}` } };
     }
     const txId = keccak256(rawTx);
     if (!(await ctx.record({ txId, rawTx }, replaces))) return { state: 'pending', reason: 'not recorded: the payment changed meanwhile' };
@@ -111,6 +141,13 @@ async function signRecordBroadcast(c: RelayerChain, check: PaymentCheck, sub: Re
     }
     return { state: 'submitted', txId };
   });
+  if (!('refused' in outcome)) return outcome;
+  try {
+    if (!(await authorizationUsed(c, sub, check.from))) return outcome.refused;
+  } catch {
+    return { state: 'pending', reason: 'refused before broadcast; could not read whether the authorization is used' };
+  }
+  return (await usedElsewhere(c, check, sub, quote)) ?? { ...outcome.refused, reason: `${outcome.refused.reason} (the authorization was used, and no transaction paid the destination with it)` };
 }
 
 /** Whether the relayer's account nonce `nonce` is used by a block `confirmations` deep. */
@@ -127,12 +164,19 @@ async function relayerNonceConsumed(c: RelayerChain, nonce: number): Promise<boo
  * took that nonce, ours can never mine: sign a new one while the buyer's authorization is unused,
  * else the authorization went elsewhere and this attempt failed.
  */
-async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, txId: string, ctx: AdvanceContext): Promise<TransferState> {
+async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, txId: string, ctx: AdvanceContext, quote: QuoteTimes): Promise<TransferState> {
   const state = await getConfirmations(c.provider, txId);
   if (state.status === 'mined') {
     if (state.confirmations < Math.max(1, c.confirmations)) return { state: 'pending', txId, reason: 'awaiting confirmations' };
     const verdict = judgeReceipt(state.receipt, check);
-    return verdict.ok ? { state: 'confirmed', txId } : { state: 'failed', reason: verdict.reason, txId };
+    if (verdict.ok) return { state: 'confirmed', txId };
+    // Ours reverted: perhaps because another transaction used the authorization first and paid.
+    try {
+      if (!(await authorizationUsed(c, sub, check.from))) return { state: 'failed', reason: verdict.reason, txId };
+    } catch {
+      return { state: 'pending', txId, reason: 'rpc error' };
+    }
+    return (await usedElsewhere(c, check, sub, quote, txId)) ?? { state: 'failed', reason: verdict.reason, txId };
   }
   if (state.reason === 'rpc_error') return { state: 'pending', txId, reason: 'rpc error' };
   try {
@@ -151,14 +195,14 @@ async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: Relayer
     const used = await authorizationUsed(c, sub, check.from);
     // Read our receipt again: it may have been mined between the reads above.
     if (await c.provider.getTransactionReceipt(txId)) return { state: 'pending', txId, reason: 'mined meanwhile' };
-    if (!used) return signRecordBroadcast(c, check, sub, txId, ctx);
-    return { state: 'failed', reason: 'the relayer transaction was replaced and the authorization was used by another transaction', txId };
+    if (!used) return signRecordBroadcast(c, check, sub, txId, ctx, quote);
+    return (await usedElsewhere(c, check, sub, quote, txId)) ?? { state: 'failed', reason: 'the relayer transaction was replaced and the authorization was used by another transaction that did not pay the destination', txId };
   } catch {
     return { state: 'pending', txId, reason: 'rpc error' };
   }
 }
 
 /** One step of a relayer-flow payment; see the module comment. */
-export function advanceRelayerFlow(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, knownTxId: string | null, ctx: AdvanceContext): Promise<TransferState> {
-  return knownTxId === null ? signRecordBroadcast(c, check, sub, null, ctx) : followRecorded(c, check, sub, knownTxId, ctx);
+export function advanceRelayerFlow(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, knownTxId: string | null, ctx: AdvanceContext, quote: QuoteTimes): Promise<TransferState> {
+  return knownTxId === null ? signRecordBroadcast(c, check, sub, null, ctx, quote) : followRecorded(c, check, sub, knownTxId, ctx, quote);
 }

@@ -1,28 +1,9 @@
 // EIP-712 typed data in the JSON form wallets take for `eth_signTypedData_v4`, and recovery.
-import { getAddress, toQuantity, verifyTypedData, type TypedDataField } from 'ethers';
+import { getAddress, toQuantity, verifyTypedData } from 'ethers';
 
-export type { TypedDataField };
-
-/** Domain fields used by the tokens and contracts we sign for (absent fields are omitted). */
-export type Eip712Domain = {
-  name?: string;
-  version?: string;
-  /** Hex quantity as the reference gateway sends it (e.g. "0x2105"); wallets also accept numbers. */
-  chainId?: string | number;
-  verifyingContract?: string;
-};
-
-/**
- * The `eth_signTypedData_v4` payload: `types` includes `EIP712Domain`, integers are hex
- * quantities ("0x2105", as the reference gateway sends them: JSON-safe, never floats),
- * addresses are EIP-55 checksummed.
- */
-export type Eip712TypedData = {
-  types: Record<string, TypedDataField[]>;
-  primaryType: string;
-  domain: Eip712Domain;
-  message: Record<string, unknown>;
-};
+// The shapes live in the chain port (they are stored with quotes and submissions).
+export type { Eip712Domain, Eip712TypedData, TypedDataField } from '../../../server/ports/chain-state-eip155.ts';
+import type { Eip712Domain, Eip712TypedData, TypedDataField } from '../../../server/ports/chain-state-eip155.ts';
 
 /**
  * Splits the wallet JSON into the (domain, types, message) triple ethers signs and verifies:

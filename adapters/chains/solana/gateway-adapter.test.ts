@@ -40,6 +40,7 @@ describe('the production wiring over HTTP JSON-RPC', () => {
     expect(prepared.actions).toEqual([{ type: 'build', data: { data: req.optionId } }]);
     expect(await port.verifyResults(req, prepared.state, ['AAAA'])).toMatchObject({ ok: false, code: 'invalid_results' });
     const fetched = await port.fetchActions!(req, prepared.state, req.optionId);
+    if (fetched.state.flow !== 'spl') throw new Error('expected an spl state');
     const signed = walletSignVersioned(txOf(fetched.actions), buyer);
     const verdict = await port.verifyResults(req, fetched.state, [signed]);
     expect(verdict).toMatchObject({ ok: true, txId: fetched.state.signature });
@@ -76,7 +77,7 @@ describe('advance on answers the sandbox does not give', () => {
   });
   // Wire-shaped bytes (one signature slot, a message): the scripted node never looks inside.
   const transaction = Buffer.concat([Buffer.from([1]), Buffer.alloc(64), Buffer.from([1, 2, 3])]).toString('base64');
-  const submission = (lastValidBlockHeight: number) => ({ flow: 'spl', transaction, signature: 'sig', lastValidBlockHeight });
+  const submission = (lastValidBlockHeight: number) => ({ flow: 'spl' as const, transaction, signature: 'sig', lastValidBlockHeight });
   const port = (status: SignatureStatus | null) => createSolanaChainAdapter([{ caip2: sandbox.caip2, connection: scripted(status), feePayer: sandbox.feePayer }]);
   const req = () => request('pay_x', sandbox.keypair('b').publicKey.toBase58(), sandbox.keypair('m').publicKey.toBase58());
 

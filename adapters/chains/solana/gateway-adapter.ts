@@ -1,5 +1,7 @@
 import { PublicKey, type Keypair } from '@solana/web3.js';
-import type { ChainPort, OptionRequest, Submission, TransferState, VerifyOutcome } from '../../../server/ports/chains.ts';
+import type { ChainPort, OptionRequest, SplQuoteState, SplSubmission, TransferState, VerifyOutcome } from '../../../server/ports/chains.ts';
+import { AppError } from '../../../server/errors.ts';
+import { parseSplQuoteState, parseSplSubmission } from './state.ts';
 import type { SolanaCommitment, SolanaRpc } from './rpc.ts';
 import { deriveReference } from './reference.ts';
 import { buildPaymentTransaction } from './build.ts';
@@ -30,25 +32,11 @@ const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 const keyOf = (caip10: string) => new PublicKey(caip10.split(':')[2]!);
 
-/** The Solana state of an option: what to build (prepare), then what was built (fetch). */
-interface SplState {
-  flow: 'spl';
-  mint: string;
-  decimals: number;
-  destinationOwner: string;
-  amount: string;
-  /** Set by fetch: the latest build, the only one confirm accepts. */
-  messageBase64?: string;
-  signature?: string;
-  lastValidBlockHeight?: number;
-}
-
-/** What confirm hands to the job: the verified signed transaction and its deadline. */
-interface SplSubmission {
-  flow: 'spl';
-  transaction: string;
-  signature: string;
-  lastValidBlockHeight: number;
+/** The stored quote state, or a typed refusal: an unreadable quote is asked for again, never crashed on. */
+function quoteStateOf(raw: unknown): SplQuoteState {
+  const parsed = parseSplQuoteState(raw);
+  if (!parsed.ok) throw new AppError('quote_expired', `This option cannot be used (${parsed.problem}); ask for options again`);
+  return parsed.value;
 }
 
 const REFUSALS: Record<VerifyFailure, string> = {
@@ -94,14 +82,14 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
     async prepareOption(req) {
       const c = chainOf(req);
       if (!req.asset.flows.includes('spl')) throw new Error(`${req.asset.id} is not payable by SPL transfer`);
-      const state: SplState = { flow: 'spl', mint: req.asset.parsed.assetReference, decimals: req.asset.decimals, destinationOwner: keyOf(req.destination).toBase58(), amount: req.amount.toString() };
+      const state: SplQuoteState = { flow: 'spl', mint: req.asset.parsed.assetReference, decimals: req.asset.decimals, destinationOwner: keyOf(req.destination).toBase58(), amount: req.amount.toString() };
       // The transaction is built at fetch, not here: a blockhash lives ~60–90 s, a quote longer.
-      return { etaS: c.etaS ?? 5, state: { ...state }, actions: [{ type: 'build', data: { data: req.optionId } }] };
+      return { etaS: c.etaS ?? 5, state, actions: [{ type: 'build', data: { data: req.optionId } }] };
     },
 
     async fetchActions(req, state) {
       const c = chainOf(req);
-      const s = state as unknown as SplState;
+      const s = quoteStateOf(state);
       const built = await buildPaymentTransaction({
         connection: c.connection,
         feePayer: c.feePayer,
@@ -113,16 +101,21 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
         reference: deriveReference(req.paymentId, req.optionId),
         ...(c.commitment ? { commitment: c.commitment } : {}),
       });
-      const next: SplState = { ...s, messageBase64: built.messageBase64, signature: built.signature, lastValidBlockHeight: built.lastValidBlockHeight };
-      return { state: { ...next }, actions: [signTransactionAction(c.caip2, built.transactionBase64)] };
+      const next: SplQuoteState = { ...s, messageBase64: built.messageBase64, signature: built.signature, lastValidBlockHeight: built.lastValidBlockHeight };
+      return { state: next, actions: [signTransactionAction(c.caip2, built.transactionBase64)] };
     },
 
-    expectedResults: () => 1,
+    expectedResults: (state) => {
+      quoteStateOf(state);
+      return 1;
+    },
 
     async verifyResults(req, state, results): Promise<VerifyOutcome> {
       const c = chainOf(req);
-      const s = state as unknown as SplState;
-      if (!s.messageBase64 || s.lastValidBlockHeight === undefined) {
+      const parsed = parseSplQuoteState(state);
+      if (!parsed.ok) return { ok: false, code: 'quote_expired', message: `this option cannot be used (${parsed.problem}); ask for options again` };
+      const s = parsed.value;
+      if (!s.messageBase64 || !s.signature || s.lastValidBlockHeight === undefined) {
         return { ok: false, code: 'invalid_results', message: 'fetch the build action first: this option has no transaction to sign yet' };
       }
       const signed = results[0] ?? '';
@@ -141,12 +134,15 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
         // RPC trouble: accept; the job fails it only once its blockhash has provably expired unseen.
       }
       const submission: SplSubmission = { flow: 'spl', transaction: signed, signature: verdict.signature, lastValidBlockHeight: s.lastValidBlockHeight };
-      return { ok: true, submission: { ...submission }, txId: verdict.signature };
+      return { ok: true, submission, txId: verdict.signature };
     },
 
-    async advance(req, submission: Submission, knownTxId): Promise<TransferState> {
+    async advance(req, submission, knownTxId): Promise<TransferState> {
       const c = chainOf(req);
-      const sub = submission as unknown as SplSubmission;
+      const parsed = parseSplSubmission(submission);
+      // Not this adapter's shape: nothing can be said about the transfer, so the payment is not ended.
+      if (!parsed.ok) throw new AppError('invalid_state', `cannot advance this payment: ${parsed.problem}`);
+      const sub = parsed.value;
       const txId = knownTxId ?? sub.signature;
       const check = () => checkTransaction(c.connection, txId, { commitment: c.commitment ?? 'confirmed', lastValidBlockHeight: sub.lastValidBlockHeight });
       const first = await check();

@@ -58,7 +58,7 @@ describe('the PostgreSQL storage announces its payment changes', async () => {
         await s.merchants.create(merchant);
         await s.settlements.createMany(partner.id, merchant.id, [{ id: newId('cryptoSettlement'), partnerId: partner.id, merchantId: merchant.id, asset: 'eip155:1/erc20:0xa', destination: 'eip155:1:0x1', createdAt: t0 }]);
         const p = newPayment({ partnerId: partner.id, merchantId: merchant.id, amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'r', expiresAt: null }, t0.getTime(), { defaultTtlS: 300, maxTtlS: 3600 });
-        await s.payments.create(p, { event: { id: newId('event'), paymentId: p.id, partnerId: partner.id, type: 'payment.created', stateVersion: 1, createdAt: t0, data: {} }, jobs: [] });
+        await s.payments.create(p, { event: { id: newId('event'), type: 'payment.created', snapshot: () => ({}) }, jobs: [] });
 
         const heard: PaymentChangeSignal[] = [];
         changes.subscribe(p.id, (signal) => heard.push(signal));

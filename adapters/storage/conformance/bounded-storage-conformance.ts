@@ -54,10 +54,10 @@ export function runBoundedStorageConformance(name: string, open: () => Promise<S
       await s.merchants.create(m);
       await s.settlements.createMany(p.id, m.id, [{ id: newId('cryptoSettlement'), partnerId: p.id, merchantId: m.id, asset: 'eip155:1/erc20:0xa', destination: 'eip155:1:0x1', createdAt: t0 }]);
       const pay = newPayment({ partnerId: p.id, merchantId: m.id, amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'r', expiresAt: null }, t0.getTime(), { defaultTtlS: 86_400, maxTtlS: 86_400 });
-      await s.payments.create(pay, { event: { id: newId('event'), paymentId: pay.id, partnerId: p.id, type: 'payment.created', stateVersion: 1, createdAt: t0, data: {} }, jobs: [] });
+      await s.payments.create(pay, { event: { id: newId('event'), type: 'payment.created', snapshot: () => ({}) }, jobs: [] });
       const quote = (deadlineOffsetMs: number): QuoteRecord => ({
         optionId: newId('option'), paymentId: pay.id, account: 'eip155:1:0xb', asset: 'eip155:1/erc20:0xa', amount: 10n ** 30n, destination: 'eip155:1:0x1',
-        deadline: new Date(t0.getTime() + deadlineOffsetMs), state: { flow: 'x' }, createdAt: t0, collectData: false, collected: null,
+        deadline: new Date(t0.getTime() + deadlineOffsetMs), state: { flow: 'transfer' }, createdAt: t0, collectData: false, collected: null,
       });
       const [old, chosen, recent, live] = [quote(-7_200_000), quote(-7_200_000), quote(-60_000), quote(300_000)];
       await s.quotes.save([old!, chosen!, recent!, live!]);

@@ -1,6 +1,6 @@
 import type { IdempotencyCompletion } from '../../../server/domain/idempotency/records.ts';
 import type { NewJob } from '../../../server/domain/jobs/records.ts';
-import type { PaymentEventRecord, PaymentListQuery, PaymentPatch, PaymentRecord } from '../../../server/domain/payments/records.ts';
+import type { PaymentListQuery, PaymentPatch, PaymentRecord } from '../../../server/domain/payments/records.ts';
 import type { SqlClient } from './sql-db.ts';
 
 /** SQL fragments the payment repository composes; kept apart so the repository reads as steps. */
@@ -81,22 +81,24 @@ export function listClauses(partnerId: string, q: PaymentListQuery, params: unkn
 /** One payment to create, with the event and jobs that must commit with it. */
 export interface NewPayment {
   p: PaymentRecord;
-  event: PaymentEventRecord;
+  /** The created event, its data already built from the merchant at `merchantVersion`. */
+  event: { id: string; type: string; data: unknown };
   jobs: NewJob[];
   idempotency?: IdempotencyCompletion | undefined;
+  /** The merchant row version (`xmin`) the event data was built from: the payment is written only while the row is still that version. */
+  merchantVersion: string;
 }
 
 /**
  * Inserts any number of payments in one statement, so one round trip and one commit: each payment
- * only for a live merchant of its partner that has a settlement (in the price's asset, for a
- * token price), and its event, jobs and
- * idempotent answer only with it. Each event's snapshot takes its `merchant` from the merchant row
- * read in the same statement. Answers, in order, whether each payment was created.
+ * only for a live merchant of its partner, still at the row version its event was built from,
+ * that has a settlement (in the price's asset, for a token price), and its event, jobs and
+ * idempotent answer only with it. Answers, in order, whether each payment was created.
  */
 export async function insertPayments(db: SqlClient, items: NewPayment[]): Promise<boolean[]> {
   const rows = JSON.stringify(
-    items.map(({ p, event, idempotency }) => ({
-      id: p.id, partner_id: p.partnerId, merchant_id: p.merchantId, reference_id: p.referenceId, fiat_currency: p.price.kind === 'fiat' ? p.price.currency : null,
+    items.map(({ p, event, idempotency, merchantVersion }) => ({
+      id: p.id, partner_id: p.partnerId, merchant_id: p.merchantId, merchant_version: merchantVersion, reference_id: p.referenceId, fiat_currency: p.price.kind === 'fiat' ? p.price.currency : null,
       price_asset: p.price.kind === 'token' ? p.price.asset : null,
       // A string, so a 30-digit amount reaches numeric without passing through a float.
       fiat_value: p.price.value.toString(), status: p.status, state_version: p.stateVersion, expires_at: p.expiresAt, created_at: p.createdAt,
@@ -109,12 +111,11 @@ export async function insertPayments(db: SqlClient, items: NewPayment[]): Promis
   const { rows: created } = await db.query<{ id: string }>(
     `WITH x AS MATERIALIZED (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
-         id text, partner_id text, merchant_id text, reference_id text, fiat_currency text, price_asset text, fiat_value numeric, status text,
+         id text, partner_id text, merchant_id text, merchant_version text, reference_id text, fiat_currency text, price_asset text, fiat_value numeric, status text,
          state_version integer, expires_at timestamptz, created_at timestamptz, checkout_success_url text, checkout_error_url text,
          event_id text, event_type text, event_data jsonb, idem_partner text, idem_key text, idem_status integer, idem_body jsonb)
      ), ok AS MATERIALIZED (
-       SELECT x.*, m.name AS merchant_name, m.icon_url AS merchant_icon_url
-       FROM x JOIN merchants m ON m.id = x.merchant_id AND m.partner_id = x.partner_id AND m.deleted_at IS NULL
+       SELECT x.* FROM x JOIN merchants m ON m.id = x.merchant_id AND m.partner_id = x.partner_id AND m.deleted_at IS NULL AND m.xmin = x.merchant_version::xid
        WHERE EXISTS (SELECT 1 FROM crypto_settlements s WHERE s.merchant_id = m.id AND (x.price_asset IS NULL OR s.asset = x.price_asset))
      ), p AS (
        INSERT INTO payments (id, partner_id, merchant_id, reference_id, fiat_currency, price_asset, fiat_value, status, state_version,
@@ -125,9 +126,7 @@ export async function insertPayments(db: SqlClient, items: NewPayment[]): Promis
        RETURNING id
      ), e AS (
        INSERT INTO payment_events (id, payment_id, partner_id, type, state_version, created_at, data)
-       SELECT event_id, id, partner_id, event_type, state_version, created_at,
-              event_data || jsonb_build_object('merchant', jsonb_build_object('id', merchant_id, 'name', merchant_name, 'iconUrl', merchant_icon_url))
-       FROM ok
+       SELECT event_id, id, partner_id, event_type, state_version, created_at, event_data FROM ok
      ), j AS (${INSERT_JOBS_FROM_PARAM('$2', 'ok')}
      ), i AS (
        UPDATE idempotency_keys k SET status_code = ok.idem_status, response_body = ok.idem_body
@@ -139,4 +138,20 @@ export async function insertPayments(db: SqlClient, items: NewPayment[]): Promis
   );
   const ids = new Set(created.map((r) => r.id));
   return items.map(({ p }) => ids.has(p.id));
+}
+
+/**
+ * The merchant a create is for, locked against change until the create commits (FOR SHARE), with
+ * its row version and whether it can take this payment (a settlement, in the price's asset for a
+ * token price).
+ */
+export async function lockMerchantForCreate(tx: SqlClient, p: PaymentRecord): Promise<{ row: Record<string, unknown>; version: string; payable: boolean } | null> {
+  const { rows } = await tx.query(
+    `SELECT m.*, m.xmin::text AS row_version,
+            EXISTS (SELECT 1 FROM crypto_settlements s WHERE s.merchant_id = m.id AND ($3::text IS NULL OR s.asset = $3)) AS payable
+     FROM merchants m WHERE m.id = $1 AND m.partner_id = $2 FOR SHARE`,
+    [p.merchantId, p.partnerId, p.price.kind === 'token' ? p.price.asset : null],
+  );
+  const r = rows[0];
+  return r ? { row: r, version: String(r.row_version), payable: r.payable === true } : null;
 }

@@ -1,7 +1,9 @@
-import type { PaymentRecord } from '../../../server/domain/payments/records.ts';
+import { LRUCache } from 'lru-cache';
+import type { MerchantRecord } from '../../../server/domain/merchants/records.ts';
+import type { CreatePaymentResult, PaymentRecord } from '../../../server/domain/payments/records.ts';
 import type { PaymentRepository } from '../../../server/ports/storage/payments.ts';
 import { toMerchant, toPayment, toSettlement } from './rows.ts';
-import { INSERT_JOBS_FROM_PARAM, insertPayments, jobsParam, listClauses, patchAssignments, type NewPayment } from './payment-sql.ts';
+import { INSERT_JOBS_FROM_PARAM, insertPayments, jobsParam, listClauses, lockMerchantForCreate, patchAssignments, type NewPayment } from './payment-sql.ts';
 import { createBatcher } from './batcher.ts';
 import { isUniqueViolation, type SqlClient, type SqlDb } from './sql-db.ts';
 import { NOTIFY_RETURNED_PAYMENT } from './change-channel.ts';
@@ -39,6 +41,11 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     maxInFlight: 2,
     maxBatch: 256,
   });
+  // The merchant rows creates last read, with their row version (xmin): a create builds its event
+  // from the remembered row and writes only while the row is still that version, so the common
+  // create stays one statement (shared with concurrent ones) and a stale row costs one locked
+  // retry, never a wrong event. Bounded: a merchant forgotten is read again on its next create.
+  const merchantRows = new LRUCache<string, { version: string; merchant: MerchantRecord }>({ max: 10_000 });
   return {
     async recordTxId(id, txId, at) {
       try {
@@ -66,17 +73,24 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
       return rows[0] ? { txId: rows[0].tx_id, rawTx: rows[0].tx_raw } : null;
     },
     async create(p, extras) {
-      if (await createInBatch({ p, ...extras })) return { ok: true };
-      // The rare path: say why nothing was created.
-      const m = await db.query<{ deleted_at: Date | null; settled: boolean }>(
-        `SELECT deleted_at, EXISTS (SELECT 1 FROM crypto_settlements s WHERE s.merchant_id = merchants.id) AS settled
-         FROM merchants WHERE id = $1 AND partner_id = $2`,
-        [p.merchantId, p.partnerId],
-      );
-      const row = m.rows[0];
-      if (!row) return { ok: false, reason: 'merchant_not_found' };
-      if (row.deleted_at) return { ok: false, reason: 'merchant_deleted' };
-      return { ok: false, reason: 'merchant_not_payable' };
+      const event = (merchant: MerchantRecord) => ({ id: extras.event.id, type: extras.event.type, data: extras.event.snapshot(p, merchant) });
+      const known = merchantRows.get(p.merchantId);
+      if (known?.merchant.partnerId === p.partnerId && (await createInBatch({ p, event: event(known.merchant), jobs: extras.jobs, idempotency: extras.idempotency, merchantVersion: known.version }))) {
+        return { ok: true };
+      }
+      // The merchant is unknown here, changed since, or cannot take the payment: read it locked,
+      // then create (or say why not) in the same unit.
+      return db.transaction(async (tx): Promise<CreatePaymentResult> => {
+        const locked = await lockMerchantForCreate(tx, p);
+        if (!locked) return { ok: false, reason: 'merchant_not_found' };
+        const merchant = toMerchant(locked.row);
+        merchantRows.set(merchant.id, { version: locked.version, merchant });
+        if (merchant.deletedAt) return { ok: false, reason: 'merchant_deleted' };
+        if (!locked.payable) return { ok: false, reason: 'merchant_not_payable' };
+        const [created] = await insertPayments(tx, [{ p, event: event(merchant), jobs: extras.jobs, idempotency: extras.idempotency, merchantVersion: locked.version }]);
+        // Locked, the merchant cannot have changed; its settlement may have been deleted meanwhile.
+        return created ? { ok: true } : { ok: false, reason: 'merchant_not_payable' };
+      });
     },
 
     async get(id) {

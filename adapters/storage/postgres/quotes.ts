@@ -1,5 +1,6 @@
 import type { QuoteRecord } from '../../../server/domain/payments/quote-records.ts';
 import type { QuoteRepository } from '../../../server/ports/storage/quotes.ts';
+import type { QuoteState } from '../../../server/ports/chains.ts';
 import type { SqlDb } from './sql-db.ts';
 
 function toQuote(r: Record<string, unknown>): QuoteRecord {
@@ -11,7 +12,8 @@ function toQuote(r: Record<string, unknown>): QuoteRecord {
     amount: BigInt(String(r.amount)),
     destination: String(r.destination),
     deadline: r.deadline instanceof Date ? r.deadline : new Date(String(r.deadline)),
-    state: (typeof r.state === 'string' ? JSON.parse(r.state) : r.state) as Record<string, unknown>,
+    // JSON as the chain adapter stored it; the adapter checks its shape when it reads it back.
+    state: (typeof r.state === 'string' ? JSON.parse(r.state) : r.state) as QuoteState,
     createdAt: r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at)),
     collectData: r.collect_data === true,
     collected:

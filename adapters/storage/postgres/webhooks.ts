@@ -1,5 +1,7 @@
+import type { NewJob } from '../../../server/domain/jobs/records.ts';
 import type { NewWebhookDelivery, WebhookDispatchItem, WebhookEndpointPatch } from '../../../server/domain/webhooks/records.ts';
 import type { WebhookRepository } from '../../../server/ports/storage/webhooks.ts';
+import { INSERT_JOBS_FROM_PARAM, jobsParam } from './payment-sql.ts';
 import type { SqlClient, SqlDb } from './sql-db.ts';
 import { toAttempt, toDelivery, toEndpoint, toEvent } from './webhook-rows.ts';
 
@@ -10,23 +12,18 @@ const PATCH_COLUMNS: Array<[keyof WebhookEndpointPatch, string]> = [
   ['secret', 'secret'], ['previousSecret', 'previous_secret'], ['previousSecretExpiresAt', 'previous_secret_expires_at'], ['updatedAt', 'updated_at'],
 ];
 
-/** Deliveries and their `webhook.deliver` jobs in two statements, whatever the batch size. */
-async function insertDeliveries(tx: SqlClient, deliveries: NewWebhookDelivery[]): Promise<void> {
-  if (deliveries.length === 0) return;
-  const rows = JSON.stringify(deliveries.map((d) => ({ ...d, createdAt: d.createdAt.toISOString() })));
-  await tx.query(
-    `INSERT INTO webhook_deliveries (id, endpoint_id, partner_id, event_id, event_type, body, status, created_at)
-     SELECT d."id", d."endpointId", d."partnerId", d."eventId", d."eventType", d."body", 'pending', d."createdAt"
-     FROM jsonb_to_recordset($1::jsonb) AS d("id" text, "endpointId" text, "partnerId" text, "eventId" text, "eventType" text, "body" text, "createdAt" timestamptz)`,
-    [rows],
-  );
-  await tx.query(
-    `INSERT INTO outbox_jobs (id, type, payload, run_at, created_at)
-     SELECT d."jobId", 'webhook.deliver', jsonb_build_object('deliveryId', d."id", 'endpointId', d."endpointId"), d."createdAt", d."createdAt"
-     FROM jsonb_to_recordset($1::jsonb) AS d("id" text, "jobId" text, "endpointId" text, "createdAt" timestamptz)
-     ON CONFLICT (id) DO NOTHING`,
-    [rows],
-  );
+/** Deliveries and the jobs that send them, in two statements whatever the batch size; jobs are created at `at`. */
+async function insertDeliveries(tx: SqlClient, deliveries: NewWebhookDelivery[], jobs: NewJob[], at: Date): Promise<void> {
+  if (deliveries.length > 0) {
+    const rows = JSON.stringify(deliveries.map((d) => ({ ...d, createdAt: d.createdAt.toISOString() })));
+    await tx.query(
+      `INSERT INTO webhook_deliveries (id, endpoint_id, partner_id, event_id, event_type, body, status, created_at)
+       SELECT d."id", d."endpointId", d."partnerId", d."eventId", d."eventType", d."body", 'pending', d."createdAt"
+       FROM jsonb_to_recordset($1::jsonb) AS d("id" text, "endpointId" text, "partnerId" text, "eventId" text, "eventType" text, "body" text, "createdAt" timestamptz)`,
+      [rows],
+    );
+  }
+  if (jobs.length > 0) await tx.query(`${INSERT_JOBS_FROM_PARAM('$1')} ON CONFLICT (id) DO NOTHING`, [jobsParam(jobs, at)]);
 }
 
 /** Webhook endpoints, deliveries and the event dispatcher's claim on PostgreSQL or PGlite. */
@@ -104,13 +101,13 @@ export function createWebhookRepository(db: SqlDb): WebhookRepository {
           const mine = eps.filter((r) => r.partner_id === event.partnerId && (r.enabled_events as string[]).includes(event.type));
           if (mine.length > 0) items.push({ event, apiVersion: String(mine[0]!.default_version), endpointIds: mine.map((r) => String(r.id)) });
         }
-        const deliveries = items.length > 0 ? plan(items) : [];
-        await insertDeliveries(tx, deliveries);
+        const { deliveries, jobs } = items.length > 0 ? plan(items) : { deliveries: [], jobs: [] };
+        await insertDeliveries(tx, deliveries, jobs, now);
         return { events: events.length, deliveries: deliveries.length };
       });
     },
-    async createDelivery(d) {
-      await db.transaction((tx) => insertDeliveries(tx, [d]));
+    async createDelivery(d, job) {
+      await db.transaction((tx) => insertDeliveries(tx, [d], [job], d.createdAt));
     },
     async getEvent(partnerId, eventId) {
       const { rows } = await db.query<Row>('SELECT * FROM payment_events WHERE id = $1 AND partner_id = $2', [eventId, partnerId]);

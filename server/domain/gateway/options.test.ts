@@ -6,7 +6,7 @@ import { createPriceTable } from '../prices.ts';
 import { newId } from '../ids.ts';
 import { newPayment } from '../payments/create-payment.ts';
 import { createManualClock } from '../../ports/clock.ts';
-import { createChainRegistry, type ChainPort, type OptionRequest } from '../../ports/chains.ts';
+import { createChainRegistry, type ChainPort, type OptionRequest, type QuoteState } from '../../ports/chains.ts';
 import type { StoragePort } from '../../ports/storage/index.ts';
 import type { SqlDb } from '../../../adapters/storage/postgres/sql-db.ts';
 import { buildOptions } from './options.ts';
@@ -25,7 +25,11 @@ function fakeChain(namespace: string, prepared: OptionRequest[]): ChainPort & { 
     isValidAddress: () => true,
     async prepareOption(req: OptionRequest) {
       prepared.push(req);
-      return { etaS: 5, state: { flow: 'fake', amount: req.amount.toString(), approve: port.needsApproval }, actions: [{ type: 'build' as const, data: { data: req.optionId } }] };
+      const state: QuoteState =
+        namespace === 'solana'
+          ? { flow: 'spl', mint: 'mint', decimals: 6, destinationOwner: 'owner', amount: req.amount.toString() }
+          : { flow: 'permit2', typedData: { types: {}, primaryType: 'PermitWitnessTransferFrom', domain: {}, message: { amount: req.amount.toString() } }, approve: port.needsApproval };
+      return { etaS: 5, state, actions: [{ type: 'build' as const, data: { data: req.optionId } }] };
     },
     expectedResults: () => 1,
     verifyResults: async () => ({ ok: false as const, code: 'invalid_results' as const, message: 'fake' }),
@@ -60,7 +64,7 @@ describe.each(backends)('gateway options on $name', (backend) => {
     const settlements = [BASE_USDC, ETH_USDT, SOL_USDC].map((asset) => ({ id: newId('cryptoSettlement'), partnerId: partner.id, merchantId: merchant.id, asset, destination: dest(asset), createdAt: new Date(clock.now()) }));
     await storage.settlements.createMany(partner.id, merchant.id, settlements);
     const payment = newPayment({ partnerId: partner.id, merchantId: merchant.id, amount: { unit: 'iso4217/USD', value }, referenceId: 'r', expiresAt: null }, clock.now(), { defaultTtlS: 3600, maxTtlS: 86_400 });
-    await storage.payments.create(payment, { event: { id: newId('event'), paymentId: payment.id, partnerId: partner.id, type: 'payment.created', stateVersion: 1, createdAt: payment.createdAt, data: {} }, jobs: [] });
+    await storage.payments.create(payment, { event: { id: newId('event'), type: 'payment.created', snapshot: () => ({}) }, jobs: [] });
     const found = (await storage.payments.getForGateway(payment.id))!;
     return { ...found, options: (accounts: string[]) => buildOptions(deps(), found.payment, found, accounts) };
   }
@@ -117,12 +121,16 @@ describe.each(backends)('gateway options on $name', (backend) => {
     const s = await seller();
     const accounts = [`eip155:1:${BUYER}`];
     const first = await s.options(accounts);
-    expect((await storage.quotes.get(s.payment.id, first.options[0]!.id))!.state.approve).toBe(true);
+    const approveOf = async (optionId: string) => {
+      const state = (await storage.quotes.get(s.payment.id, optionId))!.state;
+      return state.flow === 'permit2' ? state.approve : null;
+    };
+    expect(await approveOf(first.options[0]!.id)).toBe(true);
     evm.needsApproval = false;
     try {
       const again = await s.options(accounts);
       expect(again.options[0]!.id).toBe(first.options[0]!.id);
-      expect((await storage.quotes.get(s.payment.id, first.options[0]!.id))!.state.approve).toBe(false);
+      expect(await approveOf(first.options[0]!.id)).toBe(false);
     } finally {
       evm.needsApproval = true;
     }
@@ -135,7 +143,8 @@ describe.each(backends)('gateway options on $name', (backend) => {
     const q = (await storage.quotes.get(s.payment.id, first.options[0]!.id))!;
     await storage.quotes.updateState(q.optionId, { ...q.state, messageBase64: 'AAAA' }, q.deadline);
     expect((await s.options(accounts)).options[0]!.id).toBe(q.optionId);
-    expect((await storage.quotes.get(s.payment.id, q.optionId))!.state.messageBase64).toBe('AAAA');
+    const kept = (await storage.quotes.get(s.payment.id, q.optionId))!.state;
+    expect(kept.flow === 'spl' ? kept.messageBase64 : null).toBe('AAAA');
   });
 
   it('offers no Solana option for an amount above u64, and still the EVM ones', async () => {

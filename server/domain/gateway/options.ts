@@ -81,7 +81,7 @@ export async function buildOptions(
       const optionId = reused?.optionId ?? newId('option', now);
       const deadline = reused?.deadline ?? new Date(fresh);
       const account10 = reused?.account ?? raw;
-      const prepared = await chain.prepareOption({ paymentId: payment.id, optionId, account: account10, asset, amount, destination: s.destination, deadline, quotedAt: reused?.createdAt ?? new Date(now) });
+      const prepared = await chain.prepareOption({ paymentId: payment.id, optionId, account: account10, asset, amount, destination: s.destination, deadline, quotedAt: reused?.createdAt ?? new Date(now), ...(reused ? { previous: reused.state } : {}) });
       if (!reused) {
         quotes.push({ optionId, paymentId: payment.id, account: raw, asset: asset.id, amount, destination: s.destination, deadline, state: prepared.state, createdAt: new Date(now), collectData: collect !== null });
       } else if (!stateStillHolds(reused.state, prepared.state)) {

@@ -1,4 +1,5 @@
 /** Quotes: the payment options offered to a wallet, and the buyer data given for one. */
+import type { QuoteState } from '../../ports/chains.ts';
 
 /** A payment option as quoted to a wallet. */
 export interface QuoteRecord {
@@ -14,7 +15,7 @@ export interface QuoteRecord {
   destination: string;
   deadline: Date;
   /** The chain adapter's record of what was prepared (typed data, transaction, flow). */
-  state: Record<string, unknown>;
+  state: QuoteState;
   createdAt: Date;
   /** This option needs buyer data before confirm (the merchant's dataCollection at quote time). */
   collectData?: boolean;

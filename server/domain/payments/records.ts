@@ -1,5 +1,6 @@
 /** Payments as stored: the record, its events, the changes a transition may make, lists and stats. */
 import type { NewJob } from '../jobs/records.ts';
+import type { MerchantRecord } from '../merchants/records.ts';
 import type { PaymentPrice } from './price.ts';
 import type { PaymentStatus } from './state-machine.ts';
 
@@ -62,6 +63,13 @@ export interface PaymentTransition {
   /** The event announcing the change, built from the updated payment. */
   event: { id: string; type: string; snapshot(p: PaymentRecord): unknown };
   jobs?: NewJob[];
+}
+
+/** The created event: its data built by the domain from the payment and its merchant, as stored. */
+export interface CreatedPaymentEvent {
+  id: string;
+  type: string;
+  snapshot(p: PaymentRecord, merchant: MerchantRecord): unknown;
 }
 
 export type CreatePaymentResult = { ok: true } | { ok: false; reason: 'merchant_not_found' | 'merchant_deleted' | 'merchant_not_payable' };

@@ -1,5 +1,6 @@
 import { monotonicUlid } from '../ulid.ts';
-import type { NewWebhookDelivery, WebhookDispatchItem } from './records.ts';
+import type { NewWebhookDelivery, WebhookDeliveryPlan, WebhookDispatchItem } from './records.ts';
+import type { NewJob } from '../jobs/records.ts';
 import type { PaymentEventRecord } from '../payments/records.ts';
 import { newId } from '../ids.ts';
 import type { Exact, SpecSchema } from '../vocabulary.ts';
@@ -28,24 +29,22 @@ export function envelopeOf(event: Pick<PaymentEventRecord, 'id' | 'type' | 'crea
   return JSON.stringify({ id: event.id, type: event.type, api_version: apiVersion, created_at: event.createdAt.toISOString(), data: event.data });
 }
 
+/** The job that sends a delivery: `webhook.deliver`, due at once, naming the delivery and its endpoint. */
+export function deliveryJob(d: Pick<NewWebhookDelivery, 'id' | 'endpointId' | 'createdAt'>): NewJob {
+  return { id: newId('job', d.createdAt.getTime()), type: 'webhook.deliver', payload: { deliveryId: d.id, endpointId: d.endpointId }, runAt: d.createdAt };
+}
+
 /**
  * One delivery (and job) per event × subscribed endpoint: the dispatcher's plan. Delivery ids are
  * handed out in ascending order, so the deliveries of one pass list in event order (ids of one
  * millisecond otherwise sort at random among themselves).
  */
-export function planDeliveries(items: WebhookDispatchItem[], now: number): NewWebhookDelivery[] {
+export function planDeliveries(items: WebhookDispatchItem[], now: number): WebhookDeliveryPlan {
   const planned = items.flatMap(({ event, apiVersion, endpointIds }) => {
     const body = envelopeOf(event, apiVersion);
-    return endpointIds.map((endpointId) => ({
-      jobId: newId('job', now),
-      endpointId,
-      partnerId: event.partnerId,
-      eventId: event.id,
-      eventType: event.type,
-      body,
-      createdAt: new Date(now),
-    }));
+    return endpointIds.map((endpointId) => ({ endpointId, partnerId: event.partnerId, eventId: event.id, eventType: event.type, body, createdAt: new Date(now) }));
   });
   const ids = planned.map(() => newDeliveryId(now)).sort();
-  return planned.map((d, i) => ({ id: ids[i]!, ...d }));
+  const deliveries = planned.map((d, i) => ({ id: ids[i]!, ...d }));
+  return { deliveries, jobs: deliveries.map(deliveryJob) };
 }

@@ -1,4 +1,5 @@
 /** Webhook endpoints of a partner, and the deliveries of payment events to them. */
+import type { NewJob } from '../jobs/records.ts';
 import type { PaymentEventRecord } from '../payments/records.ts';
 
 /** A partner's webhook receiver. `secret` signs deliveries; after a rotation `previousSecret` signs beside it until it expires. */
@@ -47,8 +48,14 @@ export interface WebhookDeliveryRecord {
   attempts: WebhookAttemptRecord[];
 }
 
-/** A delivery to write with its `webhook.deliver` outbox job. */
-export type NewWebhookDelivery = Omit<WebhookDeliveryRecord, 'status' | 'attemptCount' | 'lastStatusCode' | 'nextAttemptAt' | 'deliveredAt' | 'attempts'> & { jobId: string };
+/** A delivery to write (pending, not yet attempted). */
+export type NewWebhookDelivery = Omit<WebhookDeliveryRecord, 'status' | 'attemptCount' | 'lastStatusCode' | 'nextAttemptAt' | 'deliveredAt' | 'attempts'>;
+
+/** Deliveries and the outbox jobs that send them, written together. */
+export interface WebhookDeliveryPlan {
+  deliveries: NewWebhookDelivery[];
+  jobs: NewJob[];
+}
 
 /** An undispatched event with the endpoints of its partner subscribed to its type. */
 export interface WebhookDispatchItem {

@@ -1,7 +1,7 @@
 import type { IdempotencyCompletion } from '../../domain/idempotency/records.ts';
 import type { NewJob } from '../../domain/jobs/records.ts';
 import type { CryptoSettlementRecord, MerchantRecord } from '../../domain/merchants/records.ts';
-import type { CreatePaymentResult, PaymentEventRecord, PaymentListQuery, PaymentRecord, PaymentStatsRecord, PaymentTransition } from '../../domain/payments/records.ts';
+import type { CreatedPaymentEvent, CreatePaymentResult, PaymentEventRecord, PaymentListQuery, PaymentRecord, PaymentStatsRecord, PaymentTransition } from '../../domain/payments/records.ts';
 
 /**
  * Payments, their events and their relayer transactions. A status changes only through
@@ -22,13 +22,14 @@ export interface PaymentRepository {
   getRelayerTx(id: string): Promise<{ txId: string; rawTx: string } | null>;
   // -- end relayer transactions --
   /**
-   * One atomic unit, one round trip at most: the payment (only if the merchant is the partner's,
-   * live and has a crypto settlement; for a token price, a settlement in that very asset, else
-   * `merchant_not_payable`), its created event, its jobs, and the idempotent answer. The
-   * event's `data.merchant` is filled from the merchant row read in the same unit. An adapter may
-   * share the round trip and the commit with creates made at the same time, never the outcome.
+   * One atomic unit: the payment (only if the merchant is the partner's, live and has a crypto
+   * settlement; for a token price, a settlement in that very asset, else `merchant_not_payable`),
+   * its created event, its jobs, and the idempotent answer. The event's data is what
+   * `event.snapshot` builds from the payment and the merchant as the unit read it; the event takes
+   * the payment's partner, state version and creation time. An adapter may share the round trip
+   * and the commit with creates made at the same time, never the outcome.
    */
-  create(payment: PaymentRecord, extras: { event: PaymentEventRecord; jobs: NewJob[]; idempotency?: IdempotencyCompletion }): Promise<CreatePaymentResult>;
+  create(payment: PaymentRecord, extras: { event: CreatedPaymentEvent; jobs: NewJob[]; idempotency?: IdempotencyCompletion }): Promise<CreatePaymentResult>;
   /** By id alone: the gateway side, where a wallet knows only the payment id. */
   get(id: string): Promise<PaymentRecord | null>;
   /**

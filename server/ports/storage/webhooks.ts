@@ -1,5 +1,15 @@
 import type { PaymentEventRecord } from '../../domain/payments/records.ts';
-import type { NewWebhookDelivery, WebhookAttemptRecord, WebhookDeliveryRecord, WebhookDeliveryStatus, WebhookDispatchItem, WebhookEndpointPatch, WebhookEndpointRecord } from '../../domain/webhooks/records.ts';
+import type { NewJob } from '../../domain/jobs/records.ts';
+import type {
+  NewWebhookDelivery,
+  WebhookAttemptRecord,
+  WebhookDeliveryPlan,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+  WebhookDispatchItem,
+  WebhookEndpointPatch,
+  WebhookEndpointRecord,
+} from '../../domain/webhooks/records.ts';
 
 /**
  * Webhook endpoints and deliveries. Endpoints are read and written within their partner (the
@@ -24,12 +34,12 @@ export interface WebhookRepository {
   deleteEndpoint(partnerId: string, id: string, at: Date): Promise<boolean>;
   /**
    * One unit: claims up to `limit` undispatched payment events (disjoint across processes), writes
-   * the deliveries `plan` makes of them with one `webhook.deliver` job each, and marks the events
+   * the deliveries and jobs `plan` makes of them (jobs created at `now`), and marks the events
    * dispatched. Answers how many events and deliveries it wrote.
    */
-  dispatchPending(limit: number, now: Date, plan: (items: WebhookDispatchItem[]) => NewWebhookDelivery[]): Promise<{ events: number; deliveries: number }>;
-  /** A delivery and its job, in one unit (redelivery, test events). */
-  createDelivery(delivery: NewWebhookDelivery): Promise<void>;
+  dispatchPending(limit: number, now: Date, plan: (items: WebhookDispatchItem[]) => WebhookDeliveryPlan): Promise<{ events: number; deliveries: number }>;
+  /** A delivery and the job that sends it, in one unit (redelivery, test events); the job is created with the delivery. */
+  createDelivery(delivery: NewWebhookDelivery, job: NewJob): Promise<void>;
   /** One of the partner's payment events. */
   getEvent(partnerId: string, eventId: string): Promise<PaymentEventRecord | null>;
   getDelivery(id: string): Promise<WebhookDeliveryRecord | null>;

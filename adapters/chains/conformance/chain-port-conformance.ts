@@ -1,0 +1,286 @@
+// The chain port's conformance suite: every flow an adapter offers, through every ChainPort method,
+// on a real chain (sandbox). Paid means the merchant's balance grew by the amount to the base unit;
+// nothing the job repeats pays twice; no crash point loses a transfer; nothing is `failed` while
+// funds may have moved; and nothing a wallet tampers with is paid.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../../server/errors.ts';
+import type { ChainPort, OptionRequest, QuoteState, Submission, TransferState, WireAction } from '../../../server/ports/chains.ts';
+import { countingPort, paymentRecord, type ChainHarness, type FlowFixture, type MethodName, type Tamper } from './harness.ts';
+
+export type { ChainHarness, ConformanceWallet, FlowFixture, Tamper } from './harness.ts';
+
+const AMOUNT = 2_345_678n;
+/** Enough steps for any adapter to submit and confirm with a block mined between steps. */
+const MAX_STEPS = 8;
+
+/**
+ * What the test file declares before the harness opens (vitest collects tests first): the flows
+ * the adapter offers, by the `flow` of their quote state, and whether anyone but the service's job
+ * can submit the buyer's signed submission (an EIP-3009 authorization, a signed Solana transaction).
+ */
+export type DeclaredFlow = { flow: string; submittable: boolean };
+
+/** Runs the suite against the adapter `open` builds; `name` labels it. */
+export function chainPortConformance(name: string, declared: DeclaredFlow[], open: () => Promise<ChainHarness>): void {
+  describe(`chain port conformance: ${name}`, () => {
+    let h: ChainHarness;
+    let port: ChainPort;
+    let counts: Record<MethodName, number>;
+    let seq = 0;
+    beforeAll(async () => {
+      h = await open();
+      ({ port, counts } = countingPort(h.port));
+    }, 180_000);
+    afterAll(async () => {
+      await h?.close();
+    });
+
+    const request = (flow: FlowFixture, account: string, destination: string, deadlineInMs = 30 * 60_000): OptionRequest => ({
+      paymentId: `pay_conf_${name}_${++seq}_${h.now()}`,
+      optionId: `opt_${seq}`,
+      account,
+      asset: flow.asset,
+      amount: AMOUNT,
+      destination,
+      quotedAt: new Date(h.now()),
+      deadline: new Date(h.now() + deadlineInMs),
+    });
+
+    /** Prepare, fetch (for build actions), and check the action count: what the wallet is shown. */
+    async function quote(flow: FlowFixture, req: OptionRequest): Promise<{ state: QuoteState; actions: WireAction[] }> {
+      const prepared = await port.prepareOption(req);
+      expect(prepared.state.flow).toBe(flow.flow);
+      expect(prepared.etaS).toBeGreaterThan(0);
+      let { state, actions } = prepared;
+      if (actions.some((a) => a.type === 'build')) {
+        expect(port.fetchActions, 'a build action needs fetchActions').toBeTypeOf('function');
+        ({ state, actions } = await port.fetchActions!(req, state, actions.find((a) => a.type === 'build')!.data.data));
+      }
+      expect(actions.every((a) => a.type === 'walletRpc')).toBe(true);
+      expect(port.expectedResults(state)).toBe(actions.length);
+      return { state, actions };
+    }
+
+    /** A buyer signs (and maybe sends) a quoted option; the adapter accepts it. */
+    async function confirmed(flow: FlowFixture, options: { holdBeforeWallet?: boolean; deadlineInMs?: number } = {}) {
+      const buyer = await h.newBuyer(flow, AMOUNT);
+      const destination = h.newDestination();
+      const req = request(flow, buyer.account, destination, options.deadlineInMs);
+      const { state, actions } = await quote(flow, req);
+      if (options.holdBeforeWallet) await h.holdBroadcasts();
+      const results = await buyer.act(actions);
+      const verdict = await port.verifyResults(req, state, results);
+      if (!verdict.ok) throw new Error(`verify refused an honest payment: ${verdict.code} ${verdict.message}`);
+      return {
+        req,
+        destination,
+        submission: verdict.submission,
+        record: paymentRecord(verdict.txId ?? null),
+      };
+    }
+
+    /** One job run, as the job does it: a submitted id is recorded when none is. */
+    async function step(req: OptionRequest, submission: Submission, record: ReturnType<typeof paymentRecord>): Promise<TransferState> {
+      const answer = await port.advance(req, submission, record.state.txId, record.ctx());
+      if (answer.state === 'submitted' && record.state.txId === null) record.state.txId = answer.txId;
+      return answer;
+    }
+
+    /** Runs the job until the transfer is final, a block between runs; every step is kept. */
+    async function settle(req: OptionRequest, submission: Submission, record: ReturnType<typeof paymentRecord>) {
+      const steps: TransferState[] = [];
+      for (let i = 0; i < MAX_STEPS; i++) {
+        const s = await step(req, submission, record);
+        steps.push(s);
+        if (s.state === 'confirmed' || s.state === 'failed') break;
+        await h.mine(1);
+      }
+      return { last: steps[steps.length - 1]!, steps };
+    }
+
+    it('names its namespace, serves its chain only, and tells valid addresses from invalid ones', () => {
+      expect(port.namespace).toBe(h.namespace);
+      expect(port.supportsChain(h.caip2)).toBe(true);
+      expect(port.supportsChain(h.otherChain)).toBe(false);
+      for (const a of h.addresses.valid) expect(port.isValidAddress(a), a).toBe(true);
+      for (const a of h.addresses.invalid) expect(port.isValidAddress(a), a).toBe(false);
+    });
+
+    it('offers the declared flows', () => {
+      expect(h.flows.map((f) => f.flow)).toEqual(declared.map((d) => d.flow));
+    });
+
+    describe.each(declared)('flow $flow', (d) => {
+      const flow = () => h.flows.find((f) => f.flow === d.flow)!;
+
+      it('prepare → wallet → verify → advance to confirmed pays the merchant the amount to the base unit; advance again is idempotent', async () => {
+        const { req, destination, submission, record } = await confirmed(flow());
+        const { last, steps } = await settle(req, submission, record);
+        expect(steps.filter((s) => s.state === 'failed')).toEqual([]);
+        expect(last).toEqual({ state: 'confirmed', txId: record.state.txId });
+        expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
+        const records = record.state.records;
+        await h.mine(1);
+        for (let i = 0; i < 2; i++) expect(await step(req, submission, record)).toEqual(last);
+        expect(record.state.records).toBe(records);
+        expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
+      }, 120_000);
+
+      it('a crash between record and broadcast is found again from the record, and pays once', async () => {
+        const { req, destination, submission, record } = await confirmed(flow());
+        if (record.state.txId === null) {
+          // The service records its own transaction in advance: the process dies right after.
+          record.state.crashAfterRecord = true;
+          await expect(port.advance(req, submission, null, record.ctx())).rejects.toThrow('crash after record');
+          record.state.crashAfterRecord = false;
+          expect(record.state.records).toBe(1);
+        }
+        // Either way the id is recorded and nothing was broadcast by the job yet.
+        const recorded = record.state.txId;
+        const records = record.state.records;
+        expect(recorded).not.toBeNull();
+        if (!flow().walletBroadcasts) {
+          await h.mine(1);
+          expect(await h.balance(destination, flow().asset)).toBe(0n);
+        }
+        const { last } = await settle(req, submission, record);
+        expect(last).toEqual({ state: 'confirmed', txId: recorded });
+        expect(record.state.records).toBe(records);
+        expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
+      }, 120_000);
+
+      it('a crash after broadcast, before its answer was kept, is found again: no second transfer', async () => {
+        const { req, destination, submission, record } = await confirmed(flow());
+        await port.advance(req, submission, record.state.txId, record.ctx()); // its answer is lost
+        // What was sent is on record (recorded before broadcast, or known since confirm).
+        const first = record.state.txId;
+        const records = record.state.records;
+        expect(first).not.toBeNull();
+        const { last } = await settle(req, submission, record);
+        expect(last).toEqual({ state: 'confirmed', txId: first });
+        expect(record.state.records).toBe(records);
+        expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
+      }, 120_000);
+
+      it('a transaction the node holds but has not included is never failed, and confirms once included', async () => {
+        const { req, destination, submission, record } = await confirmed(flow(), { holdBeforeWallet: flow().walletBroadcasts });
+        try {
+          if (!flow().walletBroadcasts) await h.holdBroadcasts();
+          for (let i = 0; i < 3; i++) expect(['pending', 'submitted']).toContain((await step(req, submission, record)).state);
+          expect(await h.balance(destination, flow().asset)).toBe(0n);
+        } finally {
+          await h.releaseBroadcasts();
+        }
+        const { last } = await settle(req, submission, record);
+        expect(last).toEqual({ state: 'confirmed', txId: record.state.txId });
+        expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
+      }, 120_000);
+
+      // Only where someone else can submit: a wallet-broadcast flow's only submitter is the wallet.
+      if (d.submittable)
+        it('funds moved by another submitter are never failed: confirmed with that transaction', async () => {
+          const elsewhere = flow().submitElsewhere;
+          if (!elsewhere) throw new Error(`flow ${d.flow} is declared submittable but its fixture has no submitElsewhere`);
+          const { req, destination, submission, record } = await confirmed(flow(), { deadlineInMs: 3 * 3600_000 });
+          // Blocks between the quote and the transaction: a search must page through them.
+          if (h.scans) await h.mine(h.scans.bound * 2 + 10);
+          const head = h.scans ? await h.scans.head() : 0;
+          const before = h.scans?.ranges().length ?? 0;
+          const theirs = await elsewhere(submission);
+          await h.mine(1);
+          const { last, steps } = await settle(req, submission, record);
+          expect(steps.filter((s) => s.state === 'failed')).toEqual([]);
+          expect(last).toEqual({ state: 'confirmed', txId: theirs });
+          expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
+          if (h.scans) {
+            const ranges = h.scans.ranges().slice(before);
+            expect(ranges.length).toBeGreaterThanOrEqual(2);
+            for (const r of ranges) {
+              expect(r.fromBlock).toBeGreaterThan(0);
+              expect(r.toBlock - r.fromBlock + 1).toBeLessThanOrEqual(h.scans.bound);
+              expect(r.toBlock).toBeLessThanOrEqual(head + MAX_STEPS + 2);
+            }
+          }
+        }, 180_000);
+
+      it.each<Tamper>(['wrong-signer', 'amount', 'destination'])(
+        'a wallet result with %s is never paid',
+        async (tamper) => {
+          const buyer = await h.newBuyer(flow(), AMOUNT);
+          const destination = h.newDestination();
+          const req = request(flow(), buyer.account, destination);
+          const { state, actions } = await quote(flow(), req);
+          const verdict = await port.verifyResults(req, state, await buyer.act(actions, { tamper }));
+          if (!verdict.ok) {
+            expect(['invalid_signature', 'invalid_results']).toContain(verdict.code);
+          } else {
+            // Accepted only where the chain decides (a hash the wallet sent): it must fail there.
+            const { last } = await settle(req, verdict.submission, paymentRecord(verdict.txId ?? null));
+            expect(last.state).toBe('failed');
+          }
+          // Another account paying in the buyer's place may well fill the destination: still not this payment.
+          if (tamper !== 'wrong-signer') expect(await h.balance(destination, flow().asset)).toBeLessThan(AMOUNT);
+        },
+        120_000,
+      );
+    });
+
+    it('refuses stored state that is not its own, with a typed answer rather than a crash', async () => {
+      const f = h.flows[0]!;
+      const buyer = await h.newBuyer(f, AMOUNT);
+      const req = request(f, buyer.account, h.newDestination());
+      const foreign: QuoteState =
+        h.namespace === 'solana'
+          ? { flow: 'transfer' }
+          : {
+              flow: 'spl',
+              mint: 'm',
+              decimals: 6,
+              destinationOwner: 'o',
+              amount: '1',
+            };
+      const broken = JSON.parse('{"flow":"eip3009","typedData":7}') as QuoteState; // a damaged row, as JSON gives it back
+      for (const state of [foreign, broken]) {
+        expect(await port.verifyResults(req, state, ['0x'])).toMatchObject({
+          ok: false,
+          code: 'quote_expired',
+        });
+        expect(() => port.expectedResults(state)).toThrow(AppError);
+        if (port.fetchActions) await expect(port.fetchActions(req, state, req.optionId)).rejects.toThrow(AppError);
+      }
+      const foreignSubmission: Submission =
+        h.namespace === 'solana'
+          ? { flow: 'transfer' }
+          : {
+              flow: 'spl',
+              transaction: 'AA',
+              signature: 's',
+              lastValidBlockHeight: 1,
+            };
+      await expect(port.advance(req, foreignSubmission, null, paymentRecord(null).ctx())).rejects.toMatchObject({ code: 'invalid_state' });
+    });
+
+    // Last: moving the chain's time forward must not shorten the other tests' quotes.
+    describe.each(declared)('flow $flow, expired', (d) => {
+      it('a quote past its deadline is never paid: refused at verify, or failed by advance with nothing moved', async () => {
+        const f = h.flows.find((x) => x.flow === d.flow)!;
+        const buyer = await h.newBuyer(f, AMOUNT);
+        const destination = h.newDestination();
+        const req = request(f, buyer.account, destination, 20_000);
+        const { state, actions } = await quote(f, req);
+        const results = await buyer.act(actions, { withhold: true });
+        await h.expire(req.deadline);
+        const verdict = await port.verifyResults(req, state, results);
+        if (!verdict.ok) expect(verdict.code).toBe('quote_expired');
+        else expect((await settle(req, verdict.submission, paymentRecord(verdict.txId ?? null))).last.state).toBe('failed');
+        expect(await h.balance(destination, f.asset)).toBe(0n);
+      }, 120_000);
+    });
+
+    it('called every method of the port', () => {
+      const offered = (m: MethodName) => m !== 'fetchActions' || h.port.fetchActions !== undefined;
+      for (const [m, n] of Object.entries(counts) as Array<[MethodName, number]>) if (offered(m)) expect(n, m).toBeGreaterThan(0);
+      console.info(`chain port conformance (${name}) calls per method: ${JSON.stringify(counts)}`);
+    });
+  });
+}

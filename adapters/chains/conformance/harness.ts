@@ -1,0 +1,126 @@
+// What the chain port conformance suite needs from each adapter's test file: the adapter, and a
+// harness that plays the buyer's wallet, the chain (mining, held broadcasts, expiry) and other
+// submitters; plus the in-memory payment record the job keeps, and a per-method call counter.
+import type { AssetInfo } from '../../../server/domain/assets.ts';
+import type { AdvanceContext, ChainPort, RecordedTransaction, Submission, WireAction } from '../../../server/ports/chains.ts';
+
+/** How a wallet may misbehave: sign as another key, or sign/send other terms than the action's. */
+export type Tamper = 'wrong-signer' | 'amount' | 'destination';
+
+export interface ConformanceWallet {
+  /** The buyer's CAIP-10 account. */
+  account: string;
+  /**
+   * Executes the actions as a wallet does (sign, or sign and send), one result per action. With
+   * `withhold`, a transaction the wallet would broadcast is signed but never sent.
+   */
+  act(actions: WireAction[], options?: { tamper?: Tamper; withhold?: boolean }): Promise<string[]>;
+}
+
+export interface FlowFixture {
+  /** The `flow` of the quote state the adapter prepares for this asset. */
+  flow: string;
+  asset: AssetInfo;
+  /** The wallet broadcasts the payment itself (its result is a tx id): held broadcasts start before it acts. */
+  walletBroadcasts: boolean;
+  /**
+   * Someone other than the service's job spends the buyer's signed submission first (another
+   * account submitting an EIP-3009 authorization, the wallet sending its signed Solana
+   * transaction itself). Answers that transaction's id.
+   */
+  submitElsewhere?(submission: Submission): Promise<string>;
+}
+
+export interface ChainHarness {
+  port: ChainPort;
+  namespace: string;
+  caip2: string;
+  /** A CAIP-2 id this adapter does not serve. */
+  otherChain: string;
+  addresses: { valid: string[]; invalid: string[] };
+  flows: FlowFixture[];
+  /** The service's time, as the adapter's clock sees it. */
+  now(): number;
+  newBuyer(flow: FlowFixture, amount: bigint): Promise<ConformanceWallet>;
+  /** A fresh merchant destination (CAIP-10) holding nothing. */
+  newDestination(): string;
+  balance(destination: string, asset: AssetInfo): Promise<bigint>;
+  /** Produces `blocks` blocks (a no-op where the chain confirms at once). */
+  mine(blocks: number): Promise<void>;
+  /** Broadcasts reach the node but are not included until `releaseBroadcasts`. */
+  holdBroadcasts(): Promise<void>;
+  releaseBroadcasts(): Promise<void>;
+  /** Moves the chain (and the service's clock) past this quote's deadline. */
+  expire(deadline: Date): Promise<void>;
+  /** Where the adapter bounds its log searches: every `eth_getLogs` range asked so far, and the bound. */
+  scans?: {
+    ranges(): Array<{ fromBlock: number; toBlock: number }>;
+    bound: number;
+    head(): Promise<number>;
+  };
+  close(): Promise<void>;
+}
+
+/**
+ * The payment's record as the job keeps it: the tx id recorded at confirm or by `record`, and the
+ * signed bytes of a relayer transaction. `crashAfterRecord` makes the process die right after a
+ * record commits, before anything is broadcast.
+ */
+export function paymentRecord(confirmedTxId: string | null) {
+  const state = {
+    txId: confirmedTxId,
+    rawTx: null as string | null,
+    records: 0,
+    crashAfterRecord: false,
+  };
+  const ctx = (): AdvanceContext => ({
+    rawTx: state.rawTx,
+    async record(tx: RecordedTransaction, replaces: string | null) {
+      if (state.txId !== replaces) return false;
+      state.txId = tx.txId;
+      state.rawTx = tx.rawTx;
+      state.records++;
+      if (state.crashAfterRecord) throw new Error('crash after record');
+      return true;
+    },
+  });
+  return { state, ctx };
+}
+
+export type MethodName = 'namespace' | 'supportsChain' | 'isValidAddress' | 'prepareOption' | 'fetchActions' | 'expectedResults' | 'verifyResults' | 'advance';
+
+/** The port with every method call (and every read of `namespace`) counted. */
+export function countingPort(port: ChainPort): {
+  port: ChainPort;
+  counts: Record<MethodName, number>;
+} {
+  const counts: Record<MethodName, number> = {
+    namespace: 0,
+    supportsChain: 0,
+    isValidAddress: 0,
+    prepareOption: 0,
+    fetchActions: 0,
+    expectedResults: 0,
+    verifyResults: 0,
+    advance: 0,
+  };
+  const fetch = port.fetchActions?.bind(port);
+  const counted: ChainPort = {
+    get namespace() {
+      counts.namespace++;
+      return port.namespace;
+    },
+    supportsChain: (caip2) => (counts.supportsChain++, port.supportsChain(caip2)),
+    isValidAddress: (address) => (counts.isValidAddress++, port.isValidAddress(address)),
+    prepareOption: (req) => (counts.prepareOption++, port.prepareOption(req)),
+    ...(fetch
+      ? {
+          fetchActions: (req, state, data) => (counts.fetchActions++, fetch(req, state, data)),
+        }
+      : {}),
+    expectedResults: (state) => (counts.expectedResults++, port.expectedResults(state)),
+    verifyResults: (req, state, results) => (counts.verifyResults++, port.verifyResults(req, state, results)),
+    advance: (req, sub, txId, ctx) => (counts.advance++, port.advance(req, sub, txId, ctx)),
+  };
+  return { port: counted, counts };
+}

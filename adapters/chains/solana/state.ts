@@ -1,0 +1,30 @@
+// The Solana adapter's stored state, checked where it comes back in: quote state and submissions
+// are JSON read from the database, so a damaged or foreign row answers a typed refusal, never a crash.
+import type { SplQuoteState, SplSubmission } from '../../../server/ports/chain-state-solana.ts';
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isHeight = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** Reads a stored SPL quote state (prepared, or prepared then fetched). */
+export function parseSplQuoteState(raw: unknown): Parsed<SplQuoteState> {
+  if (!isObject(raw) || raw.flow !== 'spl') return { ok: false, problem: `the stored quote state is not a Solana flow (${isObject(raw) ? String(raw.flow) : typeof raw})` };
+  const { mint, decimals, destinationOwner, amount, messageBase64, signature, lastValidBlockHeight } = raw;
+  if (typeof mint !== 'string' || typeof destinationOwner !== 'string' || typeof amount !== 'string' || !/^[0-9]+$/.test(amount))
+    return { ok: false, problem: 'the stored spl quote state is malformed' };
+  if (typeof decimals !== 'number' || !Number.isInteger(decimals)) return { ok: false, problem: 'the stored spl quote state is malformed' };
+  const state: SplQuoteState = { flow: 'spl', mint, decimals, destinationOwner, amount };
+  if (messageBase64 === undefined && signature === undefined && lastValidBlockHeight === undefined) return { ok: true, value: state };
+  // A fetched state carries all three, or it is not one.
+  if (typeof messageBase64 !== 'string' || typeof signature !== 'string' || !isHeight(lastValidBlockHeight)) return { ok: false, problem: 'the stored spl build is malformed' };
+  return { ok: true, value: { ...state, messageBase64, signature, lastValidBlockHeight } };
+}
+
+/** Reads a submission handed to the job. */
+export function parseSplSubmission(raw: unknown): Parsed<SplSubmission> {
+  if (!isObject(raw) || raw.flow !== 'spl') return { ok: false, problem: 'the submission is not a Solana flow' };
+  const { transaction, signature, lastValidBlockHeight } = raw;
+  if (typeof transaction !== 'string' || typeof signature !== 'string' || !isHeight(lastValidBlockHeight)) return { ok: false, problem: 'the spl submission is malformed' };
+  return { ok: true, value: { flow: 'spl', transaction, signature, lastValidBlockHeight } };
+}

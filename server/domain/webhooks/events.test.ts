@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { deliveryJob, envelopeOf, planDeliveries } from './events.ts';
+
+const now = Date.parse('2026-11-24T10:00:00.000Z');
+const event = (id: string, partnerId: string) => ({ id, paymentId: `pay_${id}`, partnerId, type: 'payment.created', stateVersion: 1, createdAt: new Date(now - 1000), data: { paymentId: `pay_${id}` } });
+
+describe('webhook delivery plan', () => {
+  it('makes one delivery per event and subscribed endpoint, in event order, each with the job that sends it', () => {
+    const items = [
+      { event: event('evt_1', 'ptr_a'), apiVersion: '2026-02-18', endpointIds: ['we_1', 'we_2'] },
+      { event: event('evt_2', 'ptr_b'), apiVersion: '2026-02-19.preview', endpointIds: ['we_3'] },
+    ];
+    const { deliveries, jobs } = planDeliveries(items, now);
+    expect(deliveries.map((d) => [d.eventId, d.endpointId, d.partnerId])).toEqual([
+      ['evt_1', 'we_1', 'ptr_a'],
+      ['evt_1', 'we_2', 'ptr_a'],
+      ['evt_2', 'we_3', 'ptr_b'],
+    ]);
+    expect(deliveries.map((d) => d.id)).toEqual([...deliveries.map((d) => d.id)].sort());
+    expect(new Set(deliveries.map((d) => d.id)).size).toBe(3);
+    expect(deliveries[0]!.body).toBe(envelopeOf(items[0]!.event, '2026-02-18'));
+    expect(deliveries[2]!.body).toBe(envelopeOf(items[1]!.event, '2026-02-19.preview'));
+    for (const d of deliveries) expect(d.createdAt).toEqual(new Date(now));
+    expect(jobs.map((j) => [j.type, j.payload, j.runAt])).toEqual(deliveries.map((d) => ['webhook.deliver', { deliveryId: d.id, endpointId: d.endpointId }, new Date(now)]));
+    expect(new Set(jobs.map((j) => j.id)).size).toBe(3);
+    expect(planDeliveries([], now)).toEqual({ deliveries: [], jobs: [] });
+  });
+
+  it('sends a redelivery at once, naming it and its endpoint', () => {
+    const d = { id: 'whdl_x', endpointId: 'we_9', createdAt: new Date(now) };
+    expect(deliveryJob(d)).toEqual({ id: expect.stringMatching(/^job_/) as unknown, type: 'webhook.deliver', payload: { deliveryId: 'whdl_x', endpointId: 'we_9' }, runAt: new Date(now) });
+  });
+});
