@@ -28,7 +28,7 @@ import { paymentListHandlers } from './handlers/payment-lists.ts';
 import { refundHandlers } from './handlers/refunds.ts';
 import { gatewayHandlers } from './handlers/gateway.ts';
 import { webhookHandlers } from './handlers/webhooks.ts';
-import type { HostLookup } from './domain/webhooks/url-policy.ts';
+import type { EndpointUrlPolicy } from './domain/webhooks/url-policy.ts';
 import type { PaymentTimeLimits } from './domain/payments/create-payment.ts';
 import { createChainRegistry, type ChainRegistry } from './ports/chains.ts';
 import { createPriceTable, type PricePort } from './domain/prices.ts';
@@ -59,12 +59,11 @@ export interface AppDeps {
   validateResponses?: boolean;
   /** The OpenAPI documents by version; the generated ones by default. */
   docs?: Map<string, OpenApiDoc>;
-  /** Sandbox mode only: webhook endpoints on loopback (http allowed) are accepted. Default false. */
-  allowLoopbackEndpoints?: boolean;
-  /** The port this service listens on: webhook endpoints may never point at it. */
-  ownPort?: number;
-  /** DNS for checking webhook endpoint hosts; the system resolver by default (tests inject one). */
-  webhookLookup?: HostLookup;
+  /**
+   * What a webhook endpoint URL must satisfy: sandbox loopback allowance, never this service's
+   * own port, DNS and the SSRF guard's address classes (server/composition/webhooks.ts builds it).
+   */
+  webhookEndpoints: EndpointUrlPolicy;
   /** HMAC key of the data-collection page tokens; absent: random per process (tokens die with it). */
   collectDataSecret?: string;
   /** Requests per authenticated client; absent: no limit. */

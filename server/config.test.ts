@@ -1,5 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { assertWorkerConfig, ConfigError, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
   it('defaults to the sandbox with pages under /pay on the chosen port', () => {
@@ -42,4 +45,116 @@ describe('loadConfig', () => {
     expect(loadConfig({ SERVICE_MODE: 'production' }).host).toBe('0.0.0.0');
     expect(loadConfig({ SERVICE_MODE: 'production', HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
   });
+
+  it('refuses switches other than on and off, naming the variable', () => {
+    expect(loadConfig({ JOB_WORKERS: 'off', REDIS_URL: 'redis://127.0.0.1:6379' }).jobWorkers).toBe(false);
+    expect(loadConfig({ LOGO_CHECKS: 'off' }).logoChecks).toBe(false);
+    expect(() => loadConfig({ LOGO_CHECKS: 'false' })).toThrow(/^LOGO_CHECKS must be on or off, got "false"$/);
+    expect(() => loadConfig({ JOB_WORKERS: 'no' })).toThrow(/^JOB_WORKERS must be on or off/);
+  });
+
+  it('checks EVM_RPC_URLS chain ids and URLs, and PERMIT2_ADDRESS', () => {
+    const key = { EVM_RELAYER_KEY: `0x${'1'.repeat(64)}` };
+    expect(loadConfig({ ...key, EVM_RPC_URLS: '{"eip155:8453":"https://rpc.example"}' }).evmRpcUrls).toEqual({ 'eip155:8453': 'https://rpc.example' });
+    expect(() => loadConfig({ ...key, EVM_RPC_URLS: '{"base":"https://rpc.example"}' })).toThrow(/^EVM_RPC_URLS: "base" must be an eip155 CAIP-2 chain id/);
+    expect(() => loadConfig({ ...key, EVM_RPC_URLS: '{"eip155:8453":"rpc.example"}' })).toThrow(/^EVM_RPC_URLS: "eip155:8453" must map to an http/);
+    expect(() => loadConfig({ EVM_RPC_URLS: '[1]' })).toThrow(/^EVM_RPC_URLS must be a JSON object of strings/);
+    expect(() => loadConfig({ PERMIT2_ADDRESS: '0x1234' })).toThrow(/^PERMIT2_ADDRESS must be a 0x-prefixed 20-byte hex address/);
+  });
 });
+
+describe('ASSETS_FILE contents', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'assets-'));
+  const usdc = { id: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', name: 'USD Coin', decimals: 6, pegCurrency: 'USD', flows: ['eip3009', 'permit2', 'transfer'], networkName: 'Base' };
+  const spl = { id: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/token:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', symbol: 'USDC', name: 'USD Coin', decimals: 6, flows: ['spl'], networkName: 'Solana' };
+  let n = 0;
+  /** Loads a config whose ASSETS_FILE holds `content` (JSON unless a string). */
+  const load = (content: unknown) => {
+    const file = join(dir, `assets-${n++}.json`);
+    writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+    return { file, run: () => loadConfig({ ASSETS_FILE: file }) };
+  };
+  /** The message for a file holding `content`, with the path replaced by FILE. */
+  const problem = (content: unknown) => {
+    const { file, run } = load(content);
+    try {
+      run();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as Error).message.replace(file, 'FILE');
+    }
+    throw new Error('the file was accepted');
+  };
+
+  it('reads a valid file, and the production default', () => {
+    expect(load([usdc, spl]).run().assets).toEqual([usdc, spl]);
+    expect(loadConfig({ SERVICE_MODE: 'production' }).assets.length).toBeGreaterThan(0);
+  });
+
+  it('names the variable and the file when it is missing or not JSON', () => {
+    expect(() => loadConfig({ ASSETS_FILE: join(dir, 'absent.json') })).toThrow(/^ASSETS_FILE \(.*absent\.json\) could not be read as JSON/);
+    expect(problem('[{')).toMatch(/^ASSETS_FILE \(FILE\) could not be read as JSON/);
+    expect(problem({ assets: [] })).toBe('ASSETS_FILE (FILE): must hold a JSON array of assets');
+  });
+
+  it('names the asset and the rule it breaks', () => {
+    expect(problem([usdc, 'USDC'])).toBe('ASSETS_FILE (FILE): asset 2: must be an object');
+    expect(problem([usdc, { ...spl, id: 'USDC on Solana' }])).toBe('ASSETS_FILE (FILE): asset 2 (USDC on Solana): id must be a CAIP-19 asset id, e.g. eip155:8453/erc20:0x…');
+    expect(problem([{ ...usdc, symbol: '' }])).toMatch(/^ASSETS_FILE \(FILE\): asset 1 \(eip155:8453\/erc20:0x8335.*\): symbol must be a non-empty string/);
+    expect(problem([{ ...usdc, name: 7 }])).toMatch(/: asset 1 \(.*\): name must be a non-empty string/);
+    expect(problem([usdc, spl, { ...spl, id: spl.id.replace('EPj', 'XPj'), decimals: 37 }])).toMatch(/^ASSETS_FILE \(FILE\): asset 3 \(solana:.*\): decimals must be an integer 0\.\.36$/);
+    expect(problem([{ ...usdc, decimals: 1.5 }])).toMatch(/: decimals must be an integer 0\.\.36$/);
+    expect(problem([{ ...usdc, pegCurrency: 'XYZ' }])).toMatch(/: pegCurrency must be a supported ISO 4217 currency code/);
+    expect(problem([{ ...usdc, flows: [] }])).toMatch(/: flows must be a non-empty array of eip3009, permit2, transfer$/);
+    expect(problem([{ ...usdc, flows: ['spl'] }])).toMatch(/: flows: "spl" is not a flow on eip155 \(eip3009, permit2, transfer\)$/);
+    expect(problem([{ ...usdc, flows: ['permit2', 'permit2'] }])).toMatch(/: flows lists a flow twice$/);
+    expect(problem([{ ...usdc, id: 'cosmos:hub/slip44:118' }])).toMatch(/: id is on cosmos, a chain namespace this service does not pay on/);
+    expect(problem([{ ...usdc, networkName: '' }])).toMatch(/: networkName must be a non-empty string/);
+    expect(problem([{ ...usdc, iconUrl: 'http://icons.example/usdc.png' }])).toMatch(/: iconUrl must be an https:\/\/ URL$/);
+    expect(problem([{ ...usdc, color: 'blue' }])).toMatch(/: asset 1 \(.*\): unknown key color \(known: id, symbol/);
+  });
+
+  it('refuses the same asset twice, in any letter case of an EVM address', () => {
+    expect(problem([usdc, spl, usdc])).toBe(`ASSETS_FILE (FILE): asset 3 (${usdc.id}): the same asset as asset 1`);
+    expect(problem([usdc, { ...usdc, id: usdc.id.toLowerCase() }])).toBe(`ASSETS_FILE (FILE): asset 2 (${usdc.id.toLowerCase()}): the same asset as asset 1`);
+  });
+});
+
+describe('FX_RATES', () => {
+  it('reads pairs of supported currencies with positive decimal rates', () => {
+    expect(loadConfig({}).fxRates).toEqual({});
+    expect(loadConfig({ FX_RATES: '{"EUR/USD":"1.08","GBP/USD":"1.27"}' }).fxRates).toEqual({ 'EUR/USD': '1.08', 'GBP/USD': '1.27' });
+  });
+
+  it('names the variable and the pair that breaks a rule', () => {
+    const message = (value: string) => {
+      try {
+        loadConfig({ FX_RATES: value });
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(message('{EUR')).toMatch(/^FX_RATES is not valid JSON/);
+    expect(message('["EUR/USD"]')).toBe('FX_RATES: must be a JSON object of "FROM/TO": "rate", e.g. {"EUR/USD":"1.08"}');
+    expect(message('{"EURUSD":"1.08"}')).toBe('FX_RATES: "EURUSD": a pair must be two ISO 4217 codes as FROM/TO, e.g. "EUR/USD"');
+    expect(message('{"eur/usd":"1.08"}')).toMatch(/^FX_RATES: "eur\/usd": a pair must be two ISO 4217 codes/);
+    expect(message('{"EUR/XYZ":"1.08"}')).toBe('FX_RATES: "EUR/XYZ": XYZ is not a supported currency');
+    expect(message('{"USD/USD":"1"}')).toBe('FX_RATES: "USD/USD": a currency\'s rate to itself is always 1');
+    expect(message('{"EUR/USD":1.08}')).toBe('FX_RATES: "EUR/USD": the rate must be a decimal string such as "1.08", got 1.08');
+    expect(message('{"EUR/USD":"-1.08"}')).toMatch(/^FX_RATES: "EUR\/USD": the rate must be a decimal string/);
+    expect(message('{"EUR/USD":"1e3"}')).toMatch(/^FX_RATES: "EUR\/USD": the rate must be a decimal string/);
+    expect(message('{"EUR/USD":"0.000"}')).toBe('FX_RATES: "EUR/USD": the rate must be greater than zero');
+  });
+});
+
+describe('assertWorkerConfig', () => {
+  it('refuses the sandbox and a worker without Redis or PostgreSQL, naming the variables', () => {
+    expect(() => assertWorkerConfig(loadConfig({}))).toThrow(/^SERVICE_MODE: the sandbox chains live inside the API process/);
+    expect(() => assertWorkerConfig(loadConfig({ SERVICE_MODE: 'production' }))).toThrow(/^REDIS_URL and DATABASE_URL must be set for a worker/);
+    expect(() => assertWorkerConfig(loadConfig({ SERVICE_MODE: 'production', DATABASE_URL: 'postgres://db/x' }))).toThrow(/^REDIS_URL must be set for a worker/);
+    expect(() => assertWorkerConfig(loadConfig({ SERVICE_MODE: 'production', DATABASE_URL: 'postgres://db/x', REDIS_URL: 'redis://r:6379' }))).not.toThrow();
+  });
+});
+

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AssetConfig } from './domain/assets.ts';
 import type { RateLimit } from './ports/rate-limiter.ts';
+import { parseAssets, parseFxRates } from './config-values.ts';
 
 /**
  * Configuration, read once at start from the environment. Every key is checked here; a bad
@@ -74,6 +75,55 @@ function jsonRecord(env: NodeJS.ProcessEnv, key: string): Record<string, string>
   throw new ConfigError(`${key} must be a JSON object of strings, e.g. {"eip155:8453":"https://…"}`);
 }
 
+/** An on/off switch; anything else is refused rather than read as "on". */
+function flag(env: NodeJS.ProcessEnv, key: string, fallback: boolean): boolean {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'on' || raw === 'off') return raw === 'on';
+  throw new ConfigError(`${key} must be on or off, got "${raw}"`);
+}
+
+/** A JSON value from a variable, or a message naming it. */
+function json(env: NodeJS.ProcessEnv, key: string): unknown {
+  const raw = env[key];
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch (err) {
+    throw new ConfigError(`${key} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** The assets of ASSETS_FILE, every entry checked, with the file named in each message. */
+function readAssetsFile(file: string, cwd: string): AssetConfig[] {
+  const path = resolve(cwd, file);
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  } catch (err) {
+    throw new ConfigError(`ASSETS_FILE (${path}) could not be read as JSON: ${(err as Error).message}`);
+  }
+  const parsed = parseAssets(value);
+  if ('problem' in parsed) throw new ConfigError(`ASSETS_FILE (${path}): ${parsed.problem}`);
+  return parsed.assets;
+}
+
+/** EVM_RPC_URLS: eip155 CAIP-2 chain ids to http(s) JSON-RPC URLs. */
+function readEvmRpcUrls(env: NodeJS.ProcessEnv): Record<string, string> {
+  const urls = jsonRecord(env, 'EVM_RPC_URLS');
+  for (const [chain, rpc] of Object.entries(urls)) {
+    if (!/^eip155:[1-9]\d{0,31}$/.test(chain)) throw new ConfigError(`EVM_RPC_URLS: "${chain}" must be an eip155 CAIP-2 chain id, e.g. eip155:8453`);
+    let ok = false;
+    try {
+      ok = ['http:', 'https:'].includes(new URL(rpc).protocol);
+    } catch {
+      // not a URL
+    }
+    if (!ok) throw new ConfigError(`EVM_RPC_URLS: "${chain}" must map to an http:// or https:// JSON-RPC URL`);
+  }
+  return urls;
+}
+
 function url(env: NodeJS.ProcessEnv, key: string, protocols: string[]): string | undefined {
   const raw = env[key];
   if (raw === undefined || raw === '') return undefined;
@@ -84,6 +134,21 @@ function url(env: NodeJS.ProcessEnv, key: string, protocols: string[]): string |
   } catch {
     throw new ConfigError(`${key} must be a URL starting with ${protocols.join(' or ')}`);
   }
+}
+
+/** FX_RATES: "FROM/TO" → a positive decimal rate between two supported currencies. */
+function fxRates(env: NodeJS.ProcessEnv): Record<string, string> {
+  const value = json(env, 'FX_RATES');
+  if (value === undefined) return {};
+  const parsed = parseFxRates(value);
+  if ('problem' in parsed) throw new ConfigError(`FX_RATES: ${parsed.problem}`);
+  return parsed.rates;
+}
+
+function permit2Address(env: NodeJS.ProcessEnv): string {
+  const raw = env.PERMIT2_ADDRESS || '0x000000000022D473030F116dDEE9F6B43aC78BA3';
+  if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) throw new ConfigError(`PERMIT2_ADDRESS must be a 0x-prefixed 20-byte hex address, got "${raw}"`);
+  return raw;
 }
 
 /** The buyer pages' base; /v1/ belongs to the API, so pages cannot live under it. */
@@ -100,17 +165,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be a pino level, got "${logLevel}"`);
   // Sandbox mode without ASSETS_FILE settles in the sandbox chains' assets (added at start).
-  const assetsFile = env.ASSETS_FILE ?? (mode === 'production' ? resolve(import.meta.dirname, '../config/assets.production.json') : undefined);
-  let assets: AssetConfig[] = [];
-  if (assetsFile) {
-    try {
-      assets = JSON.parse(readFileSync(resolve(cwd, assetsFile), 'utf8')) as AssetConfig[];
-    } catch (err) {
-      throw new ConfigError(`ASSETS_FILE ${assetsFile} could not be read as JSON: ${(err as Error).message}`);
-    }
-  }
-  const logoChecks = (env.LOGO_CHECKS ?? 'on') !== 'off';
-  const jobWorkers = (env.JOB_WORKERS ?? 'on') !== 'off';
+  const assetsFile = env.ASSETS_FILE || (mode === 'production' ? resolve(import.meta.dirname, '../config/assets.production.json') : undefined);
+  const assets = assetsFile ? readAssetsFile(assetsFile, cwd) : [];
+  const logoChecks = flag(env, 'LOGO_CHECKS', true);
+  const jobWorkers = flag(env, 'JOB_WORKERS', true);
   if (!jobWorkers && !env.REDIS_URL) throw new ConfigError('JOB_WORKERS=off needs REDIS_URL: without Redis jobs run in the API process');
   const paymentMaxTtlS = int(env, 'PAYMENT_MAX_TTL_S', 30 * 86_400, 60, 365 * 86_400);
   const paymentDefaultTtlS = int(env, 'PAYMENT_DEFAULT_TTL_S', 300, 30, paymentMaxTtlS);
@@ -118,7 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
   const evmRelayerKey = env.EVM_RELAYER_KEY;
   if (evmRelayerKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(evmRelayerKey)) throw new ConfigError('EVM_RELAYER_KEY must be a 0x-prefixed 32-byte hex private key');
-  const evmRpcUrls = jsonRecord(env, 'EVM_RPC_URLS');
+  const evmRpcUrls = readEvmRpcUrls(env);
   if (mode === 'production' && Object.keys(evmRpcUrls).length && !evmRelayerKey) throw new ConfigError('EVM_RPC_URLS needs EVM_RELAYER_KEY (the relayer pays gas for gasless flows)');
   const solanaRpcUrl = url(env, 'SOLANA_RPC_URL', ['http:', 'https:']);
   const solanaFeePayerKey = env.SOLANA_FEE_PAYER_KEY || undefined;
@@ -143,11 +201,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ...(solanaFeePayerKey ? { solanaFeePayerKey } : {}),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
     quoteTtlS: int(env, 'QUOTE_TTL_S', 300, 30, 3600),
-    fxRates: jsonRecord(env, 'FX_RATES'),
+    fxRates: fxRates(env),
     evmRpcUrls,
     ...(evmRelayerKey ? { evmRelayerKey } : {}),
     evmConfirmations: int(env, 'EVM_CONFIRMATIONS', 1, 1, 1000),
-    permit2Address: env.PERMIT2_ADDRESS ?? '0x000000000022D473030F116dDEE9F6B43aC78BA3',
+    permit2Address: permit2Address(env),
     mode,
     port,
     // The sandbox (test keys, a faucet, loopback webhooks) is a developer's tool: reachable from
@@ -164,4 +222,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     paymentDefaultTtlS,
     paymentMaxTtlS,
   };
+}
+
+/**
+ * What `npm run worker` needs beyond a valid configuration: production chains (the sandbox's live
+ * inside the API process), a durable queue shared with the API processes (Redis: with the inline
+ * queue, jobs live in one process's memory and a separate worker would never see them), and a
+ * PostgreSQL server (an embedded PGlite directory cannot be opened by two processes at once).
+ */
+export function assertWorkerConfig(config: AppConfig): void {
+  if (config.mode === 'sandbox') {
+    throw new ConfigError('SERVICE_MODE: the sandbox chains live inside the API process, so in sandbox mode jobs run there (JOB_WORKERS=on); run separate workers with SERVICE_MODE=production and real chain RPC URLs.');
+  }
+  if (!config.redisUrl || !config.databaseUrl) {
+    const missing = [config.redisUrl ? null : 'REDIS_URL', config.databaseUrl ? null : 'DATABASE_URL'].filter(Boolean).join(' and ');
+    throw new ConfigError(
+      `${missing} must be set for a worker. A separate worker process needs a durable queue (Redis, shared with the API processes) ` +
+        'and a PostgreSQL server; in the embedded mode (no REDIS_URL) the API process runs jobs itself with the inline queue.',
+    );
+  }
 }

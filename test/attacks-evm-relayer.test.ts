@@ -6,6 +6,7 @@ import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
 import { createAssetRegistry } from '../server/domain/assets.ts';
 import { createPriceTable } from '../server/domain/prices.ts';
 import { buildJobHandlers } from '../server/jobs/handlers.ts';
+import { webhookSettings } from '../server/composition/webhooks.ts';
 import { createChainRegistry } from '../server/ports/chains.ts';
 import { systemClock } from '../server/ports/clock.ts';
 import type { JobRecord } from '../server/domain/jobs/records.ts';
@@ -222,7 +223,7 @@ describe('two runs of one payment.advance job at once (a queue may deliver a job
       const confirmed = await t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=0`, { key: t.a.walletKey, body: { optionId: option.id, results: [{ type: 'walletRpc', data: [signature] }] } });
       expect(confirmed.body.status).toBe('processing');
       const job = (await storage.jobs.claimUnrelayed(100, new Date())).find((j: JobRecord) => j.type === 'payment.advance' && j.payload.paymentId === id)!;
-      const advance = buildJobHandlers({ storage, clock: systemClock, logger: pino({ level: 'silent' }), assets, chains: registry })['payment.advance']!;
+      const advance = buildJobHandlers({ storage, clock: systemClock, logger: pino({ level: 'silent' }), assets, chains: registry , webhooks: webhookSettings({ allowLoopback: false }).delivery })['payment.advance']!;
       await Promise.all([advance(job), advance(job)]);
       // The refused run looks for the transaction that used the authorization, finds the other
       // run's, and may confirm it at once: never a release.

@@ -7,6 +7,7 @@ import { createPayment, payableMerchant } from './helpers/payments.ts';
 import { createInlineQueue } from '../adapters/queue/inline/index.ts';
 import { createBullmqQueue } from '../adapters/queue/bullmq/index.ts';
 import { buildJobHandlers } from '../server/jobs/handlers.ts';
+import { webhookSettings } from '../server/composition/webhooks.ts';
 import { startJobs, type RunningJobs } from '../server/jobs/start-jobs.ts';
 import { createAssetRegistry } from '../server/domain/assets.ts';
 import { systemClock } from '../server/ports/clock.ts';
@@ -29,7 +30,7 @@ describe.each(cases)('payment expiry job on $label', ({ backend, queue }) => {
     const logger = pino({ level: 'silent' });
     const assets = createAssetRegistry(TEST_ASSETS);
     let notify = () => {};
-    jobs = await startJobs({ storage, queue: queue.make(), handlers: buildJobHandlers({ storage, clock: systemClock, logger, assets }), clock: systemClock, logger, relayIntervalMs: 200 });
+    jobs = await startJobs({ storage, queue: queue.make(), handlers: buildJobHandlers({ storage, clock: systemClock, logger, assets , webhooks: webhookSettings({ allowLoopback: false }).delivery }), clock: systemClock, logger, relayIntervalMs: 200 });
     notify = () => jobs.relay.notify();
     t = await startTestApp(storage, { clock: systemClock, onJobsWritten: () => notify() });
   });

@@ -6,9 +6,10 @@ import { startReceiver } from './webhooks-support.ts';
 import { closedPort, startSilentServer } from '../adapters/http-fetch/test-support/test-servers.ts';
 import { createManualClock } from '../server/ports/clock.ts';
 import { silentJobLogger } from '../server/jobs/logger.ts';
-import { createWebhookDispatcher } from '../server/domain/webhooks/dispatcher.ts';
+import { createWebhookDispatcher } from '../server/jobs/webhook-dispatcher.ts';
 import { createWebhookDeliverer } from '../server/domain/webhooks/deliver.ts';
 import { createWebhookFetch } from '../server/domain/webhooks/fetcher.ts';
+import { guardedFetchFactory } from '../server/composition/webhooks.ts';
 import { MAX_WEBHOOK_ENDPOINTS } from '../server/domain/webhooks/limits.ts';
 import type { StoragePort } from '../server/ports/storage/index.ts';
 
@@ -95,7 +96,7 @@ describe.each(backends)('webhook hygiene on $name', (backend) => {
   });
 
   const deliverer = (ownPort?: number) =>
-    createWebhookDeliverer({ storage, clock, logger: silentJobLogger, fetch: createWebhookFetch({ allowLoopback: true, ...(ownPort !== undefined ? { ownPort } : {}) }), allowLoopbackEndpoints: true, timeoutMs: 1500, schedule: [0, 1000] });
+    createWebhookDeliverer({ storage, clock, logger: silentJobLogger, fetch: createWebhookFetch(guardedFetchFactory, { allowLoopback: true, ...(ownPort !== undefined ? { ownPort } : {}) }), allowLoopbackEndpoints: true, timeoutMs: 1500, schedule: [0, 1000] });
 
   /** One delivery to `url` (written straight to storage: the rule at registration is not the one under test). */
   async function oneAttempt(url: string, ownPort?: number) {

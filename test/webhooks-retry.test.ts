@@ -6,9 +6,10 @@ import { createPayment, payableMerchant } from './helpers/payments.ts';
 import { startReceiver } from './webhooks-support.ts';
 import { createManualClock } from '../server/ports/clock.ts';
 import { silentJobLogger } from '../server/jobs/logger.ts';
-import { createWebhookDispatcher } from '../server/domain/webhooks/dispatcher.ts';
+import { createWebhookDispatcher } from '../server/jobs/webhook-dispatcher.ts';
 import { createWebhookDeliverer } from '../server/domain/webhooks/deliver.ts';
 import { createWebhookFetch } from '../server/domain/webhooks/fetcher.ts';
+import { guardedFetchFactory } from '../server/composition/webhooks.ts';
 import type { JobHandler, JobOutcome } from '../server/ports/queue.ts';
 import type { StoragePort } from '../server/ports/storage/index.ts';
 
@@ -34,7 +35,7 @@ describe.each(backends)('webhook retries under a controllable clock on $name', (
     await dispose?.();
   });
 
-  const deliverer = (allowLoopback = true) => createWebhookDeliverer({ storage, clock, logger: silentJobLogger, fetch: createWebhookFetch({ allowLoopback }), allowLoopbackEndpoints: allowLoopback, timeoutMs: 2000 });
+  const deliverer = (allowLoopback = true) => createWebhookDeliverer({ storage, clock, logger: silentJobLogger, fetch: createWebhookFetch(guardedFetchFactory, { allowLoopback }), allowLoopbackEndpoints: allowLoopback, timeoutMs: 2000 });
 
   /** Creates an endpoint and a payment, dispatches, and answers the one delivery job's runner. */
   async function oneDelivery(url: string) {

@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { startTestApp, TEST_ASSETS } from './helpers/test-app.ts';
 import { buildJobHandlers } from '../server/jobs/handlers.ts';
+import { webhookSettings } from '../server/composition/webhooks.ts';
 import { startJobs } from '../server/jobs/start-jobs.ts';
 import { createAssetRegistry } from '../server/domain/assets.ts';
 import { systemClock } from '../server/ports/clock.ts';
-import { createWebhookDispatcher } from '../server/domain/webhooks/dispatcher.ts';
+import { createWebhookDispatcher } from '../server/jobs/webhook-dispatcher.ts';
 import type { QueuePort } from '../server/ports/queue.ts';
 import type { StoragePort } from '../server/ports/storage/index.ts';
 
@@ -74,7 +75,7 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms = 1
  */
 export async function startWebhookStack(storage: StoragePort, opts: { queue: QueuePort; schedule: number[]; concurrency: number }) {
   const logger = pino({ level: 'silent' });
-  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets: createAssetRegistry(TEST_ASSETS), webhooks: { allowLoopbackEndpoints: true, timeoutMs: 2000, schedule: opts.schedule } });
+  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets: createAssetRegistry(TEST_ASSETS), webhooks: webhookSettings({ allowLoopback: true, delivery: { timeoutMs: 2000, schedule: opts.schedule } }).delivery });
   const jobs = await startJobs({ storage, queue: opts.queue, handlers, clock: systemClock, logger, relayIntervalMs: 100, concurrency: opts.concurrency });
   const dispatcher = createWebhookDispatcher({ storage, clock: systemClock, logger, intervalMs: 100, onJobsWritten: () => jobs.relay.notify() });
   dispatcher.start();

@@ -9,6 +9,7 @@ import { createSandboxChains, type SandboxChains } from '../../server/sandbox/in
 import { createAssetRegistry } from '../../server/domain/assets.ts';
 import { createPriceTable } from '../../server/domain/prices.ts';
 import { buildJobHandlers } from '../../server/jobs/handlers.ts';
+import { webhookSettings } from '../../server/composition/webhooks.ts';
 import { startJobs, type RunningJobs } from '../../server/jobs/start-jobs.ts';
 import { createChainRegistry } from '../../server/ports/chains.ts';
 import { systemClock, type Clock } from '../../server/ports/clock.ts';
@@ -42,7 +43,7 @@ export async function startProviderEnv(): Promise<ProviderEnv> {
   const logger = pino({ level: 'silent' });
   let offset = 0;
   const clock: Clock = { now: () => Date.now() + offset };
-  const jobs: RunningJobs = await startJobs({ storage, queue: createInlineQueue({ clock: systemClock }), handlers: buildJobHandlers({ storage, clock: systemClock, logger, assets, chains: registry }), clock: systemClock, logger, relayIntervalMs: 200 });
+  const jobs: RunningJobs = await startJobs({ storage, queue: createInlineQueue({ clock: systemClock }), handlers: buildJobHandlers({ storage, clock: systemClock, logger, assets, chains: registry , webhooks: webhookSettings({ allowLoopback: false }).delivery }), clock: systemClock, logger, relayIntervalMs: 200 });
   // Responses go out as the service sends them in production (no response validation against the
   // spec), so a renamed field reaches the consumer's expectations instead of turning into a 500.
   const t = await startTestApp(storage, { validateResponses: false, clock, assets, chains: registry, prices: createPriceTable(), payBaseUrl: 'https://pay.example.test', onJobsWritten: () => jobs.relay.notify() });

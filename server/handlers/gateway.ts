@@ -1,11 +1,12 @@
 import { AppError } from '../errors.ts';
 import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
-import { cancelPayment, expireIfDue } from '../domain/payments/transition.ts';
+import { expireIfDue } from '../domain/payments/transition.ts';
 import { gatewayBuyer, priceAmount, statusView } from '../domain/payments/view.ts';
 import { longPoll } from '../domain/payments/long-poll.ts';
 import { buildOptions } from '../domain/gateway/options.ts';
-import { chainOfQuote, confirmPayment, optionRequestOf } from '../domain/gateway/confirm.ts';
+import { confirmPayment } from '../domain/gateway/confirm.ts';
+import { cancelByBuyer, fetchOptionActions, mustBeActionable } from '../domain/gateway/actions.ts';
 import { resolvePaymentRef } from '../domain/gateway/payment-links.ts';
 import type { GatewayDeps } from '../domain/gateway/gateway-deps.ts';
 import type { MerchantRecord } from '../domain/merchants/records.ts';
@@ -34,20 +35,9 @@ export function gatewayHandlers(deps: GatewayDeps & { paymentChanges: PaymentCha
     return expireIfDue(deps, await lookUp(ref, (id) => storage.payments.get(id)));
   }
 
-  /** A payment the buyer can still act on: 410 once expired, 400 once settled either way. */
-  async function actionable(ref: string): Promise<PaymentRecord> {
-    return mustBeActionable(await payment(ref));
-  }
-
   /** The payment as stored now (expired if its time is up): what a woken long-poll answers. */
   async function current(known: PaymentRecord): Promise<PaymentRecord> {
     return expireIfDue(deps, (await storage.payments.get(known.id)) ?? known);
-  }
-
-  function mustBeActionable(p: PaymentRecord): PaymentRecord {
-    if (p.status === 'expired') throw new AppError('payment_expired', 'This payment has expired; ask the merchant for a new link');
-    if (p.status !== 'requires_action') throw new AppError('invalid_state', `This payment is ${p.status}`, { details: { status: p.status } });
-    return p;
   }
 
   async function info(p: PaymentRecord, known?: { merchant: MerchantRecord | null }) {
@@ -80,15 +70,7 @@ export function gatewayHandlers(deps: GatewayDeps & { paymentChanges: PaymentCha
     },
 
     async gatewayFetchAction({ path, body }) {
-      const p = await actionable(path.id);
-      const quote = await storage.quotes.get(p.id, body.optionId);
-      if (!quote) throw new AppError('option_not_found', 'No option with this id for this payment');
-      if (quote.deadline.getTime() <= clock.now()) throw new AppError('quote_expired', 'This option’s quote has expired; ask for options again');
-      const { chain } = chainOfQuote(deps, quote);
-      if (!chain.fetchActions) throw new AppError('invalid_state', 'This option has no build action to fetch');
-      const fetched = await chain.fetchActions(optionRequestOf(deps, quote), quote.state, body.data);
-      await storage.quotes.updateState(quote.optionId, fetched.state, quote.deadline);
-      return { status: 200, body: { actions: fetched.actions } };
+      return { status: 200, body: { actions: await fetchOptionActions(deps, await payment(path.id), body.optionId, body.data) } };
     },
 
     async gatewayConfirmPayment({ path, query, body, ctx }) {
@@ -117,9 +99,7 @@ export function gatewayHandlers(deps: GatewayDeps & { paymentChanges: PaymentCha
     },
 
     async gatewayCancelPayment({ path }) {
-      const p = await payment(path.id);
-      if (p.status === 'expired') throw new AppError('payment_expired', 'This payment has expired');
-      return { status: 200, body: cancelView(await cancelPayment(deps, p, 'cancelled_by_user')) };
+      return { status: 200, body: cancelView(await cancelByBuyer(deps, await payment(path.id))) };
     },
   };
 }

@@ -9,7 +9,7 @@ import { parseAssetId } from '../domain/caip.ts';
 import type { AssetRegistry } from '../domain/assets.ts';
 import type { PaymentDeps } from '../domain/payments/transition.ts';
 import type { PaymentListQuery, PaymentRecord } from '../domain/payments/records.ts';
-import { assertOwnsMerchant } from './payment-access.ts';
+import { assertOwnsMerchant } from '../domain/payments/access.ts';
 import { decodeCursorAs, encodeCursor, isCursorId } from './cursor.ts';
 
 type Ops = 'listPayments' | 'listMerchantPayments' | 'listMerchantPaymentsByPath';

@@ -1,23 +1,31 @@
-import { AppError, validationError } from '../errors.ts';
 import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
-import { newPayment, type PaymentTimeLimits } from '../domain/payments/create-payment.ts';
-import { cancelPayment, expireIfDue, type PaymentDeps } from '../domain/payments/transition.ts';
-import { eventSnapshot, paymentDetailsView, statusView } from '../domain/payments/view.ts';
+import { createPayment, type CreatePaymentDeps } from '../domain/payments/create-payment.ts';
+import { cancelPayment, expireIfDue } from '../domain/payments/transition.ts';
+import { paymentDetailsView, statusView } from '../domain/payments/view.ts';
 import { longPoll } from '../domain/payments/long-poll.ts';
 import type { PaymentChangesPort } from '../ports/payment-changes.ts';
-import { CREATED_EVENT_TYPE, pollInMs } from '../domain/payments/state-machine.ts';
-import { newId } from '../domain/ids.ts';
-import { paymentOfMerchant } from './payment-access.ts';
+import type { PaymentRecord } from '../domain/payments/records.ts';
+import { pollInMs } from '../domain/payments/state-machine.ts';
+import { paymentOfMerchant } from '../domain/payments/access.ts';
 
-export interface PaymentHandlerDeps extends PaymentDeps {
+export interface PaymentHandlerDeps extends CreatePaymentDeps {
   /** Base of buyer links: `gatewayUrl` is `{payBaseUrl}/<paymentId>`. */
   payBaseUrl: string;
-  paymentTimes: PaymentTimeLimits;
   /** Wakes long-polling status requests when their payment changes. */
   paymentChanges: PaymentChangesPort;
-  /** Sandbox mode accepts plain-http loopback `checkout` URLs; production only https (default sandbox). */
-  mode?: 'sandbox' | 'production';
+}
+
+/** The create answer: where the buyer pays, and when to look again. */
+function createdView(payment: PaymentRecord, payBaseUrl: string) {
+  return {
+    paymentId: payment.id,
+    gatewayUrl: `${payBaseUrl}/${payment.id}`,
+    status: payment.status,
+    isFinal: false,
+    pollInMs: pollInMs(payment.status)!,
+    expiresAt: Math.floor(payment.expiresAt.getTime() / 1000),
+  };
 }
 
 type Ops = 'createPayment' | 'getPaymentStatus' | 'getPayment' | 'cancelPayment';
@@ -26,38 +34,11 @@ export function paymentHandlers(deps: PaymentHandlerDeps): Pick<OperationHandler
   const { storage, clock, assets } = deps;
   return {
     async createPayment({ body, ctx }) {
-      const partner = partnerOf(ctx);
-      const merchantId = ctx.merchantId!;
       const preview = ctx.apiVersion === '2026-02-19.preview';
-      const payment = newPayment(
-        { partnerId: partner.id, merchantId, amount: body.amount, expiresAt: body.expiresAt ?? null, referenceId: body.referenceId, checkout: preview ? (body.checkout ?? null) : null },
-        clock.now(),
-        deps.paymentTimes,
-        { assets, loopbackCheckout: (deps.mode ?? 'sandbox') === 'sandbox' },
-      );
-      const response = {
-        paymentId: payment.id,
-        gatewayUrl: `${deps.payBaseUrl}/${payment.id}`,
-        status: payment.status,
-        isFinal: false,
-        pollInMs: pollInMs(payment.status)!,
-        expiresAt: Math.floor(payment.expiresAt.getTime() / 1000),
-      };
-      const result = await storage.payments.create(payment, {
-        event: { id: newId('event', clock.now()), type: CREATED_EVENT_TYPE, snapshot: (p, merchant) => eventSnapshot(p, merchant, assets) },
-        jobs: [{ id: newId('job', clock.now()), type: 'payment.expire', payload: { paymentId: payment.id }, runAt: payment.expiresAt }],
-        ...(ctx.idempotency ? { idempotency: ctx.idempotency.completeWith(201, response) } : {}),
-      });
-      if (!result.ok) {
-        if (result.reason === 'merchant_not_found') throw new AppError('forbidden', 'Merchant-Id does not name a merchant of this account');
-        if (result.reason === 'merchant_deleted') throw new AppError('merchant_not_found', 'This merchant was deleted and cannot accept payments');
-        if (payment.price.kind === 'token') {
-          throw validationError([{ field: 'amount.unit', message: `this merchant has no settlement destination for ${payment.price.asset}: register one before pricing payments in it` }]);
-        }
-        throw new AppError('merchant_not_payable', 'This merchant has no crypto settlement configured: register one before creating payments');
-      }
-      deps.onJobsWritten?.();
-      return { status: 201, body: response };
+      const input = { partnerId: partnerOf(ctx).id, merchantId: ctx.merchantId!, amount: body.amount, expiresAt: body.expiresAt ?? null, referenceId: body.referenceId, checkout: preview ? (body.checkout ?? null) : null };
+      const idempotency = ctx.idempotency;
+      const payment = await createPayment(deps, input, idempotency ? { idempotency: (p) => idempotency.completeWith(201, createdView(p, deps.payBaseUrl)) } : {});
+      return { status: 201, body: createdView(payment, deps.payBaseUrl) };
     },
 
     async getPaymentStatus({ path, query, ctx }) {

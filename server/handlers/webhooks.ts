@@ -9,18 +9,14 @@ import { deliveryJob, envelopeOf, newDeliveryId, type WebhookEventType as EventT
 import { SECRET_OVERLAP_MS } from '../domain/webhooks/schedule.ts';
 import { MAX_WEBHOOK_ENDPOINTS } from '../domain/webhooks/limits.ts';
 import { newWebhookSecret } from '../domain/webhooks/signing.ts';
-import { endpointUrlProblem, type HostLookup } from '../domain/webhooks/url-policy.ts';
+import { endpointUrlProblem, type EndpointUrlPolicy } from '../domain/webhooks/url-policy.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
 export interface WebhookHandlerDeps {
   storage: StoragePort;
   clock: Clock;
-  /** Sandbox mode only: accept loopback receivers (http allowed). */
-  allowLoopbackEndpoints?: boolean;
-  /** The port this service listens on: no endpoint may point at it, in any mode. */
-  ownPort?: number;
-  /** DNS for the registration check; the system resolver by default. */
-  webhookLookup?: HostLookup;
+  /** What an endpoint URL must satisfy (loopback allowance, own port, DNS, address guard): built by the composition root. */
+  webhookEndpoints: EndpointUrlPolicy;
   /** Called after a delivery job was written, so the relay hands it on at once. */
   onJobsWritten?: () => void;
 }
@@ -58,11 +54,7 @@ function shownError(error: string | null): string | null {
 /** Webhook endpoints and their deliveries: the partner side of the Webhooks area. */
 export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandlers, WebhookOps> {
   const { storage, clock } = deps;
-  const policy = {
-    allowLoopback: deps.allowLoopbackEndpoints ?? false,
-    ...(deps.ownPort !== undefined ? { ownPort: deps.ownPort } : {}),
-    ...(deps.webhookLookup ? { lookup: deps.webhookLookup } : {}),
-  };
+  const policy = deps.webhookEndpoints;
 
   async function assertUrl(url: string) {
     const problem = await endpointUrlProblem(url, policy);

@@ -1,25 +1,6 @@
 /**
- * The slice of a pino logger the job machinery uses, so tests and tools can pass a small one;
- * a pino `Logger` fits it as is.
+ * The job machinery's logger is the logger port (server/ports/logger.ts); these names stay for
+ * the job code and tests that use them.
  */
-export interface JobLogger {
-  debug(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
-
-const ignore = () => {};
-
-export const silentJobLogger: JobLogger = {
-  debug: ignore,
-  info: ignore,
-  warn: ignore,
-  error: ignore,
-};
-
-/** A short description of a thrown value for logs and `lastError`. */
-export function describeError(err: unknown): string {
-  if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
-  return String(err);
-}
+export { describeError, silentLogger as silentJobLogger } from '../ports/logger.ts';
+export type { Logger as JobLogger } from '../ports/logger.ts';

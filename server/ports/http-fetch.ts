@@ -74,3 +74,39 @@ export interface HttpFetchPort {
   /** Resolves with any HTTP status (4xx/5xx included); rejects only with {@link HttpFetchError}. */
   fetch(url: string, options: HttpFetchOptions): Promise<HttpFetchResponse>;
 }
+
+/** A (host name, address) pair the guard lets through although the address is not public. */
+export interface AllowedAddress {
+  hostname: string;
+  address: string;
+}
+
+/** How a guarded fetch is set up; every setting keeps the SSRF guard on. */
+export interface GuardedFetchSettings {
+  /** Sent unless the caller sets one. */
+  userAgent?: string;
+  /** Exact (host name, address) pairs exempt from the address check (sandbox loopback receivers). */
+  allowAddresses?: readonly AllowedAddress[];
+  /** The port this service listens on: refused on every address of this host, allowed or not. */
+  ownPort?: number;
+}
+
+/**
+ * Builds guarded fetches. The composition root passes the adapter's factory in, so domain code
+ * that decides *what* may be fetched never constructs the adapter itself.
+ */
+export type GuardedFetchFactory = (settings: GuardedFetchSettings) => HttpFetchPort;
+
+/**
+ * What the SSRF guard knows about IP addresses, for checks made before any fetch (a webhook
+ * endpoint at registration). Same classification the guarded fetch applies at every request.
+ */
+export interface AddressPolicyPort {
+  /** True only for globally routable unicast addresses. */
+  isPublic(address: string): boolean;
+  /** True for an address of this host: loopback, unspecified, or one of its interfaces. */
+  isOwnHostAddress(address: string): boolean;
+}
+
+/** Resolves a host name to all its addresses (the system resolver in production; tests inject one). */
+export type HostLookup = (hostname: string) => Promise<ReadonlyArray<{ address: string }>>;

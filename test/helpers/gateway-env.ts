@@ -10,6 +10,7 @@ import { createSandboxChains, type SandboxChains } from '../../server/sandbox/in
 import { createAssetRegistry, type AssetConfig } from '../../server/domain/assets.ts';
 import { createPriceTable } from '../../server/domain/prices.ts';
 import { buildJobHandlers } from '../../server/jobs/handlers.ts';
+import { webhookSettings } from '../../server/composition/webhooks.ts';
 import { startJobs, type RunningJobs } from '../../server/jobs/start-jobs.ts';
 import { createChainRegistry } from '../../server/ports/chains.ts';
 import { systemClock, type Clock } from '../../server/ports/clock.ts';
@@ -43,7 +44,7 @@ export async function startGatewayEnv(
   ]);
   const logger = pino({ level: 'silent' });
   let notify = () => {};
-  const jobs = await startJobs({ storage, queue: createInlineQueue({ clock }), handlers: buildJobHandlers({ storage, clock, logger, assets, chains: registry }), clock, logger, relayIntervalMs: 200 });
+  const jobs = await startJobs({ storage, queue: createInlineQueue({ clock }), handlers: buildJobHandlers({ storage, clock, logger, assets, chains: registry , webhooks: webhookSettings({ allowLoopback: false }).delivery }), clock, logger, relayIntervalMs: 200 });
   notify = () => jobs.relay.notify();
   const t = await startTestApp(storage, {
     clock,

@@ -8,6 +8,18 @@ import type { StoragePort } from '../../server/ports/storage/index.ts';
 import { createPostgresPaymentChanges } from '../../adapters/payment-changes/postgres/index.ts';
 import type { TestStorage } from './backends.ts';
 import { createKey, createPartner } from '../../server/auth/provisioning.ts';
+import { webhookSettings } from '../../server/composition/webhooks.ts';
+import type { HostLookup } from '../../server/ports/http-fetch.ts';
+
+/** Webhook endpoint settings a suite may set; startTestApp builds the policy from them as the composition root does. */
+export interface TestWebhookOptions {
+  /** Sandbox mode's loopback receivers (http allowed). */
+  allowLoopbackEndpoints?: boolean;
+  /** The port no endpoint may point at. */
+  ownPort?: number;
+  /** DNS for the registration check. */
+  webhookLookup?: HostLookup;
+}
 
 /** Assets the HTTP suites settle in: one EVM token and one SPL token. */
 export const TEST_ASSETS: AssetConfig[] = [
@@ -35,14 +47,20 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(storage: StoragePort | TestStorage, overrides: Partial<AppDeps> = {}): Promise<TestApp> {
+export async function startTestApp(storage: StoragePort | TestStorage, options: Partial<AppDeps> & TestWebhookOptions = {}): Promise<TestApp> {
+  const { allowLoopbackEndpoints, ownPort, webhookLookup, ...overrides } = options;
+  const webhookEndpoints = webhookSettings({
+    allowLoopback: allowLoopbackEndpoints ?? false,
+    ...(ownPort !== undefined ? { ownPort } : {}),
+    ...(webhookLookup ? { lookup: webhookLookup } : {}),
+  }).endpoints;
   const clock = createManualClock(Date.now());
   // As in production: long-polls are woken by the storage's own notifications.
   const db = 'db' in storage ? storage.db : null;
   if (!overrides.paymentChanges && !db) throw new Error('startTestApp: pass a PostgreSQL storage (its db notifies changes) or a paymentChanges adapter');
   const ownChanges = overrides.paymentChanges ? null : await createPostgresPaymentChanges({ db: db! });
   const paymentChanges = overrides.paymentChanges ?? ownChanges!;
-  const app = createApp({ storage, paymentChanges, clock, logger: pino({ level: process.env.TEST_LOG ?? 'silent' }), assets: createAssetRegistry(TEST_ASSETS), validateResponses: true, ...overrides });
+  const app = createApp({ storage, paymentChanges, clock, logger: pino({ level: process.env.TEST_LOG ?? 'silent' }), assets: createAssetRegistry(TEST_ASSETS), validateResponses: true, webhookEndpoints, ...overrides });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

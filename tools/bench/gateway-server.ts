@@ -9,6 +9,7 @@ import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts'
 import { createPostgresPaymentChanges } from '../../adapters/payment-changes/postgres/index.ts';
 import { createEvmChainAdapter } from '../../adapters/chains/evm/gateway-adapter.ts';
 import { createApp } from '../../server/app.ts';
+import { webhookSettings } from '../../server/composition/webhooks.ts';
 import { createMemoryRateLimiter } from '../../adapters/rate-limit/memory/index.ts';
 import { createAssetRegistry } from '../../server/domain/assets.ts';
 import { createPriceTable } from '../../server/domain/prices.ts';
@@ -28,7 +29,7 @@ const { partner, apiKey } = await createPartner(storage, { name: 'bench', versio
 const wallet = await createKey(storage, { partnerId: partner.id, scope: 'wallet', live: false });
 // As in service-server.ts: the limiter is on the measured path, set never to refuse.
 const rateLimiter = createMemoryRateLimiter({ perSecond: 1_000_000, burst: 1_000_000 }, systemClock);
-const app = createApp({ storage, paymentChanges, clock: systemClock, logger: pino({ level: 'warn' }), assets, chains, prices: createPriceTable(), payBaseUrl: 'https://pay.bench.test', rateLimiter });
+const app = createApp({ storage, paymentChanges, clock: systemClock, logger: pino({ level: 'warn' }), assets, chains, prices: createPriceTable(), payBaseUrl: 'https://pay.bench.test', rateLimiter, webhookEndpoints: webhookSettings({ allowLoopback: false }).endpoints });
 const server = app.listen(0, '127.0.0.1', () => {
   const usdc = sandbox.assetConfigs().find((a) => a.symbol === 'USDC' && a.id.startsWith('eip155'))!.id;
   console.log(`ready ${(server.address() as AddressInfo).port} ${JSON.stringify({ apiKey, walletKey: wallet.apiKey, usdc, buyer: `eip155:31337:${Wallet.createRandom().address}` })}`);

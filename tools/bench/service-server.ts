@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { createPostgresPaymentChanges } from '../../adapters/payment-changes/postgres/index.ts';
 import { createApp } from '../../server/app.ts';
+import { webhookSettings } from '../../server/composition/webhooks.ts';
 import { createAssetRegistry } from '../../server/domain/assets.ts';
 import { systemClock } from '../../server/ports/clock.ts';
 import { createPartner } from '../../server/auth/provisioning.ts';
@@ -21,7 +22,7 @@ const { partner, apiKey } = await createPartner(storage, { name: 'bench', versio
 // The rate limiter is part of every request's path, so it is measured too, set far above the
 // rate the bench can reach so that it counts every request and refuses none.
 const rateLimiter = createMemoryRateLimiter({ perSecond: 1_000_000, burst: 1_000_000 }, systemClock);
-const app = createApp({ storage, paymentChanges, clock: systemClock, logger: pino({ level: 'warn' }), assets, payBaseUrl: 'https://pay.bench.test', rateLimiter });
+const app = createApp({ storage, paymentChanges, clock: systemClock, logger: pino({ level: 'warn' }), assets, payBaseUrl: 'https://pay.bench.test', rateLimiter, webhookEndpoints: webhookSettings({ allowLoopback: false }).endpoints });
 const server = app.listen(0, '127.0.0.1', () => {
   const port = (server.address() as AddressInfo).port;
   console.log(`ready ${port} ${JSON.stringify({ apiKey, partnerId: partner.id })}`);

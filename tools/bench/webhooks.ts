@@ -14,12 +14,13 @@ import { createPostgresPaymentChanges } from '../../adapters/payment-changes/pos
 import { createBullmqQueue } from '../../adapters/queue/bullmq/index.ts';
 import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
 import { createApp } from '../../server/app.ts';
+import { webhookSettings } from '../../server/composition/webhooks.ts';
 import { createAssetRegistry } from '../../server/domain/assets.ts';
 import { createPartner } from '../../server/auth/provisioning.ts';
 import { buildJobHandlers } from '../../server/jobs/handlers.ts';
 import { startJobs } from '../../server/jobs/start-jobs.ts';
 import { systemClock } from '../../server/ports/clock.ts';
-import { createWebhookDispatcher } from '../../server/domain/webhooks/dispatcher.ts';
+import { createWebhookDispatcher } from '../../server/jobs/webhook-dispatcher.ts';
 
 const dbUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -49,7 +50,7 @@ async function main() {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
   const rxPort = (receiver.address() as AddressInfo).port;
 
-  const app = createApp({ storage, paymentChanges, clock: systemClock, logger, assets, allowLoopbackEndpoints: true });
+  const app = createApp({ storage, paymentChanges, clock: systemClock, logger, assets, webhookEndpoints: webhookSettings({ allowLoopback: true }).endpoints });
   const server = await new Promise<http.Server>((r) => {
     const s = app.listen(0, '127.0.0.1', () => r(s));
   });
@@ -71,7 +72,7 @@ async function main() {
 
   const inline = process.env.BENCH_QUEUE === 'inline';
   const queue = inline ? createInlineQueue({ logger }) : createBullmqQueue({ redisUrl, queueName: `bench-webhooks-${Date.now()}`, logger });
-  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets, webhooks: { allowLoopbackEndpoints: true, ...(process.env.BENCH_CAP ? { maxInFlightPerEndpoint: Number(process.env.BENCH_CAP) } : {}) } });
+  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets, webhooks: webhookSettings({ allowLoopback: true, delivery: process.env.BENCH_CAP ? { maxInFlightPerEndpoint: Number(process.env.BENCH_CAP) } : {} }).delivery });
   const started = performance.now();
   const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, concurrency, relayIntervalMs: 50 });
   const dispatcher = createWebhookDispatcher({ storage, clock: systemClock, logger, intervalMs: 50, onJobsWritten: () => jobs.relay.notify() });

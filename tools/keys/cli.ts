@@ -11,7 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../server/config.ts';
-import { openConfiguredStorage } from '../../server/storage.ts';
+import { openConfiguredStorage } from '../../server/composition/storage.ts';
 import { createKey, createPartner } from '../../server/auth/provisioning.ts';
 import { API_VERSIONS, DEFAULT_API_VERSION, isApiVersion } from '../../server/http/versions.ts';
 

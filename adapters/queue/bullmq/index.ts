@@ -1,6 +1,6 @@
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import type { JobHandler, QueuedJob, QueuePort } from '../../../server/ports/queue.ts';
-import { describeError, silentJobLogger, type JobLogger } from '../../../server/jobs/logger.ts';
+import { describeError, silentLogger, type Logger } from '../../../server/ports/logger.ts';
 import { backoffDelay, resolveRetryPolicy, type RetryPolicy } from '../retry-policy.ts';
 
 export interface BullmqQueueOptions {
@@ -16,7 +16,7 @@ export interface BullmqQueueOptions {
    * the id is ignored; after it the outbox's `completedAt` still stops a second run.
    */
   keepFinishedMs?: number;
-  logger?: JobLogger;
+  logger?: Logger;
   /** Shown by Redis `CLIENT LIST` for this queue's connections, to tell processes apart. */
   connectionName?: string;
 }
@@ -50,7 +50,7 @@ function validate(o: BullmqQueueOptions): void {
 export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
   validate(opts);
   const policy = resolveRetryPolicy('bullmq queue', opts.retry);
-  const log = opts.logger ?? silentJobLogger;
+  const log = opts.logger ?? silentLogger;
   const name = opts.queueName ?? 'payments-jobs';
   const prefix = opts.prefix ?? 'bull';
   const named = opts.connectionName ? { connectionName: opts.connectionName } : {};

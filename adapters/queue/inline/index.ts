@@ -1,12 +1,12 @@
 import { systemClock, type Clock } from '../../../server/ports/clock.ts';
 import type { JobHandler, QueuedJob, QueuePort } from '../../../server/ports/queue.ts';
-import { describeError, silentJobLogger, type JobLogger } from '../../../server/jobs/logger.ts';
+import { describeError, silentLogger, type Logger } from '../../../server/ports/logger.ts';
 import { backoffDelay, resolveRetryPolicy, type RetryPolicy } from '../retry-policy.ts';
 
 export interface InlineQueueOptions {
   /** Decides how long until a job's `runAt`; timers themselves run on real time. */
   clock?: Clock;
-  logger?: JobLogger;
+  logger?: Logger;
   retry?: Partial<RetryPolicy>;
   /** How long a completed id is remembered, so a second enqueue of it is ignored (BullMQ keeps it 24 h too). */
   completedTtlMs?: number;
@@ -30,7 +30,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export function createInlineQueue(opts: InlineQueueOptions = {}): QueuePort {
   const clock = opts.clock ?? systemClock;
-  const log = opts.logger ?? silentJobLogger;
+  const log = opts.logger ?? silentLogger;
   const policy = resolveRetryPolicy('inline queue', opts.retry);
   const completedTtlMs = opts.completedTtlMs ?? 24 * 3600_000;
   const known = new Map<string, Entry>();

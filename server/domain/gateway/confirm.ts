@@ -1,26 +1,9 @@
 import { AppError } from '../../errors.ts';
-import { newId } from '../ids.ts';
-import { parseAssetId, formatChainId } from '../caip.ts';
 import { expireIfDue, transitionPayment } from '../payments/transition.ts';
+import { advanceJob, chainOfQuote, optionRequestOf } from '../payments/settle-attempt.ts';
 import type { PaymentRecord } from '../payments/records.ts';
-import type { QuoteRecord } from '../payments/quote-records.ts';
-import type { OptionRequest } from '../../ports/chains.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 import { requireCollected } from '../collect-data/collect.ts';
-
-/** The chain request a stored quote stands for. */
-export function optionRequestOf(deps: Pick<GatewayDeps, 'assets'>, quote: QuoteRecord): OptionRequest {
-  const asset = deps.assets.get(quote.asset);
-  if (!asset) throw new AppError('invalid_state', 'This option’s asset is no longer accepted');
-  return { paymentId: quote.paymentId, optionId: quote.optionId, account: quote.account, asset, amount: quote.amount, destination: quote.destination, deadline: quote.deadline, quotedAt: quote.createdAt };
-}
-
-export function chainOfQuote(deps: Pick<GatewayDeps, 'chains'>, quote: QuoteRecord) {
-  const caip2 = formatChainId(parseAssetId(quote.asset)!.chain);
-  const chain = deps.chains.forChain(caip2);
-  if (!chain) throw new AppError('invalid_state', `Payments on ${caip2} are not available`);
-  return { caip2, chain };
-}
 
 /**
  * Checks the wallet's results against the option and, when they prove the payment, moves it to
@@ -67,9 +50,7 @@ export async function confirmPayment(
         buyerProviderName: walletApp?.name ?? null,
         buyerProviderIcon: walletApp?.iconUrl ?? null,
         asset: quote.asset, tokenValue: quote.amount, network: caip2, ...(outcome.txId ? { txId: outcome.txId } : {}) },
-      // The job belongs to this attempt only: a payment released and confirmed again gets a new
-      // one, and the old job, finding another state version, does nothing.
-      [{ id: newId('job', now), type: 'payment.advance', payload: { paymentId: current.id, optionId, stateVersion: current.stateVersion + 1, submission: outcome.submission }, runAt: new Date(now) }],
+      [advanceJob({ paymentId: current.id, optionId, stateVersion: current.stateVersion + 1, submission: outcome.submission }, now)],
     );
   if (moved.ok) return moved.payment;
   if (moved.duplicateTxId) throw new AppError('transaction_already_used', 'This transaction already paid another payment');

@@ -1,9 +1,14 @@
-import { validationError, type ValidationIssue } from '../../errors.ts';
+import { AppError, validationError, type ValidationIssue } from '../../errors.ts';
 import { createAssetRegistry, type AssetRegistry } from '../assets.ts';
 import { readPrice } from './price.ts';
 import { checkoutUrlIssues } from './checkout-urls.ts';
 import { newId } from '../ids.ts';
+import type { IdempotencyCompletion } from '../idempotency/records.ts';
 import type { PaymentRecord } from './records.ts';
+import { CREATED_EVENT_TYPE } from './state-machine.ts';
+import { eventSnapshot } from './view.ts';
+import { expireJob } from './expiry-job.ts';
+import type { PaymentDeps } from './transition.ts';
 
 export interface PaymentTimeLimits {
   /** When the request gives no expiry. */
@@ -74,4 +79,38 @@ export function newPayment(input: CreatePaymentInput, now: number, limits: Payme
     txId: null,
     succeededAt: null,
   };
+}
+
+export interface CreatePaymentDeps extends PaymentDeps {
+  paymentTimes: PaymentTimeLimits;
+  /** Sandbox mode accepts plain-http loopback `checkout` URLs; production only https (default sandbox). */
+  mode?: 'sandbox' | 'production';
+}
+
+/**
+ * The create-payment unit of work: a payment checked against the deployment's rules, written
+ * with its `payment.created` event and its expiry job in one storage unit (and the idempotency
+ * record, when the caller keeps one: `idempotency` builds it from the new payment). A merchant
+ * that cannot take it answers the error the partner can act on: not theirs, deleted, or without
+ * a settlement destination (for a token price, in that token).
+ */
+export async function createPayment(deps: CreatePaymentDeps, input: CreatePaymentInput, opts: { idempotency?: (payment: PaymentRecord) => IdempotencyCompletion } = {}): Promise<PaymentRecord> {
+  const { storage, clock, assets } = deps;
+  const payment = newPayment(input, clock.now(), deps.paymentTimes, { assets, loopbackCheckout: (deps.mode ?? 'sandbox') === 'sandbox' });
+  const result = await storage.payments.create(payment, {
+    // The event's snapshot names the merchant as the unit reads it.
+    event: { id: newId('event', clock.now()), type: CREATED_EVENT_TYPE, snapshot: (p, merchant) => eventSnapshot(p, merchant, assets) },
+    jobs: [expireJob(payment, clock.now())],
+    ...(opts.idempotency ? { idempotency: opts.idempotency(payment) } : {}),
+  });
+  if (!result.ok) {
+    if (result.reason === 'merchant_not_found') throw new AppError('forbidden', 'Merchant-Id does not name a merchant of this account');
+    if (result.reason === 'merchant_deleted') throw new AppError('merchant_not_found', 'This merchant was deleted and cannot accept payments');
+    if (payment.price.kind === 'token') {
+      throw validationError([{ field: 'amount.unit', message: `this merchant has no settlement destination for ${payment.price.asset}: register one before pricing payments in it` }]);
+    }
+    throw new AppError('merchant_not_payable', 'This merchant has no crypto settlement configured: register one before creating payments');
+  }
+  deps.onJobsWritten?.();
+  return payment;
 }

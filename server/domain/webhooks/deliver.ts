@@ -3,7 +3,7 @@ import { isHttpFetchError, type HttpFetchPort } from '../../ports/http-fetch.ts'
 import type { JobHandler } from '../../ports/queue.ts';
 import type { StoragePort } from '../../ports/storage/index.ts';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from './records.ts';
-import type { JobLogger } from '../../jobs/logger.ts';
+import type { Logger } from '../../ports/logger.ts';
 import { DELIVERY_TIMEOUT_MS, nextAttemptDelay, WEBHOOK_RETRY_SCHEDULE_MS } from './schedule.ts';
 import { signedHeaders } from './signing.ts';
 import { isAllowedLoopback } from './url-policy.ts';
@@ -11,7 +11,7 @@ import { isAllowedLoopback } from './url-policy.ts';
 export interface WebhookDeliveryDeps {
   storage: Pick<StoragePort, 'webhooks'>;
   clock: Clock;
-  logger: JobLogger;
+  logger: Logger;
   /** The SSRF-guarded fetch (see `createWebhookFetch`): it re-checks the endpoint's address at every attempt. */
   fetch: HttpFetchPort;
   /** Sandbox mode only: plain-http loopback receivers. */

@@ -1,16 +1,26 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { classifyAddress, effectivePort, isOwnHostAddress } from '../../../adapters/http-fetch/index.ts';
+import type { AddressPolicyPort, HostLookup } from '../../ports/http-fetch.ts';
 
-/** Resolves a host name to all its addresses; injectable so tests need no DNS. */
-export type HostLookup = (hostname: string) => Promise<ReadonlyArray<{ address: string }>>;
+export type { HostLookup } from '../../ports/http-fetch.ts';
 
-export interface EndpointUrlPolicy {
+/** Whether a loopback receiver is acceptable: the part of the policy delivery needs too. */
+export interface LoopbackAllowance {
   /** Sandbox mode only: http(s)://localhost, 127.0.0.1 and [::1] receivers are accepted. */
   allowLoopback: boolean;
+}
+
+export interface EndpointUrlPolicy extends LoopbackAllowance {
   /** The API's own port: refused on every address of this host, in any mode. */
   ownPort?: number;
-  lookup?: HostLookup;
+  /** Resolves the endpoint's host (the system resolver, injected by the composition root). */
+  lookup: HostLookup;
+  /** The SSRF guard's address classification, injected by the composition root. */
+  addresses: AddressPolicyPort;
+}
+
+/** The port a URL connects to: its own, or its scheme's default. */
+function effectivePort(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1']);
@@ -21,7 +31,7 @@ function hostOf(url: URL): string {
 }
 
 /** True when the URL is a loopback receiver that sandbox mode lets through (http allowed). */
-export function isAllowedLoopback(raw: string, policy: EndpointUrlPolicy): boolean {
+export function isAllowedLoopback(raw: string, policy: LoopbackAllowance): boolean {
   if (!policy.allowLoopback) return false;
   try {
     return LOOPBACK_HOSTS.has(hostOf(new URL(raw)));
@@ -53,13 +63,13 @@ export async function endpointUrlProblem(raw: string, policy: EndpointUrlPolicy)
   else if (host === 'localhost' || host.endsWith('.localhost')) addresses = ['127.0.0.1'];
   else {
     try {
-      addresses = (await (policy.lookup ?? ((h) => dnsLookup(h, { all: true })))(host)).map((a) => a.address);
+      addresses = (await policy.lookup(host)).map((a) => a.address);
     } catch {
       return `the host ${host} does not resolve`;
     }
     if (addresses.length === 0) return `the host ${host} does not resolve`;
   }
-  if (policy.ownPort !== undefined && effectivePort(url) === policy.ownPort && addresses.some(isOwnHostAddress)) return 'the URL must not point at this service itself';
+  if (policy.ownPort !== undefined && effectivePort(url) === policy.ownPort && addresses.some((a) => policy.addresses.isOwnHostAddress(a))) return 'the URL must not point at this service itself';
   if (loopback) return null;
-  return addresses.every((a) => classifyAddress(a) === 'public') ? null : 'the URL must point at a public address';
+  return addresses.every((a) => policy.addresses.isPublic(a)) ? null : 'the URL must point at a public address';
 }

@@ -1,13 +1,13 @@
-import { createPassLoop, type PassLoop } from '../../jobs/pass-loop.ts';
-import type { Clock } from '../../ports/clock.ts';
-import type { StoragePort } from '../../ports/storage/index.ts';
-import { describeError, type JobLogger } from '../../jobs/logger.ts';
-import { planDeliveries } from './events.ts';
+import { createPassLoop, type PassLoop } from './pass-loop.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
+import { describeError, type Logger } from '../ports/logger.ts';
+import { planDeliveries } from '../domain/webhooks/events.ts';
 
 export interface WebhookDispatcherOptions {
   storage: Pick<StoragePort, 'webhooks'>;
   clock: Clock;
-  logger: JobLogger;
+  logger: Logger;
   /** Called after a pass wrote delivery jobs, so the outbox relay hands them on at once. */
   onJobsWritten?: () => void;
   /** How often to look for undispatched events without a nudge; default 500 ms. */

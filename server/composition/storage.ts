@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 
 /**
  * The configured storage: a PostgreSQL server when DATABASE_URL is set, else embedded PGlite.

@@ -1,6 +1,6 @@
-import { AppError } from '../errors.ts';
-import type { PaymentRecord } from '../domain/payments/records.ts';
-import type { StoragePort } from '../ports/storage/index.ts';
+import { AppError } from '../../errors.ts';
+import type { PaymentRecord } from './records.ts';
+import type { StoragePort } from '../../ports/storage/index.ts';
 
 /**
  * A payment as seen through the `Merchant-Id` header: the partner's payment of that merchant,

@@ -1,5 +1,5 @@
-import { createGuardedFetch } from '../adapters/http-fetch/index.ts';
-import { createLogoIssueChecker } from './domain/logo/index.ts';
+import { createGuardedFetch } from '../../adapters/http-fetch/index.ts';
+import { createLogoIssueChecker } from '../domain/logo/index.ts';
 
 /**
  * The production logo check: fetched over HTTPS through the SSRF guard (public addresses only,

@@ -1,11 +1,11 @@
 import { Wallet } from 'ethers';
 import type { RequestHandler } from 'express';
-import { createEvmChainAdapter, evmChainsFromConfig } from '../adapters/chains/evm/gateway-adapter.ts';
-import { createSolanaChainAdapter } from '../adapters/chains/solana/gateway-adapter.ts';
-import { solanaChainFromConfig } from '../adapters/chains/solana/config.ts';
-import type { AppConfig } from './config.ts';
-import type { AssetConfig } from './domain/assets.ts';
-import type { ChainPort } from './ports/chains.ts';
+import { createEvmChainAdapter, evmChainsFromConfig } from '../../adapters/chains/evm/gateway-adapter.ts';
+import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
+import { solanaChainFromConfig } from '../../adapters/chains/solana/config.ts';
+import type { AppConfig } from '../config.ts';
+import type { AssetConfig } from '../domain/assets.ts';
+import type { ChainPort } from '../ports/chains.ts';
 
 export interface OpenedChains {
   /** Assets the chains add to the registry (the sandbox's tokens). */
@@ -28,7 +28,7 @@ export async function openChains(config: AppConfig): Promise<OpenedChains> {
     if (config.solanaRpcUrl && config.solanaFeePayerKey) ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey)]));
     return { assets: [], ports, close: async () => {} };
   }
-  const { createSandboxChains, createSandboxRouter } = await import('./sandbox/index.ts');
+  const { createSandboxChains, createSandboxRouter } = await import('../sandbox/index.ts');
   const sandbox = await createSandboxChains();
   const evm = sandbox.evm;
   const relayer = new Wallet(evm.relayer.privateKey, evm.ethersProvider);

@@ -1,0 +1,192 @@
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import { createApp } from '../app.ts';
+import type { AppConfig } from '../config.ts';
+import { createAssetRegistry, type AssetRegistry } from '../domain/assets.ts';
+import { createPriceTable } from '../domain/prices.ts';
+import { createWebhookDispatcher, type WebhookDispatcher } from '../jobs/webhook-dispatcher.ts';
+import { firstStart } from '../first-start.ts';
+import { buildJobHandlers } from '../jobs/handlers.ts';
+import { startJobs, type RunningJobs } from '../jobs/start-jobs.ts';
+import { createChainRegistry, type ChainRegistry } from '../ports/chains.ts';
+import { systemClock } from '../ports/clock.ts';
+import type { PaymentChangesPort } from '../ports/payment-changes.ts';
+import type { JobHandler, QueuePort } from '../ports/queue.ts';
+import type { RateLimiter } from '../ports/rate-limiter.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
+import { openChains, type OpenedChains } from './chains.ts';
+import { createLogoChecker } from './logo-checker.ts';
+import { openPaymentChanges, openQueue, openRateLimiter } from './services.ts';
+import { openConfiguredStorage } from './storage.ts';
+import { webhookSettings, type WebhookSettings } from './webhooks.ts';
+
+/** `api`: the HTTP process (runs jobs too unless JOB_WORKERS=off); `worker`: `npm run worker`. */
+export type RuntimeRole = 'api' | 'worker';
+
+export interface RuntimeOptions {
+  role: RuntimeRole;
+  logger: Logger;
+  /** Where first-start messages go (the sandbox's first keys); the console by default. */
+  print?: (text: string) => void;
+  /** Tests: chains without starting the sandbox or dialling RPC URLs. */
+  openChains?: (config: AppConfig) => Promise<OpenedChains>;
+}
+
+/** Everything one process runs, built from the configuration in one place. */
+export interface Runtime {
+  role: RuntimeRole;
+  config: AppConfig;
+  storage: StoragePort;
+  queue: QueuePort;
+  chains: OpenedChains;
+  chainRegistry: ChainRegistry;
+  assets: AssetRegistry;
+  /** The job types this process runs: the same set in every role. */
+  jobHandlers: Record<string, JobHandler>;
+  jobs: RunningJobs;
+  webhooks: WebhookDispatcher;
+  /** Endpoint checks and delivery settings: the same in every role. */
+  webhookSettings: WebhookSettings;
+  /** API role only. */
+  api?: {
+    app: Express;
+    paymentChanges: PaymentChangesPort;
+    rateLimiter?: RateLimiter;
+    unauthenticatedLimiter?: RateLimiter;
+  };
+  /**
+   * Wakes every long-poll so it answers now (API role): call before closing the HTTP server, so
+   * the server's close does not wait for them. `close()` does it too.
+   */
+  wakeWaiters(): Promise<void>;
+  /** Stops and closes everything opened, in order: webhooks → jobs → limiters → payment changes → storage → chains. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Job concurrency per role: an API process leaves room for requests; a worker has nothing else to do but is sized for a small box. */
+const CONCURRENCY: Record<RuntimeRole, number> = { api: 16, worker: 4 };
+
+/** Runs `fn` once; later calls answer the first call's promise. */
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | null = null;
+  return () => (done ??= fn());
+}
+
+/**
+ * The one composition root: the API process (server/main.ts) and `npm run worker`
+ * (server/worker.ts) build storage, queue, chains and the asset registry, job handlers, jobs,
+ * the webhook dispatcher and webhook settings here, so the two cannot drift. What it opens it
+ * closes: if a step fails, what was already open is closed before the error is rethrown.
+ */
+export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Promise<Runtime> {
+  const { role, logger } = opts;
+  // Closers in opening order; close() runs them in the reverse of a fixed order below.
+  const closers: Partial<Record<'webhooks' | 'jobs' | 'rateLimiter' | 'unauthenticatedLimiter' | 'paymentChanges' | 'storage' | 'chains' | 'queue', () => Promise<void>>> = {};
+  const closeAll = once(async () => {
+    // Dispatching stops before jobs (it writes delivery jobs), jobs before storage (handlers in
+    // flight write to it), storage before chains (a handler may still be reading a chain).
+    for (const name of ['webhooks', 'jobs', 'queue', 'rateLimiter', 'unauthenticatedLimiter', 'paymentChanges', 'storage', 'chains'] as const) {
+      const close = closers[name];
+      if (!close) continue;
+      try {
+        await close();
+      } catch (err) {
+        logger.warn({ err, resource: name }, 'close failed; closing the rest');
+      }
+    }
+  });
+
+  try {
+    const storage = await openConfiguredStorage(config);
+    closers.storage = once(() => storage.close());
+    if (role === 'api') await firstStart(storage, config, opts.print ?? ((text) => console.log(text)));
+
+    const chains = await (opts.openChains ?? openChains)(config);
+    closers.chains = once(() => chains.close());
+    const assets = createAssetRegistry([...config.assets, ...chains.assets]);
+    const chainRegistry = createChainRegistry(chains.ports);
+
+    const queue = openQueue(config, role, logger);
+    // Until jobs own it (startJobs closes the queue on stop), the queue is closed on its own.
+    closers.queue = once(() => queue.close());
+    const settings = webhookSettings({ allowLoopback: config.mode === 'sandbox', ownPort: config.port });
+
+    // Work committed by a handler or a request is handed on at once: to the relay (outbox jobs)
+    // and to the dispatcher (payment events for webhooks). Set once both exist.
+    let notify = () => {};
+    const jobHandlers = buildJobHandlers({ storage, clock: systemClock, logger, assets, chains: chainRegistry, onJobsWritten: () => notify(), webhooks: settings.delivery });
+    const jobs = await startJobs({
+      storage,
+      queue,
+      handlers: jobHandlers,
+      clock: systemClock,
+      logger,
+      runWorker: role === 'worker' || config.jobWorkers,
+      // Several slots, so one slow webhook receiver (capped per endpoint) cannot hold up other jobs.
+      concurrency: CONCURRENCY[role],
+      maintenance: { storage },
+    });
+    closers.jobs = once(() => jobs.stop());
+    delete closers.queue;
+    // Every process fans payment events out to webhook endpoints; claims are disjoint across processes.
+    const webhooks = createWebhookDispatcher({ storage, clock: systemClock, logger, onJobsWritten: () => jobs.relay.notify() });
+    webhooks.start();
+    closers.webhooks = once(() => webhooks.stop());
+    notify = () => {
+      jobs.relay.notify();
+      webhooks.notify();
+    };
+
+    const runtime: Runtime = {
+      role,
+      config,
+      storage,
+      queue,
+      chains,
+      chainRegistry,
+      assets,
+      jobHandlers,
+      jobs,
+      webhooks,
+      webhookSettings: settings,
+      wakeWaiters: async () => closers.paymentChanges?.(),
+      close: closeAll,
+    };
+    if (role === 'worker') return runtime;
+
+    const rateLimiter = await openRateLimiter(config, config.rateLimit, 'ratelimit', logger);
+    if (rateLimiter) closers.rateLimiter = once(() => rateLimiter.close());
+    // Its own buckets (per address, not per key) and its own bound.
+    const unauthenticatedLimiter = await openRateLimiter(config, config.unauthenticatedRateLimit, 'ratelimit-unauthenticated', logger);
+    if (unauthenticatedLimiter) closers.unauthenticatedLimiter = once(() => unauthenticatedLimiter.close());
+    const paymentChanges = await openPaymentChanges(storage, logger);
+    closers.paymentChanges = once(() => paymentChanges.close());
+
+    const app = createApp({
+      storage,
+      paymentChanges,
+      clock: systemClock,
+      logger,
+      assets,
+      payBaseUrl: config.payBaseUrl,
+      paymentTimes: { defaultTtlS: config.paymentDefaultTtlS, maxTtlS: config.paymentMaxTtlS },
+      onJobsWritten: () => notify(),
+      chains: chainRegistry,
+      prices: createPriceTable(config.fxRates),
+      quoteTtlS: config.quoteTtlS,
+      ...(chains.routes ? { extraRoutes: chains.routes } : {}),
+      ...(config.logoChecks ? { checkLogo: createLogoChecker() } : {}),
+      webhookEndpoints: settings.endpoints,
+      ...(config.collectDataSecret ? { collectDataSecret: config.collectDataSecret } : {}),
+      ...(rateLimiter ? { rateLimiter } : {}),
+      ...(unauthenticatedLimiter ? { unauthenticatedLimiter } : {}),
+      mode: config.mode,
+      trustProxyHops: config.trustProxyHops,
+    });
+    runtime.api = { app, paymentChanges, ...(rateLimiter ? { rateLimiter } : {}), ...(unauthenticatedLimiter ? { unauthenticatedLimiter } : {}) };
+    return runtime;
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}

@@ -1,0 +1,107 @@
+import { AppError } from '../../errors.ts';
+import type { ChainRegistry, OptionRequest, Submission } from '../../ports/chains.ts';
+import type { Logger } from '../../ports/logger.ts';
+import type { JobOutcome } from '../../ports/queue.ts';
+import type { NewJob } from '../jobs/records.ts';
+import type { QuoteRecord } from './quote-records.ts';
+import type { AssetRegistry } from '../assets.ts';
+import { formatChainId, parseAssetId } from '../caip.ts';
+import { newId } from '../ids.ts';
+import { releasePayment, transitionPayment, type PaymentDeps } from './transition.ts';
+
+/**
+ * A payment attempt from confirm to a final answer: what confirm (server/domain/gateway/confirm.ts)
+ * writes and what the `payment.advance` job (server/jobs/handlers.ts) reads and does. Both sides
+ * take the quote's chain, the chain request and the job's shape from here, so neither imports the
+ * other.
+ */
+
+export const ADVANCE_JOB_TYPE = 'payment.advance';
+
+/** The chain request a stored quote stands for. */
+export function optionRequestOf(deps: { assets: AssetRegistry }, quote: QuoteRecord): OptionRequest {
+  const asset = deps.assets.get(quote.asset);
+  if (!asset) throw new AppError('invalid_state', 'This option’s asset is no longer accepted');
+  return { paymentId: quote.paymentId, optionId: quote.optionId, account: quote.account, asset, amount: quote.amount, destination: quote.destination, deadline: quote.deadline, quotedAt: quote.createdAt };
+}
+
+/** The chain a stored quote pays on, or `invalid_state` when this deployment no longer pays there. */
+export function chainOfQuote(deps: { chains: ChainRegistry }, quote: QuoteRecord) {
+  const caip2 = formatChainId(parseAssetId(quote.asset)!.chain);
+  const chain = deps.chains.forChain(caip2);
+  if (!chain) throw new AppError('invalid_state', `Payments on ${caip2} are not available`);
+  return { caip2, chain };
+}
+
+/**
+ * The job that submits and follows an attempt. It belongs to this attempt only (`stateVersion`
+ * is the one the move to processing creates): a payment released and confirmed again gets a new
+ * job, and the old one, finding another state version, does nothing.
+ */
+export function advanceJob(attempt: { paymentId: string; optionId: string; stateVersion: number; submission: Submission }, now: number): NewJob {
+  return { id: newId('job', now), type: ADVANCE_JOB_TYPE, payload: { ...attempt }, runAt: new Date(now) };
+}
+
+/** How soon to look again at a transfer just submitted. */
+const FOLLOW_MS = 1000;
+/** The longest wait between two looks at a transfer that stays undecided. */
+const MAX_FOLLOW_MS = 30_000;
+
+/**
+ * Backoff without stored state: wait a tenth of how long the payment has already waited, between
+ * one and thirty seconds, so a transfer the chain is slow to decide costs few RPC calls.
+ */
+export function followDelayMs(waitedMs: number): number {
+  return Math.min(MAX_FOLLOW_MS, Math.max(FOLLOW_MS, Math.floor(waitedMs / 10)));
+}
+
+export interface AdvanceDeps extends PaymentDeps {
+  chains?: ChainRegistry;
+  logger: Logger;
+}
+
+/**
+ * Moves a confirmed payment's transfer forward one step per run: submit (gasless flows), then
+ * follow it until final. Only a definite on-chain answer ends the payment: an RPC error, a
+ * timeout or a transaction not yet seen keeps it processing and retries later, since funds may
+ * already have moved.
+ */
+export async function advanceAttempt(deps: AdvanceDeps, payload: Record<string, unknown>): Promise<JobOutcome> {
+  if (!deps.chains) throw new Error(`${ADVANCE_JOB_TYPE} needs chains`);
+  const payment = await deps.storage.payments.get(String(payload.paymentId));
+  if (!payment || payment.status !== 'processing' || payment.optionId !== payload.optionId) return;
+  // A job of an earlier attempt (released, then confirmed again) must not act on this one.
+  if (typeof payload.stateVersion === 'number' && payment.stateVersion !== payload.stateVersion) return;
+  const quote = await deps.storage.quotes.get(payment.id, String(payload.optionId));
+  if (!quote) throw new Error(`quote ${String(payload.optionId)} missing for ${payment.id}`);
+  const { chain } = chainOfQuote({ chains: deps.chains }, quote);
+  // A transaction the relayer signed is recorded (hash and bytes) before it is broadcast, so
+  // a crash at any point finds it again by its hash and never sends a second one.
+  const recorded = payment.txId ? await deps.storage.payments.getRelayerTx(payment.id) : null;
+  // The payload is JSON as confirm wrote it; the adapter checks its shape at its edge.
+  const step = await chain.advance(optionRequestOf(deps, quote), payload.submission as Submission, payment.txId, {
+    rawTx: recorded?.txId === payment.txId ? recorded.rawTx : null,
+    record: (tx, replaces) => deps.storage.payments.recordRelayerTx(payment.id, tx, replaces, new Date(deps.clock.now())),
+  });
+  const now = deps.clock.now();
+  if (step.state === 'submitted') {
+    // Relayer flows recorded it already (this is then a no-op); Solana records it here.
+    if (step.txId !== payment.txId) await deps.storage.payments.recordTxId(payment.id, step.txId, new Date(now));
+    return { retryAt: new Date(now + FOLLOW_MS) };
+  }
+  if (step.state === 'confirmed') {
+    await transitionPayment(deps, payment, 'succeeded', { txId: step.txId, succeededAt: new Date(now) });
+    return;
+  }
+  if (step.state === 'failed') {
+    // If a concurrent run of this job recorded another transaction meanwhile (recorded before
+    // broadcast, so before the chain could refuse this one because of it), that transaction
+    // decides, not this verdict about an older one or about a refused signing.
+    if ((await deps.storage.payments.get(payment.id))?.txId !== payment.txId) return { retryAt: new Date(now + FOLLOW_MS) };
+    // The chain shows this attempt cannot pay the merchant: give the payment back (or end it).
+    deps.logger.warn({ paymentId: payment.id, reason: step.reason, txId: step.txId }, 'payment attempt released');
+    await releasePayment(deps, payment, step.reason);
+    return;
+  }
+  return { retryAt: new Date(now + followDelayMs(now - payment.updatedAt.getTime())) };
+}
