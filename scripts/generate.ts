@@ -1,6 +1,11 @@
 /**
  * spec/ (TypeSpec) → generated/openapi/<version>.yaml → generated/types/<version>.ts.
  *
+ * It also writes generated/types/versions.ts: the spec's versions (its `Versions` enum, one
+ * document each) as a runtime list, with each version's generated types beside it, so the
+ * service, the tools, the partner client (which gets a copy, like every file in types/) and the
+ * domain's vocabulary checks name versions from this one list.
+ *
  * `--check` regenerates into a scratch folder and fails when generated/ differs, so CI catches a
  * spec edit whose output was not committed (and any hand edit of generated files).
  */
@@ -50,10 +55,33 @@ async function generate(outDir: string): Promise<string[]> {
       written.push(`openapi/${version}.yaml`, `types/${version}.ts`);
       console.log(`generated ${version}`);
     }
+    writeFileSync(join(outDir, 'types', 'versions.ts'), versionsModule(versions));
+    written.push('types/versions.ts');
     return written;
   } finally {
     rmSync(tspOut, { recursive: true, force: true });
   }
+}
+
+/** generated/types/versions.ts for `versions` (oldest first: dated names sort by date, `.preview` after its date). */
+function versionsModule(versions: string[]): string {
+  const q = (v: string) => `'${v}'`;
+  return [
+    `// ${header}`,
+    ...versions.map((v, i) => `import type { components as Components${i}, operations as Operations${i} } from './${v}.ts';`),
+    '',
+    '/** The API versions the spec declares (its `Versions` enum), oldest first. */',
+    `export const SPEC_VERSIONS = [${versions.map(q).join(', ')}] as const;`,
+    '',
+    '/** One of the versions the spec declares. */',
+    'export type SpecVersion = (typeof SPEC_VERSIONS)[number];',
+    '',
+    '/** Each version\'s generated contract types. */',
+    'export interface SpecTypes {',
+    ...versions.map((v, i) => `  ${q(v)}: { components: Components${i}; operations: Operations${i} };`),
+    '}',
+    '',
+  ].join('\n');
 }
 
 function listFiles(dir: string): string[] {

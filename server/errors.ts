@@ -1,6 +1,10 @@
+import type { Exact, SpecErrorCode } from './domain/vocabulary.ts';
+
 /**
  * Every failure the service reports, by stable code. The HTTP status of a code lives here and
  * only here; handlers throw `AppError`s and `http/error-handler.ts` turns them into bodies.
+ * Every code the spec declares on an operation is here (checked below at compile time, and its
+ * status against the spec's by errors.test.ts); the few others are UNDECLARED_ERROR_CODES.
  */
 export const ERROR_STATUS = {
   params_validation: 400,
@@ -33,7 +37,6 @@ export const ERROR_STATUS = {
   settlement_asset_conflict: 409,
   already_refunded: 409,
   quote_expired: 409,
-  state_conflict: 409,
   transaction_already_used: 409,
   webhook_endpoint_limit: 409,
   payment_expired: 410,
@@ -46,6 +49,17 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/**
+ * Codes the service answers with that no operation in the spec declares: they come from the
+ * HTTP layer before any operation is matched (wrong method, non-JSON body) or from the health
+ * check, never from an operation's own rules.
+ */
+export const UNDECLARED_ERROR_CODES = ['method_not_allowed', 'unsupported_media_type', 'service_unavailable'] as const satisfies readonly ErrorCode[];
+
+// A code the spec declares that is not in ERROR_STATUS, or a code here that is neither declared
+// nor listed as undeclared, fails typecheck.
+const _specCodesAreAllHere: Exact<SpecErrorCode | (typeof UNDECLARED_ERROR_CODES)[number], ErrorCode> = true;
 
 export interface ValidationIssue {
   field: string;

@@ -5,7 +5,7 @@ import type { StoragePort } from '../ports/storage/index.ts';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../domain/webhooks/records.ts';
 import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
-import { deliveryJob, envelopeOf, newDeliveryId } from '../domain/webhooks/events.ts';
+import { deliveryJob, envelopeOf, newDeliveryId, type WebhookEventType as EventType } from '../domain/webhooks/events.ts';
 import { SECRET_OVERLAP_MS } from '../domain/webhooks/schedule.ts';
 import { MAX_WEBHOOK_ENDPOINTS } from '../domain/webhooks/limits.ts';
 import { newWebhookSecret } from '../domain/webhooks/signing.ts';
@@ -23,7 +23,6 @@ export interface WebhookHandlerDeps {
 
 type WebhookOps = 'createWebhookEndpoint' | 'listWebhookEndpoints' | 'getWebhookEndpoint' | 'updateWebhookEndpoint' | 'deleteWebhookEndpoint'
   | 'rotateWebhookSecret' | 'listWebhookDeliveries' | 'redeliverWebhookEvent' | 'sendTestWebhook';
-type EventType = 'payment.created' | 'payment.processing' | 'payment.requires_action' | 'payment.succeeded' | 'payment.failed' | 'payment.expired' | 'payment.cancelled' | 'payment.refunded';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 

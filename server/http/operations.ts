@@ -1,5 +1,6 @@
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
-import type { operations } from '../../generated/types/2026-02-19.preview.ts';
+import type { SpecTypes } from '../../generated/types/versions.ts';
+import type { LatestApiVersion } from '../domain/vocabulary.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
 import { contextOf, type RequestContext } from './context.ts';
 import type { OperationInfo } from './openapi-docs.ts';
@@ -10,7 +11,7 @@ import type { OperationInfo } from './openapi-docs.ts';
  * or a handler answering a shape the spec does not declare, fails `tsc`.
  * Handlers are typed against the newest version: older versions are subsets of it.
  */
-type Ops = operations;
+type Ops = SpecTypes[LatestApiVersion]['operations'];
 export type OperationId = keyof Ops;
 
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;

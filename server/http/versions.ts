@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '../errors.ts';
 import { contextOf } from './context.ts';
+import { API_VERSIONS, type ApiVersion } from '../domain/vocabulary.ts';
 
-/** Known versions, oldest first. */
-export const API_VERSIONS = ['2026-02-18', '2026-02-19.preview'] as const;
-export type ApiVersion = (typeof API_VERSIONS)[number];
+/** Known versions, oldest first: the spec's, as the generator lists them. */
+export { API_VERSIONS, type ApiVersion };
 export const DEFAULT_API_VERSION: ApiVersion = '2026-02-18';
 
 const FORMAT = /^\d{4}-\d{2}-\d{2}(\.preview)?$/;

@@ -1,8 +1,14 @@
 import pg from 'pg';
+import { it } from 'vitest';
 
 /**
- * Whether the real servers this suite can use are reachable. A suite that needs one skips with a
- * loud message when it is absent, and fails instead when REQUIRE_SERVICES=1 (set by .ci/run).
+ * Whether the real servers this suite can use are reachable. When one is absent the suites that
+ * need it do not run, and the report says so: the asking test file gets a test marked skipped
+ * whose name and note give the reason. Under REQUIRE_SERVICES=1 (set by .ci/run) an absent
+ * server fails the file instead.
+ *
+ * Ask while the file is being collected (at its top level, or in a `describe` body), never in a
+ * hook or a test: that is where the skipped entry is registered.
  */
 export const requireServices = process.env.REQUIRE_SERVICES === '1';
 export const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
@@ -21,14 +27,35 @@ async function reachable(url: string): Promise<boolean> {
   }
 }
 
+/** Services already shown as absent in this test file (vitest loads this module afresh per file). */
+const shownAbsent = new Set<string>();
+
+/** Throws under REQUIRE_SERVICES=1; otherwise shows, once per file, a skipped test saying why. */
+function absent(service: 'PostgreSQL' | 'Redis', url: string): void {
+  const reason = `${service} not reachable at ${withoutPassword(url)}`;
+  if (requireServices) throw new Error(`REQUIRE_SERVICES=1 but ${reason}`);
+  if (shownAbsent.has(service)) return;
+  shownAbsent.add(service);
+  it(`the suites on ${service} (skipped: ${reason}; set REQUIRE_SERVICES=1 to fail instead)`, (ctx) => ctx.skip(reason));
+}
+
+function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
 let postgresUp: Promise<boolean> | undefined;
 
 /** True when PostgreSQL answers; throws when it does not and services are required. */
 export async function postgresAvailable(): Promise<boolean> {
   postgresUp ??= reachable(postgresUrl);
   const up = await postgresUp;
-  if (!up && requireServices) throw new Error(`REQUIRE_SERVICES=1 but PostgreSQL is not reachable at ${postgresUrl}`);
-  if (!up) console.warn(`\n!!! PostgreSQL not reachable at ${postgresUrl}: its suites are SKIPPED (set REQUIRE_SERVICES=1 to fail instead)\n`);
+  if (!up) absent('PostgreSQL', postgresUrl);
   return up;
 }
 
@@ -67,7 +94,6 @@ async function redisReachable(url: string): Promise<boolean> {
 export async function redisAvailable(): Promise<boolean> {
   redisUp ??= redisReachable(redisUrl);
   const up = await redisUp;
-  if (!up && requireServices) throw new Error(`REQUIRE_SERVICES=1 but Redis is not reachable at ${redisUrl}`);
-  if (!up) console.warn(`\n!!! Redis not reachable at ${redisUrl}: its suites are SKIPPED (set REQUIRE_SERVICES=1 to fail instead)\n`);
+  if (!up) absent('Redis', redisUrl);
   return up;
 }

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { deref, type Doc, type Json, type Schema } from './schema-model.ts';
 import { schemaDifferences } from './schema-diff.ts';
+import { SPEC_VERSIONS, type SpecVersion } from '../../generated/types/versions.ts';
 
 /**
  * Our generated OpenAPI documents against the reference system's, direction-aware: a request the
@@ -18,8 +19,9 @@ import { schemaDifferences } from './schema-diff.ts';
  * None answers "would a reference client notice?", so this small checker does.
  */
 
-export const VERSIONS = ['2026-02-18', '2026-02-19.preview'] as const;
-export type Version = (typeof VERSIONS)[number];
+/** The versions compared: every one the spec declares (each has a reference document beside ours). */
+export const VERSIONS = SPEC_VERSIONS;
+export type Version = SpecVersion;
 
 const root = resolve(import.meta.dirname, '../..');
 export const ourDocumentPath = (v: string) => join(root, 'generated/openapi', `${v}.yaml`);

@@ -6,7 +6,17 @@ import { waitFor } from '../../queue/conformance/wait-for.ts';
  * A fresh adapter and a way to announce a change of a payment the way its storage does (for
  * PostgreSQL, a NOTIFY committed in a transaction). `publish` resolves once the change committed.
  */
-export type PaymentChangesFactory = () => Promise<{ changes: PaymentChangesPort; publish(paymentId: string): Promise<void>; dispose?(): Promise<void> }>;
+export type PaymentChangesFactory = () => Promise<{
+  changes: PaymentChangesPort;
+  publish(paymentId: string): Promise<void>;
+  /**
+   * Makes the adapter miss notifications the way it can in production (for PostgreSQL, the
+   * listener's connection killed), after which it must resync; 'never' for an adapter that
+   * cannot miss any (one engine in this process).
+   */
+  loseNotifications: (() => Promise<void>) | 'never';
+  dispose?(): Promise<void>;
+}>;
 
 let seq = 0;
 const paymentId = () => `pay_conf_${process.pid}_${Date.now().toString(36)}_${++seq}`;
@@ -22,7 +32,8 @@ function recorder() {
 /**
  * What the long-poll handlers rely on from every PaymentChangesPort adapter: a subscriber hears
  * the changes of its payment and of no other, each subscription separately, nothing once it
- * unsubscribed, and `closing` from close (at once when it subscribes later).
+ * unsubscribed, `resync` when notifications may have been missed, and `closing` from close (at
+ * once when it subscribes later). Both members (subscribe, close) and all three signals are covered.
  */
 export function runPaymentChangesConformance(name: string, factory: PaymentChangesFactory): void {
   describe(`payment changes conformance: ${name}`, () => {
@@ -118,6 +129,26 @@ export function runPaymentChangesConformance(name: string, factory: PaymentChang
       await made.changes.close(); // twice is harmless
       expect(r.count(a, 'closing')).toBe(1);
       await made.dispose?.();
+    });
+
+    it('tells every subscriber resync when notifications may have been missed, then wakes on changes again', async () => {
+      const { changes, publish, loseNotifications } = await make();
+      const r = recorder();
+      const [a, b] = [paymentId(), paymentId()];
+      changes.subscribe(a, r.on(a));
+      changes.subscribe(b, r.on(b));
+      if (loseNotifications === 'never') {
+        // Nothing can be missed, so nothing is ever resynced: only the changes themselves.
+        for (const id of [a, b, a]) await publish(id);
+        await waitFor('the three changes', () => r.count(a) === 2 && r.count(b) === 1);
+        expect(r.heard.map((h) => h.signal)).toEqual(['changed', 'changed', 'changed']);
+        return;
+      }
+      await loseNotifications();
+      await waitFor('a resync of both subscribers', () => r.count(a, 'resync') === 1 && r.count(b, 'resync') === 1);
+      await publish(b);
+      await waitFor('a change after the resync', () => r.count(b) === 1);
+      expect(r.count(a)).toBe(0);
     });
   });
 }

@@ -4,7 +4,7 @@ import { createMemoryPaymentChanges } from './index.ts';
 
 runPaymentChangesConformance('memory', async () => {
   const changes = createMemoryPaymentChanges();
-  return { changes, publish: async (id) => changes.publish(id) };
+  return { changes, publish: async (id) => changes.publish(id), loseNotifications: async () => changes.resyncAll() };
 });
 
 describe('memory payment changes specifics', () => {

@@ -20,14 +20,28 @@ const publishVia = (db: SqlDb) => async (id: string) => {
 
 runPaymentChangesConformance('postgres (pglite)', async () => {
   const db = await createPgliteDb({});
-  return { changes: await createPostgresPaymentChanges({ db }), publish: publishVia(db), dispose: () => db.close() };
+  return { changes: await createPostgresPaymentChanges({ db }), publish: publishVia(db), loseNotifications: 'never', dispose: () => db.close() };
 });
 
 const server = await postgresAvailable();
 if (server) {
+  let listeners = 0;
   runPaymentChangesConformance('postgres (server)', async () => {
     const db = createPgDb({ url: postgresUrl });
-    return { changes: await createPostgresPaymentChanges({ db }), publish: publishVia(db), dispose: () => db.close() };
+    const applicationName = `mps-changes-conf-${process.pid}-${++listeners}`;
+    const changes = await createPostgresPaymentChanges({ db, applicationName, reconnect: { minMs: 50, maxMs: 200 } });
+    // The listener's connection killed, as a failover or a restart of the server would.
+    const loseNotifications = async () => {
+      const admin = new pg.Client({ connectionString: postgresUrl });
+      await admin.connect();
+      try {
+        const r = await admin.query('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+        expect(r.rows).toEqual([{ ok: true }]);
+      } finally {
+        await admin.end();
+      }
+    };
+    return { changes, publish: publishVia(db), loseNotifications, dispose: () => db.close() };
   });
 }
 

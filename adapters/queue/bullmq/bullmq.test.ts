@@ -17,6 +17,7 @@ describe('bullmq queue options', () => {
 });
 
 if (await redisAvailable()) {
-  runQueueConformance('bullmq', async () => createBullmqQueue({ redisUrl, prefix, queueName: `q${++n}`, retry: { baseMs: 50, maxMs: 200 } }));
+  const open = (queueName: string) => createBullmqQueue({ redisUrl, prefix, queueName, retry: { baseMs: 50, maxMs: 200 } });
+  runQueueConformance('bullmq', async () => open(`q${++n}`), { durable: true, reopen: async () => open(`q${n}`) });
   afterAll(() => deleteKeysWithPrefix(redisUrl, prefix));
 }

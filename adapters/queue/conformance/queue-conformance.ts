@@ -8,6 +8,16 @@ import { waitFor } from './wait-for.ts';
  */
 export type QueueFactory = () => Promise<QueuePort>;
 
+export interface QueueConformanceOptions {
+  /** What the adapter's `durable` must say: whether jobs survive a restart of the process. */
+  durable: boolean;
+  /**
+   * A new queue over the store of the queue the factory made last, as a restarted process
+   * would open it (for a queue without a store, simply a new one).
+   */
+  reopen: QueueFactory;
+}
+
 let seq = 0;
 const job = (type: string, payload: Record<string, unknown> = {}, runAt = new Date()): QueuedJob => ({
   id: `job_${process.pid}_${Date.now().toString(36)}_${++seq}`,
@@ -18,9 +28,11 @@ const job = (type: string, payload: Record<string, unknown> = {}, runAt = new Da
 
 /**
  * The behaviour every QueuePort adapter must show; the outbox relay and the job worker rely on
- * exactly these properties (dedup by id, delays, retries, retryAt, concurrency, graceful close).
+ * exactly these properties (dedup by id, delays, retries, retryAt, concurrency, graceful close,
+ * refusal once closed, and `durable` telling the truth about a restart). Every member of the
+ * port is called: durable, enqueue, startWorker, close.
  */
-export function runQueueConformance(name: string, factory: QueueFactory): void {
+export function runQueueConformance(name: string, factory: QueueFactory, opts: QueueConformanceOptions): void {
   describe(`queue conformance: ${name}`, () => {
     const open: QueuePort[] = [];
     const make = async () => {
@@ -184,6 +196,31 @@ export function runQueueConformance(name: string, factory: QueueFactory): void {
       await waitFor('the job to start', () => started);
       await q.close();
       expect(finished).toBe(true);
+    });
+
+    it('refuses enqueue and startWorker once closed', async () => {
+      const q = await factory();
+      await q.close();
+      await expect(q.enqueue(job('a.test'))).rejects.toThrow(/closed/);
+      await expect(q.startWorker({ 'a.test': async () => undefined })).rejects.toThrow(/closed/);
+    });
+
+    it(`keeps a job enqueued before a restart ${opts.durable ? 'and runs it after (durable)' : 'only in memory: it is gone after (not durable)'}`, async () => {
+      const first = await factory();
+      expect(first.durable).toBe(opts.durable);
+      const a = job('a.test', {}, new Date(Date.now() + 200));
+      await first.enqueue(a);
+      await first.close(); // before any worker started: the job was never run here
+      const again = await opts.reopen();
+      open.push(again);
+      expect(again.durable).toBe(opts.durable);
+      const r = recorder();
+      await again.startWorker({ 'a.test': r.handler, 'marker.test': r.handler });
+      // A marker due after the kept job: once it ran, the kept job had its turn.
+      const marker = job('marker.test', {}, new Date(Date.now() + 600));
+      await again.enqueue(marker);
+      await waitFor('the marker job', () => r.count(marker.id) === 1);
+      expect(r.count(a.id)).toBe(opts.durable ? 1 : 0);
     });
   });
 }

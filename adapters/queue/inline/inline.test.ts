@@ -4,7 +4,8 @@ import { waitFor } from '../conformance/wait-for.ts';
 import { runQueueConformance } from '../conformance/queue-conformance.ts';
 import { createInlineQueue } from './index.ts';
 
-runQueueConformance('inline', async () => createInlineQueue({ retry: { baseMs: 50, maxMs: 200 } }));
+const inline = async () => createInlineQueue({ retry: { baseMs: 50, maxMs: 200 } });
+runQueueConformance('inline', inline, { durable: false, reopen: inline });
 
 describe('inline queue specifics', () => {
   it('validates its options when built', () => {

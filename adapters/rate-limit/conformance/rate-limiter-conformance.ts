@@ -3,7 +3,9 @@ import type { RateLimiter } from '../../../server/ports/rate-limiter.ts';
 
 /**
  * What every rate limiter must do, in real time. `open(limit, scope)` builds a limiter; two
- * limiters opened with the same scope must share their counts when the adapter says it shares.
+ * limiters opened with the same scope share their counts exactly when the adapter says it shares.
+ * Every member of the port is exercised: take, close, and the rate check (validateRateLimit)
+ * each adapter applies when built.
  */
 export function runRateLimiterConformance(
   name: string,
@@ -68,6 +70,28 @@ export function runRateLimiterConformance(
         const results = await Promise.all([allowedOf(a, 'partner', 4), allowedOf(b, 'partner', 4)]);
         expect(results[0] + results[1]).toBe(4);
       });
+    } else {
+      it('keeps its counts to itself: limiters of the same scope count apart (one process each)', async () => {
+        const scope = `apart${Math.random().toString(36).slice(2)}`;
+        const [a, b] = [await make(1, 4, scope), await make(1, 4, scope)];
+        expect([await allowedOf(a, 'partner', 5), await allowedOf(b, 'partner', 5)]).toEqual([4, 4]);
+      });
     }
+
+    it('refuses, when built, a rate it cannot apply', async () => {
+      const scope = `bad${Math.random().toString(36).slice(2)}`;
+      for (const limit of [{ perSecond: 0, burst: 1 }, { perSecond: Number.NaN, burst: 1 }, { perSecond: -1, burst: 1 }]) {
+        await expect(Promise.resolve().then(() => open(limit, scope))).rejects.toThrow(/perSecond/);
+      }
+      for (const limit of [{ perSecond: 1, burst: 0 }, { perSecond: 1, burst: 0.5 }]) {
+        await expect(Promise.resolve().then(() => open(limit, scope))).rejects.toThrow(/burst/);
+      }
+    });
+
+    it('closes without failing', async () => {
+      const l = await open({ perSecond: 1, burst: 1 }, `close${Math.random().toString(36).slice(2)}`);
+      expect((await l.take('k')).allowed).toBe(true);
+      await expect(l.close()).resolves.toBeUndefined();
+    });
   });
 }

@@ -36,6 +36,8 @@ export async function createPostgresStorage(opts: PostgresStorageOptions): Promi
     await db.close().catch(() => {});
     throw err;
   }
+  // Shutdown paths may overlap (a signal during a failed start): every close waits for the first.
+  let closed: Promise<void> | undefined;
   return {
     db,
     partners: createPartnerRepository(db),
@@ -50,6 +52,6 @@ export async function createPostgresStorage(opts: PostgresStorageOptions): Promi
     async ping() {
       await db.query('SELECT 1');
     },
-    close: () => db.close(),
+    close: () => (closed ??= db.close()),
   };
 }

@@ -1,18 +1,31 @@
-import { runStorageConformance } from '../conformance/storage-conformance.ts';
 import { runBoundedStorageConformance } from '../conformance/bounded-storage-conformance.ts';
+import { runPartnersConformance } from '../conformance/partners-conformance.ts';
+import { runApiKeysConformance } from '../conformance/api-keys-conformance.ts';
+import { runMerchantsConformance } from '../conformance/merchants-conformance.ts';
+import { runSettlementsConformance } from '../conformance/settlements-conformance.ts';
+import { runIdempotencyConformance } from '../conformance/idempotency-conformance.ts';
+import { runQuotesConformance } from '../conformance/quotes-conformance.ts';
 import { runPaymentConformance } from '../conformance/payments-conformance.ts';
 import { runPaymentListConformance } from '../conformance/payment-lists-conformance.ts';
 import { runJobConformance } from '../conformance/jobs-conformance.ts';
 import { runWebhookConformance } from '../conformance/webhooks-conformance.ts';
 import { runWebhookDispatchConformance } from '../conformance/webhook-dispatch-conformance.ts';
+import { runStorageLifecycleConformance } from '../conformance/lifecycle-conformance.ts';
 import { storageBackends } from '../../../test/helpers/backends.ts';
 
 for (const backend of await storageBackends()) {
-  runStorageConformance(backend.name, () => backend.open());
-  runBoundedStorageConformance(backend.name, () => backend.open());
-  runPaymentConformance(backend.name, () => backend.open());
-  runPaymentListConformance(backend.name, () => backend.open());
-  runJobConformance(backend.name, () => backend.open());
-  runWebhookConformance(backend.name, () => backend.open());
-  runWebhookDispatchConformance(backend.name, () => backend.open());
+  const open = () => backend.open();
+  runBoundedStorageConformance(backend.name, open);
+  runPartnersConformance(backend.name, open);
+  runApiKeysConformance(backend.name, open);
+  runMerchantsConformance(backend.name, open);
+  runSettlementsConformance(backend.name, open);
+  runIdempotencyConformance(backend.name, open);
+  runQuotesConformance(backend.name, open);
+  runPaymentConformance(backend.name, open);
+  runPaymentListConformance(backend.name, open);
+  runJobConformance(backend.name, open);
+  runWebhookConformance(backend.name, open);
+  runWebhookDispatchConformance(backend.name, open);
+  runStorageLifecycleConformance(backend.name, open);
 }

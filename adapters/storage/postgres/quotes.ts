@@ -3,6 +3,7 @@ import type { QuoteRepository } from '../../../server/ports/storage/quotes.ts';
 import type { QuoteState } from '../../../server/ports/chains.ts';
 import type { SqlDb } from './sql-db.ts';
 
+/** A payment_quotes row as the port's record (amount exact as numeric, state and buyer data as JSON). */
 function toQuote(r: Record<string, unknown>): QuoteRecord {
   return {
     optionId: String(r.option_id),
@@ -27,6 +28,10 @@ function toQuote(r: Record<string, unknown>): QuoteRecord {
   };
 }
 
+/**
+ * Quotes live in payment_quotes, keyed by option id. Reads and the buyer-data write name the
+ * payment too, so an option id a client sends never reaches another payment's quote.
+ */
 export function createQuoteRepository(db: SqlDb): QuoteRepository {
   return {
     async save(quotes) {

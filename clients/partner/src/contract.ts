@@ -5,11 +5,12 @@
  * `components['schemas']` themselves.
  */
 import type { components, operations, paths } from './generated/2026-02-19.preview.ts';
+import type { SpecVersion } from './generated/versions.ts';
 
 export type { components, operations, paths };
 
 /** API versions this client knows; `Svc-Version` pins one per request (the partner's default otherwise). */
-export type ApiVersion = '2026-02-18' | '2026-02-19.preview';
+export type ApiVersion = SpecVersion;
 
 type Schemas = components['schemas'];
 type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;

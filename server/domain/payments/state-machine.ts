@@ -1,11 +1,18 @@
+import type { WebhookEventType } from '../webhooks/events.ts';
+import type { Exact, SpecSchema } from '../vocabulary.ts';
+
 /**
  * The payment state machine: the only table of allowed transitions. Every status change goes
  * through `transitionPayment` (transition.ts), which asks storage to apply it only if the
  * payment is still in one of the states this table allows it from; so two racing transitions
  * (cancel against confirm, expiry against success) end in exactly one winner.
  */
-export const PAYMENT_STATUSES = ['requires_action', 'processing', 'succeeded', 'failed', 'expired', 'cancelled'] as const;
+
+/** Every status a payment may be in: the spec's `PaymentStatus`, listed once for the runtime. */
+export const PAYMENT_STATUSES = ['requires_action', 'processing', 'succeeded', 'failed', 'expired', 'cancelled'] as const satisfies readonly SpecSchema<'PaymentStatus'>[];
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+// A status the spec declares and this list lacks (or the reverse) fails typecheck here.
+const _statusesAreTheSpecs: Exact<PaymentStatus, SpecSchema<'PaymentStatus'>> = true;
 
 const ALLOWED: Record<PaymentStatus, readonly PaymentStatus[]> = {
   requires_action: ['processing', 'succeeded', 'failed', 'expired', 'cancelled'],
@@ -34,17 +41,12 @@ export function sourcesOf(to: PaymentStatus): PaymentStatus[] {
 }
 
 /** The event a new payment is announced with. */
-export const CREATED_EVENT_TYPE = 'payment.created';
+export const CREATED_EVENT_TYPE = 'payment.created' satisfies WebhookEventType;
 
-/** The event each move into a state is announced with (a new payment: CREATED_EVENT_TYPE). */
-export const EVENT_TYPE: Record<PaymentStatus, string> = {
-  requires_action: 'payment.requires_action',
-  processing: 'payment.processing',
-  succeeded: 'payment.succeeded',
-  failed: 'payment.failed',
-  expired: 'payment.expired',
-  cancelled: 'payment.cancelled',
-};
+/** The event each move into a state is announced with, `payment.<status>` (a new payment: CREATED_EVENT_TYPE). */
+export const EVENT_TYPE = Object.fromEntries(PAYMENT_STATUSES.map((s) => [s, `payment.${s}`])) as { readonly [S in PaymentStatus]: `payment.${S}` };
+// Every status's event is one the spec lets an endpoint subscribe to.
+const _everyMoveHasASpecEvent: Exact<(typeof EVENT_TYPE)[PaymentStatus] extends WebhookEventType ? true : false, true> = true;
 
 /** How long a poller should wait; null once nothing will change. */
 export function pollInMs(status: PaymentStatus): number | null {

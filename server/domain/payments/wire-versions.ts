@@ -1,4 +1,5 @@
 import type { PaymentStatus } from './state-machine.ts';
+import type { ApiVersion, SchemasOf, SpecSchema } from '../vocabulary.ts';
 
 /**
  * What each dated API version may say about a payment, in one place. A value a version does not
@@ -13,7 +14,17 @@ interface VersionVocabulary {
   listsCancelled: boolean;
 }
 
-const VOCABULARY: Record<string, VersionVocabulary> = {
+/**
+ * One row per version the spec declares (a new version without its row fails typecheck), each
+ * typed from that version's document: a failure code it does not declare, or a `listsCancelled`
+ * that disagrees with its `PaymentListStatus`, fails typecheck too.
+ */
+type VocabularyOf<V extends ApiVersion> = VersionVocabulary & {
+  failureCodes: ReadonlySet<SchemasOf<V>['PaymentFailureCode']>;
+  listsCancelled: 'cancelled' extends SchemasOf<V>['PaymentListStatus'] ? true : false;
+};
+
+const VOCABULARY: { [V in ApiVersion]: VocabularyOf<V> } = {
   '2026-02-18': { failureCodes: new Set(['declined_user']), listsCancelled: false },
   '2026-02-19.preview': { failureCodes: new Set(['declined_user']), listsCancelled: true },
 };
@@ -23,12 +34,13 @@ const LEGACY_LIST: VersionVocabulary = { failureCodes: new Set(), listsCancelled
 
 function vocabularyOf(version: string | 'legacy'): VersionVocabulary {
   if (version === 'legacy') return LEGACY_LIST;
-  const v = VOCABULARY[version];
+  const v = (VOCABULARY as Record<string, VersionVocabulary | undefined>)[version];
   if (!v) throw new Error(`no wire vocabulary for API version ${version}`);
   return v;
 }
 
-export type PublicFailureCode = 'declined_user';
+/** A failure code some version states: the spec's `PaymentFailureCode`. */
+export type PublicFailureCode = SpecSchema<'PaymentFailureCode'>;
 
 /** The failure code as `version` may state it, or undefined when it declares no such code. */
 export function publicFailureCode(code: string | null, version: string): PublicFailureCode | undefined {

@@ -8,8 +8,6 @@ import type { QuoteRepository } from './quotes.ts';
 import type { SettlementRepository } from './settlements.ts';
 import type { WebhookRepository } from './webhooks.ts';
 
-export type { ApiKeyRepository, IdempotencyRepository, JobRepository, MerchantRepository, PartnerRepository, PaymentRepository, QuoteRepository, SettlementRepository, WebhookRepository };
-
 /**
  * The storage port: one repository per kind of record. Each method is one atomic unit of work; no
  * connection or transaction type crosses it, so an adapter (PostgreSQL, PGlite, MongoDB) owns how
@@ -29,5 +27,6 @@ export interface StoragePort {
   webhooks: WebhookRepository;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
+  /** Releases the store's connections; after it, every call fails. Repeatable: later calls wait for the first. */
   close(): Promise<void>;
 }

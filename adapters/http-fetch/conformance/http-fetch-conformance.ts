@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isHttpFetchError, type HttpFetchFailureCode, type HttpFetchOptions, type HttpFetchPort } from '../../../server/ports/http-fetch.ts';
+import type { Exact } from '../../../server/domain/vocabulary.ts';
+import type { AllowedAddress, LookupFn } from '../resolve-destination.ts';
+import { closedPort, fakeLookup, startSilentServer, startTestServers, TEST_ALLOW, TEST_HOST, type TestServers } from '../test-support/test-servers.ts';
+
+/**
+ * The network a fetch adapter under test is pointed at: DNS answered from a table, a test
+ * certificate authority to trust besides the system's, and the one (name, address) pair it may
+ * reach although the address is loopback (the local test servers). Everything else keeps the
+ * production rules: the table also maps names to private and metadata addresses, which must be
+ * refused.
+ */
+export interface HttpFetchTestNetwork {
+  lookup: LookupFn;
+  ca: string;
+  allowAddresses: readonly AllowedAddress[];
+}
+
+export type HttpFetchFactory = (network: HttpFetchTestNetwork) => HttpFetchPort;
+
+const OPTS: HttpFetchOptions = { maxBytes: 64 * 1024, timeoutMs: 5000, connectTimeoutMs: 2000, maxRedirects: 3 };
+
+/** Every failure code of the port (a new one fails typecheck here until listed); the suite below produces each one. */
+const FAILURE_CODES = ['blocked_address', 'not_https', 'timeout', 'too_large', 'too_many_redirects', 'unreachable', 'dns_failure'] as const satisfies readonly HttpFetchFailureCode[];
+const _everyCodeListed: Exact<(typeof FAILURE_CODES)[number], HttpFetchFailureCode> = true;
+
+/**
+ * What every HttpFetchPort adapter must do, against local HTTPS/HTTP servers: the one method
+ * (`fetch`) with every option (method, headers, body, maxBytes, timeoutMs, connectTimeoutMs,
+ * maxRedirects, httpsOnly), every response field (status, headers, body, finalUrl), and every
+ * failure code, each rejection an HttpFetchError that `isHttpFetchError` recognises.
+ */
+export function runHttpFetchConformance(name: string, factory: HttpFetchFactory): void {
+  describe(`http fetch conformance: ${name}`, () => {
+    let servers: TestServers;
+    let fetcher: HttpFetchPort;
+    const produced = new Set<HttpFetchFailureCode>();
+
+    /** The rejection of `promise`, which must be a port error with `code` naming the URL it failed at. */
+    async function failure(promise: Promise<unknown>, code: HttpFetchFailureCode) {
+      const err = await promise.then(() => undefined, (e: unknown) => e);
+      expect(isHttpFetchError(err), `expected an HttpFetchError ${code}, got ${String(err)}`).toBe(true);
+      if (!isHttpFetchError(err)) throw new Error('unreachable');
+      expect(err.code).toBe(code);
+      expect(typeof err.url).toBe('string');
+      expect(err.message.length).toBeGreaterThan(0);
+      produced.add(code);
+      return err;
+    }
+
+    beforeAll(async () => {
+      servers = await startTestServers();
+      fetcher = factory({
+        lookup: fakeLookup({ [TEST_HOST]: '127.0.0.1', 'private.test': '10.0.0.5', 'metadata.test': '169.254.169.254' }),
+        ca: servers.ca,
+        allowAddresses: TEST_ALLOW,
+      });
+      servers.route('/hello', (req, res) => {
+        res.setHeader('x-multi', ['a', 'b']);
+        res.writeHead(200, { 'Content-Type': 'text/plain', 'X-Seen-Host': req.headers.host ?? '' });
+        res.end('hello');
+      });
+      servers.route('/echo', (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => res.writeHead(200, { 'x-method': req.method ?? '', 'x-token': String(req.headers['x-token'] ?? '') }).end(Buffer.concat(chunks)));
+      });
+      servers.route('/unavailable', (_req, res) => void res.writeHead(503).end('later'));
+      servers.route('/bytes', (_req, res) => void res.writeHead(200).end(Buffer.from([0, 1, 2, 253, 254, 255])));
+      servers.route('/large', (_req, res) => void res.writeHead(200).end(Buffer.alloc(OPTS.maxBytes + 1)));
+      servers.route('/exact', (_req, res) => void res.writeHead(200).end(Buffer.alloc(OPTS.maxBytes)));
+      servers.route('/never-ends', (_req, res) => {
+        res.writeHead(200, { 'content-length': '1000' });
+        res.write(Buffer.alloc(10));
+      });
+      for (const n of [1, 2, 3, 4]) servers.route(`/chain${n}`, (_req, res) => void res.writeHead(302, { location: n === 1 ? '/hello' : `/chain${n - 1}` }).end());
+      servers.route('/to-private', (_req, res) => void res.writeHead(302, { location: `https://private.test:${servers.httpsPort}/hello` }).end());
+    });
+    afterAll(async () => {
+      await servers.close();
+    });
+
+    it('answers status, lower-case headers (repeated ones joined), the body bytes and the final URL', async () => {
+      const url = servers.httpsUrl('/hello');
+      const res = await fetcher.fetch(url, OPTS);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('text/plain');
+      expect(res.headers['x-multi']).toBe('a, b');
+      expect(Object.keys(res.headers).every((k) => k === k.toLowerCase())).toBe(true);
+      expect(new TextDecoder().decode(res.body)).toBe('hello');
+      expect(res.finalUrl).toBe(url);
+      const bytes = await fetcher.fetch(servers.httpsUrl('/bytes'), OPTS);
+      expect(bytes.body).toBeInstanceOf(Uint8Array);
+      expect([...bytes.body]).toEqual([0, 1, 2, 253, 254, 255]);
+    });
+
+    it('sends the method, headers and body given (string or bytes), never a caller’s Host', async () => {
+      const text = await fetcher.fetch(servers.httpsUrl('/echo'), { ...OPTS, method: 'post', headers: { 'X-Token': 't1', host: 'evil.test' }, body: '{"a":1}' });
+      expect([text.headers['x-method'], text.headers['x-token'], new TextDecoder().decode(text.body)]).toEqual(['POST', 't1', '{"a":1}']);
+      const bytes = await fetcher.fetch(servers.httpsUrl('/echo'), { ...OPTS, method: 'PUT', body: new Uint8Array([7, 8, 9]) });
+      expect([bytes.headers['x-method'], [...bytes.body]]).toEqual(['PUT', [7, 8, 9]]);
+      const seen = await fetcher.fetch(servers.httpsUrl('/hello'), { ...OPTS, headers: { host: 'evil.test' } });
+      expect(seen.headers['x-seen-host']).toBe(`${TEST_HOST}:${servers.httpsPort}`);
+    });
+
+    it('resolves with 4xx and 5xx answers rather than rejecting', async () => {
+      expect((await fetcher.fetch(servers.httpsUrl('/unavailable'), OPTS)).status).toBe(503);
+      expect((await fetcher.fetch(servers.httpsUrl('/no-such-path'), OPTS)).status).toBe(404);
+    });
+
+    it('follows up to maxRedirects (finalUrl the last hop), returns the 3xx itself with 0, and fails past the limit', async () => {
+      const followed = await fetcher.fetch(servers.httpsUrl('/chain3'), OPTS);
+      expect([followed.status, followed.finalUrl]).toEqual([200, servers.httpsUrl('/hello')]);
+      const unfollowed = await fetcher.fetch(servers.httpsUrl('/chain1'), { ...OPTS, maxRedirects: 0 });
+      expect([unfollowed.status, unfollowed.headers.location, unfollowed.finalUrl]).toEqual([302, '/hello', servers.httpsUrl('/chain1')]);
+      await failure(fetcher.fetch(servers.httpsUrl('/chain4'), OPTS), 'too_many_redirects');
+    });
+
+    it('refuses http:// unless httpsOnly is false', async () => {
+      const before = servers.hits.get('/hello') ?? 0;
+      await failure(fetcher.fetch(servers.httpUrl('/hello'), OPTS), 'not_https');
+      expect(servers.hits.get('/hello') ?? 0).toBe(before);
+      expect((await fetcher.fetch(servers.httpUrl('/hello'), { ...OPTS, httpsOnly: false })).status).toBe(200);
+    });
+
+    it('refuses non-public destinations without connecting: private, metadata and loopback addresses, also behind a redirect', async () => {
+      await failure(fetcher.fetch(`https://private.test:${servers.httpsPort}/hello`, OPTS), 'blocked_address');
+      await failure(fetcher.fetch('https://metadata.test/latest/meta-data/', OPTS), 'blocked_address');
+      await failure(fetcher.fetch(servers.httpsUrl('/hello', '127.0.0.1'), OPTS), 'blocked_address');
+      await failure(fetcher.fetch(servers.httpsUrl('/to-private'), OPTS), 'blocked_address');
+    });
+
+    it('accepts a body of exactly maxBytes and refuses a larger one', async () => {
+      expect((await fetcher.fetch(servers.httpsUrl('/exact'), OPTS)).body.length).toBe(OPTS.maxBytes);
+      await failure(fetcher.fetch(servers.httpsUrl('/large'), OPTS), 'too_large');
+    });
+
+    it('times out the whole call at timeoutMs, and the connect at connectTimeoutMs', async () => {
+      let started = Date.now();
+      await failure(fetcher.fetch(servers.httpsUrl('/never-ends'), { ...OPTS, timeoutMs: 300 }), 'timeout');
+      expect(Date.now() - started).toBeLessThan(2000);
+      const silent = await startSilentServer();
+      try {
+        started = Date.now();
+        await failure(fetcher.fetch(`https://${TEST_HOST}:${silent.port}/x`, { ...OPTS, connectTimeoutMs: 300 }), 'timeout');
+        expect(Date.now() - started).toBeLessThan(2000);
+      } finally {
+        await silent.close();
+      }
+    });
+
+    it('reports a refused connection or a malformed URL as unreachable, and an unknown name as dns_failure', async () => {
+      await failure(fetcher.fetch(`https://${TEST_HOST}:${await closedPort()}/x`, OPTS), 'unreachable');
+      await failure(fetcher.fetch('not a url', OPTS), 'unreachable');
+      await failure(fetcher.fetch('https://nowhere.test/', OPTS), 'dns_failure');
+    });
+
+    it('produced every failure code of the port', () => {
+      expect([...produced].sort()).toEqual([...FAILURE_CODES].sort());
+    });
+  });
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { newId } from '../../../server/domain/ids.ts';
+import type { ApiKeyRecord, KeyScope } from '../../../server/domain/partners/records.ts';
+import { t0, useStore, type OpenStore } from './store-fixtures.ts';
+
+/**
+ * What every storage adapter's API key repository does: keys are found by hash only while
+ * active, listed within their partner, and revoked once.
+ */
+export function runApiKeysConformance(name: string, open: OpenStore): void {
+  describe(`api keys conformance: ${name}`, () => {
+    const f = useStore(open);
+    let n = 0;
+    const key = (partnerId: string, scope: KeyScope = 'partner', at = t0): ApiKeyRecord => {
+      const hash = (++n).toString(16).padStart(64, '0');
+      return { id: newId('apiKey', at.getTime()), partnerId, scope, keyHash: hash, hint: hash.slice(-4), createdAt: at, revokedAt: null };
+    };
+
+    it('finds an active key by its hash, with its own partner', async () => {
+      const [a, b] = [await f.partner(), await f.partner({ iconUrl: 'https://wallet.example/i.png' })];
+      const [ka, kb] = [key(a.id), key(b.id, 'wallet')];
+      await f.s.apiKeys.create(ka);
+      await f.s.apiKeys.create(kb);
+      expect(await f.s.apiKeys.findActiveByHash(ka.keyHash)).toEqual({ key: ka, partner: a });
+      expect(await f.s.apiKeys.findActiveByHash(kb.keyHash)).toEqual({ key: kb, partner: b });
+      expect(await f.s.apiKeys.findActiveByHash('f'.repeat(64))).toBeNull();
+    });
+
+    it('revokes a key once: the second revoke and an unknown id answer false', async () => {
+      const p = await f.partner();
+      const [k, other] = [key(p.id), key(p.id, 'app')];
+      await f.s.apiKeys.create(k);
+      await f.s.apiKeys.create(other);
+      const later = new Date(t0.getTime() + 5000);
+      expect(await f.s.apiKeys.revoke(k.id, t0)).toBe(true);
+      expect(await f.s.apiKeys.revoke(k.id, later)).toBe(false);
+      expect(await f.s.apiKeys.revoke(newId('apiKey'), t0)).toBe(false);
+      expect(await f.s.apiKeys.findActiveByHash(k.keyHash)).toBeNull();
+      // The first revocation time stays; the partner's other key is untouched.
+      const listed = await f.s.apiKeys.listByPartner(p.id);
+      expect(listed.find((x) => x.id === k.id)?.revokedAt).toEqual(t0);
+      expect(listed.find((x) => x.id === other.id)).toEqual(other);
+      expect(await f.s.apiKeys.findActiveByHash(other.keyHash)).toEqual({ key: other, partner: p });
+    });
+
+    it('never finds a key stored already revoked', async () => {
+      const p = await f.partner();
+      const k = { ...key(p.id), revokedAt: t0 };
+      await f.s.apiKeys.create(k);
+      expect(await f.s.apiKeys.findActiveByHash(k.keyHash)).toBeNull();
+      expect(await f.s.apiKeys.listByPartner(p.id)).toEqual([k]);
+    });
+
+    it('lists only the partner’s own keys, oldest first, revoked ones included', async () => {
+      const [a, b] = [await f.partner(), await f.partner()];
+      const keys = [key(a.id, 'partner', t0), key(a.id, 'wallet', new Date(t0.getTime() + 1)), key(a.id, 'app', new Date(t0.getTime() + 2))];
+      for (const k of [...keys].reverse()) await f.s.apiKeys.create(k);
+      await f.s.apiKeys.create(key(b.id));
+      await f.s.apiKeys.revoke(keys[1]!.id, t0);
+      expect((await f.s.apiKeys.listByPartner(a.id)).map((k) => [k.id, k.scope, k.revokedAt])).toEqual([
+        [keys[0]!.id, 'partner', null],
+        [keys[1]!.id, 'wallet', t0],
+        [keys[2]!.id, 'app', null],
+      ]);
+      expect(await f.s.apiKeys.listByPartner(b.id)).toHaveLength(1);
+      expect(await f.s.apiKeys.listByPartner(newId('partner'))).toEqual([]);
+    });
+
+    it('refuses a second key with the same hash, so a hash names one key', async () => {
+      const p = await f.partner();
+      const k = key(p.id);
+      await f.s.apiKeys.create(k);
+      await expect(f.s.apiKeys.create({ ...k, id: newId('apiKey') })).rejects.toThrow();
+      expect(await f.s.apiKeys.listByPartner(p.id)).toEqual([k]);
+    });
+  });
+}

@@ -1,0 +1,15 @@
+// generated from spec/ by `npm run generate` — do not edit
+import type { components as Components0, operations as Operations0 } from './2026-02-18.ts';
+import type { components as Components1, operations as Operations1 } from './2026-02-19.preview.ts';
+
+/** The API versions the spec declares (its `Versions` enum), oldest first. */
+export const SPEC_VERSIONS = ['2026-02-18', '2026-02-19.preview'] as const;
+
+/** One of the versions the spec declares. */
+export type SpecVersion = (typeof SPEC_VERSIONS)[number];
+
+/** Each version's generated contract types. */
+export interface SpecTypes {
+  '2026-02-18': { components: Components0; operations: Operations0 };
+  '2026-02-19.preview': { components: Components1; operations: Operations1 };
+}
