@@ -1,4 +1,4 @@
-import { Contract, Signature, Wallet, type HDNodeWallet, type Provider, type TypedDataDomain } from 'ethers';
+import { Contract, Signature, Wallet, type HDNodeWallet, type Provider } from 'ethers';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmChainAdapter } from '../adapters/chains/evm/gateway-adapter.ts';
@@ -88,7 +88,7 @@ describe('EIP-3009: a buyer burning his own authorization nonce', () => {
     // His own 0-value transferWithAuthorization to himself, with the option's nonce.
     const burn = { ...quoted, message: { ...quoted.message, to: buyer.address, value: '0x0' } };
     const { domain, types, message } = toEthersTypedData(burn);
-    const burnSig = Signature.from(await buyer.signTypedData(domain as TypedDataDomain, types, message));
+    const burnSig = Signature.from(await buyer.signTypedData(domain, types, message));
     const token = new Contract(tokenOf(usdc), ['function transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)'], buyer);
     await (await token.getFunction('transferWithAuthorization').send(buyer.address, buyer.address, 0n, 0n, BigInt(String(quoted.message.validBefore)), quoted.message.nonce, burnSig.v, burnSig.r, burnSig.s)).wait();
 
@@ -109,7 +109,7 @@ describe('EIP-3009: a buyer cancelling the authorization before confirming', () 
     const option = await optionFor(id, buyer);
     const quoted = typedDataOf(option.actions[0]!.data.params);
     const cancelTypes = { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] };
-    const sig = Signature.from(await buyer.signTypedData(quoted.domain as TypedDataDomain, cancelTypes, { authorizer: buyer.address, nonce: quoted.message.nonce }));
+    const sig = Signature.from(await buyer.signTypedData(quoted.domain, cancelTypes, { authorizer: buyer.address, nonce: quoted.message.nonce }));
     const token = new Contract(tokenOf(usdc), ['function cancelAuthorization(address,bytes32,uint8,bytes32,bytes32)'], buyer);
     await (await token.getFunction('cancelAuthorization').send(buyer.address, quoted.message.nonce, sig.v, sig.r, sig.s)).wait();
 

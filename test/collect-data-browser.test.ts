@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Wallet, type HDNodeWallet, type Provider } from 'ethers';
+import { Wallet, type HDNodeWallet } from 'ethers';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
@@ -47,7 +47,7 @@ async function optionNeedingData(): Promise<{ id: string; option: any; wallet: H
   const merchantId = m.body.merchant.id as string;
   await t.call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, { key: t.a.key, headers: { 'Idempotency-Key': `bs-${Math.random()}` }, body: { settlements: [{ asset: usdc, destination: `eip155:31337:${Wallet.createRandom().address}` }] } });
   const p = await t.call('POST', '/v1/payments', { key: t.a.key, headers: { 'Merchant-Id': merchantId }, body: { amount: { unit: 'iso4217/USD', value: '25000' }, referenceId: `bd-${Math.random()}` } });
-  const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider as unknown as Provider);
+  const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider);
   await chains.evm.fund(wallet.address, usdc.split(':').pop()!, 500_000_000n);
   const o = await t.call('POST', `/v1/gateway/payment/${p.body.paymentId}/options`, { key: t.a.walletKey, body: { accounts: [`eip155:31337:${wallet.address}`] } });
   const option = o.body.options[0];

@@ -1,4 +1,4 @@
-import { Wallet, type HDNodeWallet, type Provider } from 'ethers';
+import { Wallet, type HDNodeWallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
 import { signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
@@ -39,7 +39,7 @@ async function payment(merchantId: string, value: string) {
 }
 
 async function buyer(): Promise<HDNodeWallet> {
-  const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider as unknown as Provider);
+  const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider);
   await chains.evm.fund(wallet.address, usdc.split(':').pop()!, 100_000_000n);
   return wallet;
 }

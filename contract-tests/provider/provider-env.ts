@@ -1,5 +1,5 @@
 import { Keypair } from '@solana/web3.js';
-import { Wallet, type HDNodeWallet, type Provider } from 'ethers';
+import { Wallet, type HDNodeWallet } from 'ethers';
 import { pino } from 'pino';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
@@ -115,7 +115,7 @@ export class Seeder {
   /** A buyer on the sandbox EVM chain holding 100 USDC (no ETH: EIP-3009 needs none). */
   async evmBuyer(): Promise<HDNodeWallet> {
     const evm = this.env.chains.evm;
-    const wallet = Wallet.createRandom().connect(evm.ethersProvider as unknown as Provider);
+    const wallet = Wallet.createRandom().connect(evm.ethersProvider);
     await evm.fund(wallet.address, this.asset('evm').split(':').pop()!, 100_000_000n);
     return wallet;
   }

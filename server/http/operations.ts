@@ -61,7 +61,7 @@ export function dispatchOperations(ops: OperationInfo[], handlers: OperationHand
     const handler = handlers[op.operationId as OperationId] as unknown as (input: HandlerInput<OperationId>) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
     ctx.merchantId = req.get('Merchant-Id');
     try {
-      const out = await handler({ path: (ctx.pathParams ?? {}) as never, query: (ctx.query ?? {}) as never, body: req.body as never, ctx });
+      const out = await handler({ path: (ctx.pathParams ?? {}) as never, query: ctx.query ?? {}, body: req.body as never, ctx });
       if (ctx.idempotency && !ctx.idempotency.storedAtomically) {
         await storage.idempotency.complete({ partnerId: ctx.partner!.id, key: ctx.idempotency.key, statusCode: out.status, body: out.body ?? null });
       }

@@ -7,7 +7,7 @@ import { verifyCollectToken } from '../domain/collect-data/token.ts';
 import { effectiveStatus } from '../domain/payments/view.ts';
 import type { PaymentRecord } from '../domain/payments/records.ts';
 import type { QuoteRecord } from '../domain/payments/quote-records.ts';
-import { renderCollectError, renderCollectForm, type FormSchema } from './collect-form.ts';
+import { renderCollectError, renderCollectForm } from './collect-form.ts';
 import { setPageHeaders } from './page-csp.ts';
 import type { PageDeps } from './payment-data.ts';
 
@@ -37,7 +37,7 @@ export function collectRouter(deps: PageDeps & { collectDataSecret: string }, pa
     setPageHeaders(res, { embeddable: true });
     if (!s.ok) return void res.status(s.status).send(renderCollectError(assetBase, s.reason, s.message));
     const merchant = await deps.storage.merchants.get(s.payment.partnerId, s.payment.merchantId, { includeDeleted: true });
-    res.send(renderCollectForm(COLLECT_SCHEMA as unknown as FormSchema, { assetBase, postUrl: `${payPath}/collect/${req.params.token}` }, merchant?.name ?? ''));
+    res.send(renderCollectForm(COLLECT_SCHEMA, { assetBase, postUrl: `${payPath}/collect/${req.params.token}` }, merchant?.name ?? ''));
   });
 
   router.post(`${payPath}/collect/:token`, express.json({ limit: '16kb' }), async (req, res) => {

@@ -1,4 +1,4 @@
-import { Wallet, type HDNodeWallet, type TypedDataDomain } from 'ethers';
+import { Wallet, type HDNodeWallet } from 'ethers';
 import type { RequestHandler } from 'express';
 import { pino } from 'pino';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
@@ -73,7 +73,7 @@ export async function startGatewayEnv(
 export async function signTypedDataParams(wallet: Wallet | HDNodeWallet, params: unknown[]): Promise<string> {
   const td = JSON.parse(String(params[1])) as Eip712TypedData;
   const { domain, types, message } = toEthersTypedData(td);
-  return wallet.signTypedData(domain as TypedDataDomain, types, message);
+  return wallet.signTypedData(domain, types, message);
 }
 
 /** A merchant of partner A with settlements in the given assets, paid to a fresh address. */

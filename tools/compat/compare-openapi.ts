@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { deref, type Doc, type Json, type Schema } from './schema-model.ts';
 import { schemaDifferences } from './schema-diff.ts';
-import { SPEC_VERSIONS, type SpecVersion } from '../../generated/types/versions.ts';
+import { SPEC_VERSIONS } from '../../generated/types/versions.ts';
 
 /**
  * Our generated OpenAPI documents against the reference system's, direction-aware: a request the
@@ -21,7 +21,6 @@ import { SPEC_VERSIONS, type SpecVersion } from '../../generated/types/versions.
 
 /** The versions compared: every one the spec declares (each has a reference document beside ours). */
 export const VERSIONS = SPEC_VERSIONS;
-export type Version = SpecVersion;
 
 const root = resolve(import.meta.dirname, '../..');
 export const ourDocumentPath = (v: string) => join(root, 'generated/openapi', `${v}.yaml`);
@@ -45,8 +44,6 @@ export interface Difference {
   breaking: boolean;
 }
 
-export const differenceKey = (d: Pick<Difference, 'operation' | 'location' | 'kind'>) => `${d.operation} ${d.location} ${d.kind}`;
-
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 /** The reference declares these as header parameters; we declare them as security schemes. */
 const AUTH_HEADERS = new Set(['api-key', 'app-id', 'client-id', 'x-api-key']);
@@ -66,7 +63,7 @@ function operations(doc: Doc): Map<string, Operation> {
   for (const [path, item] of Object.entries((doc.root.paths ?? {}) as Record<string, Schema>)) {
     for (const method of METHODS) {
       const op = item[method];
-      if (op && typeof op === 'object' && !Array.isArray(op)) out.set(routeKey(method, path), { method: method.toUpperCase(), path, op: op as Schema, pathItem: item });
+      if (op && typeof op === 'object' && !Array.isArray(op)) out.set(routeKey(method, path), { method: method.toUpperCase(), path, op, pathItem: item });
     }
   }
   return out;
@@ -81,8 +78,11 @@ interface Parameter {
 
 function parameters(doc: Doc, o: Operation): Parameter[] {
   const all = [...((o.pathItem.parameters ?? []) as Json[]), ...((o.op.parameters ?? []) as Json[])].map((p) => deref(doc, p));
-  return all.map((p) => ({ name: String(p.name), in: String(p.in), required: p.required === true, schema: p.schema }));
+  return all.map((p) => ({ name: asText(p.name), in: asText(p.in), required: p.required === true, schema: p.schema }));
 }
+
+/** A name field of the document as text: names are strings; anything else shows as JSON. */
+const asText = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 'undefined'));
 
 const paramId = (p: Parameter) => `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
 
@@ -91,7 +91,7 @@ function securityHeaders(doc: Doc, o: Operation): { names: Set<string>; fromDocu
   const requirements = (o.op.security ?? doc.root.security ?? []) as Array<Record<string, unknown>>;
   const schemes = ((doc.root.components as Schema | undefined)?.securitySchemes ?? {}) as Record<string, Schema>;
   const names = new Set<string>();
-  for (const requirement of requirements) for (const scheme of Object.keys(requirement)) if (schemes[scheme]?.in === 'header') names.add(String(schemes[scheme].name).toLowerCase());
+  for (const requirement of requirements) for (const scheme of Object.keys(requirement)) if (schemes[scheme]?.in === 'header') names.add(asText(schemes[scheme].name).toLowerCase());
   return { names, fromDocumentDefault: o.op.security === undefined };
 }
 

@@ -29,10 +29,13 @@ const VOCABULARY: { [V in ApiVersion]: VocabularyOf<V> } = {
   '2026-02-19.preview': { failureCodes: new Set(['declined_user']), listsCancelled: true },
 };
 
+/** An API version, or `legacy` for the deprecated per-merchant list. */
+type ListVersion = string;
+
 /** The deprecated per-merchant list predates `cancelled` in every version. */
 const LEGACY_LIST: VersionVocabulary = { failureCodes: new Set(), listsCancelled: false };
 
-function vocabularyOf(version: string | 'legacy'): VersionVocabulary {
+function vocabularyOf(version: ListVersion): VersionVocabulary {
   if (version === 'legacy') return LEGACY_LIST;
   const v = (VOCABULARY as Record<string, VersionVocabulary | undefined>)[version];
   if (!v) throw new Error(`no wire vocabulary for API version ${version}`);
@@ -48,7 +51,7 @@ export function publicFailureCode(code: string | null, version: string): PublicF
 }
 
 /** A payment's status as a list item under `version` shows it. */
-export function listStatus(status: PaymentStatus, version: string | 'legacy'): PaymentStatus {
+export function listStatus(status: PaymentStatus, version: ListVersion): PaymentStatus {
   const vocab = vocabularyOf(version);
   return status === 'cancelled' && !vocab.listsCancelled ? 'expired' : status;
 }
@@ -57,7 +60,7 @@ export function listStatus(status: PaymentStatus, version: string | 'legacy'): P
  * The stored statuses a list filter value selects under `version`: where lists show a cancelled
  * payment as `expired`, filtering on `expired` must find it too.
  */
-export function statusesSelectedBy(filter: readonly string[], version: string | 'legacy'): PaymentStatus[] {
+export function statusesSelectedBy(filter: readonly string[], version: ListVersion): PaymentStatus[] {
   const vocab = vocabularyOf(version);
   const out = new Set(filter as PaymentStatus[]);
   if (!vocab.listsCancelled && out.has('expired')) out.add('cancelled');
