@@ -23,10 +23,11 @@ module.exports = {
       name: 'domain-imports-only-domain-and-ports',
       comment:
         'server/domain/** holds records and rules: it may import server/domain/**, server/ports/**, ' +
-        'server/errors.ts, npm packages and node builtins; never adapters, handlers, HTTP, jobs or wiring.',
+        'server/errors.ts, the spec\'s generated types (generated/types: the vocabulary is derived from the spec, ' +
+        'issue 17), npm packages and node builtins; never adapters, handlers, HTTP, jobs or wiring.',
       severity: 'error',
       from: { path: '^server/domain/', pathNot: TEST },
-      to: { path: OWN, pathNot: '^server/(domain|ports)/|^server/errors\\.ts$' },
+      to: { path: OWN, pathNot: '^server/(domain|ports)/|^server/errors\\.ts$|^generated/types/' },
     },
     {
       name: 'ports-import-only-domain-and-ports',
@@ -43,8 +44,18 @@ module.exports = {
         'adapters/<family>/** may import server/ports/**, server/domain/**, server/errors.ts and files ' +
         'of their own family; nothing else of ours (no handlers, jobs, loggers, config or other adapters).',
       severity: 'error',
-      from: { path: '^adapters/([^/]+)/', pathNot: ADAPTER_TEST },
+      from: { path: '^adapters/([^/]+)/', pathNot: [ADAPTER_TEST, '^adapters/sandbox/'] },
       to: { path: OWN, pathNot: ['^adapters/$1/', '^server/(ports|domain)/', '^server/errors\\.ts$'] },
+    },
+    {
+      name: 'sandbox-nodes-import-only-their-chain-protocol',
+      comment:
+        'adapters/sandbox/<chain>/** are local chain nodes: besides the adapter rule above they may import the ' +
+        'wire interface their chain adapter consumes (adapters/chains/<chain>/rpc.ts) and its encoding helper ' +
+        '(base58.ts), since they serve exactly that protocol; no other chain adapter code.',
+      severity: 'error',
+      from: { path: '^adapters/sandbox/([^/]+)/', pathNot: ADAPTER_TEST },
+      to: { path: OWN, pathNot: ['^adapters/sandbox/', '^adapters/chains/$1/(rpc|base58)\\.ts$', '^server/(ports|domain)/', '^server/errors\\.ts$'] },
     },
     {
       name: 'adapter-tests-import-own-family-sandbox-test-support',

@@ -2,7 +2,7 @@ import { Transaction, Wallet, randomBytes, hexlify, type HDNodeWallet } from 'et
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTransferTransaction } from '../adapters/chains/evm/transfer.ts';
 import { NEVER_SEEN_GRACE_MS } from '../adapters/chains/evm/direct-transfer.ts';
-import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
+import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
 import type { Clock } from '../server/ports/clock.ts';
 import { fromWireAction, type WalletRpcAction } from '../clients/wallet/src/gateway/actions.ts';
 import { executeActions } from '../clients/wallet/src/executor/execute-actions.ts';

@@ -14,7 +14,7 @@ import { startTestApp } from './helpers/test-app.ts';
 import { derivePaymentReference } from '../adapters/chains/evm/nonce.ts';
 import { buildPermitTransferFrom } from '../adapters/chains/evm/permit2.ts';
 import { toEthersTypedData, type Eip712TypedData } from '../adapters/chains/evm/typed-data.ts';
-import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
+import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
 import { sandboxMerchant, signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
 
 /**

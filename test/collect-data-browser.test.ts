@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Wallet, type HDNodeWallet } from 'ethers';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
+import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
 import { launchBrowser, phonePage } from '../server/pages/test-support/browser.ts';
 import { signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
 

@@ -1,7 +1,7 @@
 import { Keypair, Transaction } from '@solana/web3.js';
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
+import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
 import { VERSIONS } from '../tools/compat/compare-openapi.ts';
 import { loadDeviations } from '../tools/compat/deviations.ts';
 import { createReferenceValidator } from '../tools/compat/reference-validator.ts';

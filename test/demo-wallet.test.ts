@@ -5,7 +5,7 @@ import { Wallet } from 'ethers';
 import type { RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartnerClient, type PartnerClient } from '../clients/partner/src/index.ts';
-import { createSandboxChains, createSandboxRouter, type SandboxChains } from '../server/sandbox/index.ts';
+import { createSandboxChains, createSandboxRouter, type SandboxChains } from '../server/composition/sandbox/index.ts';
 import { formatAmount, fromBaseUnits } from '../tools/demo-wallet/format.ts';
 import { paymentIdFromLink } from '../tools/demo-wallet/link.ts';
 import { startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';

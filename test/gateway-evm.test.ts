@@ -2,7 +2,7 @@
 import { Transaction, Wallet, type HDNodeWallet } from 'ethers';
 import { buildTransferTransaction } from '../adapters/chains/evm/transfer.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
+import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
 import { sandboxMerchant, signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
 import { createKey, createPartner } from '../server/auth/provisioning.ts';
 

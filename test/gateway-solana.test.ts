@@ -3,7 +3,7 @@ import { Keypair, SystemProgram, Transaction, VersionedTransaction } from '@sola
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
+import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
 import { rawSign } from '../adapters/chains/solana/test-fixtures.ts';
 import { startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
 

@@ -7,8 +7,9 @@ import { storageBackends, type TestStorage } from './helpers/backends.ts';
 import { startTestApp, TEST_ASSETS, type TestApp } from './helpers/test-app.ts';
 import { createPayment, payableMerchant } from './helpers/payments.ts';
 import { countingWaiters } from './helpers/long-poll.ts';
-import { waitFor } from '../adapters/queue/conformance/wait-for.ts';
+import { waitFor } from './helpers/wait-for.ts';
 import { createPostgresPaymentChanges } from '../adapters/payment-changes/postgres/index.ts';
+import { PAYMENT_CHANGES_CHANNEL } from '../adapters/storage/postgres/change-channel.ts';
 import { createAssetRegistry } from '../server/domain/assets.ts';
 import { systemClock } from '../server/ports/clock.ts';
 import { transitionPayment } from '../server/domain/payments/transition.ts';
@@ -81,7 +82,7 @@ describe.each(backends)('$name: 500 long-polls in one process', (backend) => {
   let merchantId: string;
   beforeAll(async () => {
     storage = await backend.open();
-    waiters = countingWaiters(await createPostgresPaymentChanges({ db: storage.db }));
+    waiters = countingWaiters(await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db: storage.db }));
     // Responses are not validated against the spec here: it would measure the validator.
     t = await startTestApp(storage, { paymentChanges: waiters.port, clock: systemClock, validateResponses: false });
     merchantId = await payableMerchant(t, t.a.key);

@@ -2,7 +2,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
 import { createPostgresPaymentChanges } from '../adapters/payment-changes/postgres/index.ts';
-import { waitFor } from '../adapters/queue/conformance/wait-for.ts';
+import { PAYMENT_CHANGES_CHANNEL } from '../adapters/storage/postgres/change-channel.ts';
+import { waitFor } from './helpers/wait-for.ts';
 import { dropSchema, postgresAvailable, postgresUrl, uniqueSchema } from './helpers/services.ts';
 import { startTestApp, TEST_ASSETS, type TestApp } from './helpers/test-app.ts';
 import { createPayment, payableMerchant } from './helpers/payments.ts';
@@ -26,7 +27,7 @@ describe.runIf(await postgresAvailable())('long-poll across a reconnect of the P
   let admin: pg.Client;
   beforeAll(async () => {
     storage = await createPostgresStorage({ url: postgresUrl, schema });
-    waiters = countingWaiters(await createPostgresPaymentChanges({ db: storage.db, applicationName, reconnect: { minMs: 500, maxMs: 1000 } }));
+    waiters = countingWaiters(await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db: storage.db, applicationName, reconnect: { minMs: 500, maxMs: 1000 } }));
     t = await startTestApp(storage, { paymentChanges: waiters.port });
     admin = new pg.Client({ connectionString: postgresUrl });
     await admin.connect();

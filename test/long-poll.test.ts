@@ -3,8 +3,9 @@ import { storageBackends, type TestStorage } from './helpers/backends.ts';
 import { startTestApp, TEST_ASSETS, type TestApp } from './helpers/test-app.ts';
 import { createPayment, payableMerchant } from './helpers/payments.ts';
 import { buyerAccount, countingWaiters, passiveChain } from './helpers/long-poll.ts';
-import { waitFor } from '../adapters/queue/conformance/wait-for.ts';
+import { waitFor } from './helpers/wait-for.ts';
 import { createPostgresPaymentChanges } from '../adapters/payment-changes/postgres/index.ts';
+import { PAYMENT_CHANGES_CHANNEL } from '../adapters/storage/postgres/change-channel.ts';
 import { createChainRegistry } from '../server/ports/chains.ts';
 import { createAssetRegistry } from '../server/domain/assets.ts';
 import { createPriceTable } from '../server/domain/prices.ts';
@@ -24,7 +25,7 @@ describe.each(backends)('long-poll on $name', (backend) => {
 
   beforeAll(async () => {
     storage = await backend.open();
-    waiters = countingWaiters(await createPostgresPaymentChanges({ db: storage.db }));
+    waiters = countingWaiters(await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db: storage.db }));
     t = await startTestApp(storage, { paymentChanges: waiters.port, chains: createChainRegistry([passiveChain]), prices: createPriceTable(), payBaseUrl: 'https://pay.example.test' });
     merchantId = await payableMerchant(t, t.a.key);
   });
@@ -159,7 +160,7 @@ describe.each(backends)('long-poll on $name', (backend) => {
 
   it('answers every waiting request with the current state when the process shuts down', async () => {
     const ids = [await newPayment(), await newPayment(), await newPayment()];
-    const own = countingWaiters(await createPostgresPaymentChanges({ db: storage.db }));
+    const own = countingWaiters(await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db: storage.db }));
     const app = await startTestApp(storage, { paymentChanges: own.port });
     try {
       const answers = ids.map((id) => timed(app.call('GET', `/v1/gateway/payment/${id}/status?maxPollMs=30000`, { key: t.a.walletKey })));

@@ -3,7 +3,7 @@ import { storageBackends } from './helpers/backends.ts';
 import { redisAvailable, redisUrl } from './helpers/services.ts';
 import { createInlineQueue } from '../adapters/queue/inline/index.ts';
 import { createBullmqQueue } from '../adapters/queue/bullmq/index.ts';
-import { deleteKeysWithPrefix } from '../adapters/queue/bullmq/redis-cleanup.ts';
+import { deleteKeysWithPrefix } from './helpers/redis-cleanup.ts';
 import { startJobs, type RunningJobs } from '../server/jobs/start-jobs.ts';
 import { IDEMPOTENCY_WINDOW_MS, MAINTENANCE_JOB_ID, QUOTE_PURGE_GRACE_MS, maintenanceJob } from '../server/jobs/maintenance.ts';
 import { silentJobLogger } from '../server/jobs/logger.ts';

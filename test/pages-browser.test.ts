@@ -2,7 +2,7 @@ import { Wallet } from 'ethers';
 import type { RequestHandler } from 'express';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxChains, createSandboxRouter, type SandboxChains } from '../server/sandbox/index.ts';
+import { createSandboxChains, createSandboxRouter, type SandboxChains } from '../server/composition/sandbox/index.ts';
 import { launchBrowser, phonePage } from '../server/pages/test-support/browser.ts';
 import { payOnSandbox } from '../tools/demo-wallet/pay.ts';
 import { startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';

@@ -1,6 +1,6 @@
 import { Wallet, type HDNodeWallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxChains, type SandboxChains } from '../server/sandbox/index.ts';
+import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
 import { sandboxMerchant, signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
 
 /**

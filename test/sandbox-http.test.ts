@@ -4,7 +4,7 @@ import express from 'express';
 import { Contract, JsonRpcProvider, Wallet, parseEther } from 'ethers';
 import { Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxChains, createSandboxRouter, type SandboxChains } from '../server/sandbox/index.ts';
+import { createSandboxChains, createSandboxRouter, type SandboxChains } from '../server/composition/sandbox/index.ts';
 
 // The sandbox router on a bare Express app with real chains, driven over real HTTP.
 describe('sandbox HTTP surface', () => {

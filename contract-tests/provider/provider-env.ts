@@ -5,7 +5,7 @@ import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts'
 import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
 import { createEvmChainAdapter } from '../../adapters/chains/evm/gateway-adapter.ts';
 import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
-import { createSandboxChains, type SandboxChains } from '../../server/sandbox/index.ts';
+import { createSandboxChains, type SandboxChains } from '../../server/composition/sandbox/index.ts';
 import { createAssetRegistry } from '../../server/domain/assets.ts';
 import { createPriceTable } from '../../server/domain/prices.ts';
 import { buildJobHandlers } from '../../server/jobs/handlers.ts';

@@ -28,7 +28,7 @@ export async function openChains(config: AppConfig): Promise<OpenedChains> {
     if (config.solanaRpcUrl && config.solanaFeePayerKey) ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey)]));
     return { assets: [], ports, close: async () => {} };
   }
-  const { createSandboxChains, createSandboxRouter } = await import('../sandbox/index.ts');
+  const { createSandboxChains, createSandboxRouter } = await import('./sandbox/index.ts');
   const sandbox = await createSandboxChains();
   const evm = sandbox.evm;
   const relayer = new Wallet(evm.relayer.privateKey, evm.ethersProvider);

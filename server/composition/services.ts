@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { createPostgresPaymentChanges } from '../../adapters/payment-changes/postgres/index.ts';
+import { PAYMENT_CHANGES_CHANNEL } from '../../adapters/storage/postgres/change-channel.ts';
 import { createBullmqQueue } from '../../adapters/queue/bullmq/index.ts';
 import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
 import { createMemoryRateLimiter } from '../../adapters/rate-limit/memory/index.ts';
@@ -43,5 +44,5 @@ export async function openRateLimiter(config: Pick<AppConfig, 'redisUrl'>, limit
  * whichever process (API or worker) made it.
  */
 export async function openPaymentChanges(storage: Awaited<ReturnType<typeof openConfiguredStorage>>, logger: Logger): Promise<PaymentChangesPort> {
-  return createPostgresPaymentChanges({ db: storage.db, onError: (err) => logger.warn({ err }, 'payment changes: listener error (a lost connection reconnects by itself)') });
+  return createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db: storage.db, onError: (err) => logger.warn({ err }, 'payment changes: listener error (a lost connection reconnects by itself)') });
 }

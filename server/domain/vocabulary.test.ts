@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError, ERROR_STATUS, UNDECLARED_ERROR_CODES, type ErrorCode } from '../errors.ts';
 import { API_VERSIONS } from './vocabulary.ts';
 import { PAYMENT_STATUSES } from './payments/state-machine.ts';
-import { WEBHOOK_EVENT_TYPES } from './webhooks/events.ts';
+import { WEBHOOK_EVENT_TYPES } from './webhooks/event-types.ts';
 import { API_VERSIONS as HTTP_VERSIONS } from '../http/versions.ts';
 import { VERSIONS as COMPARED_VERSIONS } from '../../tools/compat/compare-openapi.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
-import { waitFor } from '../../adapters/queue/conformance/wait-for.ts';
+import { waitFor } from '../../test/helpers/wait-for.ts';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import { silentJobLogger } from './logger.ts';

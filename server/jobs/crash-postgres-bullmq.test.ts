@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBullmqQueue } from '../../adapters/queue/bullmq/index.ts';
-import { deleteKeysWithPrefix } from '../../adapters/queue/bullmq/redis-cleanup.ts';
-import { waitFor } from '../../adapters/queue/conformance/wait-for.ts';
+import { deleteKeysWithPrefix } from '../../test/helpers/redis-cleanup.ts';
+import { waitFor } from '../../test/helpers/wait-for.ts';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import type { SqlDb } from '../../adapters/storage/postgres/sql-db.ts';
 import { dropSchema, postgresAvailable, postgresUrl, redisAvailable, redisUrl, uniqueSchema } from '../../test/helpers/services.ts';

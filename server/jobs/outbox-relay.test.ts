@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
-import { waitFor } from '../../adapters/queue/conformance/wait-for.ts';
+import { waitFor } from '../../test/helpers/wait-for.ts';
 import { createManualClock } from '../ports/clock.ts';
 import type { QueuedJob, QueuePort } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage/index.ts';

@@ -6,7 +6,7 @@ import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
 import { createEvmChainAdapter } from '../../adapters/chains/evm/gateway-adapter.ts';
 import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
 import { toEthersTypedData, type Eip712TypedData } from '../../adapters/chains/evm/typed-data.ts';
-import { createSandboxChains, type SandboxChains } from '../../server/sandbox/index.ts';
+import { createSandboxChains, type SandboxChains } from '../../server/composition/sandbox/index.ts';
 import { createAssetRegistry, type AssetConfig } from '../../server/domain/assets.ts';
 import { createPriceTable } from '../../server/domain/prices.ts';
 import { buildJobHandlers } from '../../server/jobs/handlers.ts';

@@ -6,6 +6,7 @@ import { createAssetRegistry, type AssetConfig } from '../../server/domain/asset
 import { createManualClock } from '../../server/ports/clock.ts';
 import type { StoragePort } from '../../server/ports/storage/index.ts';
 import { createPostgresPaymentChanges } from '../../adapters/payment-changes/postgres/index.ts';
+import { PAYMENT_CHANGES_CHANNEL } from '../../adapters/storage/postgres/change-channel.ts';
 import type { TestStorage } from './backends.ts';
 import { createKey, createPartner } from '../../server/auth/provisioning.ts';
 import { webhookSettings } from '../../server/composition/webhooks.ts';
@@ -58,7 +59,7 @@ export async function startTestApp(storage: StoragePort | TestStorage, options: 
   // As in production: long-polls are woken by the storage's own notifications.
   const db = 'db' in storage ? storage.db : null;
   if (!overrides.paymentChanges && !db) throw new Error('startTestApp: pass a PostgreSQL storage (its db notifies changes) or a paymentChanges adapter');
-  const ownChanges = overrides.paymentChanges ? null : await createPostgresPaymentChanges({ db: db! });
+  const ownChanges = overrides.paymentChanges ? null : await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db: db! });
   const paymentChanges = overrides.paymentChanges ?? ownChanges!;
   const app = createApp({ storage, paymentChanges, clock, logger: pino({ level: process.env.TEST_LOG ?? 'silent' }), assets: createAssetRegistry(TEST_ASSETS), validateResponses: true, webhookEndpoints, ...overrides });
   const server: Server = await new Promise((resolve) => {

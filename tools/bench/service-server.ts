@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { createPostgresPaymentChanges } from '../../adapters/payment-changes/postgres/index.ts';
+import { PAYMENT_CHANGES_CHANNEL } from '../../adapters/storage/postgres/change-channel.ts';
 import { createApp } from '../../server/app.ts';
 import { webhookSettings } from '../../server/composition/webhooks.ts';
 import { createAssetRegistry } from '../../server/domain/assets.ts';
@@ -16,7 +17,7 @@ import { createMemoryRateLimiter } from '../../adapters/rate-limit/memory/index.
 
 const [url, schema] = [process.argv[2]!, process.argv[3]!];
 const storage = await createPostgresStorage({ url, schema, poolSize: 20 });
-const paymentChanges = await createPostgresPaymentChanges({ db: storage.db });
+const paymentChanges = await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db: storage.db });
 const assets = createAssetRegistry(loadConfig({ SERVICE_MODE: 'production' }).assets);
 const { partner, apiKey } = await createPartner(storage, { name: 'bench', version: '2026-02-18', live: false });
 // The rate limiter is part of every request's path, so it is measured too, set far above the

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { createPostgresPaymentChanges } from '../../adapters/payment-changes/postgres/index.ts';
+import { PAYMENT_CHANGES_CHANNEL } from '../../adapters/storage/postgres/change-channel.ts';
 import { createBullmqQueue } from '../../adapters/queue/bullmq/index.ts';
 import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
 import { createApp } from '../../server/app.ts';
@@ -33,7 +34,7 @@ const USDC = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 async function main() {
   const logger = pino({ level: 'warn' });
   const storage = await createPostgresStorage({ url: dbUrl, schema, poolSize: 20 });
-  const paymentChanges = await createPostgresPaymentChanges({ db: storage.db });
+  const paymentChanges = await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db: storage.db });
   const assets = createAssetRegistry([{ id: USDC, symbol: 'USDC', name: 'USD Coin', decimals: 6, pegCurrency: 'USD', flows: ['transfer'], networkName: 'Base' }]);
   const seen = new Set<string>();
   let done: () => void = () => {};

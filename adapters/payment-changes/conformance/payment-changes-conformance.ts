@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaymentChangeSignal, PaymentChangesPort } from '../../../server/ports/payment-changes.ts';
-import { waitFor } from '../../queue/conformance/wait-for.ts';
+import { waitFor } from '../../../test/helpers/wait-for.ts';
 
 /**
  * A fresh adapter and a way to announce a change of a payment the way its storage does (for

@@ -1,12 +1,21 @@
 import type { PaymentChangesPort } from '../../../server/ports/payment-changes.ts';
-import type { SqlDb } from '../../storage/postgres/sql-db.ts';
-import { PAYMENT_CHANGES_CHANNEL } from '../../storage/postgres/change-channel.ts';
 import { createSubscriptions } from '../subscriptions.ts';
 import { startServerListener } from './server-listener.ts';
 
+/**
+ * Where a PostgreSQL database delivers notifications: in-process for the embedded engine, on a
+ * connection of the listener's own for a server. The PostgreSQL storage's `db.notifications` has
+ * this shape; it is restated here so this adapter depends on no other adapter's code.
+ */
+export type NotificationSource =
+  | { engine: 'pglite'; listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> }
+  | { engine: 'server'; url: string };
+
 export interface PostgresPaymentChangesOptions {
   /** The PostgreSQL storage's database (`createPostgresStorage(…).db`), whose changes it announces. */
-  db: Pick<SqlDb, 'notifications'>;
+  db: { notifications: NotificationSource };
+  /** The channel the storage notifies payment changes on (its `PAYMENT_CHANGES_CHANNEL`), handed in by the composition root. */
+  channel: string;
   /** Server only: delay before reconnecting a dropped listener, doubling from minMs up to maxMs. */
   reconnect?: { minMs?: number; maxMs?: number };
   /** Server only: the listener's name in pg_stat_activity. */
@@ -32,11 +41,11 @@ export async function createPostgresPaymentChanges(opts: PostgresPaymentChangesO
   let stop: () => Promise<void>;
   if (source.engine === 'pglite') {
     // One engine in this process: nothing to lose, nothing to reconnect.
-    stop = await source.listen(PAYMENT_CHANGES_CHANNEL, (id) => subs.changed(id));
+    stop = await source.listen(opts.channel, (id) => subs.changed(id));
   } else {
     const listener = await startServerListener({
       url: source.url,
-      channel: PAYMENT_CHANGES_CHANNEL,
+      channel: opts.channel,
       applicationName: opts.applicationName ?? 'mps-payment-changes',
       reconnect: { minMs, maxMs },
       onPayload: (id) => subs.changed(id),

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { redisAvailable, redisUrl } from '../../../test/helpers/services.ts';
 import { runQueueConformance } from '../conformance/queue-conformance.ts';
 import { createBullmqQueue } from './index.ts';
-import { deleteKeysWithPrefix } from './redis-cleanup.ts';
+import { deleteKeysWithPrefix } from '../../../test/helpers/redis-cleanup.ts';
 
 const prefix = `t_${process.pid}_${Date.now().toString(36)}`;
 let n = 0;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobHandler, QueuedJob, QueuePort } from '../../../server/ports/queue.ts';
-import { waitFor } from './wait-for.ts';
+import { waitFor } from '../../../test/helpers/wait-for.ts';
 
 /**
  * A fresh, isolated queue. Its retry backoff should be short (tens of ms) so the retry case

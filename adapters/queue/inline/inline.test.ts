@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { silentJobLogger } from '../../../server/jobs/logger.ts';
-import { waitFor } from '../conformance/wait-for.ts';
+import { silentLogger as silentJobLogger } from '../../../server/ports/logger.ts';
+import { waitFor } from '../../../test/helpers/wait-for.ts';
 import { runQueueConformance } from '../conformance/queue-conformance.ts';
 import { createInlineQueue } from './index.ts';
 

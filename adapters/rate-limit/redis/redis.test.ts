@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { redisAvailable, redisUrl } from '../../../test/helpers/services.ts';
-import { deleteKeysWithPrefix } from '../../queue/bullmq/redis-cleanup.ts';
+import { deleteKeysWithPrefix } from '../../../test/helpers/redis-cleanup.ts';
 import { runRateLimiterConformance } from '../conformance/rate-limiter-conformance.ts';
 import { createRedisRateLimiter } from './index.ts';
 

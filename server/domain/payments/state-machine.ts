@@ -1,4 +1,4 @@
-import type { WebhookEventType } from '../webhooks/events.ts';
+import type { WebhookEventType } from '../webhooks/event-types.ts';
 import type { Exact, SpecSchema } from '../vocabulary.ts';
 
 /**

@@ -1,15 +1,15 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgDb, createPgliteDb, type SqlDb } from '../../storage/postgres/sql-db.ts';
-import { PAYMENT_CHANGES_CHANNEL } from '../../storage/postgres/change-channel.ts';
-import { postgresAvailable, postgresUrl } from '../../../test/helpers/services.ts';
-import { storageBackends } from '../../../test/helpers/backends.ts';
-import { waitFor } from '../../queue/conformance/wait-for.ts';
-import { newId } from '../../../server/domain/ids.ts';
-import { newPayment } from '../../../server/domain/payments/create-payment.ts';
-import type { PaymentChangeSignal } from '../../../server/ports/payment-changes.ts';
-import { runPaymentChangesConformance } from '../conformance/payment-changes-conformance.ts';
-import { createPostgresPaymentChanges } from './index.ts';
+import { createPgDb, createPgliteDb, type SqlDb } from '../adapters/storage/postgres/sql-db.ts';
+import { PAYMENT_CHANGES_CHANNEL } from '../adapters/storage/postgres/change-channel.ts';
+import { postgresAvailable, postgresUrl } from './helpers/services.ts';
+import { storageBackends } from './helpers/backends.ts';
+import { waitFor } from './helpers/wait-for.ts';
+import { newId } from '../server/domain/ids.ts';
+import { newPayment } from '../server/domain/payments/create-payment.ts';
+import type { PaymentChangeSignal } from '../server/ports/payment-changes.ts';
+import { runPaymentChangesConformance } from '../adapters/payment-changes/conformance/payment-changes-conformance.ts';
+import { createPostgresPaymentChanges } from '../adapters/payment-changes/postgres/index.ts';
 
 /** A change announced as the storage does: a NOTIFY committed with a transaction. */
 const publishVia = (db: SqlDb) => async (id: string) => {
@@ -20,7 +20,7 @@ const publishVia = (db: SqlDb) => async (id: string) => {
 
 runPaymentChangesConformance('postgres (pglite)', async () => {
   const db = await createPgliteDb({});
-  return { changes: await createPostgresPaymentChanges({ db }), publish: publishVia(db), loseNotifications: 'never', dispose: () => db.close() };
+  return { changes: await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db }), publish: publishVia(db), loseNotifications: 'never', dispose: () => db.close() };
 });
 
 const server = await postgresAvailable();
@@ -29,7 +29,7 @@ if (server) {
   runPaymentChangesConformance('postgres (server)', async () => {
     const db = createPgDb({ url: postgresUrl });
     const applicationName = `mps-changes-conf-${process.pid}-${++listeners}`;
-    const changes = await createPostgresPaymentChanges({ db, applicationName, reconnect: { minMs: 50, maxMs: 200 } });
+    const changes = await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db, applicationName, reconnect: { minMs: 50, maxMs: 200 } });
     // The listener's connection killed, as a failover or a restart of the server would.
     const loseNotifications = async () => {
       const admin = new pg.Client({ connectionString: postgresUrl });
@@ -49,7 +49,7 @@ describe('the PostgreSQL storage announces its payment changes', async () => {
   for (const backend of await storageBackends()) {
     it(`${backend.name}: a transition and a refund notify at commit; a transition that does not apply does not`, async () => {
       const s = await backend.open();
-      const changes = await createPostgresPaymentChanges({ db: s.db });
+      const changes = await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db: s.db });
       try {
         const t0 = new Date();
         const partner = { id: newId('partner'), name: 'P', defaultVersion: '2026-02-18', createdAt: t0 };
@@ -109,7 +109,7 @@ describe.runIf(server)('PostgreSQL listener reconnects', () => {
 
   it('after pg_terminate_backend, resyncs every subscriber once listening again, then delivers changes again', async () => {
     const errors: unknown[] = [];
-    const changes = await createPostgresPaymentChanges({ db, applicationName, reconnect: { minMs: 50, maxMs: 200 }, onError: (e) => errors.push(e) });
+    const changes = await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db, applicationName, reconnect: { minMs: 50, maxMs: 200 }, onError: (e) => errors.push(e) });
     try {
       const heard: Array<[string, PaymentChangeSignal]> = [];
       for (const id of ['pay_a', 'pay_b']) changes.subscribe(id, (s) => heard.push([id, s]));
@@ -133,7 +133,7 @@ describe.runIf(server)('PostgreSQL listener reconnects', () => {
 
   it('fails at creation when it cannot listen, rather than leave waiters to their bounds', async () => {
     const unreachable = { notifications: { engine: 'server' as const, url: 'postgresql://postgres@127.0.0.1:1/test' } };
-    await expect(createPostgresPaymentChanges({ db: unreachable })).rejects.toThrow();
-    await expect(createPostgresPaymentChanges({ db, reconnect: { minMs: 0 } })).rejects.toThrow(/reconnect/);
+    await expect(createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db: unreachable })).rejects.toThrow();
+    await expect(createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db, reconnect: { minMs: 0 } })).rejects.toThrow(/reconnect/);
   });
 });

@@ -1,8 +1,8 @@
 // The sandbox's HTTP surface (sandbox mode only, no key): what chains and assets exist, a faucet,
 // balances, and the EVM JSON-RPC endpoint on which wallets broadcast their own transactions.
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
-import { AppError, validationError, type ValidationIssue } from '../errors.ts';
-import { errorHandler } from '../http/error-handler.ts';
+import { AppError, validationError, type ValidationIssue } from '../../errors.ts';
+import { errorHandler } from '../../http/error-handler.ts';
 import type { SandboxChains } from './chains.ts';
 import { readHolding, readValue, type Holding } from './inputs.ts';
 import { createSandboxLedger } from './ledger.ts';

@@ -2,8 +2,8 @@
 // asset of that chain, and a value in base units. Every problem becomes an issue on its field.
 import { getAddress } from 'ethers';
 import { PublicKey } from '@solana/web3.js';
-import { addressProblem, formatChainId, parseAccountId, parseAssetId, type ChainId } from '../domain/caip.ts';
-import type { ValidationIssue } from '../errors.ts';
+import { addressProblem, formatChainId, parseAccountId, parseAssetId, type ChainId } from '../../domain/caip.ts';
+import type { ValidationIssue } from '../../errors.ts';
 import type { SandboxChains } from './chains.ts';
 
 export type SandboxChainKey = 'evm' | 'solana';

@@ -2,7 +2,7 @@
 import { unpackMint } from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
 import { isError } from 'ethers';
-import { validationError } from '../errors.ts';
+import { validationError } from '../../errors.ts';
 import type { SandboxChains } from './chains.ts';
 import type { Holding, SandboxChainKey } from './inputs.ts';
 

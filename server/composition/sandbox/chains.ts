@@ -1,8 +1,8 @@
 // The sandbox chains the service runs on in sandbox mode: one in-process EVM and one in-process
 // Solana, started together so the asset registry, the gateway and the HTTP surface share them.
-import { createEvmSandbox, type EvmSandbox, type EvmSandboxOptions } from '../../adapters/sandbox/evm/index.ts';
-import { createSolanaSandbox, type SolanaSandbox, type SolanaSandboxOptions } from '../../adapters/sandbox/solana/index.ts';
-import type { AssetConfig } from '../domain/assets.ts';
+import { createEvmSandbox, type EvmSandbox, type EvmSandboxOptions } from '../../../adapters/sandbox/evm/index.ts';
+import { createSolanaSandbox, type SolanaSandbox, type SolanaSandboxOptions } from '../../../adapters/sandbox/solana/index.ts';
+import type { AssetConfig } from '../../domain/assets.ts';
 
 /** A chain's native coin: what a faucet or balance call means with no asset. */
 export interface NativeCoin {
