@@ -42,9 +42,10 @@ function assetProblem(entry: unknown): string | null {
   const allowed = FLOWS_BY_NAMESPACE[parsed.chain.namespace];
   if (!allowed) return `id is on ${parsed.chain.namespace}, a chain namespace this service does not pay on (${Object.keys(FLOWS_BY_NAMESPACE).join(', ')})`;
   if (!Array.isArray(entry.flows) || entry.flows.length === 0) return `flows must be a non-empty array of ${allowed.join(', ')}`;
-  const bad = entry.flows.find((f) => !allowed.includes(f as PaymentFlow));
+  const flows: unknown[] = entry.flows;
+  const bad = flows.find((f) => !allowed.includes(f as PaymentFlow));
   if (bad !== undefined) return `flows: ${JSON.stringify(bad)} is not a flow on ${parsed.chain.namespace} (${allowed.join(', ')})`;
-  if (new Set(entry.flows).size !== entry.flows.length) return 'flows lists a flow twice';
+  if (new Set(flows).size !== flows.length) return 'flows lists a flow twice';
   if (!nonEmpty(entry.networkName, 64)) return 'networkName must be a non-empty string of at most 64 characters';
   for (const key of ['iconUrl', 'networkIconUrl'] as const) if (entry[key] !== undefined && !httpsUrl(entry[key])) return `${key} must be an https:// URL`;
   return null;

@@ -51,8 +51,6 @@ export interface AppConfig {
   trustProxyHops: number;
 }
 
-export const CONFIG_KEYS = ['SERVICE_MODE', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PAY_BASE_URL', 'LOG_LEVEL', 'ASSETS_FILE', 'LOGO_CHECKS', 'JOB_WORKERS', 'PAYMENT_DEFAULT_TTL_S', 'PAYMENT_MAX_TTL_S', 'PUBLIC_BASE_URL', 'QUOTE_TTL_S', 'FX_RATES', 'EVM_RPC_URLS', 'EVM_RELAYER_KEY', 'EVM_CONFIRMATIONS', 'PERMIT2_ADDRESS', 'SOLANA_RPC_URL', 'SOLANA_FEE_PAYER_KEY', 'COLLECT_DATA_SECRET', 'RATE_LIMIT_PER_S', 'RATE_LIMIT_BURST', 'UNAUTHENTICATED_RATE_PER_S', 'UNAUTHENTICATED_BURST', 'TRUST_PROXY'] as const;
-
 export class ConfigError extends Error {}
 
 function int(env: NodeJS.ProcessEnv, key: string, fallback: number, min: number, max: number): number {

@@ -106,8 +106,8 @@ function assetFilter(params: ListParams, assets: AssetRegistry, names: { asset: 
   return [...sets.reduce((a, b) => new Set([...a].filter((x) => b.has(x))))];
 }
 
-/** The version whose vocabulary the list speaks: the resolved API version, or the legacy list's own. */
-type ListVocabulary = string | 'legacy';
+/** The version whose vocabulary the list speaks: the resolved API version, or the legacy list's own ('legacy'). */
+type ListVocabulary = string;
 
 function toQuery(params: ListParams, merchantIds: string[] | undefined, assets: AssetRegistry, vocabulary: ListVocabulary, names = { startTs: 'startTs', endTs: 'endTs', asset: 'asset' }): PaymentListQuery {
   const issues: ValidationIssue[] = [];

@@ -4,7 +4,7 @@
 // funds may have moved; and nothing a wallet tampers with is paid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../server/errors.ts';
-import type { ChainPort, OptionRequest, QuoteState, Submission, TransferState, WireAction } from '../../../server/ports/chains.ts';
+import { createChainRegistry, type ChainPort, type OptionRequest, type QuoteState, type Submission, type TransferState, type WireAction } from '../../../server/ports/chains.ts';
 import { countingPort, paymentRecord, type ChainHarness, type FlowFixture, type MethodName, type Tamper } from './harness.ts';
 
 export type { ChainHarness, ConformanceWallet, FlowFixture, Tamper } from './harness.ts';
@@ -104,6 +104,14 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
       expect(port.supportsChain(h.otherChain)).toBe(false);
       for (const a of h.addresses.valid) expect(port.isValidAddress(a), a).toBe(true);
       for (const a of h.addresses.invalid) expect(port.isValidAddress(a), a).toBe(false);
+    });
+
+    it('is what a chain registry built from it answers for each chain it serves, and nothing for another', () => {
+      const registry = createChainRegistry([h.port]);
+      const served = new Set([h.caip2, ...h.flows.map((f) => `${f.asset.parsed.chain.namespace}:${f.asset.parsed.chain.reference}`)]);
+      for (const caip2 of served) expect(registry.forChain(caip2), caip2).toBe(h.port);
+      expect(registry.forChain(h.otherChain)).toBeUndefined();
+      expect(createChainRegistry([]).forChain(h.caip2)).toBeUndefined();
     });
 
     it('offers the declared flows', () => {

@@ -1,7 +1,7 @@
 // The chain port conformance suite on the EVM adapter, against the sandbox chain (EDR, real USDC
 // and Permit2): one asset per flow, a wallet with real keys, and a provider that logs every
 // eth_getLogs range the adapter asks.
-import { BrowserProvider, Wallet, keccak256, parseEther, toQuantity, type HDNodeWallet, type TypedDataDomain } from 'ethers';
+import { BrowserProvider, Wallet, keccak256, parseEther, toQuantity, type HDNodeWallet } from 'ethers';
 import { createAssetRegistry, type AssetInfo } from '../../../server/domain/assets.ts';
 import type { Submission, WireAction } from '../../../server/ports/chains.ts';
 import { createEvmSandbox, type EvmSandbox } from '../../sandbox/evm/index.ts';
@@ -179,7 +179,7 @@ async function signTyped(sandbox: EvmSandbox, buyer: HDNodeWallet, typedData: Ei
   }
   const signer = tamper === 'wrong-signer' ? Wallet.createRandom(sandbox.ethersProvider) : buyer;
   const { domain, types } = toEthersTypedData(typedData);
-  return signer.signTypedData(domain as TypedDataDomain, types, m);
+  return signer.signTypedData(domain, types, m);
 }
 
 /** The transfer with other terms, keeping the option's tag (the 32 bytes after the arguments). */

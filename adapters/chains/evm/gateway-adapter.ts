@@ -9,7 +9,7 @@ import { buildApproveTransaction, readErc20Allowance } from './permit2.ts';
 import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from './permit2-witness.ts';
 import { advanceRelayerFlow } from './relayer-flow.ts';
 import { advanceDirectTransfer, checkDirectTransferResult, prepareDirectTransfer } from './direct-transfer.ts';
-import { createSerialQueue, type SerialQueue } from './relayer.ts';
+import { createSerialQueue } from './relayer.ts';
 import { deriveNonce, derivePaymentReference } from './nonce.ts';
 import { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';
 import type { Clock } from '../../../server/ports/clock.ts';
@@ -46,7 +46,7 @@ function quoteStateOf(raw: unknown): EvmQuoteState {
  * its payment and option; a payment is never matched by amount.
  */
 export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
-  const byChain = new Map(chains.map((c) => [c.caip2, { ...c, queue: createSerialQueue() as SerialQueue, domains: new Map<string, TokenDomain>(), head: createHeadCache(c.provider) }]));
+  const byChain = new Map(chains.map((c) => [c.caip2, { ...c, queue: createSerialQueue(), domains: new Map<string, TokenDomain>(), head: createHeadCache(c.provider) }]));
   const chainOf = (req: OptionRequest) => {
     const c = byChain.get(`${req.asset.parsed.chain.namespace}:${req.asset.parsed.chain.reference}`);
     if (!c) throw new Error(`no EVM chain configured for ${req.asset.id}`);

@@ -1,4 +1,4 @@
-import { Contract, Signature, Wallet, parseEther, zeroPadValue, toBeHex, type HDNodeWallet, type TypedDataDomain } from 'ethers';
+import { Contract, Signature, Wallet, parseEther, zeroPadValue, toBeHex, type HDNodeWallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssetRegistry, type AssetInfo } from '../../../server/domain/assets.ts';
 import type { AdvanceContext, ChainPort, OptionRequest, RecordedTransaction, Submission, TransferState } from '../../../server/ports/chains.ts';
@@ -111,7 +111,7 @@ describe('relayer flow on the sandbox: record, broadcast, crash and recover', ()
     if (prepared.state.flow !== 'eip3009') throw new Error(`expected an eip3009 option, got ${prepared.state.flow}`);
     const { typedData } = prepared.state;
     const { domain, types, message } = toEthersTypedData(typedData);
-    const signature = await buyer.signTypedData(domain as TypedDataDomain, types, message);
+    const signature = await buyer.signTypedData(domain, types, message);
     const verdict = await port.verifyResults(req, prepared.state, [signature]);
     if (!verdict.ok) throw new Error(verdict.message);
     if (verdict.submission.flow !== 'eip3009') throw new Error('expected an eip3009 submission');
@@ -178,7 +178,7 @@ describe('relayer flow on the sandbox: record, broadcast, crash and recover', ()
     s.state.crashAfterRecord = false;
     await consumeRelayerNonce();
     const td = sub.typedData;
-    const sig = Signature.from(await buyer.signTypedData(td.domain as TypedDataDomain, { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] }, { authorizer: buyer.address, nonce: td.message.nonce }));
+    const sig = Signature.from(await buyer.signTypedData(td.domain, { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] }, { authorizer: buyer.address, nonce: td.message.nonce }));
     await h.sandbox.fund(buyer.address, null, parseEther('0.1'));
     const token = new Contract(h.sandbox.usdcAddress, ['function cancelAuthorization(address,bytes32,uint8,bytes32,bytes32)'], buyer);
     await (await token.getFunction('cancelAuthorization').send(buyer.address, td.message.nonce, sig.v, sig.r, sig.s)).wait();

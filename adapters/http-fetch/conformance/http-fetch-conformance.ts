@@ -1,5 +1,6 @@
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isHttpFetchError, type HttpFetchFailureCode, type HttpFetchOptions, type HttpFetchPort } from '../../../server/ports/http-fetch.ts';
+import { isHttpFetchError, type AddressPolicyPort, type HttpFetchFailureCode, type HttpFetchOptions, type HttpFetchPort } from '../../../server/ports/http-fetch.ts';
 import type { Exact } from '../../../server/domain/vocabulary.ts';
 import type { AllowedAddress, LookupFn } from '../resolve-destination.ts';
 import { closedPort, fakeLookup, startSilentServer, startTestServers, TEST_ALLOW, TEST_HOST, type TestServers } from '../test-support/test-servers.ts';
@@ -25,13 +26,47 @@ const OPTS: HttpFetchOptions = { maxBytes: 64 * 1024, timeoutMs: 5000, connectTi
 const FAILURE_CODES = ['blocked_address', 'not_https', 'timeout', 'too_large', 'too_many_redirects', 'unreachable', 'dns_failure'] as const satisfies readonly HttpFetchFailureCode[];
 const _everyCodeListed: Exact<(typeof FAILURE_CODES)[number], HttpFetchFailureCode> = true;
 
+/** Globally routable unicast addresses, IPv4, IPv6 and IPv4-mapped IPv6. */
+const PUBLIC_ADDRESSES = ['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'];
+/** Addresses a fetch must never reach, in every spelling an attacker might pick. */
+const NON_PUBLIC_ADDRESSES = [
+  ...['10.0.0.5', '172.16.0.1', '192.168.1.1', '100.64.0.1', 'fc00::1'], // private, shared (CGNAT), unique local
+  ...['127.0.0.1', '127.1.2.3', '::1', '0.0.0.0', '::'], // loopback, unspecified
+  ...['169.254.169.254', 'fe80::1'], // link-local (the cloud metadata address among them)
+  ...['::ffff:127.0.0.1', '::ffff:10.0.0.5', '::ffff:169.254.169.254'], // IPv4-mapped IPv6
+  ...['224.0.0.1', '192.0.2.1'], // multicast, documentation
+  'not an address',
+];
+
 /**
  * What every HttpFetchPort adapter must do, against local HTTPS/HTTP servers: the one method
  * (`fetch`) with every option (method, headers, body, maxBytes, timeoutMs, connectTimeoutMs,
  * maxRedirects, httpsOnly), every response field (status, headers, body, finalUrl), and every
- * failure code, each rejection an HttpFetchError that `isHttpFetchError` recognises.
+ * failure code, each rejection an HttpFetchError that `isHttpFetchError` recognises. The adapter's
+ * address policy (what the guard knows about addresses, used before any fetch) is checked too.
  */
-export function runHttpFetchConformance(name: string, factory: HttpFetchFactory): void {
+export function runHttpFetchConformance(name: string, factory: HttpFetchFactory, addressPolicy: AddressPolicyPort): void {
+  describe(`address policy conformance: ${name}`, () => {
+    it('calls public only globally routable unicast addresses, whatever their spelling', () => {
+      for (const a of PUBLIC_ADDRESSES) expect(addressPolicy.isPublic(a), a).toBe(true);
+      for (const a of NON_PUBLIC_ADDRESSES) expect(addressPolicy.isPublic(a), a).toBe(false);
+    });
+
+    it("knows this host's own addresses: loopback, unspecified, every interface address (also IPv4-mapped), and nothing else", () => {
+      for (const a of ['127.0.0.1', '127.1.2.3', '::1', '0.0.0.0', '::', '::ffff:127.0.0.1']) expect(addressPolicy.isOwnHostAddress(a), a).toBe(true);
+      const own = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => ({ address: i.address, v4: i.family === 'IPv4' })));
+      expect(own.length).toBeGreaterThan(0);
+      for (const { address, v4 } of own) {
+        expect(addressPolicy.isOwnHostAddress(address), address).toBe(true);
+        if (v4) expect(addressPolicy.isOwnHostAddress(`::ffff:${address}`), `::ffff:${address}`).toBe(true);
+      }
+      const ownSet = new Set(own.map((i) => i.address));
+      for (const a of ['8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '192.0.2.1', '10.255.255.254', 'not an address']) {
+        if (!ownSet.has(a)) expect(addressPolicy.isOwnHostAddress(a), a).toBe(false);
+      }
+    });
+  });
+
   describe(`http fetch conformance: ${name}`, () => {
     let servers: TestServers;
     let fetcher: HttpFetchPort;

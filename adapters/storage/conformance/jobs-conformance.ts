@@ -72,7 +72,7 @@ export function runJobConformance(name: string, open: () => Promise<StoragePort 
       await s.jobs.insert(ids.map((id, i) => job(id, 100_000 + i)));
       const now = at(200_000);
       const [a, b] = await Promise.all([s.jobs.claimUnrelayed(40, now), s.jobs.claimUnrelayed(40, now)]);
-      const seen = [...a!, ...b!].map((j) => j.id);
+      const seen = [...a, ...b].map((j) => j.id);
       expect(new Set(seen).size).toBe(seen.length);
       expect(seen.sort()).toEqual(ids);
       const more = await Promise.all(Array.from({ length: 4 }, () => s.jobs.claimUnrelayed(15, at(300_000))));

@@ -31,7 +31,7 @@ export function createIdempotencyRepository(db: SqlDb): IdempotencyRepository {
       if (!row) return this.claim(partnerId, key, requestHash, now, staleAfterMs);
       if (row.request_hash !== requestHash) return { kind: 'conflict' };
       if (row.status_code !== null) {
-        const body = typeof row.response_body === 'string' ? JSON.parse(row.response_body) : row.response_body;
+        const body: unknown = typeof row.response_body === 'string' ? JSON.parse(row.response_body) : row.response_body;
         return { kind: 'replay', statusCode: row.status_code, body };
       }
       const staleBefore = new Date(now.getTime() - staleAfterMs);

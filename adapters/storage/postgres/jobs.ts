@@ -1,6 +1,7 @@
 import type { JobRecord } from '../../../server/domain/jobs/records.ts';
 import type { JobRepository } from '../../../server/ports/storage/jobs.ts';
 import type { SqlClient, SqlDb } from './sql-db.ts';
+import { scalarText } from './rows.ts';
 
 type Row = Record<string, unknown>;
 
@@ -22,7 +23,7 @@ function toJob(r: Row): JobRecord {
     relayedAt: dateOrNull(r.relayed_at),
     completedAt: dateOrNull(r.completed_at),
     attempts: Number(r.attempts),
-    lastError: r.last_error === null || r.last_error === undefined ? null : String(r.last_error),
+    lastError: r.last_error === null || r.last_error === undefined ? null : scalarText(r.last_error),
   };
 }
 

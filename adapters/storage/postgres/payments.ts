@@ -194,7 +194,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
         type: String(r.type),
         stateVersion: Number(r.state_version),
         createdAt: r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at)),
-        data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data,
+        data: (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as unknown,
       }));
     },
   };

@@ -9,7 +9,18 @@ type Row = Record<string, unknown>;
 const date = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
 const dateOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : date(v));
 const str = (v: unknown): string => String(v);
-const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : scalarText(v));
+
+/**
+ * A scalar column's text. Both engines answer text, numeric and int8 columns as string, number or
+ * bigint (and timestamps as Date); anything else (a json object, bytes) is a column read by the
+ * wrong mapper, which should fail loudly instead of storing "[object Object]".
+ */
+export function scalarText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'bigint' || v instanceof Date) return String(v);
+  throw new TypeError(`expected a scalar column value, got ${typeof v}`);
+}
 
 export function toPartner(r: Row): PartnerRecord {
   return { id: str(r.id), name: str(r.name), defaultVersion: str(r.default_version), createdAt: date(r.created_at), ...(r.icon_url ? { iconUrl: str(r.icon_url) } : {}) };
@@ -53,7 +64,7 @@ export function toSettlement(r: Row): CryptoSettlementRecord {
   };
 }
 
-const bigOrNull = (v: unknown): bigint | null => (v === null || v === undefined ? null : BigInt(String(v)));
+const bigOrNull = (v: unknown): bigint | null => (v === null || v === undefined ? null : BigInt(scalarText(v)));
 
 export function toPayment(r: Row): PaymentRecord {
   return {

@@ -36,7 +36,7 @@ export function createPgDb(opts: { url: string; schema?: string; max?: number })
     ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     types: {
       getTypeParser: ((oid: number, format?: string) =>
-        oid === INT8_OID ? (v: string) => BigInt(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+        oid === INT8_OID ? (v: string) => BigInt(v) : (pg.types.getTypeParser(oid, format as 'text') as (v: string) => unknown)) as typeof pg.types.getTypeParser,
     },
   });
   // An idle client's connection error must not crash the process; the next query reconnects.

@@ -1,12 +1,13 @@
 import type { PaymentEventRecord } from '../../../server/domain/payments/records.ts';
 import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../../../server/domain/webhooks/records.ts';
+import { scalarText } from './rows.ts';
 
 /** Row → record mapping for the webhook tables (both engines answer the same shapes). */
 type Row = Record<string, unknown>;
 
 const date = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
 const dateOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : date(v));
-const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : scalarText(v));
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 export function toEndpoint(r: Row): WebhookEndpointRecord {

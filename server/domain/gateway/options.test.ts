@@ -48,7 +48,7 @@ describe.each(backends)('gateway options on $name', (backend) => {
   const deps = () => ({ storage, clock, assets, chains: createChainRegistry([evm, sol]), prices: createPriceTable(), payHost: 'pay.test', quoteTtlS: 300 });
 
   beforeAll(async () => {
-    storage = (await backend.open()) as typeof storage;
+    storage = await backend.open();
   });
   afterAll(async () => {
     await storage?.dispose();
