@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgDb, createPgliteDb, type SqlDb } from '../adapters/storage/postgres/sql-db.ts';
+import { createPgDb, type SqlDb } from '../adapters/storage/postgres/sql-db.ts';
 import { PAYMENT_CHANGES_CHANNEL } from '../adapters/storage/postgres/change-channel.ts';
 import { postgresAvailable, postgresUrl } from './helpers/services.ts';
 import { storageBackends } from './helpers/backends.ts';
@@ -8,7 +8,6 @@ import { waitFor } from './helpers/wait-for.ts';
 import { newId } from '../server/domain/ids.ts';
 import { newPayment } from '../server/domain/payments/create-payment.ts';
 import type { PaymentChangeSignal } from '../server/ports/payment-changes.ts';
-import { runPaymentChangesConformance } from '../adapters/payment-changes/conformance/payment-changes-conformance.ts';
 import { createPostgresPaymentChanges } from '../adapters/payment-changes/postgres/index.ts';
 
 /** A change announced as the storage does: a NOTIFY committed with a transaction. */
@@ -17,33 +16,6 @@ const publishVia = (db: SqlDb) => async (id: string) => {
     await tx.query('SELECT pg_notify($1, $2)', [PAYMENT_CHANGES_CHANNEL, id]);
   });
 };
-
-runPaymentChangesConformance('postgres (pglite)', async () => {
-  const db = await createPgliteDb({});
-  return { changes: await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db }), publish: publishVia(db), loseNotifications: 'never', dispose: () => db.close() };
-});
-
-const server = await postgresAvailable();
-if (server) {
-  let listeners = 0;
-  runPaymentChangesConformance('postgres (server)', async () => {
-    const db = createPgDb({ url: postgresUrl });
-    const applicationName = `mps-changes-conf-${process.pid}-${++listeners}`;
-    const changes = await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db, applicationName, reconnect: { minMs: 50, maxMs: 200 } });
-    // The listener's connection killed, as a failover or a restart of the server would.
-    const loseNotifications = async () => {
-      const admin = new pg.Client({ connectionString: postgresUrl });
-      await admin.connect();
-      try {
-        const r = await admin.query('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
-        expect(r.rows).toEqual([{ ok: true }]);
-      } finally {
-        await admin.end();
-      }
-    };
-    return { changes, publish: publishVia(db), loseNotifications, dispose: () => db.close() };
-  });
-}
 
 describe('the PostgreSQL storage announces its payment changes', async () => {
   for (const backend of await storageBackends()) {
@@ -87,6 +59,8 @@ describe('the PostgreSQL storage announces its payment changes', async () => {
     });
   }
 });
+
+const server = await postgresAvailable();
 
 describe.runIf(server)('PostgreSQL listener reconnects', () => {
   const applicationName = `mps-changes-test-${process.pid}-${Date.now().toString(36)}`;
