@@ -23,7 +23,7 @@ module.exports = {
       name: 'domain-imports-only-domain-and-ports',
       comment:
         'server/domain/** holds records and rules: it may import server/domain/**, server/ports/**, ' +
-        'server/errors.ts, the spec\'s generated types (generated/types: the vocabulary is derived from the spec, ' +
+        "server/errors.ts, the spec's generated types (generated/types: the vocabulary is derived from the spec, " +
         'issue 17), npm packages and node builtins; never adapters, handlers, HTTP, jobs or wiring.',
       severity: 'error',
       from: { path: '^server/domain/', pathNot: TEST },

@@ -26,9 +26,16 @@ function runTsp(outDir: string): void {
   try {
     execFileSync(
       process.execPath,
-      [join(root, 'node_modules/@typespec/compiler/cmd/tsp.js'), 'compile', join(root, 'spec/main.tsp'),
-        '--config', join(root, 'tspconfig.yaml'), '--option', `@typespec/openapi3.emitter-output-dir=${outDir}`,
-        '--warn-as-error'],
+      [
+        join(root, 'node_modules/@typespec/compiler/cmd/tsp.js'),
+        'compile',
+        join(root, 'spec/main.tsp'),
+        '--config',
+        join(root, 'tspconfig.yaml'),
+        '--option',
+        `@typespec/openapi3.emitter-output-dir=${outDir}`,
+        '--warn-as-error',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'], cwd: root, encoding: 'utf8' },
     );
   } catch (err) {
@@ -42,7 +49,10 @@ async function generate(outDir: string): Promise<string[]> {
   const tspOut = mkdtempSync(join(tmpdir(), 'tsp-'));
   try {
     runTsp(tspOut);
-    const versions = readdirSync(tspOut).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length)).sort();
+    const versions = readdirSync(tspOut)
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => f.slice(0, -'.yaml'.length))
+      .sort();
     if (versions.length === 0) throw new Error('TypeSpec produced no OpenAPI documents');
     mkdirSync(join(outDir, 'openapi'), { recursive: true });
     mkdirSync(join(outDir, 'types'), { recursive: true });
@@ -76,7 +86,7 @@ function versionsModule(versions: string[]): string {
     '/** One of the versions the spec declares. */',
     'export type SpecVersion = (typeof SPEC_VERSIONS)[number];',
     '',
-    '/** Each version\'s generated contract types. */',
+    "/** Each version's generated contract types. */",
     'export interface SpecTypes {',
     ...versions.map((v, i) => `  ${q(v)}: { components: Components${i}; operations: Operations${i} };`),
     '}',

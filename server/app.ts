@@ -146,7 +146,8 @@ export function createApp(deps: AppDeps): Express {
     express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }),
     (req, res, next) => {
       const found = match(req.method, req.path);
-      if (!found.operation) return next(found.methodMismatch ? new AppError('method_not_allowed', `${req.method} is not supported on this path`) : new AppError('not_found', 'No such endpoint'));
+      if (!found.operation)
+        return next(found.methodMismatch ? new AppError('method_not_allowed', `${req.method} is not supported on this path`) : new AppError('not_found', 'No such endpoint'));
       const ctx = contextOf(res);
       ctx.operation = found.operation;
       ctx.pathParams = found.params ?? {};
@@ -179,7 +180,11 @@ export function createApp(deps: AppDeps): Express {
       byVersion.get(contextOf(res).apiVersion!)!(req, res, next);
     });
   }
-  steps.push(validateRequests(validators), claimIdempotencyKey({ ...deps, headerParamsOf: (id) => headerParams.get(id) ?? [] }), dispatchOperations(allOps, buildHandlers({ ...deps, collectDataSecret }), deps.storage));
+  steps.push(
+    validateRequests(validators),
+    claimIdempotencyKey({ ...deps, headerParamsOf: (id) => headerParams.get(id) ?? [] }),
+    dispatchOperations(allOps, buildHandlers({ ...deps, collectDataSecret }), deps.storage),
+  );
   const api = chain(steps);
 
   // The API owns /v1/; it goes first so its requests skip the pages' routes.

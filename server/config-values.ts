@@ -38,7 +38,8 @@ function assetProblem(entry: unknown): string | null {
   if (!nonEmpty(entry.symbol, 16)) return 'symbol must be a non-empty string of at most 16 characters';
   if (!nonEmpty(entry.name, 64)) return 'name must be a non-empty string of at most 64 characters';
   if (typeof entry.decimals !== 'number' || !Number.isInteger(entry.decimals) || entry.decimals < 0 || entry.decimals > 36) return 'decimals must be an integer 0..36';
-  if (entry.pegCurrency !== undefined && (typeof entry.pegCurrency !== 'string' || currencyExponent(entry.pegCurrency) === undefined)) return 'pegCurrency must be a supported ISO 4217 currency code (e.g. USD)';
+  if (entry.pegCurrency !== undefined && (typeof entry.pegCurrency !== 'string' || currencyExponent(entry.pegCurrency) === undefined))
+    return 'pegCurrency must be a supported ISO 4217 currency code (e.g. USD)';
   const allowed = FLOWS_BY_NAMESPACE[parsed.chain.namespace];
   if (!allowed) return `id is on ${parsed.chain.namespace}, a chain namespace this service does not pay on (${Object.keys(FLOWS_BY_NAMESPACE).join(', ')})`;
   if (!Array.isArray(entry.flows) || entry.flows.length === 0) return `flows must be a non-empty array of ${allowed.join(', ')}`;

@@ -65,8 +65,23 @@ describe('loadConfig', () => {
 
 describe('ASSETS_FILE contents', () => {
   const dir = mkdtempSync(join(tmpdir(), 'assets-'));
-  const usdc = { id: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', name: 'USD Coin', decimals: 6, pegCurrency: 'USD', flows: ['eip3009', 'permit2', 'transfer'], networkName: 'Base' };
-  const spl = { id: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/token:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', symbol: 'USDC', name: 'USD Coin', decimals: 6, flows: ['spl'], networkName: 'Solana' };
+  const usdc = {
+    id: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    symbol: 'USDC',
+    name: 'USD Coin',
+    decimals: 6,
+    pegCurrency: 'USD',
+    flows: ['eip3009', 'permit2', 'transfer'],
+    networkName: 'Base',
+  };
+  const spl = {
+    id: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/token:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    symbol: 'USDC',
+    name: 'USD Coin',
+    decimals: 6,
+    flows: ['spl'],
+    networkName: 'Solana',
+  };
   let n = 0;
   /** Loads a config whose ASSETS_FILE holds `content` (JSON unless a string). */
   const load = (content: unknown) => {
@@ -102,7 +117,9 @@ describe('ASSETS_FILE contents', () => {
     expect(problem([usdc, { ...spl, id: 'USDC on Solana' }])).toBe('ASSETS_FILE (FILE): asset 2 (USDC on Solana): id must be a CAIP-19 asset id, e.g. eip155:8453/erc20:0x…');
     expect(problem([{ ...usdc, symbol: '' }])).toMatch(/^ASSETS_FILE \(FILE\): asset 1 \(eip155:8453\/erc20:0x8335.*\): symbol must be a non-empty string/);
     expect(problem([{ ...usdc, name: 7 }])).toMatch(/: asset 1 \(.*\): name must be a non-empty string/);
-    expect(problem([usdc, spl, { ...spl, id: spl.id.replace('EPj', 'XPj'), decimals: 37 }])).toMatch(/^ASSETS_FILE \(FILE\): asset 3 \(solana:.*\): decimals must be an integer 0\.\.36$/);
+    expect(problem([usdc, spl, { ...spl, id: spl.id.replace('EPj', 'XPj'), decimals: 37 }])).toMatch(
+      /^ASSETS_FILE \(FILE\): asset 3 \(solana:.*\): decimals must be an integer 0\.\.36$/,
+    );
     expect(problem([{ ...usdc, decimals: 1.5 }])).toMatch(/: decimals must be an integer 0\.\.36$/);
     expect(problem([{ ...usdc, pegCurrency: 'XYZ' }])).toMatch(/: pegCurrency must be a supported ISO 4217 currency code/);
     expect(problem([{ ...usdc, flows: [] }])).toMatch(/: flows must be a non-empty array of eip3009, permit2, transfer$/);
@@ -157,4 +174,3 @@ describe('assertWorkerConfig', () => {
     expect(() => assertWorkerConfig(loadConfig({ SERVICE_MODE: 'production', DATABASE_URL: 'postgres://db/x', REDIS_URL: 'redis://r:6379' }))).not.toThrow();
   });
 });
-

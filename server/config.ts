@@ -175,7 +175,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const evmRelayerKey = env.EVM_RELAYER_KEY;
   if (evmRelayerKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(evmRelayerKey)) throw new ConfigError('EVM_RELAYER_KEY must be a 0x-prefixed 32-byte hex private key');
   const evmRpcUrls = readEvmRpcUrls(env);
-  if (mode === 'production' && Object.keys(evmRpcUrls).length && !evmRelayerKey) throw new ConfigError('EVM_RPC_URLS needs EVM_RELAYER_KEY (the relayer pays gas for gasless flows)');
+  if (mode === 'production' && Object.keys(evmRpcUrls).length && !evmRelayerKey)
+    throw new ConfigError('EVM_RPC_URLS needs EVM_RELAYER_KEY (the relayer pays gas for gasless flows)');
   const solanaRpcUrl = url(env, 'SOLANA_RPC_URL', ['http:', 'https:']);
   const solanaFeePayerKey = env.SOLANA_FEE_PAYER_KEY || undefined;
   if (solanaFeePayerKey !== undefined && !/^[1-9A-HJ-NP-Za-km-z]{80,90}$/.test(solanaFeePayerKey) && !/^\[\s*\d{1,3}(\s*,\s*\d{1,3}){63}\s*\]$/.test(solanaFeePayerKey)) {
@@ -183,7 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   const collectDataSecret = env.COLLECT_DATA_SECRET || undefined;
   if (collectDataSecret !== undefined && collectDataSecret.length < 32) throw new ConfigError('COLLECT_DATA_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
-  if (mode === 'production' && solanaRpcUrl && !solanaFeePayerKey) throw new ConfigError('SOLANA_RPC_URL needs SOLANA_FEE_PAYER_KEY (the service pays the fee of every Solana payment)');
+  if (mode === 'production' && solanaRpcUrl && !solanaFeePayerKey)
+    throw new ConfigError('SOLANA_RPC_URL needs SOLANA_FEE_PAYER_KEY (the service pays the fee of every Solana payment)');
   const ratePerS = int(env, 'RATE_LIMIT_PER_S', 100, 0, 1_000_000);
   const rateBurst = int(env, 'RATE_LIMIT_BURST', Math.max(1, 2 * ratePerS), 1, 10_000_000);
   // Guessing keys: a client with a valid key spends this only on its first request per process
@@ -230,7 +232,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
  */
 export function assertWorkerConfig(config: AppConfig): void {
   if (config.mode === 'sandbox') {
-    throw new ConfigError('SERVICE_MODE: the sandbox chains live inside the API process, so in sandbox mode jobs run there (JOB_WORKERS=on); run separate workers with SERVICE_MODE=production and real chain RPC URLs.');
+    throw new ConfigError(
+      'SERVICE_MODE: the sandbox chains live inside the API process, so in sandbox mode jobs run there (JOB_WORKERS=on); run separate workers with SERVICE_MODE=production and real chain RPC URLs.',
+    );
   }
   if (!config.redisUrl || !config.databaseUrl) {
     const missing = [config.redisUrl ? null : 'REDIS_URL', config.databaseUrl ? null : 'DATABASE_URL'].filter(Boolean).join(' and ');

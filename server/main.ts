@@ -16,7 +16,9 @@ async function main() {
         queue: config.redisUrl ? 'bullmq' : 'inline',
         jobWorkers: config.jobWorkers,
         rateLimit: config.rateLimit ? `${config.rateLimit.perSecond}/s per key, burst ${config.rateLimit.burst}${config.redisUrl ? ', shared in Redis' : ''}` : 'off',
-        unauthenticatedRateLimit: config.unauthenticatedRateLimit ? `${config.unauthenticatedRateLimit.perSecond}/s per address, burst ${config.unauthenticatedRateLimit.burst}` : 'off',
+        unauthenticatedRateLimit: config.unauthenticatedRateLimit
+          ? `${config.unauthenticatedRateLimit.perSecond}/s per address, burst ${config.unauthenticatedRateLimit.burst}`
+          : 'off',
       },
       'listening',
     );

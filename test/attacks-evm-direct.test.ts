@@ -53,7 +53,11 @@ async function buyer(): Promise<HDNodeWallet> {
 async function newPayment(merchantId: string, value = '700'): Promise<string> {
   const { t } = env;
   const expiresAt = Math.floor(clock.now() / 1000) + 3600;
-  const r = await t.call('POST', '/v1/payments', { key: t.a.key, headers: { 'Merchant-Id': merchantId }, body: { amount: { unit: 'iso4217/USD', value }, referenceId: `o-${Math.random()}`, expiresAt } });
+  const r = await t.call('POST', '/v1/payments', {
+    key: t.a.key,
+    headers: { 'Merchant-Id': merchantId },
+    body: { amount: { unit: 'iso4217/USD', value }, referenceId: `o-${Math.random()}`, expiresAt },
+  });
   expect(r.status).toBe(201);
   return r.body.paymentId as string;
 }
@@ -153,7 +157,10 @@ describe('direct transfer attacks: a transaction pays only the option it was bui
     const id = await newPayment(merchantId);
     const opt = await optionFor(id, wallet);
     const signer = ethersWalletSigner(wallet, { chainIds: [31337], providerFor: () => chains.evm.ethersProvider });
-    const [result] = await executeActions(opt.actions.map((a) => fromWireAction(a) as WalletRpcAction), { evm: signer });
+    const [result] = await executeActions(
+      opt.actions.map((a) => fromWireAction(a) as WalletRpcAction),
+      { evm: signer },
+    );
     const sent = await chains.evm.ethersProvider.getTransaction(result!.data[0]);
     expect(sent!.data).toBe(opt.actions[0]!.data.params[0]!.data);
     expect((await confirm(id, opt.id, result!.data[0], 20_000)).body.status).toBe('succeeded');

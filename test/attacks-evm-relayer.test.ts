@@ -48,7 +48,11 @@ async function attacker(): Promise<HDNodeWallet> {
 }
 
 async function newPayment(merchantId: string, value = '1050') {
-  const r = await env.t.call('POST', '/v1/payments', { key: env.t.a.key, headers: { 'Merchant-Id': merchantId }, body: { amount: { unit: 'iso4217/USD', value }, referenceId: `atk-${Math.random()}` } });
+  const r = await env.t.call('POST', '/v1/payments', {
+    key: env.t.a.key,
+    headers: { 'Merchant-Id': merchantId },
+    body: { amount: { unit: 'iso4217/USD', value }, referenceId: `atk-${Math.random()}` },
+  });
   expect(r.status).toBe(201);
   return r.body.paymentId as string;
 }
@@ -60,7 +64,10 @@ async function optionFor(id: string, wallet: HDNodeWallet) {
 }
 
 const confirm = (id: string, optionId: string, results: string[]) =>
-  env.t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=0`, { key: env.t.a.walletKey, body: { optionId, results: results.map((r) => ({ type: 'walletRpc', data: [r] })) } });
+  env.t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=0`, {
+    key: env.t.a.walletKey,
+    body: { optionId, results: results.map((r) => ({ type: 'walletRpc', data: [r] })) },
+  });
 
 const status = async (id: string) => (await env.t.call('GET', `/v1/gateway/payment/${id}/status`, { key: env.t.a.walletKey })).body.status as string;
 
@@ -90,7 +97,11 @@ describe('EIP-3009: a buyer burning his own authorization nonce', () => {
     const { domain, types, message } = toEthersTypedData(burn);
     const burnSig = Signature.from(await buyer.signTypedData(domain, types, message));
     const token = new Contract(tokenOf(usdc), ['function transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)'], buyer);
-    await (await token.getFunction('transferWithAuthorization').send(buyer.address, buyer.address, 0n, 0n, BigInt(String(quoted.message.validBefore)), quoted.message.nonce, burnSig.v, burnSig.r, burnSig.s)).wait();
+    await (
+      await token
+        .getFunction('transferWithAuthorization')
+        .send(buyer.address, buyer.address, 0n, 0n, BigInt(String(quoted.message.validBefore)), quoted.message.nonce, burnSig.v, burnSig.r, burnSig.s)
+    ).wait();
 
     const r = await confirm(id, option.id, [await signTypedDataParams(buyer, option.actions[0]!.data.params)]);
     expect(r.status).toBe(200);
@@ -108,7 +119,12 @@ describe('EIP-3009: a buyer cancelling the authorization before confirming', () 
     const buyer = await attacker();
     const option = await optionFor(id, buyer);
     const quoted = typedDataOf(option.actions[0]!.data.params);
-    const cancelTypes = { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] };
+    const cancelTypes = {
+      CancelAuthorization: [
+        { name: 'authorizer', type: 'address' },
+        { name: 'nonce', type: 'bytes32' },
+      ],
+    };
     const sig = Signature.from(await buyer.signTypedData(quoted.domain, cancelTypes, { authorizer: buyer.address, nonce: quoted.message.nonce }));
     const token = new Contract(tokenOf(usdc), ['function cancelAuthorization(address,bytes32,uint8,bytes32,bytes32)'], buyer);
     await (await token.getFunction('cancelAuthorization').send(buyer.address, quoted.message.nonce, sig.v, sig.r, sig.s)).wait();
@@ -210,20 +226,38 @@ describe('two runs of one payment.advance job at once (a queue may deliver a job
     const storage = await createPostgresStorage({ embedded: true });
     const assets = createAssetRegistry(chains.assetConfigs());
     const evm = chains.evm;
-    const registry = createChainRegistry([createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1 }])]);
+    const registry = createChainRegistry([
+      createEvmChainAdapter([
+        { caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1 },
+      ]),
+    ]);
     const t = await startTestApp(storage, { clock: systemClock, assets, chains: registry, prices: createPriceTable(), payBaseUrl: 'https://pay.example.test' });
     try {
       const { merchantId, destination } = await sandboxMerchant(t, [usdc]);
-      const created = await t.call('POST', '/v1/payments', { key: t.a.key, headers: { 'Merchant-Id': merchantId }, body: { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'twice' } });
+      const created = await t.call('POST', '/v1/payments', {
+        key: t.a.key,
+        headers: { 'Merchant-Id': merchantId },
+        body: { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'twice' },
+      });
       const id = created.body.paymentId as string;
       const buyer = Wallet.createRandom().connect(provider());
       await chains.evm.fund(buyer.address, tokenOf(usdc), 20_000_000n);
       const option = (await t.call('POST', `/v1/gateway/payment/${id}/options`, { key: t.a.walletKey, body: { accounts: [`eip155:31337:${buyer.address}`] } })).body.options[0];
       const signature = await signTypedDataParams(buyer, option.actions[0].data.params);
-      const confirmed = await t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=0`, { key: t.a.walletKey, body: { optionId: option.id, results: [{ type: 'walletRpc', data: [signature] }] } });
+      const confirmed = await t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=0`, {
+        key: t.a.walletKey,
+        body: { optionId: option.id, results: [{ type: 'walletRpc', data: [signature] }] },
+      });
       expect(confirmed.body.status).toBe('processing');
       const job = (await storage.jobs.claimUnrelayed(100, new Date())).find((j: JobRecord) => j.type === 'payment.advance' && j.payload.paymentId === id)!;
-      const advance = buildJobHandlers({ storage, clock: systemClock, logger: pino({ level: 'silent' }), assets, chains: registry , webhooks: webhookSettings({ allowLoopback: false }).delivery })['payment.advance']!;
+      const advance = buildJobHandlers({
+        storage,
+        clock: systemClock,
+        logger: pino({ level: 'silent' }),
+        assets,
+        chains: registry,
+        webhooks: webhookSettings({ allowLoopback: false }).delivery,
+      })['payment.advance']!;
       await Promise.all([advance(job), advance(job)]);
       // The refused run looks for the transaction that used the authorization, finds the other
       // run's, and may confirm it at once: never a release.

@@ -24,15 +24,26 @@ afterAll(async () => {
 describe('an amount the chain cannot carry', () => {
   it('gets no Solana option above u64, the EVM option still, and fetch/confirm answer 4xx', async () => {
     const { t } = env;
-    const m = await t.call('POST', '/v1/merchants', { key: t.a.key, headers: { 'Idempotency-Key': `bm-${Math.random()}` }, body: { merchantName: 'Big Shop', merchantEmail: 'big@shop.test' } });
+    const m = await t.call('POST', '/v1/merchants', {
+      key: t.a.key,
+      headers: { 'Idempotency-Key': `bm-${Math.random()}` },
+      body: { merchantName: 'Big Shop', merchantEmail: 'big@shop.test' },
+    });
     const merchantId = m.body.merchant.id as string;
     const settlements = [
       { asset: evmUsdc, destination: `${evmUsdc.split('/')[0]}:${Wallet.createRandom().address}` },
       { asset: solUsdc, destination: `${solUsdc.split('/')[0]}:${Keypair.generate().publicKey.toBase58()}` },
     ];
-    expect((await t.call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, { key: t.a.key, headers: { 'Idempotency-Key': `bs-${Math.random()}` }, body: { settlements } })).status).toBe(201);
+    expect(
+      (await t.call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, { key: t.a.key, headers: { 'Idempotency-Key': `bs-${Math.random()}` }, body: { settlements } }))
+        .status,
+    ).toBe(201);
     // 10^18 − 1 cents in a 6-decimal token: 9,999,999,999,999,999,990,000 base units > 2^64 − 1.
-    const created = await t.call('POST', '/v1/payments', { key: t.a.key, headers: { 'Merchant-Id': merchantId }, body: { amount: { unit: 'iso4217/USD', value: '999999999999999999' }, referenceId: 'huge' } });
+    const created = await t.call('POST', '/v1/payments', {
+      key: t.a.key,
+      headers: { 'Merchant-Id': merchantId },
+      body: { amount: { unit: 'iso4217/USD', value: '999999999999999999' }, referenceId: 'huge' },
+    });
     expect(created.status).toBe(201);
     const id = created.body.paymentId as string;
     const solAccount = `${env.chains.solana.caip2}:${Keypair.generate().publicKey.toBase58()}`;

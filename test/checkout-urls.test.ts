@@ -52,7 +52,10 @@ describe.each(['sandbox', 'production'] as const)('checkout URLs in %s mode', (m
     'https://',
     'shop.example/ok',
   ])('refuses %s in either mode, naming the field', async (url) => {
-    for (const [body, field] of [[checkout(url), 'checkout.successUrl'], [checkout('https://shop.example/ok', url), 'checkout.errorUrl']] as const) {
+    for (const [body, field] of [
+      [checkout(url), 'checkout.successUrl'],
+      [checkout('https://shop.example/ok', url), 'checkout.errorUrl'],
+    ] as const) {
       const r = await createPayment(t, key, merchant, body, PREVIEW);
       expect(r.status, `${field}: ${url}`).toBe(400);
       expect(r.body.code).toBe('params_validation');

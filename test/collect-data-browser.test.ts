@@ -43,10 +43,22 @@ const bridged = (page: Page) => page.evaluate(() => (window as unknown as { __br
 /** A payment whose only option needs data, its option, and a funded buyer. */
 async function optionNeedingData(): Promise<{ id: string; option: any; wallet: HDNodeWallet; url: string }> {
   const { t } = env;
-  const m = await t.call('POST', '/v1/merchants', { key: t.a.key, headers: { 'Idempotency-Key': `bm-${Math.random()}` }, body: { merchantName: 'Atlas Travel', merchantEmail: 'a@t.test', dataCollection: { minAmount: null } } });
+  const m = await t.call('POST', '/v1/merchants', {
+    key: t.a.key,
+    headers: { 'Idempotency-Key': `bm-${Math.random()}` },
+    body: { merchantName: 'Atlas Travel', merchantEmail: 'a@t.test', dataCollection: { minAmount: null } },
+  });
   const merchantId = m.body.merchant.id as string;
-  await t.call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, { key: t.a.key, headers: { 'Idempotency-Key': `bs-${Math.random()}` }, body: { settlements: [{ asset: usdc, destination: `eip155:31337:${Wallet.createRandom().address}` }] } });
-  const p = await t.call('POST', '/v1/payments', { key: t.a.key, headers: { 'Merchant-Id': merchantId }, body: { amount: { unit: 'iso4217/USD', value: '25000' }, referenceId: `bd-${Math.random()}` } });
+  await t.call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
+    key: t.a.key,
+    headers: { 'Idempotency-Key': `bs-${Math.random()}` },
+    body: { settlements: [{ asset: usdc, destination: `eip155:31337:${Wallet.createRandom().address}` }] },
+  });
+  const p = await t.call('POST', '/v1/payments', {
+    key: t.a.key,
+    headers: { 'Merchant-Id': merchantId },
+    body: { amount: { unit: 'iso4217/USD', value: '25000' }, referenceId: `bd-${Math.random()}` },
+  });
   const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider);
   await chains.evm.fund(wallet.address, usdc.split(':').pop()!, 500_000_000n);
   const o = await t.call('POST', `/v1/gateway/payment/${p.body.paymentId}/options`, { key: t.a.walletKey, body: { accounts: [`eip155:31337:${wallet.address}`] } });
@@ -88,10 +100,12 @@ describe('data-collection page in chromium', () => {
     await w.page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => w.page.locator('#done').isVisible()).toBe(true);
     await w.shot('collect-complete');
-    await expect.poll(() => bridged(w.page)).toEqual([
-      ['react-native', '{"type":"IC_COMPLETE"}'],
-      ['webkit', '{"type":"IC_COMPLETE"}'],
-    ]);
+    await expect
+      .poll(() => bridged(w.page))
+      .toEqual([
+        ['react-native', '{"type":"IC_COMPLETE"}'],
+        ['webkit', '{"type":"IC_COMPLETE"}'],
+      ]);
     const quote = await env.t.storage.quotes.get(id, option.id);
     expect(quote?.collected).toMatchObject({ data: { fullName: 'Grace Hopper', phone: '+12025550123', termsAccepted: true }, termsAcceptedAt: expect.any(Date) });
     expect(await confirm(id, wallet, option)).toMatchObject({ status: 200, body: { status: 'succeeded' } });
@@ -101,7 +115,9 @@ describe('data-collection page in chromium', () => {
 
   it('in an iframe: ?prefill= fills the form (never the terms) and IC_COMPLETE reaches window.parent', async () => {
     const { url } = await optionNeedingData();
-    const prefill = Buffer.from(JSON.stringify({ fullName: 'Zoë Ångström', dateOfBirth: '1979-03-14', country: 'SE', email: 'zoe@example.se', termsAccepted: true })).toString('base64');
+    const prefill = Buffer.from(JSON.stringify({ fullName: 'Zoë Ångström', dateOfBirth: '1979-03-14', country: 'SE', email: 'zoe@example.se', termsAccepted: true })).toString(
+      'base64',
+    );
     // The host is a page of another origin, served from loopback like the service (Chrome keeps
     // pages that are not local from framing a loopback service).
     const hostPage = `<h1>Wallet host</h1><iframe title="form" src="${url}?prefill=${encodeURIComponent(prefill)}" width="370" height="900"></iframe>`;
@@ -134,10 +150,12 @@ describe('data-collection page in chromium', () => {
     await w.page.addInitScript(BRIDGES);
     const res = await w.page.goto(`${env.t.url}/collect/e30.AAAA`);
     expect(res?.status()).toBe(404);
-    await expect.poll(() => bridged(w.page)).toEqual([
-      ['react-native', '{"type":"IC_ERROR","reason":"invalid_link"}'],
-      ['webkit', '{"type":"IC_ERROR","reason":"invalid_link"}'],
-    ]);
+    await expect
+      .poll(() => bridged(w.page))
+      .toEqual([
+        ['react-native', '{"type":"IC_ERROR","reason":"invalid_link"}'],
+        ['webkit', '{"type":"IC_ERROR","reason":"invalid_link"}'],
+      ]);
     await w.shot('collect-invalid-link');
   });
 });

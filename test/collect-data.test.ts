@@ -25,15 +25,27 @@ afterAll(async () => {
 
 async function merchant(dataCollection: unknown) {
   const { t } = env;
-  const m = await t.call('POST', '/v1/merchants', { key: t.a.key, headers: { 'Idempotency-Key': `cm-${Math.random()}` }, body: { merchantName: 'KYC Shop', merchantEmail: 'k@shop.test', dataCollection } });
+  const m = await t.call('POST', '/v1/merchants', {
+    key: t.a.key,
+    headers: { 'Idempotency-Key': `cm-${Math.random()}` },
+    body: { merchantName: 'KYC Shop', merchantEmail: 'k@shop.test', dataCollection },
+  });
   expect(m.status).toBe(201);
   const id = m.body.merchant.id as string;
-  await t.call('POST', `/v1/merchants/${id}/settlements/crypto`, { key: t.a.key, headers: { 'Idempotency-Key': `cs-${Math.random()}` }, body: { settlements: [{ asset: usdc, destination: `eip155:31337:${Wallet.createRandom().address}` }] } });
+  await t.call('POST', `/v1/merchants/${id}/settlements/crypto`, {
+    key: t.a.key,
+    headers: { 'Idempotency-Key': `cs-${Math.random()}` },
+    body: { settlements: [{ asset: usdc, destination: `eip155:31337:${Wallet.createRandom().address}` }] },
+  });
   return id;
 }
 
 async function payment(merchantId: string, value: string) {
-  const r = await env.t.call('POST', '/v1/payments', { key: env.t.a.key, headers: { 'Merchant-Id': merchantId }, body: { amount: { unit: 'iso4217/USD', value }, referenceId: `c-${Math.random()}` } });
+  const r = await env.t.call('POST', '/v1/payments', {
+    key: env.t.a.key,
+    headers: { 'Merchant-Id': merchantId },
+    body: { amount: { unit: 'iso4217/USD', value }, referenceId: `c-${Math.random()}` },
+  });
   expect(r.status).toBe(201);
   return r.body.paymentId as string;
 }
@@ -44,7 +56,8 @@ async function buyer(): Promise<HDNodeWallet> {
   return wallet;
 }
 
-const options = (id: string, wallet: HDNodeWallet) => env.t.call('POST', `/v1/gateway/payment/${id}/options`, { key: env.t.a.walletKey, body: { accounts: [`eip155:31337:${wallet.address}`] } });
+const options = (id: string, wallet: HDNodeWallet) =>
+  env.t.call('POST', `/v1/gateway/payment/${id}/options`, { key: env.t.a.walletKey, body: { accounts: [`eip155:31337:${wallet.address}`] } });
 const confirm = async (id: string, wallet: HDNodeWallet, option: any, extra: Record<string, unknown> = {}) =>
   env.t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=20000`, {
     key: env.t.a.walletKey,
@@ -78,7 +91,11 @@ describe('options and confirm', () => {
     const big = await options(await payment(m, '10000'), wallet);
     const cd = big.body.options[0].collectData;
     expect(cd.url).toMatch(/^https:\/\/pay\.example\.test\/collect\/[\w-]+\.[\w-]+$/);
-    expect(cd.schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', required: expect.arrayContaining(['fullName', 'termsAccepted']), anyOf: expect.any(Array) });
+    expect(cd.schema).toMatchObject({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      required: expect.arrayContaining(['fullName', 'termsAccepted']),
+      anyOf: expect.any(Array),
+    });
     expect(cd.schema.properties.termsAccepted).toEqual(expect.objectContaining({ const: true }));
     // The flat field list of the reference, derived from the same schema: a field for each
     // property, required only when the schema requires it outright (email or phone is a choice).
@@ -166,10 +183,25 @@ describe('the page token', () => {
     const short = await startGatewayEnv({ chains, quoteTtlS: 1 });
     try {
       const { t } = short;
-      const m = await t.call('POST', '/v1/merchants', { key: t.a.key, headers: { 'Idempotency-Key': `x-${Math.random()}` }, body: { merchantName: 'S', merchantEmail: 's@s.test', dataCollection: { minAmount: null } } });
-      await t.call('POST', `/v1/merchants/${m.body.merchant.id}/settlements/crypto`, { key: t.a.key, headers: { 'Idempotency-Key': `y-${Math.random()}` }, body: { settlements: [{ asset: usdc, destination: `eip155:31337:${Wallet.createRandom().address}` }] } });
-      const p = await t.call('POST', '/v1/payments', { key: t.a.key, headers: { 'Merchant-Id': m.body.merchant.id }, body: { amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'r' } });
-      const o = await t.call('POST', `/v1/gateway/payment/${p.body.paymentId}/options`, { key: t.a.walletKey, body: { accounts: [`eip155:31337:${Wallet.createRandom().address}`] } });
+      const m = await t.call('POST', '/v1/merchants', {
+        key: t.a.key,
+        headers: { 'Idempotency-Key': `x-${Math.random()}` },
+        body: { merchantName: 'S', merchantEmail: 's@s.test', dataCollection: { minAmount: null } },
+      });
+      await t.call('POST', `/v1/merchants/${m.body.merchant.id}/settlements/crypto`, {
+        key: t.a.key,
+        headers: { 'Idempotency-Key': `y-${Math.random()}` },
+        body: { settlements: [{ asset: usdc, destination: `eip155:31337:${Wallet.createRandom().address}` }] },
+      });
+      const p = await t.call('POST', '/v1/payments', {
+        key: t.a.key,
+        headers: { 'Merchant-Id': m.body.merchant.id },
+        body: { amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'r' },
+      });
+      const o = await t.call('POST', `/v1/gateway/payment/${p.body.paymentId}/options`, {
+        key: t.a.walletKey,
+        body: { accounts: [`eip155:31337:${Wallet.createRandom().address}`] },
+      });
       const url = t.url + new URL(o.body.options[0].collectData.url).pathname;
       await new Promise((r) => setTimeout(r, 2100));
       expect((await fetch(url)).status).toBe(404);

@@ -21,8 +21,30 @@ const PREVIEW = { 'Svc-Version': '2026-02-19.preview' };
 
 /** The properties the reference's legacy list item declares (MerchantLegacyPaymentsResponse), all of them required or nullable. */
 const LEGACY_ITEM_KEYS = [
-  'payment_id', 'merchant_id', 'reference_id', 'status', 'is_terminal', 'wallet_name', 'chain_id', 'buyer_caip10', 'token_caip19', 'tx_hash', 'nonce', 'token_amount',
-  'fiat_amount', 'fiat_currency', 'created_at', 'last_updated_at', 'settled_at', 'settlement_status', 'settlement_tx_hash', 'token_symbol', 'token_decimals', 'token_logo', 'chain_logo', 'wallet_logo',
+  'payment_id',
+  'merchant_id',
+  'reference_id',
+  'status',
+  'is_terminal',
+  'wallet_name',
+  'chain_id',
+  'buyer_caip10',
+  'token_caip19',
+  'tx_hash',
+  'nonce',
+  'token_amount',
+  'fiat_amount',
+  'fiat_currency',
+  'created_at',
+  'last_updated_at',
+  'settled_at',
+  'settlement_status',
+  'settlement_tx_hash',
+  'token_symbol',
+  'token_decimals',
+  'token_logo',
+  'chain_logo',
+  'wallet_logo',
 ].sort();
 
 describe.each(backends)('reference shapes of payments on $name', (backend) => {
@@ -46,12 +68,26 @@ describe.each(backends)('reference shapes of payments on $name', (backend) => {
       t.clock.advance(11);
       const kind = kinds[i % kinds.length]!;
       const forOther = i % 6 === 5;
-      const p = newPayment({ partnerId: t.a.id, merchantId: forOther ? other : merchant, amount: { unit: 'iso4217/USD', value: String(100 + i) }, referenceId: `shape-${i}` }, t.clock.now(), { defaultTtlS: 86_400, maxTtlS: 86_400 });
+      const p = newPayment(
+        { partnerId: t.a.id, merchantId: forOther ? other : merchant, amount: { unit: 'iso4217/USD', value: String(100 + i) }, referenceId: `shape-${i}` },
+        t.clock.now(),
+        { defaultTtlS: 86_400, maxTtlS: 86_400 },
+      );
       expect((await storage.payments.create(p, { event: { id: newId('event'), type: 'payment.created', snapshot: () => ({}) }, jobs: [] })).ok).toBe(true);
       if (!forOther) seeded.push({ id: p.id, kind });
       const buyer = `eip155:8453:0x${i.toString(16).padStart(40, '0')}`;
       const paid = (asset: string, network: string) =>
-        transitionPayment(deps, p, 'succeeded', { optionId: `opt_${i}`, buyerAccount: buyer, buyerProviderName: 'Acme Wallet', buyerProviderIcon: 'https://wallet.example/icon.png', asset, tokenValue: p.price.value * 10_000n, network, txId: `0x${i.toString(16).padStart(64, '0')}`, succeededAt: new Date(t.clock.now()) });
+        transitionPayment(deps, p, 'succeeded', {
+          optionId: `opt_${i}`,
+          buyerAccount: buyer,
+          buyerProviderName: 'Acme Wallet',
+          buyerProviderIcon: 'https://wallet.example/icon.png',
+          asset,
+          tokenValue: p.price.value * 10_000n,
+          network,
+          txId: `0x${i.toString(16).padStart(64, '0')}`,
+          succeededAt: new Date(t.clock.now()),
+        });
       let moved: { ok: boolean } = { ok: true };
       if (kind === 'usdc-base') moved = await paid(USDC_BASE, 'eip155:8453');
       if (kind === 'usdt') moved = await paid(USDT_ETH, 'eip155:1');
@@ -75,7 +111,10 @@ describe.each(backends)('reference shapes of payments on $name', (backend) => {
     let count = 0;
     do {
       const sep = path.includes('?') ? '&' : '?';
-      const r: { status: number; body: any } = await t.call('GET', `${path}${cursor ? `${sep}cursor=${cursor}` : ''}`, { key: opts.key ?? t.a.key, ...(opts.headers ? { headers: opts.headers } : {}) });
+      const r: { status: number; body: any } = await t.call('GET', `${path}${cursor ? `${sep}cursor=${cursor}` : ''}`, {
+        key: opts.key ?? t.a.key,
+        ...(opts.headers ? { headers: opts.headers } : {}),
+      });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       items.push(...r.body.data);
       cursor = r.body[cursorField];
@@ -126,7 +165,9 @@ describe.each(backends)('reference shapes of payments on $name', (backend) => {
     expect((await t.call('GET', '/v1/payments?referenceId=APE-4', { key: t.a.key })).body.data.map((x: any) => x.referenceId).sort()).toEqual(['shape-4', 'shape-40', 'shape-41']);
     expect(await merchantList('referenceId=shape_4')).toEqual([]);
     // network takes one CAIP-2 id or several, comma-separated.
-    expect((await merchantList(`limit=2&network=${encodeURIComponent('eip155:1,solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')}`)).map((x) => x.paymentId)).toEqual(newestFirst(idsOf('usdt', 'usdc-sol')));
+    expect((await merchantList(`limit=2&network=${encodeURIComponent('eip155:1,solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')}`)).map((x) => x.paymentId)).toEqual(
+      newestFirst(idsOf('usdt', 'usdc-sol')),
+    );
     expect((await merchantList(`network=${encodeURIComponent('eip155:8453')}&token_symbol=USDC`)).map((x) => x.paymentId)).toEqual(newestFirst(idsOf('usdc-base')));
     // Amount order under a filter pages through the same set.
     const byAmount = await merchantList('limit=2&sortBy=amount&sortDir=asc&token_symbol=USDC');
@@ -151,7 +192,10 @@ describe.each(backends)('reference shapes of payments on $name', (backend) => {
         const r = await t.call('GET', `${path}?${q}`, { key: t.a.key, headers: { 'Merchant-Id': merchant } });
         expect(r.status, `${path}?${q}`).toBe(400);
         expect(r.body).toMatchObject({ code: 'params_validation', message: expect.any(String) });
-        expect(r.body.issues.map((i: { field: string }) => i.field), `${path}?${q}`).toContain(field);
+        expect(
+          r.body.issues.map((i: { field: string }) => i.field),
+          `${path}?${q}`,
+        ).toContain(field);
       }
       // What the reference accepts, we accept: an empty or very long name is no asset's, so it matches nothing.
       for (const q of ['asset=', `token_symbol=${'X'.repeat(300)}`, `asset=${'Y'.repeat(300)}`]) {
@@ -271,7 +315,16 @@ describe.each(backends)('reference shapes of payments on $name', (backend) => {
         wallet_logo: 'https://wallet.example/icon.png',
       });
       const unpaid = r.body.data.find((x: any) => x.payment_id === idsOf('unpaid')[0]);
-      expect(unpaid).toMatchObject({ status: 'requires_action', is_terminal: false, wallet_name: '', chain_id: null, token_caip19: null, token_amount: null, settlement_status: null, token_symbol: null });
+      expect(unpaid).toMatchObject({
+        status: 'requires_action',
+        is_terminal: false,
+        wallet_name: '',
+        chain_id: null,
+        token_caip19: null,
+        token_amount: null,
+        settlement_status: null,
+        token_symbol: null,
+      });
       expect(r.body.data.find((x: any) => x.payment_id === idsOf('cancelled')[0]).status).toBe('expired');
       const paidIds = idsOf('usdc-base', 'usdt', 'usdc-sol');
       const revenue = (await Promise.all(paidIds.map((id) => t.storage.payments.get(id)))).reduce((s, p) => s + p!.price.value, 0n);

@@ -41,7 +41,11 @@ describe.each(VERSIONS)('a reference client on %s', (version) => {
     const { t } = env;
     const key = opts.key === undefined ? t.a.key : opts.key;
     if (!opts.invalidOnPurpose) expect(validator.checkRequest(method, path, opts.body), `${method} ${path}: the script sent what the reference does not allow`).toEqual([]);
-    const r = await t.call(method, path, { ...(key ? { key } : {}), ...(opts.body !== undefined ? { body: opts.body } : {}), headers: { 'Svc-Version': version, ...opts.headers } });
+    const r = await t.call(method, path, {
+      ...(key ? { key } : {}),
+      ...(opts.body !== undefined ? { body: opts.body } : {}),
+      headers: { 'Svc-Version': version, ...opts.headers },
+    });
     const { operation, violations } = validator.check(method, path, r.status, r.body);
     seen.add(`${operation} ${r.status}`);
     expect(violations, `${method} ${path} → ${r.status}: answer not valid under the reference's schema`).toEqual([]);
@@ -53,14 +57,20 @@ describe.each(VERSIONS)('a reference client on %s', (version) => {
   let merchantId: string;
   const asMerchant = () => ({ 'Merchant-Id': merchantId });
   const createPayment = async (value = '1050') => {
-    const r = await api('POST', '/v1/payments', { headers: asMerchant(), body: { amount: { unit: 'iso4217/USD', value }, referenceId: `compat-${version}-${Math.random()}`, expiresAt: null } });
+    const r = await api('POST', '/v1/payments', {
+      headers: asMerchant(),
+      body: { amount: { unit: 'iso4217/USD', value }, referenceId: `compat-${version}-${Math.random()}`, expiresAt: null },
+    });
     expect(r.status).toBe(201);
     return r.body.paymentId as string;
   };
   const paidIds: string[] = [];
 
   it('creates a merchant, reads and updates it, and manages its settlements', async () => {
-    const created = await api('POST', '/v1/merchants', { headers: { 'Idempotency-Key': `compat-m-${version}-${Math.random()}` }, body: { merchantName: 'Reference Shop', merchantEmail: 'shop@reference.test' } });
+    const created = await api('POST', '/v1/merchants', {
+      headers: { 'Idempotency-Key': `compat-m-${version}-${Math.random()}` },
+      body: { merchantName: 'Reference Shop', merchantEmail: 'shop@reference.test' },
+    });
     expect(created.status).toBe(201);
     merchantId = created.body.merchant.id;
     expect((await api('GET', '/v1/merchants?limit=5')).status).toBe(200);
@@ -70,16 +80,29 @@ describe.each(VERSIONS)('a reference client on %s', (version) => {
     const solDestination = Keypair.generate().publicKey.toBase58();
     const settlements = await api('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
       headers: { 'Idempotency-Key': `compat-s-${version}-${Math.random()}` },
-      body: { settlements: [{ asset: evmUsdc, destination: `${evmUsdc.split('/')[0]}:${Wallet.createRandom().address}` }, { asset: solUsdc, destination: `${solUsdc.split('/')[0]}:${solDestination}` }] },
+      body: {
+        settlements: [
+          { asset: evmUsdc, destination: `${evmUsdc.split('/')[0]}:${Wallet.createRandom().address}` },
+          { asset: solUsdc, destination: `${solUsdc.split('/')[0]}:${solDestination}` },
+        ],
+      },
     });
     expect(settlements.status).toBe(201);
     const evmSettlement = settlements.body.settlements.find((s: { asset: string }) => s.asset === evmUsdc);
-    expect((await api('PUT', `/v1/merchants/${merchantId}/settlements/crypto/${evmSettlement.id}`, { body: { destination: `${evmUsdc.split('/')[0]}:${evmDestination}` } })).status).toBe(200);
+    expect(
+      (await api('PUT', `/v1/merchants/${merchantId}/settlements/crypto/${evmSettlement.id}`, { body: { destination: `${evmUsdc.split('/')[0]}:${evmDestination}` } })).status,
+    ).toBe(200);
     expect((await api('GET', `/v1/merchants/${merchantId}`)).status).toBe(200);
     expect((await api('GET', `/v1/merchants/${merchantId}/settlements`)).status).toBe(200);
     // A second merchant's settlement, removed again.
-    const other = await api('POST', '/v1/merchants', { headers: { 'Idempotency-Key': `compat-m2-${version}-${Math.random()}` }, body: { merchantName: 'Short-lived', merchantEmail: 'gone@reference.test' } });
-    const s2 = await api('POST', `/v1/merchants/${other.body.merchant.id}/settlements/crypto`, { headers: { 'Idempotency-Key': `compat-s2-${version}-${Math.random()}` }, body: { settlements: [{ asset: evmUsdc, destination: `${evmUsdc.split('/')[0]}:${evmDestination}` }] } });
+    const other = await api('POST', '/v1/merchants', {
+      headers: { 'Idempotency-Key': `compat-m2-${version}-${Math.random()}` },
+      body: { merchantName: 'Short-lived', merchantEmail: 'gone@reference.test' },
+    });
+    const s2 = await api('POST', `/v1/merchants/${other.body.merchant.id}/settlements/crypto`, {
+      headers: { 'Idempotency-Key': `compat-s2-${version}-${Math.random()}` },
+      body: { settlements: [{ asset: evmUsdc, destination: `${evmUsdc.split('/')[0]}:${evmDestination}` }] },
+    });
     expect((await api('DELETE', `/v1/merchants/${other.body.merchant.id}/settlements/crypto/${s2.body.settlements[0].id}`)).status).toBe(200);
     expect((await api('DELETE', `/v1/merchants/${other.body.merchant.id}`)).status).toBe(200);
   });
@@ -141,8 +164,18 @@ describe.each(VERSIONS)('a reference client on %s', (version) => {
   });
 
   it('answers client mistakes in the reference error shape: bad input, no key, unknown payment, wrong state', async () => {
-    expect((await api('POST', '/v1/payments', { headers: asMerchant(), body: { amount: { unit: 'iso4217/USD', value: 'ten' }, referenceId: 'x' }, invalidOnPurpose: true })).status).toBe(400);
-    expect((await api('POST', '/v1/merchants', { headers: { 'Idempotency-Key': `compat-bad-${Math.random()}` }, body: { merchantName: '', merchantEmail: 'not an email' }, invalidOnPurpose: true })).status).toBe(400);
+    expect(
+      (await api('POST', '/v1/payments', { headers: asMerchant(), body: { amount: { unit: 'iso4217/USD', value: 'ten' }, referenceId: 'x' }, invalidOnPurpose: true })).status,
+    ).toBe(400);
+    expect(
+      (
+        await api('POST', '/v1/merchants', {
+          headers: { 'Idempotency-Key': `compat-bad-${Math.random()}` },
+          body: { merchantName: '', merchantEmail: 'not an email' },
+          invalidOnPurpose: true,
+        })
+      ).status,
+    ).toBe(400);
     expect((await api('GET', '/v1/merchants', { key: null })).status).toBe(401);
     expect((await api('GET', `/v1/payments/${paidIds[0]}`, { key: null, headers: asMerchant() })).status).toBe(401);
     expect((await api('GET', '/v1/merchants', { key: 'sk_test_not_a_real_key' })).status).toBe(401);
@@ -154,7 +187,9 @@ describe.each(VERSIONS)('a reference client on %s', (version) => {
     expect((await api('POST', `/v1/payments/${paidIds[1]}/cancel`, { headers: asMerchant() })).status).toBeGreaterThanOrEqual(400);
     const unpaid = await createPayment();
     expect((await api('POST', '/v1/refunds', { headers: asMerchant(), body: { paymentId: unpaid } })).status).toBeGreaterThanOrEqual(400);
-    expect((await wallet('POST', `/v1/gateway/payment/${unpaid}/confirm`, { optionId: 'opt_unknown', results: [{ type: 'walletRpc', data: ['0x00'] }] })).status).toBeGreaterThanOrEqual(400);
+    expect(
+      (await wallet('POST', `/v1/gateway/payment/${unpaid}/confirm`, { optionId: 'opt_unknown', results: [{ type: 'walletRpc', data: ['0x00'] }] })).status,
+    ).toBeGreaterThanOrEqual(400);
   });
 
   it('covered every reference operation', () => {

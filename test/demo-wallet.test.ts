@@ -84,7 +84,9 @@ describe('demo wallet pays on the sandbox', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Payment ${payment.paymentId}: 10.50 USD to Demo Shop (requires_action`);
-    expect(run.stdout).toMatch(/Options offered \(1\):\n {2}1\. 10\.5 USDC on Sandbox EVM {2}asset eip155:31337\/erc20:0x[0-9a-fA-F]{40} {2}account eip155:31337:0x[0-9a-fA-F]{40} {2}actions: eth_signTypedData_v4\n/);
+    expect(run.stdout).toMatch(
+      /Options offered \(1\):\n {2}1\. 10\.5 USDC on Sandbox EVM {2}asset eip155:31337\/erc20:0x[0-9a-fA-F]{40} {2}account eip155:31337:0x[0-9a-fA-F]{40} {2}actions: eth_signTypedData_v4\n/,
+    );
     expect(run.stdout).toMatch(/Option chosen: 10\.5 USDC on Sandbox EVM/);
     expect(run.stdout).toMatch(/Faucet: 10\.5 USDC on Sandbox EVM to eip155:31337:0x/);
     expect(run.stdout).not.toContain('for gas');
@@ -104,7 +106,9 @@ describe('demo wallet pays on the sandbox', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('actions: eth_sendTransaction + eth_signTypedData_v4');
     expect(run.stdout).toMatch(/Faucet: 0\.1 ETH for gas/);
-    expect(run.stdout).toMatch(/Actions \(2\):\n {2}1\/2 eth_sendTransaction on eip155:31337 \(transaction to 0x[0-9a-fA-F]{40}\)\n {2}2\/2 eth_signTypedData_v4 on eip155:31337 \(sign PermitWitnessTransferFrom\)/);
+    expect(run.stdout).toMatch(
+      /Actions \(2\):\n {2}1\/2 eth_sendTransaction on eip155:31337 \(transaction to 0x[0-9a-fA-F]{40}\)\n {2}2\/2 eth_signTypedData_v4 on eip155:31337 \(sign PermitWitnessTransferFrom\)/,
+    );
     expect(run.stdout).toMatch(/result 1: 0x[0-9a-f]{16}/);
     expect(run.stdout).toMatch(/Final status: succeeded/);
     expect((await partner.payments.waitForFinal(merchantId, payment.paymentId, { timeoutMs: 10_000 })).status).toBe('succeeded');
@@ -173,7 +177,13 @@ describe('demo wallet link and amount reading', () => {
   const id = 'pay_01M81J7YP4A22T3XZPSKQV9K8D';
 
   it('takes every link form the service hands out, trusting the link host unless --pay-host pins one', () => {
-    for (const link of [id, `https://pay.example/${id}`, `https://pay.example/?pid=${id}`, `http://localhost:3000/pay/${id}`, `wc:abc@2?pay=${encodeURIComponent(`https://pay.example/?pid=${id}`)}`]) {
+    for (const link of [
+      id,
+      `https://pay.example/${id}`,
+      `https://pay.example/?pid=${id}`,
+      `http://localhost:3000/pay/${id}`,
+      `wc:abc@2?pay=${encodeURIComponent(`https://pay.example/?pid=${id}`)}`,
+    ]) {
       expect(paymentIdFromLink(link), link).toBe(id);
     }
     expect(paymentIdFromLink(`http://localhost:3000/pay/${id}`, 'localhost:3000')).toBe(id);
@@ -187,6 +197,8 @@ describe('demo wallet link and amount reading', () => {
     expect([fromBaseUnits('10500000', 6), fromBaseUnits('7', 6), fromBaseUnits('100000000000000000', 18), fromBaseUnits('1050', 0)]).toEqual(['10.5', '0.000007', '0.1', '1050']);
     expect(formatAmount({ unit: 'iso4217/USD', value: '1050' })).toBe('10.50 USD');
     expect(formatAmount({ unit: 'iso4217/JPY', value: '1050' })).toBe('1050 JPY');
-    expect(formatAmount({ unit: 'caip19/x', value: '2500000', display: { assetSymbol: 'USDT', assetName: 'Tether', decimals: 6, networkName: 'Sandbox EVM' } })).toBe('2.5 USDT on Sandbox EVM');
+    expect(formatAmount({ unit: 'caip19/x', value: '2500000', display: { assetSymbol: 'USDT', assetName: 'Tether', decimals: 6, networkName: 'Sandbox EVM' } })).toBe(
+      '2.5 USDT on Sandbox EVM',
+    );
   });
 });

@@ -33,14 +33,22 @@ async function buyer(asset: string, tokens: bigint, eth = 0n): Promise<HDNodeWal
 }
 
 async function newPayment(t: GatewayEnv['t'], merchantId: string, value = '1050', extra: Record<string, unknown> = {}) {
-  const r = await t.call('POST', '/v1/payments', { key: t.a.key, headers: { 'Merchant-Id': merchantId }, body: { amount: { unit: 'iso4217/USD', value }, referenceId: `o-${Math.random()}`, ...extra } });
+  const r = await t.call('POST', '/v1/payments', {
+    key: t.a.key,
+    headers: { 'Merchant-Id': merchantId },
+    body: { amount: { unit: 'iso4217/USD', value }, referenceId: `o-${Math.random()}`, ...extra },
+  });
   expect(r.status).toBe(201);
   return r.body.paymentId as string;
 }
 
-const options = (t: GatewayEnv['t'], id: string, accounts: string[]) => t.call('POST', `/v1/gateway/payment/${id}/options?includePaymentInfo=true`, { key: t.a.walletKey, body: { accounts } });
+const options = (t: GatewayEnv['t'], id: string, accounts: string[]) =>
+  t.call('POST', `/v1/gateway/payment/${id}/options?includePaymentInfo=true`, { key: t.a.walletKey, body: { accounts } });
 const confirm = (t: GatewayEnv['t'], id: string, optionId: string, results: string[], maxPollMs = 20_000) =>
-  t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=${maxPollMs}`, { key: t.a.walletKey, body: { optionId, results: results.map((r) => ({ type: 'walletRpc', data: [r] })) } });
+  t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=${maxPollMs}`, {
+    key: t.a.walletKey,
+    body: { optionId, results: results.map((r) => ({ type: 'walletRpc', data: [r] })) },
+  });
 
 describe('EIP-3009 (USDC): one signature, the relayer submits, the buyer pays no gas', () => {
   it('pays exactly the quoted amount to the merchant', async () => {
@@ -53,7 +61,11 @@ describe('EIP-3009 (USDC): one signature, the relayer submits, the buyer pays no
     expect(opts.body.info).toMatchObject({ status: 'requires_action', amount: { unit: 'iso4217/USD', value: '1050' }, merchant: { name: 'Sandbox Shop' } });
     expect(opts.body.options).toHaveLength(1);
     const option = opts.body.options[0];
-    expect(option).toMatchObject({ account: `eip155:31337:${wallet.address}`, amount: { unit: `caip19/${usdc}`, value: '10500000', display: { assetSymbol: 'USDC', decimals: 6 } }, etaS: expect.any(Number) });
+    expect(option).toMatchObject({
+      account: `eip155:31337:${wallet.address}`,
+      amount: { unit: `caip19/${usdc}`, value: '10500000', display: { assetSymbol: 'USDC', decimals: 6 } },
+      etaS: expect.any(Number),
+    });
     expect(option.actions).toHaveLength(1);
     expect(option.actions[0]).toMatchObject({ type: 'walletRpc', data: { chain_id: 'eip155:31337', method: 'eth_signTypedData_v4' } });
     const signature = await signTypedDataParams(wallet, option.actions[0].data.params);
@@ -81,10 +93,17 @@ describe('who paid: the account and the wallet app, learned from the confirming 
     const wallet = await buyer(usdc, 20_000_000n);
     const account = `eip155:31337:${wallet.address}`;
     expect((await t.call('GET', `/v1/gateway/payment/${id}`, { key: walletKey })).body).not.toHaveProperty('buyer');
-    const opts = await t.call('POST', `/v1/gateway/payment/${id}/options`, { key: walletKey, headers: { 'Sdk-Name': 'acme-pay', 'Sdk-Version': '2.0.0', 'Sdk-Platform': 'ios' }, body: { accounts: [account] } });
+    const opts = await t.call('POST', `/v1/gateway/payment/${id}/options`, {
+      key: walletKey,
+      headers: { 'Sdk-Name': 'acme-pay', 'Sdk-Version': '2.0.0', 'Sdk-Platform': 'ios' },
+      body: { accounts: [account] },
+    });
     const option = opts.body.options[0];
     const signature = await signTypedDataParams(wallet, option.actions[0].data.params);
-    const paid = await t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=20000`, { key: walletKey, body: { optionId: option.id, results: [{ type: 'walletRpc', data: [signature] }] } });
+    const paid = await t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=20000`, {
+      key: walletKey,
+      body: { optionId: option.id, results: [{ type: 'walletRpc', data: [signature] }] },
+    });
     expect(paid.body.status).toBe('succeeded');
     const who = { accountCaip10: account, accountProviderName: 'Acme Wallet', accountProviderIcon: 'https://wallet.example/acme.png' };
     expect((await t.call('GET', `/v1/gateway/payment/${id}`, { key: walletKey })).body.buyer).toEqual(who);
@@ -93,7 +112,14 @@ describe('who paid: the account and the wallet app, learned from the confirming 
     const listed = await t.call('GET', '/v1/merchants/payments', { key: t.a.key, headers: { 'Merchant-Id': merchantId } });
     expect(listed.body.data[0]).toMatchObject({ paymentId: id, isTerminal: true, buyer: who, settlement: { settled: true, txHash: paid.body.info.txId } });
     const legacy = await t.call('GET', `/v1/merchants/${merchantId}/payments`, { headers: { 'X-Api-Key': t.a.key } });
-    expect(legacy.body.data[0]).toMatchObject({ payment_id: id, wallet_name: 'Acme Wallet', wallet_logo: 'https://wallet.example/acme.png', buyer_caip10: account, chain_id: '31337', tx_hash: paid.body.info.txId });
+    expect(legacy.body.data[0]).toMatchObject({
+      payment_id: id,
+      wallet_name: 'Acme Wallet',
+      wallet_logo: 'https://wallet.example/acme.png',
+      buyer_caip10: account,
+      chain_id: '31337',
+      tx_hash: paid.body.info.txId,
+    });
   }, 60_000);
 });
 
@@ -134,13 +160,18 @@ describe('DTUSD, the sandbox asset listed for direct transfer only (as configure
     const id = await newPayment(t, merchantId, '1999');
     const wallet = await buyer(dtusd.id, 50_000_000n, 10n ** 17n);
     // An allowance to Permit2 changes nothing: the asset is not offered by Permit2.
-    const approve = await wallet.sendTransaction({ to: tokenOf(dtusd.id), data: `0x095ea7b3${chains.evm.permit2Address.slice(2).toLowerCase().padStart(64, '0')}${'f'.repeat(64)}` });
+    const approve = await wallet.sendTransaction({
+      to: tokenOf(dtusd.id),
+      data: `0x095ea7b3${chains.evm.permit2Address.slice(2).toLowerCase().padStart(64, '0')}${'f'.repeat(64)}`,
+    });
     await approve.wait();
     const opts = await options(t, id, [`eip155:31337:${wallet.address}`]);
     expect(opts.body.options).toHaveLength(1);
     const option = opts.body.options[0];
     expect(option.amount).toMatchObject({ unit: `caip19/${dtusd.id}`, value: '19990000', display: { assetSymbol: 'DTUSD', decimals: 6 } });
-    expect(option.actions).toEqual([{ type: 'walletRpc', data: { chain_id: 'eip155:31337', method: 'eth_sendTransaction', params: [expect.objectContaining({ to: tokenOf(dtusd.id) })] } }]);
+    expect(option.actions).toEqual([
+      { type: 'walletRpc', data: { chain_id: 'eip155:31337', method: 'eth_sendTransaction', params: [expect.objectContaining({ to: tokenOf(dtusd.id) })] } },
+    ]);
     const tx = await wallet.sendTransaction({ ...option.actions[0].data.params[0], value: 0n });
     const r = await confirm(t, id, option.id, [tx.hash]);
     expect(r.body).toMatchObject({ status: 'succeeded', info: { txId: tx.hash.toLowerCase(), optionAmount: { value: '19990000' } } });
@@ -285,7 +316,9 @@ describe('direct ERC-20 transfer: the wallet broadcasts, the service verifies th
       const { hash } = await wallet.sendTransaction({ ...buildTransferTransaction({ from: wallet.address, ...make(wallet, destination), reference }), value: 0n });
       expect((await confirm(t, id, opt.id, [hash], 0)).status).toBe(200);
       // Released, not pinned and not succeeded: the buyer may pay it again.
-      await expect.poll(async () => (await t.call('GET', `/v1/gateway/payment/${id}/status`, { key: t.a.walletKey })).body).toMatchObject({ status: 'requires_action', isFinal: false });
+      await expect
+        .poll(async () => (await t.call('GET', `/v1/gateway/payment/${id}/status`, { key: t.a.walletKey })).body)
+        .toMatchObject({ status: 'requires_action', isFinal: false });
     }
   }, 90_000);
 });

@@ -26,7 +26,11 @@ afterAll(async () => {
 async function newPayment(): Promise<string> {
   const { t } = env;
   const { merchantId } = await sandboxMerchant(t, [usdc]);
-  const r = await t.call('POST', '/v1/payments', { key: t.a.key, headers: { 'Merchant-Id': merchantId }, body: { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: `lim-${Math.random()}` } });
+  const r = await t.call('POST', '/v1/payments', {
+    key: t.a.key,
+    headers: { 'Merchant-Id': merchantId },
+    body: { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: `lim-${Math.random()}` },
+  });
   expect(r.status).toBe(201);
   return r.body.paymentId;
 }
@@ -66,8 +70,14 @@ describe('confirm and fetch refuse by meaning, not by schema counts', () => {
     expect(await confirm({ optionId, results: [] })).toMatchObject({ status: 400, body: { code: 'invalid_results', details: { expected: 1, received: 0 } } });
     const nine = Array.from({ length: 9 }, () => ({ type: 'walletRpc', data: ['0x00'] }));
     expect(await confirm({ optionId, results: nine })).toMatchObject({ status: 400, body: { code: 'invalid_results', details: { expected: 1, received: 9 } } });
-    expect(await confirm({ optionId: `opt_${'Z'.repeat(5000)}`, results: [{ type: 'walletRpc', data: ['0x00'] }] })).toMatchObject({ status: 404, body: { code: 'option_not_found' } });
-    const fetched = await env.t.call('POST', `/v1/gateway/payment/${id}/fetch`, { key: env.t.a.walletKey, body: { optionId: `opt_${'Z'.repeat(5000)}`, data: 'x'.repeat(10_000) } });
+    expect(await confirm({ optionId: `opt_${'Z'.repeat(5000)}`, results: [{ type: 'walletRpc', data: ['0x00'] }] })).toMatchObject({
+      status: 404,
+      body: { code: 'option_not_found' },
+    });
+    const fetched = await env.t.call('POST', `/v1/gateway/payment/${id}/fetch`, {
+      key: env.t.a.walletKey,
+      body: { optionId: `opt_${'Z'.repeat(5000)}`, data: 'x'.repeat(10_000) },
+    });
     expect(fetched).toMatchObject({ status: 404, body: { code: 'option_not_found' } });
     expect((await env.t.storage.payments.get(id))!.status).toBe('requires_action');
   });

@@ -35,7 +35,11 @@ type T = GatewayEnv['t'];
 async function merchant(t: T, assets: string[]) {
   const evmDestination = Wallet.createRandom().address;
   const solDestination = Keypair.generate().publicKey.toBase58();
-  const m = await t.call('POST', '/v1/merchants', { key: t.a.key, headers: { 'Idempotency-Key': `sm-${Math.random()}` }, body: { merchantName: 'Solana Shop', merchantEmail: 'shop@solana.test' } });
+  const m = await t.call('POST', '/v1/merchants', {
+    key: t.a.key,
+    headers: { 'Idempotency-Key': `sm-${Math.random()}` },
+    body: { merchantName: 'Solana Shop', merchantEmail: 'shop@solana.test' },
+  });
   const merchantId = m.body.merchant.id as string;
   const settlements = assets.map((asset) => ({ asset, destination: `${asset.split('/')[0]}:${asset.startsWith('solana:') ? solDestination : evmDestination}` }));
   const s = await t.call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, { key: t.a.key, headers: { 'Idempotency-Key': `ss-${Math.random()}` }, body: { settlements } });
@@ -51,7 +55,11 @@ function buyer(tokens: bigint): Keypair {
 }
 
 async function newPayment(t: T, merchantId: string, value = '1050') {
-  const r = await t.call('POST', '/v1/payments', { key: t.a.key, headers: { 'Merchant-Id': merchantId }, body: { amount: { unit: 'iso4217/USD', value }, referenceId: `s-${Math.random()}` } });
+  const r = await t.call('POST', '/v1/payments', {
+    key: t.a.key,
+    headers: { 'Merchant-Id': merchantId },
+    body: { amount: { unit: 'iso4217/USD', value }, referenceId: `s-${Math.random()}` },
+  });
   expect(r.status).toBe(201);
   return r.body.paymentId as string;
 }
@@ -73,7 +81,10 @@ async function fetchTx(t: T, id: string, option: { id: string; actions: Array<{ 
 }
 
 const confirm = (t: T, id: string, optionId: string, results: string[], maxPollMs = 20_000) =>
-  t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=${maxPollMs}`, { key: t.a.walletKey, body: { optionId, results: results.map((r) => ({ type: 'walletRpc', data: [r] })) } });
+  t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=${maxPollMs}`, {
+    key: t.a.walletKey,
+    body: { optionId, results: results.map((r) => ({ type: 'walletRpc', data: [r] })) },
+  });
 const status = async (t: T, id: string) => (await t.call('GET', `/v1/gateway/payment/${id}/status`, { key: t.a.walletKey })).body.status as string;
 
 /** What a wallet does for `solana_signTransaction`: add its signature, return the whole transaction. */
@@ -112,7 +123,11 @@ describe('SPL payment: the service builds and pays the fee, the wallet only sign
     const signed = walletSign(await fetchTx(t, id, option), b);
     const r = await confirm(t, id, option.id, [signed]);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ status: 'succeeded', isFinal: true, info: { txId: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{80,90}$/), optionAmount: { value: '10500000' } } });
+    expect(r.body).toMatchObject({
+      status: 'succeeded',
+      isFinal: true,
+      info: { txId: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{80,90}$/), optionAmount: { value: '10500000' } },
+    });
     expect(sol().balance(m.solDestination, mint())).toBe(10_500_000n);
     expect(sol().balance(b.publicKey.toBase58(), mint())).toBe(9_500_000n);
     expect(sol().balance(b.publicKey.toBase58(), null)).toBe(0n);
@@ -165,7 +180,9 @@ describe('adversarial results: nothing ends succeeded, the payment stays payable
         ix.data = Buffer.from(ix.data);
         ix.data.writeBigUInt64LE(1n, 1);
       }),
-      'extra instruction': tamper(p.transaction, b, (tx) => tx.add(SystemProgram.transfer({ fromPubkey: sol().feePayer.publicKey, toPubkey: attacker.publicKey, lamports: 1_000_000 }))),
+      'extra instruction': tamper(p.transaction, b, (tx) =>
+        tx.add(SystemProgram.transfer({ fromPubkey: sol().feePayer.publicKey, toPubkey: attacker.publicKey, lamports: 1_000_000 })),
+      ),
       'signed by another key': forged.toString('base64'),
       'built for another payment': walletSign(other.transaction, b),
       'detached signature': Transaction.from(wire).signatures[1]!.signature!.toString('base64'),
@@ -250,7 +267,9 @@ describe('finality: never failed while the transaction could still land', () => 
     const signed = walletSign(p.transaction, b);
     expect((await confirm(t, p.id, p.option.id, [signed], 1500)).body.status).toBe('processing');
     sol().expireBlockhash();
-    await expect.poll(async () => (await t.call('GET', `/v1/gateway/payment/${p.id}/status`, { key: t.a.walletKey })).body).toMatchObject({ status: 'requires_action', isFinal: false });
+    await expect
+      .poll(async () => (await t.call('GET', `/v1/gateway/payment/${p.id}/status`, { key: t.a.walletKey })).body)
+      .toMatchObject({ status: 'requires_action', isFinal: false });
     expect(sol().balance(m.solDestination, mint())).toBe(0n);
     expect(sol().balance(b.publicKey.toBase58(), mint())).toBe(1_000_000n);
   }, 60_000);

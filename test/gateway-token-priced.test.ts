@@ -35,7 +35,11 @@ const solMint = () => chains.solana.mint.toBase58();
 async function merchant(t: T) {
   const evm = Wallet.createRandom().address;
   const sol = Keypair.generate().publicKey.toBase58();
-  const m = await t.call('POST', '/v1/merchants', { key: t.a.key, headers: { 'Idempotency-Key': `tm-${Math.random()}` }, body: { merchantName: 'Token Shop', merchantEmail: 'shop@token.test' } });
+  const m = await t.call('POST', '/v1/merchants', {
+    key: t.a.key,
+    headers: { 'Idempotency-Key': `tm-${Math.random()}` },
+    body: { merchantName: 'Token Shop', merchantEmail: 'shop@token.test' },
+  });
   const merchantId = m.body.merchant.id as string;
   const settlements = Object.values(asset).map((a) => ({ asset: a, destination: `${a.split('/')[0]}:${a.startsWith('solana:') ? sol : evm}` }));
   const s = await t.call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, { key: t.a.key, headers: { 'Idempotency-Key': `ts-${Math.random()}` }, body: { settlements } });
@@ -84,37 +88,45 @@ describe('an EVM payment priced in a token, for each of the three EVM flows', ()
     ['USDC (EIP-3009)', 'usdc', ['eth_signTypedData_v4']],
     ['USDT (Permit2, approval first)', 'usdt', ['eth_sendTransaction', 'eth_signTypedData_v4']],
     ['DTUSD (direct transfer)', 'dtusd', ['eth_sendTransaction']],
-  ] as const)('%s: one option in that asset only, paid exactly, succeeded everywhere', async (_label, key, methods) => {
-    const { t } = env;
-    const assetId = asset[key];
-    const m = await merchant(t);
-    const id = await priced(t, m.merchantId, assetId, VALUE);
-    const wallet = await evmBuyer(assetId, 20_000_000n);
-    const solBuyer = Keypair.generate();
-    // Both a second EVM account and a Solana one: only EVM accounts get an option, one each, in this asset.
-    const other = Wallet.createRandom().address;
-    const opts = await options(t, id, [`eip155:31337:${wallet.address}`, `eip155:31337:${other}`, `${chains.solana.caip2}:${solBuyer.publicKey.toBase58()}`]);
-    expect(opts.status).toBe(200);
-    expect(opts.body.info.amount).toMatchObject({ unit: `caip19/${assetId}`, value: VALUE, display: { decimals: 6 } });
-    expect(opts.body.options.map((o: { account: string; amount: { unit: string; value: string } }) => [o.account, o.amount.unit, o.amount.value])).toEqual([
-      [`eip155:31337:${wallet.address}`, `caip19/${assetId}`, VALUE],
-      [`eip155:31337:${other}`, `caip19/${assetId}`, VALUE],
-    ]);
-    const option = opts.body.options[0];
-    expect(option.actions.map((a: { data: { method: string } }) => a.data.method)).toEqual(methods);
-    const before = await chains.evm.balanceOf(m.evm, tokenOf(assetId));
-    const r = await confirm(t, id, option.id, await runEvmActions(wallet, option.actions));
-    expect(r.body).toMatchObject({ status: 'succeeded', isFinal: true, info: { optionAmount: { unit: `caip19/${assetId}`, value: VALUE } } });
-    expect((await chains.evm.balanceOf(m.evm, tokenOf(assetId))) - before).toBe(12_345_678n);
-    expect(await chains.evm.balanceOf(wallet.address, tokenOf(assetId))).toBe(20_000_000n - 12_345_678n);
+  ] as const)(
+    '%s: one option in that asset only, paid exactly, succeeded everywhere',
+    async (_label, key, methods) => {
+      const { t } = env;
+      const assetId = asset[key];
+      const m = await merchant(t);
+      const id = await priced(t, m.merchantId, assetId, VALUE);
+      const wallet = await evmBuyer(assetId, 20_000_000n);
+      const solBuyer = Keypair.generate();
+      // Both a second EVM account and a Solana one: only EVM accounts get an option, one each, in this asset.
+      const other = Wallet.createRandom().address;
+      const opts = await options(t, id, [`eip155:31337:${wallet.address}`, `eip155:31337:${other}`, `${chains.solana.caip2}:${solBuyer.publicKey.toBase58()}`]);
+      expect(opts.status).toBe(200);
+      expect(opts.body.info.amount).toMatchObject({ unit: `caip19/${assetId}`, value: VALUE, display: { decimals: 6 } });
+      expect(opts.body.options.map((o: { account: string; amount: { unit: string; value: string } }) => [o.account, o.amount.unit, o.amount.value])).toEqual([
+        [`eip155:31337:${wallet.address}`, `caip19/${assetId}`, VALUE],
+        [`eip155:31337:${other}`, `caip19/${assetId}`, VALUE],
+      ]);
+      const option = opts.body.options[0];
+      expect(option.actions.map((a: { data: { method: string } }) => a.data.method)).toEqual(methods);
+      const before = await chains.evm.balanceOf(m.evm, tokenOf(assetId));
+      const r = await confirm(t, id, option.id, await runEvmActions(wallet, option.actions));
+      expect(r.body).toMatchObject({ status: 'succeeded', isFinal: true, info: { optionAmount: { unit: `caip19/${assetId}`, value: VALUE } } });
+      expect((await chains.evm.balanceOf(m.evm, tokenOf(assetId))) - before).toBe(12_345_678n);
+      expect(await chains.evm.balanceOf(wallet.address, tokenOf(assetId))).toBe(20_000_000n - 12_345_678n);
 
-    const headers = { 'Merchant-Id': m.merchantId };
-    const details = await t.call('GET', `/v1/payments/${id}`, { key: t.a.key, headers });
-    expect(details.body).not.toHaveProperty('fiatAmount');
-    expect(details.body).toMatchObject({ status: 'succeeded', tokenAmount: { unit: `caip19/${assetId}`, value: VALUE }, settlement: { successful: { txId: expect.stringMatching(/^0x[0-9a-f]{64}$/), amount: { unit: `caip19/${assetId}`, value: VALUE } } } });
-    const status = await t.call('GET', `/v1/payments/${id}/status`, { key: t.a.key, headers });
-    expect(status.body).toMatchObject({ status: 'succeeded', info: { optionAmount: { unit: `caip19/${assetId}`, value: VALUE } } });
-  }, 90_000);
+      const headers = { 'Merchant-Id': m.merchantId };
+      const details = await t.call('GET', `/v1/payments/${id}`, { key: t.a.key, headers });
+      expect(details.body).not.toHaveProperty('fiatAmount');
+      expect(details.body).toMatchObject({
+        status: 'succeeded',
+        tokenAmount: { unit: `caip19/${assetId}`, value: VALUE },
+        settlement: { successful: { txId: expect.stringMatching(/^0x[0-9a-f]{64}$/), amount: { unit: `caip19/${assetId}`, value: VALUE } } },
+      });
+      const status = await t.call('GET', `/v1/payments/${id}/status`, { key: t.a.key, headers });
+      expect(status.body).toMatchObject({ status: 'succeeded', info: { optionAmount: { unit: `caip19/${assetId}`, value: VALUE } } });
+    },
+    90_000,
+  );
 });
 
 describe('a Solana payment priced in the sandbox SPL token', () => {
@@ -201,9 +213,17 @@ describe('refused token prices: 400 params_validation naming the field', () => {
 
   it('refuses an asset the merchant has no settlement destination for, and creates nothing', async () => {
     const { t } = env;
-    const only = await t.call('POST', '/v1/merchants', { key: t.a.key, headers: { 'Idempotency-Key': `to-${Math.random()}` }, body: { merchantName: 'USDC only', merchantEmail: 'only@token.test' } });
+    const only = await t.call('POST', '/v1/merchants', {
+      key: t.a.key,
+      headers: { 'Idempotency-Key': `to-${Math.random()}` },
+      body: { merchantName: 'USDC only', merchantEmail: 'only@token.test' },
+    });
     const merchantId = only.body.merchant.id as string;
-    await t.call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, { key: t.a.key, headers: { 'Idempotency-Key': `to-${Math.random()}` }, body: { settlements: [{ asset: asset.usdc, destination: `eip155:31337:${Wallet.createRandom().address}` }] } });
+    await t.call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
+      key: t.a.key,
+      headers: { 'Idempotency-Key': `to-${Math.random()}` },
+      body: { settlements: [{ asset: asset.usdc, destination: `eip155:31337:${Wallet.createRandom().address}` }] },
+    });
     const r = await create(t, merchantId, `caip19/${asset.dtusd}`, '1000');
     expect(r).toMatchObject({ status: 400, body: { code: 'params_validation', issues: [{ field: 'amount.unit', message: expect.stringMatching(/no settlement destination/) }] } });
     const list = await t.call('GET', '/v1/merchants/payments', { key: t.a.key, headers: { 'Merchant-Id': merchantId } });

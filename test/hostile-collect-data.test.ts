@@ -24,10 +24,22 @@ afterAll(async () => {
 
 async function optionNeedingData() {
   const { t } = env;
-  const m = await t.call('POST', '/v1/merchants', { key: t.a.key, headers: { 'Idempotency-Key': `hc-${Math.random()}` }, body: { merchantName: 'KYC Shop', merchantEmail: 'k@shop.test', dataCollection: { minAmount: null } } });
+  const m = await t.call('POST', '/v1/merchants', {
+    key: t.a.key,
+    headers: { 'Idempotency-Key': `hc-${Math.random()}` },
+    body: { merchantName: 'KYC Shop', merchantEmail: 'k@shop.test', dataCollection: { minAmount: null } },
+  });
   const merchant = m.body.merchant.id as string;
-  await t.call('POST', `/v1/merchants/${merchant}/settlements/crypto`, { key: t.a.key, headers: { 'Idempotency-Key': `hs-${Math.random()}` }, body: { settlements: [{ asset: usdc, destination: `eip155:31337:${Wallet.createRandom().address}` }] } });
-  const p = await t.call('POST', '/v1/payments', { key: t.a.key, headers: { 'Merchant-Id': merchant }, body: { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: `hc-${Math.random()}` } });
+  await t.call('POST', `/v1/merchants/${merchant}/settlements/crypto`, {
+    key: t.a.key,
+    headers: { 'Idempotency-Key': `hs-${Math.random()}` },
+    body: { settlements: [{ asset: usdc, destination: `eip155:31337:${Wallet.createRandom().address}` }] },
+  });
+  const p = await t.call('POST', '/v1/payments', {
+    key: t.a.key,
+    headers: { 'Merchant-Id': merchant },
+    body: { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: `hc-${Math.random()}` },
+  });
   const id = p.body.paymentId as string;
   const o = await t.call('POST', `/v1/gateway/payment/${id}/options`, { key: t.a.walletKey, body: { accounts: [`eip155:31337:${Wallet.createRandom().address}`] } });
   return { id, option: o.body.options[0] };

@@ -44,7 +44,16 @@ const HOSTILE_STRINGS = [
   'eip155:8453:0x\u0000',
 ];
 const EXTREME_NUMBERS = [0, -1, 0.5, -0, 1e308, -1e308, 1e-300, 2 ** 53 + 2, -(2 ** 53), 2 ** 64, 4294967296];
-const TIMESTAMPS = ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '1970-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '2026-02-30T00:00:00Z', '2026-01-01T25:00:00Z'];
+const TIMESTAMPS = [
+  '0000-01-01T00:00:00Z',
+  '0001-01-01T00:00:00Z',
+  '1969-12-31T23:59:59Z',
+  '1970-01-01T00:00:00Z',
+  '2026-01-01T00:00:00Z',
+  '9999-12-31T23:59:59Z',
+  '2026-02-30T00:00:00Z',
+  '2026-01-01T25:00:00Z',
+];
 
 const hostileString = fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string({ unit: 'binary', maxLength: 20 }));
 const hostileNumber = fc.oneof(fc.constantFrom(...EXTREME_NUMBERS), fc.double(), fc.integer());
@@ -72,7 +81,11 @@ const hostileCursor = fc.oneof(
 
 function deref<T>(doc: OpenApiDoc, node: T): T {
   let n = node as Schema;
-  for (let i = 0; i < 10 && n && typeof n.$ref === 'string'; i++) n = n.$ref.split('/').slice(1).reduce((o: Schema, k: string) => o?.[k], doc as Schema);
+  for (let i = 0; i < 10 && n && typeof n.$ref === 'string'; i++)
+    n = n.$ref
+      .split('/')
+      .slice(1)
+      .reduce((o: Schema, k: string) => o?.[k], doc as Schema);
   return n as T;
 }
 
@@ -109,7 +122,11 @@ function knownGood(name: string, ids: Ids): unknown[] {
 function stringArb(s: Schema, name: string, ids: Ids): fc.Arbitrary<unknown> {
   const good = knownGood(name, ids);
   const options: fc.Arbitrary<unknown>[] = [hostileString];
-  if (good.length) options.push(fc.constantFrom(...good), fc.constantFrom(...good).map((g) => `${String(g)}\u0000`));
+  if (good.length)
+    options.push(
+      fc.constantFrom(...good),
+      fc.constantFrom(...good).map((g) => `${String(g)}\u0000`),
+    );
   if (Array.isArray(s.enum)) options.push(fc.constantFrom(...(s.enum as unknown[])));
   if (s.format === 'date-time') options.push(fc.constantFrom(...TIMESTAMPS));
   if (typeof s.pattern === 'string') {
@@ -161,10 +178,29 @@ interface Ids {
 
 /** Path parameters: the real resource (so handlers run), or hostile bytes in the segment. */
 function pathArb(name: string, path: string, ids: Ids): fc.Arbitrary<string> {
-  const real = name === 'merchantId' ? ids.merchant : name === 'endpointId' ? ids.endpoint : name === 'eventId' ? 'evt_01ZZZZZZZZZZZZZZZZZZZZZZZZ' : path.includes('/settlements/') ? ids.settlement : ids.payment;
+  const real =
+    name === 'merchantId'
+      ? ids.merchant
+      : name === 'endpointId'
+        ? ids.endpoint
+        : name === 'eventId'
+          ? 'evt_01ZZZZZZZZZZZZZZZZZZZZZZZZ'
+          : path.includes('/settlements/')
+            ? ids.settlement
+            : ids.payment;
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant(encodeURIComponent(real)) },
-    fc.constantFrom('%00', `${encodeURIComponent(real)}%00`, '%ED%A0%80', '%F0%9F', 'a'.repeat(300), '1e308', '-1', '%2F..%2F', encodeURIComponent('https://pay.example.test/pay_\u0000')),
+    fc.constantFrom(
+      '%00',
+      `${encodeURIComponent(real)}%00`,
+      '%ED%A0%80',
+      '%F0%9F',
+      'a'.repeat(300),
+      '1e308',
+      '-1',
+      '%2F..%2F',
+      encodeURIComponent('https://pay.example.test/pay_\u0000'),
+    ),
     hostileString.filter((v) => v.length > 0 && v.isWellFormed()).map(encodeURIComponent),
   );
 }
@@ -196,60 +232,67 @@ describe.each([...docs.keys()])('hostile requests to every operation of %s: neve
     await t?.storage.close();
   });
 
-  it.each(ops.map((o) => [o.operationId, o] as const))('%s', async (_id, op) => {
-    const operation = (doc.paths[op.path] as Record<string, Schema>)[op.method]!;
-    const params = ((operation.parameters ?? []) as Param[]).map((p) => deref(doc, p));
-    const pathNames = params.filter((p) => p.in === 'path').map((p) => p.name);
-    const query = params.filter((p) => p.in === 'query');
-    const bodySchema = operation.requestBody?.content?.['application/json']?.schema as Schema | undefined;
-    const queryArb = fc.record(
-      Object.fromEntries(query.map((p) => [p.name, p.name === 'cursor' ? fc.oneof(hostileCursor, hostileString) : shaped(doc, p.schema, p.name, ids)])),
-      { requiredKeys: [] },
-    );
-    await fc.assert(
-      fc.asyncProperty(
-        fc.record({
-          path: fc.tuple(...pathNames.map((n) => pathArb(n, op.path, ids))),
-          query: queryArb,
-          body: bodySchema ? shaped(doc, bodySchema, 'body', ids) : fc.constant(undefined),
-          nest: fc.option(fc.integer({ min: 30, max: 5000 }), { nil: undefined, freq: 3 }),
-          merchantId: fc.oneof(fc.constant(ids.merchant), fc.constantFrom('mrch_x', 'é', '1e308', ' ')),
-          idem: fc.option(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 }), { nil: undefined }),
-          version: fc.option(fc.constantFrom('2026-02-18', '2026-02-19.preview', '0000-01-01', '9999-99-99'), { nil: undefined }),
-        }),
-        async ({ path: segs, query: q, body, nest, merchantId, idem, version: v }) => {
-          let i = 0;
-          const path = op.path.replace(/\{[^}]+\}/g, () => segs[i++]!);
-          const search = new URLSearchParams();
-          for (const [k, val] of Object.entries(q)) {
-            for (const one of Array.isArray(val) ? val : [val]) search.append(k, typeof one === 'string' ? one : JSON.stringify(one));
-          }
-          const headers: Record<string, string> = { 'Merchant-Id': merchantId, 'Content-Type': 'application/json' };
-          if (idem !== undefined) headers['Idempotency-Key'] = idem;
-          if (v) headers['Svc-Version'] = v;
-          const key = op.auth.includes('partner') ? t.a.key : t.a.walletKey;
-          let raw: string | undefined;
-          if (body !== undefined) {
-            raw = JSON.stringify(body);
-            // Deep nesting in a field the schema does not know, as an attacker would hide it.
-            if (nest !== undefined && raw.startsWith('{')) raw = `{"zz":${deep(nest)}${raw.length > 2 ? ',' : ''}${raw.slice(1)}`;
-          }
-          const qs = search.toString();
-          const r = await t.call(op.method.toUpperCase(), `${path}${qs ? `?${qs}` : ''}`, { key, headers, ...(raw !== undefined ? { rawBody: raw } : {}) });
-          const shown = `${op.method.toUpperCase()} ${path}?${qs} ${raw?.slice(0, 300)} → ${r.status} ${JSON.stringify(r.body)?.slice(0, 300)}`;
-          expect(r.status, shown).toBeLessThan(500);
-          if (r.status >= 400) {
-            expect(typeof r.body?.message, shown).toBe('string');
-            expect(typeof r.body?.code, shown).toBe('string');
-            expect(Object.keys(r.body).filter((k) => !['message', 'code', 'details', 'issues'].includes(k)), shown).toEqual([]);
-            if (r.body.issues !== undefined) {
-              expect(Array.isArray(r.body.issues), shown).toBe(true);
-              for (const issue of r.body.issues) expect(typeof issue.field === 'string' && typeof issue.message === 'string', shown).toBe(true);
+  it.each(ops.map((o) => [o.operationId, o] as const))(
+    '%s',
+    async (_id, op) => {
+      const operation = (doc.paths[op.path] as Record<string, Schema>)[op.method]!;
+      const params = ((operation.parameters ?? []) as Param[]).map((p) => deref(doc, p));
+      const pathNames = params.filter((p) => p.in === 'path').map((p) => p.name);
+      const query = params.filter((p) => p.in === 'query');
+      const bodySchema = operation.requestBody?.content?.['application/json']?.schema as Schema | undefined;
+      const queryArb = fc.record(
+        Object.fromEntries(query.map((p) => [p.name, p.name === 'cursor' ? fc.oneof(hostileCursor, hostileString) : shaped(doc, p.schema, p.name, ids)])),
+        { requiredKeys: [] },
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.record({
+            path: fc.tuple(...pathNames.map((n) => pathArb(n, op.path, ids))),
+            query: queryArb,
+            body: bodySchema ? shaped(doc, bodySchema, 'body', ids) : fc.constant(undefined),
+            nest: fc.option(fc.integer({ min: 30, max: 5000 }), { nil: undefined, freq: 3 }),
+            merchantId: fc.oneof(fc.constant(ids.merchant), fc.constantFrom('mrch_x', 'é', '1e308', ' ')),
+            idem: fc.option(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 }), { nil: undefined }),
+            version: fc.option(fc.constantFrom('2026-02-18', '2026-02-19.preview', '0000-01-01', '9999-99-99'), { nil: undefined }),
+          }),
+          async ({ path: segs, query: q, body, nest, merchantId, idem, version: v }) => {
+            let i = 0;
+            const path = op.path.replace(/\{[^}]+\}/g, () => segs[i++]!);
+            const search = new URLSearchParams();
+            for (const [k, val] of Object.entries(q)) {
+              for (const one of Array.isArray(val) ? val : [val]) search.append(k, typeof one === 'string' ? one : JSON.stringify(one));
             }
-          }
-        },
-      ),
-      { numRuns: runs },
-    );
-  }, 60_000);
+            const headers: Record<string, string> = { 'Merchant-Id': merchantId, 'Content-Type': 'application/json' };
+            if (idem !== undefined) headers['Idempotency-Key'] = idem;
+            if (v) headers['Svc-Version'] = v;
+            const key = op.auth.includes('partner') ? t.a.key : t.a.walletKey;
+            let raw: string | undefined;
+            if (body !== undefined) {
+              raw = JSON.stringify(body);
+              // Deep nesting in a field the schema does not know, as an attacker would hide it.
+              if (nest !== undefined && raw.startsWith('{')) raw = `{"zz":${deep(nest)}${raw.length > 2 ? ',' : ''}${raw.slice(1)}`;
+            }
+            const qs = search.toString();
+            const r = await t.call(op.method.toUpperCase(), `${path}${qs ? `?${qs}` : ''}`, { key, headers, ...(raw !== undefined ? { rawBody: raw } : {}) });
+            const shown = `${op.method.toUpperCase()} ${path}?${qs} ${raw?.slice(0, 300)} → ${r.status} ${JSON.stringify(r.body)?.slice(0, 300)}`;
+            expect(r.status, shown).toBeLessThan(500);
+            if (r.status >= 400) {
+              expect(typeof r.body?.message, shown).toBe('string');
+              expect(typeof r.body?.code, shown).toBe('string');
+              expect(
+                Object.keys(r.body).filter((k) => !['message', 'code', 'details', 'issues'].includes(k)),
+                shown,
+              ).toEqual([]);
+              if (r.body.issues !== undefined) {
+                expect(Array.isArray(r.body.issues), shown).toBe(true);
+                for (const issue of r.body.issues) expect(typeof issue.field === 'string' && typeof issue.message === 'string', shown).toBe(true);
+              }
+            }
+          },
+        ),
+        { numRuns: runs },
+      );
+    },
+    60_000,
+  );
 });

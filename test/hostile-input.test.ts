@@ -47,7 +47,14 @@ describe.each(backends)('hostile input on $name', (backend) => {
   });
 
   it('refuses them in object keys and nested values', async () => {
-    expectIssue(await t.call('POST', `/v1/merchants/${merchant}/settlements/crypto`, { key: t.a.key, headers: { 'Idempotency-Key': `h-${Math.random()}` }, body: { settlements: [{ asset: 'eip155:1/erc20:0x\u0000', destination: 'x' }] } }), 'settlements[0].asset');
+    expectIssue(
+      await t.call('POST', `/v1/merchants/${merchant}/settlements/crypto`, {
+        key: t.a.key,
+        headers: { 'Idempotency-Key': `h-${Math.random()}` },
+        body: { settlements: [{ asset: 'eip155:1/erc20:0x\u0000', destination: 'x' }] },
+      }),
+      'settlements[0].asset',
+    );
     const r = await rawCreateMerchant('{"merchantName":"A","merchantEmail":"a@acme.co","\\u0000":1}');
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('params_validation');
@@ -70,10 +77,18 @@ describe.each(backends)('hostile input on $name', (backend) => {
     expectIssue(await t.call('GET', `/v1/merchants?cursor=${cursorOf({ before: 'mrch_\u0000' })}`, { key: t.a.key }), 'query.cursor');
     expectIssue(await t.call('GET', `/v1/merchants?cursor=${cursorOf({ before: `mrch_${LONE}` })}`, { key: t.a.key }), 'query.cursor');
     const stats = { totalRevenue: [], totalTransactions: 0, totalCustomers: 0 };
-    expectIssue(await t.call('GET', `/v1/payments?sortBy=amount&cursor=${cursorOf({ id: 'pay_01ZZZZZZZZZZZZZZZZZZZZZZZZ', v: 'abc', sort: 'amount:desc', stats })}`, { key: t.a.key }), 'query.cursor');
+    expectIssue(
+      await t.call('GET', `/v1/payments?sortBy=amount&cursor=${cursorOf({ id: 'pay_01ZZZZZZZZZZZZZZZZZZZZZZZZ', v: 'abc', sort: 'amount:desc', stats })}`, { key: t.a.key }),
+      'query.cursor',
+    );
     expectIssue(await t.call('GET', `/v1/payments?cursor=${cursorOf({ id: 'pay_\u0000', sort: 'date:desc', stats })}`, { key: t.a.key }), 'query.cursor');
     // Stats are echoed back: a forged shape must not reach the response.
-    expectIssue(await t.call('GET', `/v1/payments?cursor=${cursorOf({ id: 'pay_01ZZZZZZZZZZZZZZZZZZZZZZZZ', sort: 'date:desc', stats: { totalRevenue: [{ amount: 'x', currency: 1 }] } })}`, { key: t.a.key }), 'query.cursor');
+    expectIssue(
+      await t.call('GET', `/v1/payments?cursor=${cursorOf({ id: 'pay_01ZZZZZZZZZZZZZZZZZZZZZZZZ', sort: 'date:desc', stats: { totalRevenue: [{ amount: 'x', currency: 1 }] } })}`, {
+        key: t.a.key,
+      }),
+      'query.cursor',
+    );
   });
 
   it('bounds timestamps to a sane range', async () => {
@@ -84,14 +99,26 @@ describe.each(backends)('hostile input on $name', (backend) => {
   });
 
   it('maps body decoding failures to 400 invalid_params and unknown encodings to 415, in the error shape', async () => {
-    const gz = await fetch(`${t.url}/v1/merchants`, { method: 'POST', headers: { 'Api-Key': t.a.key, 'Idempotency-Key': 'gz', 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body: 'this is not gzip' });
+    const gz = await fetch(`${t.url}/v1/merchants`, {
+      method: 'POST',
+      headers: { 'Api-Key': t.a.key, 'Idempotency-Key': 'gz', 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+      body: 'this is not gzip',
+    });
     expect(gz.status).toBe(400);
     expect(await gz.json()).toMatchObject({ code: 'invalid_params', message: expect.any(String) });
-    const bogus = await fetch(`${t.url}/v1/merchants`, { method: 'POST', headers: { 'Api-Key': t.a.key, 'Idempotency-Key': 'gz2', 'Content-Type': 'application/json', 'Content-Encoding': 'bogus' }, body: '{}' });
+    const bogus = await fetch(`${t.url}/v1/merchants`, {
+      method: 'POST',
+      headers: { 'Api-Key': t.a.key, 'Idempotency-Key': 'gz2', 'Content-Type': 'application/json', 'Content-Encoding': 'bogus' },
+      body: '{}',
+    });
     expect(bogus.status).toBe(415);
     expect(await bogus.json()).toMatchObject({ code: 'unsupported_media_type', message: expect.any(String) });
     // A well-formed gzip body is still accepted.
-    const ok = await fetch(`${t.url}/v1/merchants`, { method: 'POST', headers: { 'Api-Key': t.a.key, 'Idempotency-Key': `gz-${Math.random()}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body: gzipSync(JSON.stringify({ merchantName: 'Zipped', merchantEmail: 'z@zip.co' })) });
+    const ok = await fetch(`${t.url}/v1/merchants`, {
+      method: 'POST',
+      headers: { 'Api-Key': t.a.key, 'Idempotency-Key': `gz-${Math.random()}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+      body: gzipSync(JSON.stringify({ merchantName: 'Zipped', merchantEmail: 'z@zip.co' })),
+    });
     expect(ok.status).toBe(201);
   });
 

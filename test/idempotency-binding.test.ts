@@ -66,7 +66,12 @@ describe.each(backends)('idempotency bound to the whole request on $name', (back
 
   it('answers 409 for the same key and body on another path (another merchant in the path)', async () => {
     const key = `p-${Math.random()}`;
-    const settle = (merchant: string) => t.call('POST', `/v1/merchants/${merchant}/settlements/crypto`, { key: t.a.key, headers: { 'Idempotency-Key': key }, body: { settlements: [{ asset: USDT, destination: USDT_DEST }] } });
+    const settle = (merchant: string) =>
+      t.call('POST', `/v1/merchants/${merchant}/settlements/crypto`, {
+        key: t.a.key,
+        headers: { 'Idempotency-Key': key },
+        body: { settlements: [{ asset: USDT, destination: USDT_DEST }] },
+      });
     expect((await settle(m1)).status).toBe(201);
     const other = await settle(m2);
     expect(other.status).toBe(409);

@@ -121,11 +121,16 @@ describe.each(backends)('$name: 500 long-polls in one process', (backend) => {
     await waitFor(`${WAITERS} requests waiting`, () => waiters.waiting === WAITERS, 20_000);
     // Each request subscribed before its first read; those reads (batched) finish first.
     let last = -1;
-    await waitFor('the requests’ first reads', () => {
-      const settledNow = queries.total() === last;
-      last = queries.total();
-      return settledNow;
-    }, 10_000, 200);
+    await waitFor(
+      'the requests’ first reads',
+      () => {
+        const settledNow = queries.total() === last;
+        last = queries.total();
+        return settledNow;
+      },
+      10_000,
+      200,
+    );
     const firstReads = queries.total();
     fullGc();
     const heapWaiting = process.memoryUsage().heapUsed;

@@ -46,7 +46,9 @@ describe.runIf(await postgresAvailable())('long-poll across a reconnect of the P
     const [changed, unchanged] = [(await createPayment(t, t.a.key, merchantId)).body.paymentId as string, (await createPayment(t, t.a.key, merchantId)).body.paymentId as string];
     const started = Date.now();
     const status = (id: string, maxPollMs: number) =>
-      t.call('GET', `/v1/payments/${id}/status?maxPollMs=${maxPollMs}`, { key: t.a.key, headers: { 'Merchant-Id': merchantId } }).then((r) => ({ body: r.body, at: Date.now() - started }));
+      t
+        .call('GET', `/v1/payments/${id}/status?maxPollMs=${maxPollMs}`, { key: t.a.key, headers: { 'Merchant-Id': merchantId } })
+        .then((r) => ({ body: r.body, at: Date.now() - started }));
     const changedAnswer = status(changed, 20_000);
     const unchangedAnswer = status(unchanged, 4000);
     await waitFor('both requests waiting', () => waiters.waiting === 2);
@@ -56,7 +58,10 @@ describe.runIf(await postgresAvailable())('long-poll across a reconnect of the P
     await waitFor('the listener to be gone', async () => (await listeners()) === 0, 5000, 10);
     // Nobody listens now: this change's notification is lost.
     const record = (await storage.payments.get(changed)) as PaymentRecord;
-    const moved = await transitionPayment({ storage, clock: t.clock, assets: createAssetRegistry(TEST_ASSETS) }, record, 'cancelled', { cancelledReason: 'test', cancelledAt: new Date() });
+    const moved = await transitionPayment({ storage, clock: t.clock, assets: createAssetRegistry(TEST_ASSETS) }, record, 'cancelled', {
+      cancelledReason: 'test',
+      cancelledAt: new Date(),
+    });
     expect(moved.ok).toBe(true);
     const changedAt = Date.now() - started;
 

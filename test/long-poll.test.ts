@@ -26,7 +26,12 @@ describe.each(backends)('long-poll on $name', (backend) => {
   beforeAll(async () => {
     storage = await backend.open();
     waiters = countingWaiters(await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db: storage.db }));
-    t = await startTestApp(storage, { paymentChanges: waiters.port, chains: createChainRegistry([passiveChain]), prices: createPriceTable(), payBaseUrl: 'https://pay.example.test' });
+    t = await startTestApp(storage, {
+      paymentChanges: waiters.port,
+      chains: createChainRegistry([passiveChain]),
+      prices: createPriceTable(),
+      payBaseUrl: 'https://pay.example.test',
+    });
     merchantId = await payableMerchant(t, t.a.key);
   });
   afterAll(async () => {
@@ -43,7 +48,8 @@ describe.each(backends)('long-poll on $name', (backend) => {
     return { value, ms: Date.now() - started };
   };
   const statusCalls = {
-    partner: (id: string, maxPollMs: number | string) => t.call('GET', `/v1/payments/${id}/status?maxPollMs=${maxPollMs}`, { key: t.a.key, headers: { 'Merchant-Id': merchantId } }),
+    partner: (id: string, maxPollMs: number | string) =>
+      t.call('GET', `/v1/payments/${id}/status?maxPollMs=${maxPollMs}`, { key: t.a.key, headers: { 'Merchant-Id': merchantId } }),
     gateway: (id: string, maxPollMs: number | string) => t.call('GET', `/v1/gateway/payment/${id}/status?maxPollMs=${maxPollMs}`, { key: t.a.walletKey }),
   };
 
@@ -115,7 +121,10 @@ describe.each(backends)('long-poll on $name', (backend) => {
       return { id, optionId: options.body.options[0].id as string };
     };
     const confirm = (id: string, optionId: string, maxPollMs?: number) =>
-      t.call('POST', `/v1/gateway/payment/${id}/confirm${maxPollMs === undefined ? '' : `?maxPollMs=${maxPollMs}`}`, { key: t.a.walletKey, body: { optionId, results: [{ type: 'walletRpc', data: ['0xsigned'] }] } });
+      t.call('POST', `/v1/gateway/payment/${id}/confirm${maxPollMs === undefined ? '' : `?maxPollMs=${maxPollMs}`}`, {
+        key: t.a.walletKey,
+        body: { optionId, results: [{ type: 'walletRpc', data: ['0xsigned'] }] },
+      });
     const processing = (id: string) => waitFor('confirm to move the payment to processing', async () => (await stored(id)).status === 'processing');
 
     it('answers processing at once without maxPollMs', async () => {

@@ -26,10 +26,25 @@ async function seed(storage: StoragePort, now: number) {
   await storage.partners.create(partner);
   const m = { id: newId('merchant'), partnerId: partner.id, name: 'M', email: null, iconUrl: null, status: 'active' as const, createdAt: new Date(now), deletedAt: null };
   await storage.merchants.create(m);
-  await storage.settlements.createMany(partner.id, m.id, [{ id: newId('cryptoSettlement'), partnerId: partner.id, merchantId: m.id, asset: 'eip155:1/erc20:0xa', destination: 'eip155:1:0x1', createdAt: new Date(now) }]);
-  const pay = newPayment({ partnerId: partner.id, merchantId: m.id, amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'r', expiresAt: null }, now, { defaultTtlS: 86_400, maxTtlS: 86_400 });
+  await storage.settlements.createMany(partner.id, m.id, [
+    { id: newId('cryptoSettlement'), partnerId: partner.id, merchantId: m.id, asset: 'eip155:1/erc20:0xa', destination: 'eip155:1:0x1', createdAt: new Date(now) },
+  ]);
+  const pay = newPayment({ partnerId: partner.id, merchantId: m.id, amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'r', expiresAt: null }, now, {
+    defaultTtlS: 86_400,
+    maxTtlS: 86_400,
+  });
   await storage.payments.create(pay, { event: { id: newId('event'), type: 'payment.created', snapshot: () => ({}) }, jobs: [] });
-  const quote = (deadline: number) => ({ optionId: newId('option'), paymentId: pay.id, account: 'eip155:1:0xb', asset: 'eip155:1/erc20:0xa', amount: 1n, destination: 'eip155:1:0x1', deadline: new Date(deadline), state: { flow: 'transfer' as const }, createdAt: new Date(now) });
+  const quote = (deadline: number) => ({
+    optionId: newId('option'),
+    paymentId: pay.id,
+    account: 'eip155:1:0xb',
+    asset: 'eip155:1/erc20:0xa',
+    amount: 1n,
+    destination: 'eip155:1:0x1',
+    deadline: new Date(deadline),
+    state: { flow: 'transfer' as const },
+    createdAt: new Date(now),
+  });
   const expired = quote(now - QUOTE_PURGE_GRACE_MS - 60_000);
   const live = quote(now + 300_000);
   await storage.quotes.save([expired, live]);
@@ -78,7 +93,17 @@ describe.each(cases)('maintenance job on $label', ({ backend, queue }) => {
     // Two processes with workers, as in production (only one copy of the job exists).
     const processes = queue.name === 'bullmq' ? 2 : 1;
     for (let i = 0; i < processes; i++) {
-      running.push(await startJobs({ storage, queue: queue.make(prefix), handlers: {}, clock: systemClock, logger: silentJobLogger, relayIntervalMs: 100, maintenance: { storage, intervalMs: 300 } }));
+      running.push(
+        await startJobs({
+          storage,
+          queue: queue.make(prefix),
+          handlers: {},
+          clock: systemClock,
+          logger: silentJobLogger,
+          relayIntervalMs: 100,
+          maintenance: { storage, intervalMs: 300 },
+        }),
+      );
     }
     expect(await eventually(async () => (await first.left()).join() === [false, true, false, true].join())).toBe(true);
     const job = await storage.jobs.get(MAINTENANCE_JOB_ID);
@@ -108,8 +133,9 @@ describe.each(backends)('maintenance handler on $name', (backend) => {
     const job = { id: MAINTENANCE_JOB_ID, type: 'maintenance.purge', payload: {}, runAt: new Date(clock.now()) };
     const left = async () => {
       let n = 0;
-      for (let i = 0; i < 7; i++) if ((await storage.idempotency.claim(partner.id, `k${i}`, 'h', old, 60_000)).kind !== 'claimed') n++;
-      else await storage.idempotency.release(partner.id, `k${i}`);
+      for (let i = 0; i < 7; i++)
+        if ((await storage.idempotency.claim(partner.id, `k${i}`, 'h', old, 60_000)).kind !== 'claimed') n++;
+        else await storage.idempotency.release(partner.id, `k${i}`);
       return n;
     };
     expect(await run(job)).toEqual({ retryAt: new Date(clock.now() + 1000) });

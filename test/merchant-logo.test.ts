@@ -29,7 +29,11 @@ describe('merchant iconUrl is checked on create and update', () => {
   });
 
   const create = (iconUrl: string) =>
-    t.call('POST', '/v1/merchants', { key: t.a.key, headers: { 'Idempotency-Key': `logo-${Math.random()}` }, body: { merchantName: 'Logo Co', merchantEmail: 'a@logo.co', iconUrl } });
+    t.call('POST', '/v1/merchants', {
+      key: t.a.key,
+      headers: { 'Idempotency-Key': `logo-${Math.random()}` },
+      body: { merchantName: 'Logo Co', merchantEmail: 'a@logo.co', iconUrl },
+    });
 
   it('accepts a square PNG and stores the URL as given', async () => {
     const url = servers.httpsUrl('/square.png');

@@ -152,7 +152,11 @@ describe.each(backends)('merchants on $name', (backend) => {
       expect(r.status).toBe(200);
       expect(r.body.merchant.settlements.fiat).toEqual([]);
       expect(r.body.merchant.settlements.crypto).toEqual([
-        { id: expect.stringMatching(/^crypto_/), asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', destination: `eip155:8453:${getAddress('0x1234567890abcdef1234567890abcdef12345678')}` },
+        {
+          id: expect.stringMatching(/^crypto_/),
+          asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+          destination: `eip155:8453:${getAddress('0x1234567890abcdef1234567890abcdef12345678')}`,
+        },
       ]);
     });
 

@@ -46,11 +46,20 @@ async function newPayment(opts: { expiresAt?: number | null; checkout?: { succes
   });
   const merchantId = m.body.merchant.id as string;
   const destination = `${usdc.split('/')[0]}:${Wallet.createRandom().address}`;
-  await t.call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, { key: t.a.key, headers: { 'Idempotency-Key': `ps-${Math.random()}` }, body: { settlements: [{ asset: usdc, destination }] } });
+  await t.call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
+    key: t.a.key,
+    headers: { 'Idempotency-Key': `ps-${Math.random()}` },
+    body: { settlements: [{ asset: usdc, destination }] },
+  });
   const p = await t.call('POST', '/v1/payments', {
     key: t.a.key,
     headers: { 'Merchant-Id': merchantId, ...(opts.checkout ? { 'Svc-Version': '2026-02-19.preview' } : {}) },
-    body: { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: `b-${Math.random()}`, expiresAt: opts.expiresAt ?? null, ...(opts.checkout ? { checkout: opts.checkout } : {}) },
+    body: {
+      amount: { unit: 'iso4217/USD', value: '1050' },
+      referenceId: `b-${Math.random()}`,
+      expiresAt: opts.expiresAt ?? null,
+      ...(opts.checkout ? { checkout: opts.checkout } : {}),
+    },
   });
   expect(p.status).toBe(201);
   return p.body.paymentId as string;

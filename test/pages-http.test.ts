@@ -21,7 +21,12 @@ async function payment(opts: { version?: string; checkout?: unknown; value?: str
   const r = await t.call('POST', '/v1/payments', {
     key: t.a.key,
     headers: { 'Merchant-Id': merchantId, ...(opts.version ? { 'Svc-Version': opts.version } : {}) },
-    body: { amount: { unit: 'iso4217/USD', value: opts.value ?? '1050' }, referenceId: `r-${Math.random()}`, expiresAt: null, ...(opts.checkout ? { checkout: opts.checkout } : {}) },
+    body: {
+      amount: { unit: 'iso4217/USD', value: opts.value ?? '1050' },
+      referenceId: `r-${Math.random()}`,
+      expiresAt: null,
+      ...(opts.checkout ? { checkout: opts.checkout } : {}),
+    },
   });
   expect(r.status).toBe(201);
   return r.body as { paymentId: string; gatewayUrl: string };

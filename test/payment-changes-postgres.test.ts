@@ -28,8 +28,13 @@ describe('the PostgreSQL storage announces its payment changes', async () => {
         await s.partners.create(partner);
         const merchant = { id: newId('merchant'), partnerId: partner.id, name: 'M', email: 'm@x.co', iconUrl: null, status: 'active' as const, createdAt: t0, deletedAt: null };
         await s.merchants.create(merchant);
-        await s.settlements.createMany(partner.id, merchant.id, [{ id: newId('cryptoSettlement'), partnerId: partner.id, merchantId: merchant.id, asset: 'eip155:1/erc20:0xa', destination: 'eip155:1:0x1', createdAt: t0 }]);
-        const p = newPayment({ partnerId: partner.id, merchantId: merchant.id, amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'r', expiresAt: null }, t0.getTime(), { defaultTtlS: 300, maxTtlS: 3600 });
+        await s.settlements.createMany(partner.id, merchant.id, [
+          { id: newId('cryptoSettlement'), partnerId: partner.id, merchantId: merchant.id, asset: 'eip155:1/erc20:0xa', destination: 'eip155:1:0x1', createdAt: t0 },
+        ]);
+        const p = newPayment({ partnerId: partner.id, merchantId: merchant.id, amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'r', expiresAt: null }, t0.getTime(), {
+          defaultTtlS: 300,
+          maxTtlS: 3600,
+        });
         await s.payments.create(p, { event: { id: newId('event'), type: 'payment.created', snapshot: () => ({}) }, jobs: [] });
 
         const heard: PaymentChangeSignal[] = [];
@@ -83,7 +88,13 @@ describe.runIf(server)('PostgreSQL listener reconnects', () => {
 
   it('after pg_terminate_backend, resyncs every subscriber once listening again, then delivers changes again', async () => {
     const errors: unknown[] = [];
-    const changes = await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db, applicationName, reconnect: { minMs: 50, maxMs: 200 }, onError: (e) => errors.push(e) });
+    const changes = await createPostgresPaymentChanges({
+      channel: PAYMENT_CHANGES_CHANNEL,
+      db,
+      applicationName,
+      reconnect: { minMs: 50, maxMs: 200 },
+      onError: (e) => errors.push(e),
+    });
     try {
       const heard: Array<[string, PaymentChangeSignal]> = [];
       for (const id of ['pay_a', 'pay_b']) changes.subscribe(id, (s) => heard.push([id, s]));
@@ -92,7 +103,12 @@ describe.runIf(server)('PostgreSQL listener reconnects', () => {
       // A change while nobody listens is lost; the resync after the reconnect covers it.
       await publishVia(db)('pay_a');
       await waitFor('a resync of every subscriber', () => heard.filter(([, s]) => s === 'resync').length === 2);
-      expect(heard.filter(([, s]) => s === 'resync').map(([id]) => id).sort()).toEqual(['pay_a', 'pay_b']);
+      expect(
+        heard
+          .filter(([, s]) => s === 'resync')
+          .map(([id]) => id)
+          .sort(),
+      ).toEqual(['pay_a', 'pay_b']);
       expect(errors.length).toBeGreaterThan(0);
       expect(await listenerBackends()).toBe(1);
       await publishVia(db)('pay_b');

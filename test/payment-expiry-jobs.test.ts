@@ -30,7 +30,14 @@ describe.each(cases)('payment expiry job on $label', ({ backend, queue }) => {
     const logger = pino({ level: 'silent' });
     const assets = createAssetRegistry(TEST_ASSETS);
     let notify = () => {};
-    jobs = await startJobs({ storage, queue: queue.make(), handlers: buildJobHandlers({ storage, clock: systemClock, logger, assets , webhooks: webhookSettings({ allowLoopback: false }).delivery }), clock: systemClock, logger, relayIntervalMs: 200 });
+    jobs = await startJobs({
+      storage,
+      queue: queue.make(),
+      handlers: buildJobHandlers({ storage, clock: systemClock, logger, assets, webhooks: webhookSettings({ allowLoopback: false }).delivery }),
+      clock: systemClock,
+      logger,
+      relayIntervalMs: 200,
+    });
     notify = () => jobs.relay.notify();
     t = await startTestApp(storage, { clock: systemClock, onJobsWritten: () => notify() });
   });

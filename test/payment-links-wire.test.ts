@@ -31,7 +31,11 @@ async function buyer(tokens: bigint): Promise<HDNodeWallet> {
 
 async function newPayment(merchantId: string): Promise<{ paymentId: string; gatewayUrl: string }> {
   const { t } = env;
-  const r = await t.call('POST', '/v1/payments', { key: t.a.key, headers: { 'Merchant-Id': merchantId }, body: { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: `link-${Math.random()}` } });
+  const r = await t.call('POST', '/v1/payments', {
+    key: t.a.key,
+    headers: { 'Merchant-Id': merchantId },
+    body: { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: `link-${Math.random()}` },
+  });
   expect(r.status).toBe(201);
   return { paymentId: r.body.paymentId, gatewayUrl: r.body.gatewayUrl };
 }
@@ -52,7 +56,10 @@ describe('a wallet pays with the gatewayUrl percent-encoded twice', () => {
     const option = opts.body.options[0];
     const signature = await signTypedDataParams(wallet, option.actions[0].data.params);
 
-    const confirmed = await t.call('POST', `/v1/gateway/payment/${ref}/confirm?maxPollMs=20000`, { key: t.a.walletKey, body: { optionId: option.id, results: [{ type: 'walletRpc', data: [signature] }] } });
+    const confirmed = await t.call('POST', `/v1/gateway/payment/${ref}/confirm?maxPollMs=20000`, {
+      key: t.a.walletKey,
+      body: { optionId: option.id, results: [{ type: 'walletRpc', data: [signature] }] },
+    });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toMatchObject({ status: 'succeeded', isFinal: true });
 
@@ -92,7 +99,10 @@ describe('a wallet pays with the gatewayUrl percent-encoded twice', () => {
     const { paymentId } = await newPayment(merchantId);
     for (const host of ['evil.example', 'pay.example.test.evil.example', 'pay.example.test@evil.example']) {
       for (const ref of [encodeURIComponent(`https://${host}/${paymentId}`), twice(`https://${host}/${paymentId}`), encodeURIComponent(twice(`https://${host}/${paymentId}`))]) {
-        const r = await t.call('POST', `/v1/gateway/payment/${ref}/options`, { key: t.a.walletKey, body: { accounts: ['eip155:31337:0x000000000000000000000000000000000000dEaD'] } });
+        const r = await t.call('POST', `/v1/gateway/payment/${ref}/options`, {
+          key: t.a.walletKey,
+          body: { accounts: ['eip155:31337:0x000000000000000000000000000000000000dEaD'] },
+        });
         expect(r.status, `${host} as ${ref}`).toBe(404);
         expect(r.body.code).toBe('payment_not_found');
       }

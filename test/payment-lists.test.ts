@@ -33,13 +33,24 @@ describe.each(backends)('payment lists over thousands of payments on $name', (ba
       if (i === COUNT / 2) startOfSecondHalf = new Date(t.clock.now()).toISOString();
       const merchantId = i % 3 === 0 ? m2 : m1;
       // Many equal amounts, so sorting by amount must break ties by id to page without gaps.
-      const p = newPayment({ partnerId: t.a.id, merchantId, amount: { unit: i % 10 === 0 ? 'iso4217/EUR' : 'iso4217/USD', value: String(100 + (i % 17) * 25) }, referenceId: `ref-${i % 50}` }, t.clock.now(), { defaultTtlS: 86_400, maxTtlS: 86_400 * 30 });
+      const p = newPayment(
+        { partnerId: t.a.id, merchantId, amount: { unit: i % 10 === 0 ? 'iso4217/EUR' : 'iso4217/USD', value: String(100 + (i % 17) * 25) }, referenceId: `ref-${i % 50}` },
+        t.clock.now(),
+        { defaultTtlS: 86_400, maxTtlS: 86_400 * 30 },
+      );
       const r = await storage.payments.create(p, { event: { id: newId('event'), type: 'payment.created', snapshot: () => ({}) }, jobs: [] });
       expect(r.ok).toBe(true);
       ids.push(p.id);
       amounts.set(p.id, p.price.value);
       if (i % 7 === 0) {
-        const done = await transitionPayment(deps, p, 'succeeded', { asset: USDC_BASE, tokenValue: p.price.value * 10_000n, network: 'eip155:8453', txId: `0x${i.toString(16).padStart(64, '0')}`, buyerAccount: `eip155:8453:0x${(i % 40).toString(16).padStart(40, '0')}`, succeededAt: new Date(t.clock.now()) });
+        const done = await transitionPayment(deps, p, 'succeeded', {
+          asset: USDC_BASE,
+          tokenValue: p.price.value * 10_000n,
+          network: 'eip155:8453',
+          txId: `0x${i.toString(16).padStart(64, '0')}`,
+          buyerAccount: `eip155:8453:0x${(i % 40).toString(16).padStart(40, '0')}`,
+          succeededAt: new Date(t.clock.now()),
+        });
         expect(done.ok).toBe(true);
         succeeded.add(p.id);
       }

@@ -26,7 +26,15 @@ describe.each(backends)('payments on $name', (backend) => {
   const deps = () => ({ storage: t.storage, clock: t.clock, assets: createAssetRegistry(TEST_ASSETS) });
   const succeed = async (paymentId: string) => {
     const p = (await t.storage.payments.get(paymentId))!;
-    const r = await transitionPayment(deps(), p, 'succeeded', { optionId: 'opt_1', buyerAccount: 'eip155:8453:0x00000000000000000000000000000000000000b1', asset: USDC_BASE, tokenValue: 10_500_000n, network: 'eip155:8453', txId: `0x${paymentId.slice(-8).padStart(64, 'a')}`, succeededAt: new Date(t.clock.now()) });
+    const r = await transitionPayment(deps(), p, 'succeeded', {
+      optionId: 'opt_1',
+      buyerAccount: 'eip155:8453:0x00000000000000000000000000000000000000b1',
+      asset: USDC_BASE,
+      tokenValue: 10_500_000n,
+      network: 'eip155:8453',
+      txId: `0x${paymentId.slice(-8).padStart(64, 'a')}`,
+      succeededAt: new Date(t.clock.now()),
+    });
     expect(r.ok).toBe(true);
   };
 
@@ -84,7 +92,11 @@ describe.each(backends)('payments on $name', (backend) => {
       const others = await payableMerchant(t, t.b.key);
       expect((await createPayment(t, t.a.key, others)).body.code).toBe('forbidden');
       expect((await createPayment(t, t.a.key, 'mrch_01ZZZZZZZZZZZZZZZZZZZZZZZZ')).status).toBe(403);
-      const bare = await t.call('POST', '/v1/merchants', { key: t.a.key, headers: { 'Idempotency-Key': `bare-${Math.random()}` }, body: { merchantName: 'Bare', merchantEmail: 'a@bare.co' } });
+      const bare = await t.call('POST', '/v1/merchants', {
+        key: t.a.key,
+        headers: { 'Idempotency-Key': `bare-${Math.random()}` },
+        body: { merchantName: 'Bare', merchantEmail: 'a@bare.co' },
+      });
       const unsettled = await createPayment(t, t.a.key, bare.body.merchant.id);
       expect(unsettled).toMatchObject({ status: 400, body: { code: 'merchant_not_payable' } });
       const doomed = await payableMerchant(t, t.a.key);
@@ -136,7 +148,10 @@ describe.each(backends)('payments on $name', (backend) => {
         status: 'succeeded',
         isFinal: true,
         pollInMs: null,
-        info: { txId: expect.stringMatching(/^0x/), optionAmount: { unit: `caip19/${USDC_BASE}`, value: '10500000', display: { assetSymbol: 'USDC', assetName: 'USD Coin', decimals: 6, networkName: 'Base' } } },
+        info: {
+          txId: expect.stringMatching(/^0x/),
+          optionAmount: { unit: `caip19/${USDC_BASE}`, value: '10500000', display: { assetSymbol: 'USDC', assetName: 'USD Coin', decimals: 6, networkName: 'Base' } },
+        },
       });
       const details = await t.call('GET', `/v1/payments/${r.body.paymentId}`, { key: t.a.key, headers: { 'Merchant-Id': merchant } });
       expect(details.body).toMatchObject({
@@ -179,7 +194,12 @@ describe.each(backends)('payments on $name', (backend) => {
       const cancel = () => t.call('POST', `/v1/payments/${r.body.paymentId}/cancel`, { key: t.a.key, headers: { 'Merchant-Id': merchant } });
       const first = await cancel();
       expect(first.status).toBe(200);
-      expect(first.body).toEqual({ paymentId: r.body.paymentId, status: 'cancelled', cancelledReason: 'cancelled_by_merchant', cancelledAt: new Date(t.clock.now()).toISOString() });
+      expect(first.body).toEqual({
+        paymentId: r.body.paymentId,
+        status: 'cancelled',
+        cancelledReason: 'cancelled_by_merchant',
+        cancelledAt: new Date(t.clock.now()).toISOString(),
+      });
       expect(await cancel()).toMatchObject({ status: 400, body: { code: 'invalid_state' } });
       const g = await createPayment(t, t.a.key, merchant);
       const byWallet = await t.call('POST', `/v1/gateway/payment/${g.body.paymentId}/cancel`, { key: t.a.walletKey });
@@ -224,7 +244,9 @@ describe.each(backends)('payments on $name', (backend) => {
       const others = await payableMerchant(t, t.b.key);
       for (const m of [others, 'mrch_01ZZZZZZZZZZZZZZZZZZZZZZZZ']) {
         expect(await t.call('GET', '/v1/merchants/payments', { key: t.a.key, headers: { 'Merchant-Id': m } })).toMatchObject({ status: 403, body: { code: 'forbidden' } });
-        expect(await t.call('POST', '/v1/refunds', { key: t.a.key, headers: { 'Merchant-Id': m }, body: { paymentId: 'pay_01ZZZZZZZZZZZZZZZZZZZZZZZZ' } })).toMatchObject({ status: 403 });
+        expect(await t.call('POST', '/v1/refunds', { key: t.a.key, headers: { 'Merchant-Id': m }, body: { paymentId: 'pay_01ZZZZZZZZZZZZZZZZZZZZZZZZ' } })).toMatchObject({
+          status: 403,
+        });
       }
     });
   });
@@ -276,7 +298,12 @@ describe.each(backends)('payments on $name', (backend) => {
 
     it('a released attempt gives the payment back, forgotten; the last allowed attempt fails it; past expiry it expires', async () => {
       const attempt = (p: Awaited<ReturnType<typeof t.storage.payments.get>>) =>
-        transitionPayment(deps(), p!, 'processing', { optionId: 'opt_r', buyerAccount: 'eip155:8453:0x00000000000000000000000000000000000000b1', network: 'eip155:8453', txId: `0x${Math.random().toString(16).slice(2).padEnd(64, '0')}` });
+        transitionPayment(deps(), p!, 'processing', {
+          optionId: 'opt_r',
+          buyerAccount: 'eip155:8453:0x00000000000000000000000000000000000000b1',
+          network: 'eip155:8453',
+          txId: `0x${Math.random().toString(16).slice(2).padEnd(64, '0')}`,
+        });
       const { body } = await createPayment(t, t.a.key, merchant);
       let p = (await t.storage.payments.get(body.paymentId))!;
       for (let n = 1; n < MAX_PAYMENT_ATTEMPTS; n++) {
@@ -289,7 +316,10 @@ describe.each(backends)('payments on $name', (backend) => {
       const failed = await releasePayment(deps(), (last as { payment: typeof p }).payment, 'reverted');
       expect(failed).toMatchObject({ status: 'failed', failureCode: 'transfer_failed' });
       expect((await t.storage.payments.events(p.id)).map((e) => e.type)).toEqual([
-        'payment.created', ...Array.from({ length: MAX_PAYMENT_ATTEMPTS - 1 }, () => ['payment.processing', 'payment.requires_action']).flat(), 'payment.processing', 'payment.failed',
+        'payment.created',
+        ...Array.from({ length: MAX_PAYMENT_ATTEMPTS - 1 }, () => ['payment.processing', 'payment.requires_action']).flat(),
+        'payment.processing',
+        'payment.failed',
       ]);
 
       const late = (await t.storage.payments.get((await createPayment(t, t.a.key, merchant)).body.paymentId))!;
@@ -302,9 +332,12 @@ describe.each(backends)('payments on $name', (backend) => {
       for (let round = 0; round < 5; round++) {
         const r = await createPayment(t, t.a.key, merchant);
         const p = (await t.storage.payments.get(r.body.paymentId))!;
-        const results = await Promise.all([transitionPayment(deps(), p, 'expired'), transitionPayment(deps(), p, 'succeeded', { txId: `0x${round}${Math.random()}`, network: 'eip155:8453' })]);
+        const results = await Promise.all([
+          transitionPayment(deps(), p, 'expired'),
+          transitionPayment(deps(), p, 'succeeded', { txId: `0x${round}${Math.random()}`, network: 'eip155:8453' }),
+        ]);
         expect(results.filter((x) => x.ok)).toHaveLength(1);
-        expect((await t.storage.payments.events(p.id))).toHaveLength(2);
+        expect(await t.storage.payments.events(p.id)).toHaveLength(2);
       }
     });
   });

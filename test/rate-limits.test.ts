@@ -39,7 +39,11 @@ describe('rate limits', () => {
     t.clock.advance(10_000);
     const merchant = await payableMerchant(t, p.key); // two requests: merchant and settlement
     expect((await createPayment(t, p.key, merchant)).status).toBe(201);
-    const refused = await t.call('POST', '/v1/payments', { key: p.key, headers: { 'Merchant-Id': merchant }, body: { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'over', expiresAt: null } });
+    const refused = await t.call('POST', '/v1/payments', {
+      key: p.key,
+      headers: { 'Merchant-Id': merchant },
+      body: { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'over', expiresAt: null },
+    });
     expect(refused.status).toBe(429);
     t.clock.advance(2_000);
     const list = await t.call('GET', '/v1/merchants/payments', { key: p.key, headers: { 'Merchant-Id': merchant } });

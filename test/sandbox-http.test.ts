@@ -56,8 +56,20 @@ describe('sandbox HTTP surface', () => {
     const res = await get('/sandbox');
     expect(res.status).toBe(200);
     expect(res.body.chains).toEqual([
-      expect.objectContaining({ caip2: 'eip155:31337', namespace: 'eip155', name: 'Sandbox EVM', rpcUrl, nativeCoin: { id: 'eip155:31337/slip44:60', symbol: 'ETH', decimals: 18 } }),
-      expect.objectContaining({ caip2: 'solana:sandbox', namespace: 'solana', name: 'Sandbox Solana', rpcUrl: null, nativeCoin: { id: 'solana:sandbox/slip44:501', symbol: 'SOL', decimals: 9 } }),
+      expect.objectContaining({
+        caip2: 'eip155:31337',
+        namespace: 'eip155',
+        name: 'Sandbox EVM',
+        rpcUrl,
+        nativeCoin: { id: 'eip155:31337/slip44:60', symbol: 'ETH', decimals: 18 },
+      }),
+      expect.objectContaining({
+        caip2: 'solana:sandbox',
+        namespace: 'solana',
+        name: 'Sandbox Solana',
+        rpcUrl: null,
+        nativeCoin: { id: 'solana:sandbox/slip44:501', symbol: 'SOL', decimals: 9 },
+      }),
     ]);
     expect(res.body.assets).toEqual([
       { caip19: usdc, chain: 'eip155:31337', symbol: 'USDC', name: 'USD Coin', decimals: 6, flows: ['eip3009', 'permit2', 'transfer'] },
@@ -86,7 +98,11 @@ describe('sandbox HTTP surface', () => {
     await faucet(account, null, '500000000000000000');
     expect(await balance(account)).toBe(parseEther('2'));
     expect(await balance(account, 'eip155:31337/slip44:60')).toBe(parseEther('2'));
-    for (const [asset, value] of [[usdc, 25_000_000n], [usdt, 7_000_000n], [dtusd, 3_000_000n]] as const) {
+    for (const [asset, value] of [
+      [usdc, 25_000_000n],
+      [usdt, 7_000_000n],
+      [dtusd, 3_000_000n],
+    ] as const) {
       const res = await faucet(account, asset, value.toString());
       expect(res.status).toBe(200);
       expect(res.body.balance).toBe(value.toString());
@@ -164,7 +180,12 @@ describe('sandbox HTTP surface', () => {
     const badChecksum = 'eip155:31337:0x52908400098527886e0F7030069857D2E4169EE7';
     const cases: Array<[string, () => { account: unknown; asset: unknown; value: unknown }, string, RegExp]> = [
       ['unknown chain', () => ({ account: 'eip155:1:0x52908400098527886E0F7030069857D2E4169EE7', asset: null, value: '1' }), 'account', /not a sandbox chain/],
-      ['unknown asset', () => ({ account: evmAccount, asset: 'eip155:31337/erc20:0x0000000000000000000000000000000000000001', value: '1' }), 'asset', /not an asset of the sandbox/],
+      [
+        'unknown asset',
+        () => ({ account: evmAccount, asset: 'eip155:31337/erc20:0x0000000000000000000000000000000000000001', value: '1' }),
+        'asset',
+        /not an asset of the sandbox/,
+      ],
       ['asset of another chain', () => ({ account: evmAccount, asset: splUsdc, value: '1' }), 'asset', /not on the account's chain/],
       ['malformed account', () => ({ account: 'not-an-account', asset: null, value: '1' }), 'account', /CAIP-10/],
       ['missing account', () => ({ account: undefined, asset: null, value: '1' }), 'account', /required/],
@@ -198,7 +219,10 @@ describe('sandbox HTTP surface', () => {
     it('when a token refuses the recipient (FiatToken blacklists its own address)', async () => {
       const self = `eip155:31337:${chains.evm.usdcAddress}`;
       const res = await faucet(self, usdc, '5');
-      expect(res).toEqual({ status: 400, body: { message: expect.any(String), code: 'params_validation', issues: [{ field: 'account', message: expect.stringMatching(/refuses/) }] } });
+      expect(res).toEqual({
+        status: 400,
+        body: { message: expect.any(String), code: 'params_validation', issues: [{ field: 'account', message: expect.stringMatching(/refuses/) }] },
+      });
       expect((await faucet(`eip155:31337:${Wallet.createRandom().address}`, usdc, '5')).status).toBe(200);
     });
 

@@ -26,7 +26,11 @@ describe.each(backends)('crypto settlements on $name', (backend) => {
 
   let n = 0;
   async function merchant(key = t.a.key): Promise<string> {
-    const r = await t.call('POST', '/v1/merchants', { key, headers: { 'Idempotency-Key': `m-${++n}-${Math.random()}` }, body: { merchantName: `M${n}`, merchantEmail: `m${n}@shop.co` } });
+    const r = await t.call('POST', '/v1/merchants', {
+      key,
+      headers: { 'Idempotency-Key': `m-${++n}-${Math.random()}` },
+      body: { merchantName: `M${n}`, merchantEmail: `m${n}@shop.co` },
+    });
     return r.body.merchant.id;
   }
   const register = (merchantId: string, settlements: unknown[], key = t.a.key, idem = `s-${++n}-${Math.random()}`) =>
@@ -103,14 +107,20 @@ describe.each(backends)('crypto settlements on $name', (backend) => {
     const id = await merchant();
     const none = await register(id, []);
     expect(none.status).toBe(400);
-    const many = await register(id, Array.from({ length: 51 }, () => ({ asset: USDC_BASE, destination: `eip155:8453:${EVM_DEST}` })));
+    const many = await register(
+      id,
+      Array.from({ length: 51 }, () => ({ asset: USDC_BASE, destination: `eip155:8453:${EVM_DEST}` })),
+    );
     expect(many.status).toBe(400);
     expect(many.body.issues[0].field).toBe('settlements');
   });
 
   it('requires an Idempotency-Key and replays the first answer', async () => {
     const id = await merchant();
-    const noKey = await t.call('POST', `/v1/merchants/${id}/settlements/crypto`, { key: t.a.key, body: { settlements: [{ asset: USDC_BASE, destination: `eip155:8453:${EVM_DEST}` }] } });
+    const noKey = await t.call('POST', `/v1/merchants/${id}/settlements/crypto`, {
+      key: t.a.key,
+      body: { settlements: [{ asset: USDC_BASE, destination: `eip155:8453:${EVM_DEST}` }] },
+    });
     expect(noKey.status).toBe(400);
     expect(noKey.body.code).toBe('missing_idempotency_key');
     const entry = [{ asset: USDC_BASE, destination: `eip155:8453:${EVM_DEST}` }];
@@ -130,7 +140,10 @@ describe.each(backends)('crypto settlements on $name', (backend) => {
     const wrongChain = await t.call('PUT', `/v1/merchants/${id}/settlements/crypto/${created.id}`, { key: t.a.key, body: { destination: `eip155:10:${other}` } });
     expect(wrongChain.status).toBe(400);
     expect(wrongChain.body.issues[0].field).toBe('destination');
-    const missing = await t.call('PUT', `/v1/merchants/${id}/settlements/crypto/crypto_01ZZZZZZZZZZZZZZZZZZZZZZZZ`, { key: t.a.key, body: { destination: `eip155:8453:${other}` } });
+    const missing = await t.call('PUT', `/v1/merchants/${id}/settlements/crypto/crypto_01ZZZZZZZZZZZZZZZZZZZZZZZZ`, {
+      key: t.a.key,
+      body: { destination: `eip155:8453:${other}` },
+    });
     expect(missing.status).toBe(404);
   });
 

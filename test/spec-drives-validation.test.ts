@@ -25,10 +25,22 @@ describe('a limit edited in the TypeSpec changes what the server accepts', () =>
     const text = readFileSync(models, 'utf8');
     expect(text).toContain('@maxLength(256)\nscalar MerchantName');
     writeFileSync(models, text.replace('@maxLength(256)\nscalar MerchantName', '@maxLength(10)\nscalar MerchantName'));
-    execFileSync(process.execPath, [join(root, 'node_modules/@typespec/compiler/cmd/tsp.js'), 'compile', join(dir, 'spec/main.tsp'), '--config', join(root, 'tspconfig.yaml'), '--option', `@typespec/openapi3.emitter-output-dir=${join(dir, 'out')}`], {
-      cwd: root,
-      stdio: 'ignore',
-    });
+    execFileSync(
+      process.execPath,
+      [
+        join(root, 'node_modules/@typespec/compiler/cmd/tsp.js'),
+        'compile',
+        join(dir, 'spec/main.tsp'),
+        '--config',
+        join(root, 'tspconfig.yaml'),
+        '--option',
+        `@typespec/openapi3.emitter-output-dir=${join(dir, 'out')}`,
+      ],
+      {
+        cwd: root,
+        stdio: 'ignore',
+      },
+    );
     const storage = await createPostgresStorage({ embedded: true });
     edited = await startTestApp(storage, { docs: loadOpenApiDocs(join(dir, 'out')) });
     original = await startTestApp(storage);

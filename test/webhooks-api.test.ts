@@ -26,7 +26,10 @@ describe.each(backends)('webhook endpoints API on $name', (backend) => {
   });
 
   it('creates, lists, gets, updates and deletes an endpoint; the secret is shown only on create', async () => {
-    const created = await t.call('POST', '/v1/webhook-endpoints', { key: t.a.key, body: { url: 'https://hooks.example.com/in', enabledEvents: ['payment.succeeded', 'payment.failed'] } });
+    const created = await t.call('POST', '/v1/webhook-endpoints', {
+      key: t.a.key,
+      body: { url: 'https://hooks.example.com/in', enabledEvents: ['payment.succeeded', 'payment.failed'] },
+    });
     expect(created.status).toBe(201);
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
     const id = created.body.endpoint.id as string;

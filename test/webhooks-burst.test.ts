@@ -16,7 +16,8 @@ const withRedis = await redisAvailable();
 const cases: Array<{ label: string; backend: (typeof backends)[number]; make: () => QueuePort }> = [
   { label: 'pglite + inline', backend: backends[0]!, make: () => createInlineQueue({ clock: systemClock }) },
 ];
-if (backends[1] && withRedis) cases.push({ label: 'postgresql + bullmq', backend: backends[1], make: () => createBullmqQueue({ redisUrl, queueName: `webhooks-burst-${process.pid}-${Date.now()}` }) });
+if (backends[1] && withRedis)
+  cases.push({ label: 'postgresql + bullmq', backend: backends[1], make: () => createBullmqQueue({ redisUrl, queueName: `webhooks-burst-${process.pid}-${Date.now()}` }) });
 
 const BURST = 1000;
 

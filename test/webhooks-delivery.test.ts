@@ -41,7 +41,13 @@ describe.each(backends)('webhook delivery on $name', (backend) => {
     const pay = await createPayment(t, partner.key, merchant);
     expect(await eventually(() => rx.received.length >= 1)).toBe(true);
     const got = rx.received[0]!;
-    const event = new Webhook(secret).verify(got.body, got.headers) as { id: string; type: string; api_version: string; created_at: string; data: { paymentId: string; payment_state_version: number } };
+    const event = new Webhook(secret).verify(got.body, got.headers) as {
+      id: string;
+      type: string;
+      api_version: string;
+      created_at: string;
+      data: { paymentId: string; payment_state_version: number };
+    };
     expect(event.type).toBe('payment.created');
     expect(event.id).toMatch(/^evt_/);
     expect(got.headers['webhook-id']).toBe(event.id);
@@ -111,7 +117,9 @@ describe.each(backends)('webhook delivery on $name', (backend) => {
     expect(await eventually(async () => (await t.call('GET', `/v1/webhook-endpoints/${gone.endpoint.id}`, { key: partner.key })).body.endpoint.enabled === false)).toBe(true);
     const ep = (await t.call('GET', `/v1/webhook-endpoints/${gone.endpoint.id}`, { key: partner.key })).body.endpoint;
     expect(ep.disabledReason).toBe('gone');
-    expect(await eventually(async () => (await t.call('GET', `/v1/webhook-endpoints/${moved.endpoint.id}/deliveries`, { key: partner.key })).body.data[0]?.status === 'failed')).toBe(true);
+    expect(
+      await eventually(async () => (await t.call('GET', `/v1/webhook-endpoints/${moved.endpoint.id}/deliveries`, { key: partner.key })).body.data[0]?.status === 'failed'),
+    ).toBe(true);
     const movedDelivery = (await t.call('GET', `/v1/webhook-endpoints/${moved.endpoint.id}/deliveries`, { key: partner.key })).body.data[0];
     expect(movedDelivery.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([302, 302, 302, 302]);
     expect(rx.received.filter((r) => r.path === '/elsewhere')).toHaveLength(0);

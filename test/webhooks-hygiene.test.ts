@@ -96,14 +96,35 @@ describe.each(backends)('webhook hygiene on $name', (backend) => {
   });
 
   const deliverer = (ownPort?: number) =>
-    createWebhookDeliverer({ storage, clock, logger: silentJobLogger, fetch: createWebhookFetch(guardedFetchFactory, { allowLoopback: true, ...(ownPort !== undefined ? { ownPort } : {}) }), allowLoopbackEndpoints: true, timeoutMs: 1500, schedule: [0, 1000] });
+    createWebhookDeliverer({
+      storage,
+      clock,
+      logger: silentJobLogger,
+      fetch: createWebhookFetch(guardedFetchFactory, { allowLoopback: true, ...(ownPort !== undefined ? { ownPort } : {}) }),
+      allowLoopbackEndpoints: true,
+      timeoutMs: 1500,
+      schedule: [0, 1000],
+    });
 
   /** One delivery to `url` (written straight to storage: the rule at registration is not the one under test). */
   async function oneAttempt(url: string, ownPort?: number) {
     const partner = await t.newPartner();
     const now = new Date(clock.now());
     const endpointId = `whep_hygiene${Math.random().toString(36).slice(2, 10)}`;
-    await storage.webhooks.createEndpoint({ id: endpointId, partnerId: partner.id, url, enabledEvents: ['payment.created'], enabled: true, disabledReason: null, secret: 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0', previousSecret: null, previousSecretExpiresAt: null, createdAt: now, updatedAt: now, deletedAt: null });
+    await storage.webhooks.createEndpoint({
+      id: endpointId,
+      partnerId: partner.id,
+      url,
+      enabledEvents: ['payment.created'],
+      enabled: true,
+      disabledReason: null,
+      secret: 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0',
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
     await createPayment(t, partner.key, await payableMerchant(t, partner.key));
     await createWebhookDispatcher({ storage, clock, logger: silentJobLogger }).runOnce();
     const [d] = await storage.webhooks.listDeliveries(partner.id, endpointId, { limit: 1 });
@@ -158,8 +179,16 @@ describe.each(backends)('webhook hygiene on $name', (backend) => {
     await createPayment(t, partner.key, await payableMerchant(t, partner.key));
     await createWebhookDispatcher({ storage, clock, logger: silentJobLogger }).runOnce();
     const [d] = await storage.webhooks.listDeliveries(partner.id, ep.body.endpoint.id, { limit: 1 });
-    await storage.webhooks.recordAttempt(d!.id, { attempt: 1, at: new Date(clock.now()), statusCode: null, durationMs: 1, error: 'unreachable: the connection to 127.0.0.1:9 was refused' }, { status: 'pending', nextAttemptAt: new Date(clock.now() + 5000) });
-    await storage.webhooks.recordAttempt(d!.id, { attempt: 2, at: new Date(clock.now()), statusCode: null, durationMs: 1, error: 'timeout: no complete response within 15000 ms' }, { status: 'pending', nextAttemptAt: new Date(clock.now() + 5000) });
+    await storage.webhooks.recordAttempt(
+      d!.id,
+      { attempt: 1, at: new Date(clock.now()), statusCode: null, durationMs: 1, error: 'unreachable: the connection to 127.0.0.1:9 was refused' },
+      { status: 'pending', nextAttemptAt: new Date(clock.now() + 5000) },
+    );
+    await storage.webhooks.recordAttempt(
+      d!.id,
+      { attempt: 2, at: new Date(clock.now()), statusCode: null, durationMs: 1, error: 'timeout: no complete response within 15000 ms' },
+      { status: 'pending', nextAttemptAt: new Date(clock.now() + 5000) },
+    );
     const api = await t.call('GET', `/v1/webhook-endpoints/${ep.body.endpoint.id}/deliveries`, { key: partner.key });
     expect(api.body.data[0].attempts.map((a: { error: string }) => a.error)).toEqual(['connection_failed', 'timeout']);
   });

@@ -35,7 +35,15 @@ describe.each(backends)('webhook retries under a controllable clock on $name', (
     await dispose?.();
   });
 
-  const deliverer = (allowLoopback = true) => createWebhookDeliverer({ storage, clock, logger: silentJobLogger, fetch: createWebhookFetch(guardedFetchFactory, { allowLoopback }), allowLoopbackEndpoints: allowLoopback, timeoutMs: 2000 });
+  const deliverer = (allowLoopback = true) =>
+    createWebhookDeliverer({
+      storage,
+      clock,
+      logger: silentJobLogger,
+      fetch: createWebhookFetch(guardedFetchFactory, { allowLoopback }),
+      allowLoopbackEndpoints: allowLoopback,
+      timeoutMs: 2000,
+    });
 
   /** Creates an endpoint and a payment, dispatches, and answers the one delivery job's runner. */
   async function oneDelivery(url: string) {
@@ -46,7 +54,13 @@ describe.each(backends)('webhook retries under a controllable clock on $name', (
     const deliveries = await storage.webhooks.listDeliveries(partner.id, ep.body.endpoint.id, { limit: 10 });
     expect(deliveries).toHaveLength(1);
     const job = { id: `job_test_${deliveries[0]!.id}`, type: 'webhook.deliver', payload: { deliveryId: deliveries[0]!.id }, runAt: new Date(clock.now()) };
-    return { partner, endpointId: ep.body.endpoint.id as string, secret: ep.body.secret as string, deliveryId: deliveries[0]!.id, run: (h: JobHandler): Promise<JobOutcome> => h(job) };
+    return {
+      partner,
+      endpointId: ep.body.endpoint.id as string,
+      secret: ep.body.secret as string,
+      deliveryId: deliveries[0]!.id,
+      run: (h: JobHandler): Promise<JobOutcome> => h(job),
+    };
   }
 
   it('a receiver answering 500 and then 200 gets the event on the attempt 5 s later', async () => {
@@ -81,7 +95,7 @@ describe.each(backends)('webhook retries under a controllable clock on $name', (
     }
     expect(waits).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
     expect(rx.received).toHaveLength(8);
-    expect((await storage.webhooks.getDelivery(d.deliveryId))).toMatchObject({ status: 'failed', attemptCount: 8, nextAttemptAt: null });
+    expect(await storage.webhooks.getDelivery(d.deliveryId)).toMatchObject({ status: 'failed', attemptCount: 8, nextAttemptAt: null });
     await rx.stop();
   });
 

@@ -37,10 +37,11 @@ export async function startReceiver(respond: (r: Received, n: number) => number 
     });
   });
   server.keepAliveTimeout = 1;
-  const listen = (port: number) => new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
   await listen(0);
   const port = (server.address() as AddressInfo).port;
   return {
@@ -50,10 +51,11 @@ export async function startReceiver(respond: (r: Received, n: number) => number 
     respond(fn: typeof respond) {
       answer = fn;
     },
-    stop: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
     restart: () => listen(port),
   };
 }
@@ -75,7 +77,13 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms = 1
  */
 export async function startWebhookStack(storage: StoragePort, opts: { queue: QueuePort; schedule: number[]; concurrency: number }) {
   const logger = pino({ level: 'silent' });
-  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets: createAssetRegistry(TEST_ASSETS), webhooks: webhookSettings({ allowLoopback: true, delivery: { timeoutMs: 2000, schedule: opts.schedule } }).delivery });
+  const handlers = buildJobHandlers({
+    storage,
+    clock: systemClock,
+    logger,
+    assets: createAssetRegistry(TEST_ASSETS),
+    webhooks: webhookSettings({ allowLoopback: true, delivery: { timeoutMs: 2000, schedule: opts.schedule } }).delivery,
+  });
   const jobs = await startJobs({ storage, queue: opts.queue, handlers, clock: systemClock, logger, relayIntervalMs: 100, concurrency: opts.concurrency });
   const dispatcher = createWebhookDispatcher({ storage, clock: systemClock, logger, intervalMs: 100, onJobsWritten: () => jobs.relay.notify() });
   dispatcher.start();

@@ -83,9 +83,7 @@ describe('classifyAddress', () => {
 describe('parseIPv6', () => {
   it('expands compressed and dotted forms to 16 bytes', () => {
     expect([...(parseIPv6('::ffff:1.2.3.4') ?? [])]).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 1, 2, 3, 4]);
-    expect([...(parseIPv6('2001:db8::ff00:42:8329') ?? [])]).toEqual([
-      0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0xff, 0x00, 0x00, 0x42, 0x83, 0x29,
-    ]);
+    expect([...(parseIPv6('2001:db8::ff00:42:8329') ?? [])]).toEqual([0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0xff, 0x00, 0x00, 0x42, 0x83, 0x29]);
     expect(parseIPv6('10.0.0.1')).toBeNull();
   });
 });

@@ -7,18 +7,7 @@
 import { isIP } from 'node:net';
 
 export type AddressKind =
-  | 'public'
-  | 'unspecified'
-  | 'loopback'
-  | 'private'
-  | 'shared_cgnat'
-  | 'link_local'
-  | 'multicast'
-  | 'broadcast'
-  | 'documentation'
-  | 'unique_local'
-  | 'reserved'
-  | 'invalid';
+  'public' | 'unspecified' | 'loopback' | 'private' | 'shared_cgnat' | 'link_local' | 'multicast' | 'broadcast' | 'documentation' | 'unique_local' | 'reserved' | 'invalid';
 
 type Rule = { net: number[]; prefix: number; kind: AddressKind };
 

@@ -3,7 +3,15 @@ import type { HttpFetchOptions, HttpFetchPort } from '../../server/ports/http-fe
 import { HttpFetchError } from '../../server/ports/http-fetch.ts';
 import { createGuardedFetch } from './guarded-fetch.ts';
 import {
-  closedPort, fakeLookup, startSilentServer, startTestServers, streamPaced, TEST_ALLOW, TEST_HOST, type StreamState, type TestServers,
+  closedPort,
+  fakeLookup,
+  startSilentServer,
+  startTestServers,
+  streamPaced,
+  TEST_ALLOW,
+  TEST_HOST,
+  type StreamState,
+  type TestServers,
 } from './test-support/test-servers.ts';
 
 const OPTS: HttpFetchOptions = { maxBytes: 2 * 1024 * 1024, timeoutMs: 5000, connectTimeoutMs: 2000, maxRedirects: 3 };
@@ -14,7 +22,10 @@ let fetcher: HttpFetchPort;
 let streamed: StreamState | undefined;
 
 async function failure(promise: Promise<unknown>): Promise<HttpFetchError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(HttpFetchError);
   return err as HttpFetchError;
 }

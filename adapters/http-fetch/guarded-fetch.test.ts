@@ -10,7 +10,10 @@ let lookup: ReturnType<typeof fakeLookup>;
 let fetcher: HttpFetchPort;
 
 async function failure(promise: Promise<unknown>): Promise<HttpFetchError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(HttpFetchError);
   return err as HttpFetchError;
 }
@@ -78,12 +81,11 @@ describe('createGuardedFetch: destinations', () => {
     expect(err.message).not.toMatch(/127\.0\.0\.1|10\.0\.0\.5|169\.254/);
   });
 
-  it.each(['[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '2130706433', '0x7f.0.0.1', '169.254.169.254'])(
-    'refuses the literal host %s without DNS', async (host) => {
-      const calls = lookup.calls.length;
-      expect((await failure(fetcher.fetch(`https://${host}:${servers.httpsPort}/hello`, OPTS))).code).toBe('blocked_address');
-      expect(lookup.calls.length).toBe(calls);
-    });
+  it.each(['[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '2130706433', '0x7f.0.0.1', '169.254.169.254'])('refuses the literal host %s without DNS', async (host) => {
+    const calls = lookup.calls.length;
+    expect((await failure(fetcher.fetch(`https://${host}:${servers.httpsPort}/hello`, OPTS))).code).toBe('blocked_address');
+    expect(lookup.calls.length).toBe(calls);
+  });
 
   it('reports a name that does not resolve as dns_failure', async () => {
     expect((await failure(fetcher.fetch('https://nowhere.test/logo.png', OPTS))).code).toBe('dns_failure');

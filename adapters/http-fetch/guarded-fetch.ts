@@ -77,7 +77,13 @@ export function createGuardedFetch(opts: GuardedFetchOptions = {}): HttpFetchPor
       const to = await resolveDestination(url, { lookup, allowAddresses, ...(opts.ownPort !== undefined ? { ownPort: opts.ownPort } : {}) });
       if (signal.aborted) throw signal.reason;
       const res = await requestOnce({
-        url, to, method, headers, body, signal, ca,
+        url,
+        to,
+        method,
+        headers,
+        body,
+        signal,
+        ca,
         maxBytes: options.maxBytes,
         connectTimeoutMs: options.connectTimeoutMs,
         wantsBody: (status, h) => !(follow && REDIRECTS.has(status) && h.location),

@@ -10,7 +10,9 @@ describe('isOwnHostAddress', () => {
   });
 
   it('counts every address of this host’s interfaces, in IPv4-mapped spelling too', () => {
-    const mine = Object.values(networkInterfaces()).flatMap((l) => l ?? []).map((i) => i.address);
+    const mine = Object.values(networkInterfaces())
+      .flatMap((l) => l ?? [])
+      .map((i) => i.address);
     expect(mine.length).toBeGreaterThan(0);
     for (const a of mine) expect(isOwnHostAddress(a)).toBe(true);
     for (const a of mine.filter((x) => !x.includes(':'))) expect(isOwnHostAddress(`::ffff:${a}`)).toBe(true);

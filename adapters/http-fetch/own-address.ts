@@ -22,10 +22,11 @@ function canonical(address: string): string | null {
 /** This host's interface addresses, canonical; read each time, since interfaces come and go. */
 function interfaceAddresses(): Set<string> {
   const out = new Set<string>();
-  for (const list of Object.values(networkInterfaces())) for (const i of list ?? []) {
-    const c = canonical(i.address);
-    if (c) out.add(c);
-  }
+  for (const list of Object.values(networkInterfaces()))
+    for (const i of list ?? []) {
+      const c = canonical(i.address);
+      if (c) out.add(c);
+    }
   return out;
 }
 

@@ -103,12 +103,12 @@ export function requestOnce(hop: HopRequest): Promise<HopResponse> {
       clearTimeout(connectTimer);
       const status = res.statusCode ?? 0;
       const headers = flattenHeaders(res.headers);
-      if (!hop.wantsBody(status, headers)) return finish(() => {
-        res.destroy();
-        resolve({ status, headers, body: new Uint8Array(0) });
-      });
-      const tooLarge = (): HttpFetchError =>
-        new HttpFetchError('too_large', `the response is larger than ${hop.maxBytes} bytes`, url.href);
+      if (!hop.wantsBody(status, headers))
+        return finish(() => {
+          res.destroy();
+          resolve({ status, headers, body: new Uint8Array(0) });
+        });
+      const tooLarge = (): HttpFetchError => new HttpFetchError('too_large', `the response is larger than ${hop.maxBytes} bytes`, url.href);
       const declared = Number(headers['content-length']);
       if (Number.isFinite(declared) && declared > hop.maxBytes) return fail(tooLarge());
       const chunks: Buffer[] = [];

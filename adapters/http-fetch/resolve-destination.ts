@@ -27,7 +27,10 @@ export const systemLookup: LookupFn = (hostname) => dnsLookup(hostname, { all: t
 
 /** URL host without IPv6 brackets or the DNS root dot, lower-cased. */
 export function bareHostname(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 function familyOf(address: string): 4 | 6 {
@@ -51,10 +54,7 @@ async function addressesOf(host: string, url: URL, lookup: LookupFn): Promise<st
  * pair), and refuses the service's own port on any address of this host whatever is allowed. Rejects with `dns_failure` or `blocked_address`; the message never echoes addresses the
  * partner did not write themselves (no oracle into our internal DNS).
  */
-export async function resolveDestination(
-  url: URL,
-  deps: { lookup: LookupFn; allowAddresses: readonly AllowedAddress[]; ownPort?: number },
-): Promise<ResolvedAddress> {
+export async function resolveDestination(url: URL, deps: { lookup: LookupFn; allowAddresses: readonly AllowedAddress[]; ownPort?: number }): Promise<ResolvedAddress> {
   const host = bareHostname(url);
   const addresses = await addressesOf(host, url, deps.lookup);
   // Before any allowance: the service's own port is refused even where loopback is allowed.
@@ -65,9 +65,7 @@ export async function resolveDestination(
     const kind = classifyAddress(address);
     if (kind === 'public') continue;
     if (deps.allowAddresses.some((a) => a.hostname.toLowerCase() === host && a.address === address)) continue;
-    const message = isIP(host)
-      ? `the address ${host} is not publicly reachable`
-      : `the host ${host} resolves to an address that is not publicly reachable`;
+    const message = isIP(host) ? `the address ${host} is not publicly reachable` : `the host ${host} resolves to an address that is not publicly reachable`;
     throw new HttpFetchError('blocked_address', message, url.href, { cause: new Error(`${address} is ${kind}`) });
   }
   const first = addresses[0] as string;

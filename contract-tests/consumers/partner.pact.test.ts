@@ -23,7 +23,11 @@ function regexStatus() {
 }
 const merchant = { ...merchantSummary, iconUrl: nullValue() };
 const cryptoSettlement = { id: settlementId(), asset: caip19(EXAMPLE.evmUsdc), destination: caip10('eip155:31337:0x1234567890AbcdEF1234567890aBcdef12345678') };
-const amount = (unit: string, value: string) => ({ unit: string(unit), value: MatchersV3.regex('^[0-9]+$', value), display: like({ assetSymbol: 'USD', assetName: 'US Dollar', decimals: 2 }) });
+const amount = (unit: string, value: string) => ({
+  unit: string(unit),
+  value: MatchersV3.regex('^[0-9]+$', value),
+  display: like({ assetSymbol: 'USD', assetName: 'US Dollar', decimals: 2 }),
+});
 const paymentRecord = {
   paymentId: paymentId(),
   merchant: { id: merchantId(), name: string('Acme Store'), iconUrl: nullValue() },
@@ -50,7 +54,9 @@ describe('merchants', () => {
       .addInteraction()
       .given('a partner')
       .uponReceiving('a request to create a merchant with an idempotency key')
-      .withRequest('POST', '/v1/merchants', (b) => b.headers({ 'Idempotency-Key': 'acme-merchant-1' }).jsonBody({ merchantName: 'Acme Store', merchantEmail: 'billing@acme.store' }))
+      .withRequest('POST', '/v1/merchants', (b) =>
+        b.headers({ 'Idempotency-Key': 'acme-merchant-1' }).jsonBody({ merchantName: 'Acme Store', merchantEmail: 'billing@acme.store' }),
+      )
       .willRespondWith(201, (b) => b.jsonBody({ merchant: merchantSummary }))
       .executeTest(async (mock) => {
         const created = await client(mock.url).merchants.create({ merchantName: 'Acme Store', merchantEmail: 'billing@acme.store' }, { idempotencyKey: 'acme-merchant-1' });
@@ -63,10 +69,14 @@ describe('merchants', () => {
       .addInteraction()
       .given('a merchant created with idempotency key acme-merchant-1')
       .uponReceiving('a merchant creation reusing an idempotency key with another body')
-      .withRequest('POST', '/v1/merchants', (b) => b.headers({ 'Idempotency-Key': 'acme-merchant-1' }).jsonBody({ merchantName: 'Another Store', merchantEmail: 'billing@another.store' }))
+      .withRequest('POST', '/v1/merchants', (b) =>
+        b.headers({ 'Idempotency-Key': 'acme-merchant-1' }).jsonBody({ merchantName: 'Another Store', merchantEmail: 'billing@another.store' }),
+      )
       .willRespondWith(409, (b) => b.jsonBody(errorBody('idempotency_conflict')))
       .executeTest(async (mock) => {
-        const error = await rejection(() => client(mock.url).merchants.create({ merchantName: 'Another Store', merchantEmail: 'billing@another.store' }, { idempotencyKey: 'acme-merchant-1' }));
+        const error = await rejection(() =>
+          client(mock.url).merchants.create({ merchantName: 'Another Store', merchantEmail: 'billing@another.store' }, { idempotencyKey: 'acme-merchant-1' }),
+        );
         expect(error).toBeInstanceOf(ApiError);
         expect(error).toMatchObject({ status: 409, code: 'idempotency_conflict' });
       });
@@ -78,9 +88,13 @@ describe('merchants', () => {
       .given('a partner')
       .uponReceiving('a merchant creation with an invalid email')
       .withRequest('POST', '/v1/merchants', (b) => b.headers({ 'Idempotency-Key': 'acme-merchant-2' }).jsonBody({ merchantName: 'Acme Store', merchantEmail: 'not-an-email' }))
-      .willRespondWith(400, (b) => b.jsonBody(errorBody('params_validation', { issues: eachLike({ field: string('body.merchantEmail'), message: string('must match format "email"') }) })))
+      .willRespondWith(400, (b) =>
+        b.jsonBody(errorBody('params_validation', { issues: eachLike({ field: string('body.merchantEmail'), message: string('must match format "email"') }) })),
+      )
       .executeTest(async (mock) => {
-        const error = await rejection(() => client(mock.url).merchants.create({ merchantName: 'Acme Store', merchantEmail: 'not-an-email' }, { idempotencyKey: 'acme-merchant-2' }));
+        const error = await rejection(() =>
+          client(mock.url).merchants.create({ merchantName: 'Acme Store', merchantEmail: 'not-an-email' }, { idempotencyKey: 'acme-merchant-2' }),
+        );
         expect(error).toMatchObject({ status: 400, code: 'params_validation' });
         expect((error as ApiError).issues?.[0]).toMatchObject({ field: expect.any(String), message: expect.any(String) });
       });
@@ -223,7 +237,11 @@ describe('settlements', () => {
       .addInteraction()
       .given('a partner with a merchant settled in the sandbox EVM USDC')
       .uponReceiving('a request to change a settlement’s destination')
-      .withRequest('PUT', injected('/v1/merchants/${merchantId}/settlements/crypto/${settlementId}', `/v1/merchants/${EXAMPLE.merchantId}/settlements/crypto/${EXAMPLE.settlementId}`), (b) => b.jsonBody({ destination: 'eip155:31337:0xabcdef0123456789abcdef0123456789abcdef01' }))
+      .withRequest(
+        'PUT',
+        injected('/v1/merchants/${merchantId}/settlements/crypto/${settlementId}', `/v1/merchants/${EXAMPLE.merchantId}/settlements/crypto/${EXAMPLE.settlementId}`),
+        (b) => b.jsonBody({ destination: 'eip155:31337:0xabcdef0123456789abcdef0123456789abcdef01' }),
+      )
       .willRespondWith(200, (b) => b.jsonBody({ ...cryptoSettlement, destination: caip10(destination) }))
       .executeTest(async (mock) => {
         const updated = await client(mock.url).settlements.update(EXAMPLE.merchantId, EXAMPLE.settlementId, 'eip155:31337:0xabcdef0123456789abcdef0123456789abcdef01');
@@ -236,7 +254,10 @@ describe('settlements', () => {
       .addInteraction()
       .given('a partner with a merchant settled in the sandbox EVM USDC')
       .uponReceiving('a request to remove a settlement')
-      .withRequest('DELETE', injected('/v1/merchants/${merchantId}/settlements/crypto/${settlementId}', `/v1/merchants/${EXAMPLE.merchantId}/settlements/crypto/${EXAMPLE.settlementId}`))
+      .withRequest(
+        'DELETE',
+        injected('/v1/merchants/${merchantId}/settlements/crypto/${settlementId}', `/v1/merchants/${EXAMPLE.merchantId}/settlements/crypto/${EXAMPLE.settlementId}`),
+      )
       .willRespondWith(200, (b) => b.jsonBody({ id: settlementId(), deleted: true }))
       .executeTest(async (mock) => {
         expect(await client(mock.url).settlements.delete(EXAMPLE.merchantId, EXAMPLE.settlementId)).toEqual({ id: EXAMPLE.settlementId, deleted: true });
@@ -252,7 +273,14 @@ describe('payments', () => {
       .uponReceiving('a request to create a payment')
       .withRequest('POST', '/v1/payments', (b) => b.headers({ 'Merchant-Id': merchantHeader(), 'Idempotency-Key': 'order-1001' }).jsonBody(createPaymentBody))
       .willRespondWith(201, (b) =>
-        b.jsonBody({ paymentId: paymentId(), gatewayUrl: MatchersV3.regex('^https?://.+/pay_[0-9A-Z]{26}$', `https://pay.example.test/${EXAMPLE.paymentId}`), status: 'requires_action', isFinal: false, pollInMs: integer(2000), expiresAt: unixSeconds() }),
+        b.jsonBody({
+          paymentId: paymentId(),
+          gatewayUrl: MatchersV3.regex('^https?://.+/pay_[0-9A-Z]{26}$', `https://pay.example.test/${EXAMPLE.paymentId}`),
+          status: 'requires_action',
+          isFinal: false,
+          pollInMs: integer(2000),
+          expiresAt: unixSeconds(),
+        }),
       )
       .executeTest(async (mock) => {
         const created = await client(mock.url).payments.create(EXAMPLE.merchantId, createPaymentBody, { idempotencyKey: 'order-1001' });
@@ -320,7 +348,11 @@ describe('payments', () => {
       .uponReceiving('a request for the payments of one merchant')
       .withRequest('GET', '/v1/payments', (b) => b.query({ merchantId: injected('${merchantId}', EXAMPLE.merchantId), limit: '10' }))
       .willRespondWith(200, (b) =>
-        b.jsonBody({ data: eachLike(paymentListItem), nextCursor: nullValue(), stats: { totalRevenue: MatchersV3.atLeastLike({ currency: string('USD'), value: string('0') }, 0, 1), totalTransactions: integer(0), totalCustomers: integer(0) } }),
+        b.jsonBody({
+          data: eachLike(paymentListItem),
+          nextCursor: nullValue(),
+          stats: { totalRevenue: MatchersV3.atLeastLike({ currency: string('USD'), value: string('0') }, 0, 1), totalTransactions: integer(0), totalCustomers: integer(0) },
+        }),
       )
       .executeTest(async (mock) => {
         const page = await client(mock.url).payments.list({ merchantId: [EXAMPLE.merchantId], limit: 10 });

@@ -14,7 +14,11 @@ const client = (baseUrl: string, apiKey = 'wk_test_consumer'): GatewayClient => 
 
 const gatewayPath = (suffix = '') => injected(`/v1/gateway/payment/\${paymentId}${suffix}`, `/v1/gateway/payment/${EXAMPLE.paymentId}${suffix}`);
 const fiat = { unit: 'iso4217/USD', value: regex('^[0-9]+$', '1050') };
-const tokenAmount = { unit: regex('^caip19/.+$', `caip19/${EXAMPLE.evmUsdc}`), value: regex('^[0-9]+$', '10500000'), display: like({ assetSymbol: 'USDC', assetName: 'USD Coin', decimals: 6 }) };
+const tokenAmount = {
+  unit: regex('^caip19/.+$', `caip19/${EXAMPLE.evmUsdc}`),
+  value: regex('^[0-9]+$', '10500000'),
+  display: like({ assetSymbol: 'USDC', assetName: 'USD Coin', decimals: 6 }),
+};
 const summary = { status: paymentStatus('requires_action'), amount: fiat, expiresAt: unixSeconds(), merchant: { name: string('Acme Store'), iconUrl: nullValue() } };
 
 describe('payment summary', () => {
@@ -26,7 +30,11 @@ describe('payment summary', () => {
       .withRequest('GET', gatewayPath())
       .willRespondWith(200, (b) => b.jsonBody(summary))
       .executeTest(async (mock) => {
-        expect(await client(mock.url).getPayment(EXAMPLE.paymentId)).toMatchObject({ status: 'requires_action', amount: { unit: 'iso4217/USD', value: '1050' }, merchant: { name: 'Acme Store' } });
+        expect(await client(mock.url).getPayment(EXAMPLE.paymentId)).toMatchObject({
+          status: 'requires_action',
+          amount: { unit: 'iso4217/USD', value: '1050' },
+          merchant: { name: 'Acme Store' },
+        });
       });
   });
 
@@ -71,7 +79,14 @@ describe('options', () => {
             account: caip10(EXAMPLE.buyer),
             amount: tokenAmount,
             etaS: integer(5),
-            actions: eachLike({ type: 'walletRpc', data: { chain_id: regex('^eip155:[0-9]+$', 'eip155:31337'), method: regex('^(eth_signTypedData_v4|eth_sendTransaction|personal_sign)$', 'eth_signTypedData_v4'), params: eachLike(string('0x90F8bf6A479f320ead074411a4B0e7944Ea8c9C1')) } }),
+            actions: eachLike({
+              type: 'walletRpc',
+              data: {
+                chain_id: regex('^eip155:[0-9]+$', 'eip155:31337'),
+                method: regex('^(eth_signTypedData_v4|eth_sendTransaction|personal_sign)$', 'eth_signTypedData_v4'),
+                params: eachLike(string('0x90F8bf6A479f320ead074411a4B0e7944Ea8c9C1')),
+              },
+            }),
           }),
           info: summary,
           collectData: nullValue(),
@@ -120,7 +135,12 @@ describe('fetch', () => {
       .uponReceiving('a request to fetch the transaction of a build action')
       .withRequest('POST', gatewayPath('/fetch'), (b) => b.jsonBody({ optionId: injected('${optionId}', EXAMPLE.optionId), data: injected('${data}', EXAMPLE.optionId) }))
       .willRespondWith(200, (b) =>
-        b.jsonBody({ actions: eachLike({ type: 'walletRpc', data: { chain_id: regex('^solana:.+$', 'solana:sandbox'), method: 'solana_signTransaction', params: eachLike({ transaction: string('AQAB') }) } }) }),
+        b.jsonBody({
+          actions: eachLike({
+            type: 'walletRpc',
+            data: { chain_id: regex('^solana:.+$', 'solana:sandbox'), method: 'solana_signTransaction', params: eachLike({ transaction: string('AQAB') }) },
+          }),
+        }),
       )
       .executeTest(async (mock) => {
         const [action] = await client(mock.url).fetchAction(EXAMPLE.paymentId, { optionId: EXAMPLE.optionId, data: EXAMPLE.optionId });
@@ -144,7 +164,11 @@ describe('confirm', () => {
         b.jsonBody({ status: 'succeeded', isFinal: true, pollInMs: nullValue(), info: { txId: regex('^0x[0-9a-f]{64}$', `0x${'12'.repeat(32)}`), optionAmount: tokenAmount } }),
       )
       .executeTest(async (mock) => {
-        const outcome = await client(mock.url).confirm(EXAMPLE.paymentId, { optionId: EXAMPLE.optionId, results: [{ type: 'walletRpc', data: [EXAMPLE.signature] }] }, { maxPollMs: 20_000 });
+        const outcome = await client(mock.url).confirm(
+          EXAMPLE.paymentId,
+          { optionId: EXAMPLE.optionId, results: [{ type: 'walletRpc', data: [EXAMPLE.signature] }] },
+          { maxPollMs: 20_000 },
+        );
         expect(outcome).toMatchObject({ status: 'succeeded', isFinal: true, info: { txId: expect.stringMatching(/^0x/) } });
       });
   });
@@ -154,10 +178,14 @@ describe('confirm', () => {
       .addInteraction()
       .given('a signed EIP-3009 option whose quote has expired')
       .uponReceiving('a confirmation after the quote expired')
-      .withRequest('POST', gatewayPath('/confirm'), (b) => b.jsonBody({ optionId: injected('${optionId}', EXAMPLE.optionId), results: results(injected('${signature}', EXAMPLE.signature)) }))
+      .withRequest('POST', gatewayPath('/confirm'), (b) =>
+        b.jsonBody({ optionId: injected('${optionId}', EXAMPLE.optionId), results: results(injected('${signature}', EXAMPLE.signature)) }),
+      )
       .willRespondWith(409, (b) => b.jsonBody(errorBody('quote_expired')))
       .executeTest(async (mock) => {
-        const error = await rejection(() => client(mock.url).confirm(EXAMPLE.paymentId, { optionId: EXAMPLE.optionId, results: [{ type: 'walletRpc', data: [EXAMPLE.signature] }] }));
+        const error = await rejection(() =>
+          client(mock.url).confirm(EXAMPLE.paymentId, { optionId: EXAMPLE.optionId, results: [{ type: 'walletRpc', data: [EXAMPLE.signature] }] }),
+        );
         expect(error).toBeInstanceOf(PaymentExpiredError);
         expect(error).toMatchObject({ status: 409, code: 'quote_expired', expired: 'quote' });
       });
@@ -169,12 +197,21 @@ describe('confirm', () => {
       .given('a payable payment with a signed EIP-3009 option')
       .uponReceiving('a confirmation with more results than actions')
       .withRequest('POST', gatewayPath('/confirm'), (b) =>
-        b.jsonBody({ optionId: injected('${optionId}', EXAMPLE.optionId), results: [...results(injected('${signature}', EXAMPLE.signature)), ...results(injected('${signature}', EXAMPLE.signature))] }),
+        b.jsonBody({
+          optionId: injected('${optionId}', EXAMPLE.optionId),
+          results: [...results(injected('${signature}', EXAMPLE.signature)), ...results(injected('${signature}', EXAMPLE.signature))],
+        }),
       )
       .willRespondWith(400, (b) => b.jsonBody(errorBody('invalid_results')))
       .executeTest(async (mock) => {
-        const twice: ActionResult[] = [{ type: 'walletRpc', data: [EXAMPLE.signature] }, { type: 'walletRpc', data: [EXAMPLE.signature] }];
-        expect(await rejection(() => client(mock.url).confirm(EXAMPLE.paymentId, { optionId: EXAMPLE.optionId, results: twice }))).toMatchObject({ status: 400, code: 'invalid_results' });
+        const twice: ActionResult[] = [
+          { type: 'walletRpc', data: [EXAMPLE.signature] },
+          { type: 'walletRpc', data: [EXAMPLE.signature] },
+        ];
+        expect(await rejection(() => client(mock.url).confirm(EXAMPLE.paymentId, { optionId: EXAMPLE.optionId, results: twice }))).toMatchObject({
+          status: 400,
+          code: 'invalid_results',
+        });
       });
   });
 });

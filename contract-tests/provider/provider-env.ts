@@ -37,16 +37,33 @@ export async function startProviderEnv(): Promise<ProviderEnv> {
   const assets = createAssetRegistry(chains.assetConfigs());
   const evm = chains.evm;
   const registry = createChainRegistry([
-    createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1 }]),
+    createEvmChainAdapter([
+      { caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1 },
+    ]),
     createSolanaChainAdapter([{ caip2: chains.solana.caip2, connection: chains.solana.connection, feePayer: chains.solana.feePayer }]),
   ]);
   const logger = pino({ level: 'silent' });
   let offset = 0;
   const clock: Clock = { now: () => Date.now() + offset };
-  const jobs: RunningJobs = await startJobs({ storage, queue: createInlineQueue({ clock: systemClock }), handlers: buildJobHandlers({ storage, clock: systemClock, logger, assets, chains: registry , webhooks: webhookSettings({ allowLoopback: false }).delivery }), clock: systemClock, logger, relayIntervalMs: 200 });
+  const jobs: RunningJobs = await startJobs({
+    storage,
+    queue: createInlineQueue({ clock: systemClock }),
+    handlers: buildJobHandlers({ storage, clock: systemClock, logger, assets, chains: registry, webhooks: webhookSettings({ allowLoopback: false }).delivery }),
+    clock: systemClock,
+    logger,
+    relayIntervalMs: 200,
+  });
   // Responses go out as the service sends them in production (no response validation against the
   // spec), so a renamed field reaches the consumer's expectations instead of turning into a 500.
-  const t = await startTestApp(storage, { validateResponses: false, clock, assets, chains: registry, prices: createPriceTable(), payBaseUrl: 'https://pay.example.test', onJobsWritten: () => jobs.relay.notify() });
+  const t = await startTestApp(storage, {
+    validateResponses: false,
+    clock,
+    assets,
+    chains: registry,
+    prices: createPriceTable(),
+    payBaseUrl: 'https://pay.example.test',
+    onJobsWritten: () => jobs.relay.notify(),
+  });
   return {
     t,
     chains,
@@ -94,7 +111,11 @@ export class Seeder {
     return r.body;
   }
 
-  async merchant(partner: TestPartner, idempotencyKey = `seed-${crypto.randomUUID()}`, body: Record<string, unknown> = { merchantName: 'Acme Store', merchantEmail: 'billing@acme.store' }): Promise<string> {
+  async merchant(
+    partner: TestPartner,
+    idempotencyKey = `seed-${crypto.randomUUID()}`,
+    body: Record<string, unknown> = { merchantName: 'Acme Store', merchantEmail: 'billing@acme.store' },
+  ): Promise<string> {
     return (await this.ok('POST', '/v1/merchants', partner.key, body, { 'Idempotency-Key': idempotencyKey })).merchant.id as string;
   }
 
@@ -103,7 +124,13 @@ export class Seeder {
     const merchantId = await this.merchant(partner);
     const address = kind === 'evm' ? Wallet.createRandom().address : Keypair.generate().publicKey.toBase58();
     const asset = this.asset(kind);
-    const r = await this.ok('POST', `/v1/merchants/${merchantId}/settlements/crypto`, partner.key, { settlements: [{ asset, destination: `${asset.split('/')[0]}:${address}` }] }, { 'Idempotency-Key': `seed-${crypto.randomUUID()}` });
+    const r = await this.ok(
+      'POST',
+      `/v1/merchants/${merchantId}/settlements/crypto`,
+      partner.key,
+      { settlements: [{ asset, destination: `${asset.split('/')[0]}:${address}` }] },
+      { 'Idempotency-Key': `seed-${crypto.randomUUID()}` },
+    );
     return { merchantId, settlementId: r.settlements[0].id as string };
   }
 
@@ -147,7 +174,10 @@ export class Seeder {
   /** Pays the payment on the sandbox EVM chain through the gateway, waiting until it succeeded. */
   async pay(partner: TestPartner, paymentId: string): Promise<void> {
     const { optionId, signature } = await this.signedEvmOption(partner, paymentId);
-    const r = await this.ok('POST', `/v1/gateway/payment/${paymentId}/confirm?maxPollMs=20000`, partner.walletKey, { optionId, results: [{ type: 'walletRpc', data: [signature] }] });
+    const r = await this.ok('POST', `/v1/gateway/payment/${paymentId}/confirm?maxPollMs=20000`, partner.walletKey, {
+      optionId,
+      results: [{ type: 'walletRpc', data: [signature] }],
+    });
     if (r.status !== 'succeeded') throw new Error(`provider state setup: payment ended ${JSON.stringify(r)}`);
   }
 }

@@ -115,8 +115,14 @@ function verify(consumer: string) {
     // state left; here a consumer's new state name fails until the provider has a handler for it.
     const pact = JSON.parse(readFileSync(pactFile, 'utf8')) as { interactions: { providerStates?: { name: string }[] }[] };
     const named = new Set(pact.interactions.flatMap((i) => (i.providerStates ?? []).map((s) => s.name)));
-    expect([...named].filter((name) => !(name in states)), 'provider states without a handler in contract-tests/provider/verify.test.ts').toEqual([]);
-    expect(pact.interactions.filter((i) => !i.providerStates?.length), 'interactions must name a provider state').toEqual([]);
+    expect(
+      [...named].filter((name) => !(name in states)),
+      'provider states without a handler in contract-tests/provider/verify.test.ts',
+    ).toEqual([]);
+    expect(
+      pact.interactions.filter((i) => !i.providerStates?.length),
+      'interactions must name a provider state',
+    ).toEqual([]);
     await new Verifier({
       provider: PROVIDER,
       providerBaseUrl: env.t.url,

@@ -22,5 +22,4 @@ export function keyHint(key: string): string {
   return key.slice(-4);
 }
 
-
 export const looksLikeApiKey = (s: string) => /^(sk_(live|test)|wk|app)_[A-Za-z0-9_-]{16,128}$/.test(s);

@@ -28,7 +28,13 @@ export async function createPartner(
   opts: { name: string; version: string; live: boolean; now?: Date; iconUrl?: string },
 ): Promise<{ partner: PartnerRecord; apiKey: string; keyId: string }> {
   const now = opts.now ?? new Date();
-  const partner: PartnerRecord = { id: newId('partner', now.getTime()), name: opts.name, defaultVersion: opts.version, createdAt: now, ...(opts.iconUrl ? { iconUrl: opts.iconUrl } : {}) };
+  const partner: PartnerRecord = {
+    id: newId('partner', now.getTime()),
+    name: opts.name,
+    defaultVersion: opts.version,
+    createdAt: now,
+    ...(opts.iconUrl ? { iconUrl: opts.iconUrl } : {}),
+  };
   await storage.partners.create(partner);
   const { record, apiKey } = await createKey(storage, { partnerId: partner.id, scope: 'partner', live: opts.live, now });
   return { partner, apiKey, keyId: record.id };

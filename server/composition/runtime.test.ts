@@ -28,7 +28,13 @@ async function serverEnv(): Promise<Record<string, string>> {
   const schema = uniqueSchema('runtime');
   schemas.push(schema);
   await (await createPostgresStorage({ url: postgresUrl, schema })).close();
-  return { SERVICE_MODE: 'production', PORT: '4999', LOGO_CHECKS: 'off', DATABASE_URL: `${postgresUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, REDIS_URL: redisUrl };
+  return {
+    SERVICE_MODE: 'production',
+    PORT: '4999',
+    LOGO_CHECKS: 'off',
+    DATABASE_URL: `${postgresUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    REDIS_URL: redisUrl,
+  };
 }
 
 /** Chains that open nothing but record their close. */
@@ -78,7 +84,11 @@ describe('openRuntime', () => {
 
   it('closes what it opened when a later step fails', async () => {
     const chains = fakeChains();
-    const failing = async () => ({ assets: [{ id: 'not-an-asset', symbol: 'X', name: 'X', decimals: 6, flows: ['transfer' as const], networkName: 'X' }], ports: [], close: chains.close });
+    const failing = async () => ({
+      assets: [{ id: 'not-an-asset', symbol: 'X', name: 'X', decimals: 6, flows: ['transfer' as const], networkName: 'X' }],
+      ports: [],
+      close: chains.close,
+    });
     await expect(openRuntime(loadConfig(embeddedEnv()), { role: 'api', logger, print: () => {}, openChains: failing })).rejects.toThrow(/CAIP-19/);
     expect(chains.close).toHaveBeenCalledTimes(1);
   }, 60_000);

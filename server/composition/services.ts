@@ -44,5 +44,9 @@ export async function openRateLimiter(config: Pick<AppConfig, 'redisUrl'>, limit
  * whichever process (API or worker) made it.
  */
 export async function openPaymentChanges(storage: Awaited<ReturnType<typeof openConfiguredStorage>>, logger: Logger): Promise<PaymentChangesPort> {
-  return createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db: storage.db, onError: (err) => logger.warn({ err }, 'payment changes: listener error (a lost connection reconnects by itself)') });
+  return createPostgresPaymentChanges({
+    channel: PAYMENT_CHANGES_CHANNEL,
+    db: storage.db,
+    onError: (err) => logger.warn({ err }, 'payment changes: listener error (a lost connection reconnects by itself)'),
+  });
 }

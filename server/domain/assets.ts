@@ -72,7 +72,15 @@ export function canonicalAssetId(assets: AssetRegistry, asset: string): string |
   if (assets.get(asset)) return asset;
   if (parsed.chain.namespace === 'eip155' && /^0x[0-9a-fA-F]{40}$/.test(parsed.assetReference)) {
     const lower = parsed.assetReference.toLowerCase();
-    return assets.all().find((a) => a.parsed.chain.namespace === 'eip155' && a.parsed.chain.reference === parsed.chain.reference && a.parsed.assetNamespace === parsed.assetNamespace && a.parsed.assetReference.toLowerCase() === lower)?.id;
+    return assets
+      .all()
+      .find(
+        (a) =>
+          a.parsed.chain.namespace === 'eip155' &&
+          a.parsed.chain.reference === parsed.chain.reference &&
+          a.parsed.assetNamespace === parsed.assetNamespace &&
+          a.parsed.assetReference.toLowerCase() === lower,
+      )?.id;
   }
   return undefined;
 }

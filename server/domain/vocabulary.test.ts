@@ -15,12 +15,13 @@ import { VERSIONS as COMPARED_VERSIONS } from '../../tools/compat/compare-openap
  */
 type Node = Record<string, unknown>;
 const openapiDir = resolve(import.meta.dirname, '../../generated/openapi');
-const documents = readdirSync(openapiDir).filter((f) => f.endsWith('.yaml')).sort()
+const documents = readdirSync(openapiDir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()
   .map((f) => ({ file: f, doc: YAML.parse(readFileSync(join(openapiDir, f), 'utf8')) as Node }));
 
 const schemas = (doc: Node) => (doc.components as { schemas: Record<string, Node> }).schemas;
-const deref = (doc: Node, s: Node | undefined): Node | undefined =>
-  typeof s?.$ref === 'string' ? deref(doc, schemas(doc)[s.$ref.split('/').pop()!]) : s;
+const deref = (doc: Node, s: Node | undefined): Node | undefined => (typeof s?.$ref === 'string' ? deref(doc, schemas(doc)[s.$ref.split('/').pop()!]) : s);
 
 /** The `code` values a response body schema allows. */
 function codesOf(doc: Node, schema: Node | undefined): string[] {
@@ -35,11 +36,16 @@ function codesOf(doc: Node, schema: Node | undefined): string[] {
 /** Every (operation, HTTP status, code) the documents declare. */
 const declared = documents.flatMap(({ file, doc }) =>
   Object.values(doc.paths as Record<string, Record<string, Node>>).flatMap((item) =>
-    Object.values(item).filter((op) => op.responses).flatMap((op) =>
-      Object.entries(op.responses as Record<string, Node>).flatMap(([status, response]) => {
-        const body = (response.content as Record<string, { schema: Node }> | undefined)?.['application/json']?.schema;
-        return codesOf(doc, body).map((code) => ({ file, operation: op.operationId as string, status: Number(status), code }));
-      }))));
+    Object.values(item)
+      .filter((op) => op.responses)
+      .flatMap((op) =>
+        Object.entries(op.responses as Record<string, Node>).flatMap(([status, response]) => {
+          const body = (response.content as Record<string, { schema: Node }> | undefined)?.['application/json']?.schema;
+          return codesOf(doc, body).map((code) => ({ file, operation: op.operationId as string, status: Number(status), code }));
+        }),
+      ),
+  ),
+);
 
 describe('the vocabulary is the spec’s', () => {
   it('reads error codes out of the documents (the walk finds them)', () => {

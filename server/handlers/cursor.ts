@@ -23,7 +23,8 @@ export function decodeCursorAs<T>(cursor: string, isPosition: (x: Record<string,
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
     // Shallow and clean before any field check runs (the checks may recurse or echo values).
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && hostileIssues(parsed, 'cursor', 6, 1).length === 0 && isPosition(parsed as Record<string, unknown>)) return parsed as T;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && hostileIssues(parsed, 'cursor', 6, 1).length === 0 && isPosition(parsed as Record<string, unknown>))
+      return parsed as T;
   } catch {
     // fall through to the validation error
   }

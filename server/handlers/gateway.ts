@@ -82,7 +82,15 @@ export function gatewayHandlers(deps: GatewayDeps & { paymentChanges: PaymentCha
       const p = await longPoll(deps.paymentChanges, {
         paymentId: resolvePaymentRef(path.id, deps.payHost),
         maxPollMs: query.maxPollMs,
-        first: async () => confirmPayment(deps, await payment(path.id), body.optionId, body.results.map((r) => r.data[0]!), body.collectedData, walletApp),
+        first: async () =>
+          confirmPayment(
+            deps,
+            await payment(path.id),
+            body.optionId,
+            body.results.map((r) => r.data[0]!),
+            body.collectedData,
+            walletApp,
+          ),
         reread: current,
       });
       return { status: 200, body: statusView(p, assets, clock.now(), ctx.apiVersion!) };

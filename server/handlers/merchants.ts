@@ -19,7 +19,12 @@ export function merchantHandlers(deps: MerchantHandlerDeps): Pick<OperationHandl
     async createMerchant({ body, ctx }) {
       const fields = { name: body.merchantName, email: body.merchantEmail, iconUrl: body.iconUrl ?? null, dataCollection: body.dataCollection ?? null };
       const idempotency = ctx.idempotency;
-      const merchant = await createMerchant(deps, partnerOf(ctx).id, fields, idempotency ? { idempotency: (m) => idempotency.completeWith(201, { merchant: merchantSummary(m) }) } : {});
+      const merchant = await createMerchant(
+        deps,
+        partnerOf(ctx).id,
+        fields,
+        idempotency ? { idempotency: (m) => idempotency.completeWith(201, { merchant: merchantSummary(m) }) } : {},
+      );
       return { status: 201, body: { merchant: merchantSummary(merchant) } };
     },
 

@@ -43,7 +43,8 @@ interface CursorState {
 }
 
 const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
-const isRevenue = (r: unknown) => !!r && typeof r === 'object' && /^[A-Z]{3}$/.test(String((r as { currency?: unknown }).currency)) && Number.isFinite((r as { amount?: unknown }).amount);
+const isRevenue = (r: unknown) =>
+  !!r && typeof r === 'object' && /^[A-Z]{3}$/.test(String((r as { currency?: unknown }).currency)) && Number.isFinite((r as { amount?: unknown }).amount);
 
 /** The stats are echoed to the client as they are: a forged cursor must not shape the answer. */
 function isStats(s: unknown): s is Stats {
@@ -83,7 +84,12 @@ const looksLikeCaip = (s: string) => s.includes(':') || s.includes('/');
 /** The assets whose symbol is one of `symbols` (case-insensitive, any chain). */
 function assetsWithSymbol(assets: AssetRegistry, symbols: string[]): Set<string> {
   const wanted = new Set(symbols.map((s) => s.toUpperCase()));
-  return new Set(assets.all().filter((a) => wanted.has(a.symbol.toUpperCase())).map((a) => a.id));
+  return new Set(
+    assets
+      .all()
+      .filter((a) => wanted.has(a.symbol.toUpperCase()))
+      .map((a) => a.id),
+  );
 }
 
 /**
@@ -94,7 +100,8 @@ function assetsWithSymbol(assets: AssetRegistry, symbols: string[]): Set<string>
 function assetFilter(params: ListParams, assets: AssetRegistry, names: { asset: string }, issues: ValidationIssue[]): string[] | undefined {
   const sets: Array<Set<string>> = [];
   if (params.token_symbol?.length) {
-    if (params.token_symbol.some(looksLikeCaip)) issues.push({ field: 'query.token_symbol', message: 'takes token symbols such as USDC; CAIP-19 ids are not supported here (use asset)' });
+    if (params.token_symbol.some(looksLikeCaip))
+      issues.push({ field: 'query.token_symbol', message: 'takes token symbols such as USDC; CAIP-19 ids are not supported here (use asset)' });
     sets.push(assetsWithSymbol(assets, params.token_symbol));
   }
   if (params.asset !== undefined) {
@@ -109,7 +116,13 @@ function assetFilter(params: ListParams, assets: AssetRegistry, names: { asset: 
 /** The version whose vocabulary the list speaks: the resolved API version, or the legacy list's own ('legacy'). */
 type ListVocabulary = string;
 
-function toQuery(params: ListParams, merchantIds: string[] | undefined, assets: AssetRegistry, vocabulary: ListVocabulary, names = { startTs: 'startTs', endTs: 'endTs', asset: 'asset' }): PaymentListQuery {
+function toQuery(
+  params: ListParams,
+  merchantIds: string[] | undefined,
+  assets: AssetRegistry,
+  vocabulary: ListVocabulary,
+  names = { startTs: 'startTs', endTs: 'endTs', asset: 'asset' },
+): PaymentListQuery {
   const issues: ValidationIssue[] = [];
   const from = timestamp(params.startTs, `query.${names.startTs}`, issues);
   const before = timestamp(params.endTs, `query.${names.endTs}`, issues);
@@ -123,7 +136,14 @@ function toQuery(params: ListParams, merchantIds: string[] | undefined, assets: 
     ...(from ? { createdFrom: from } : {}),
     ...(before ? { createdBefore: before } : {}),
     // One CAIP-2 id, or several separated by commas.
-    ...(params.network ? { networks: params.network.split(',').map((n) => n.trim()).filter(Boolean) } : {}),
+    ...(params.network
+      ? {
+          networks: params.network
+            .split(',')
+            .map((n) => n.trim())
+            .filter(Boolean),
+        }
+      : {}),
     ...(params.referenceId ? { referenceId: params.referenceId } : {}),
     sortBy: params.sortBy ?? 'date',
     sortDir: params.sortDir ?? 'desc',
@@ -143,11 +163,13 @@ export function paymentListHandlers(deps: PaymentDeps): Pick<OperationHandlers, 
     const limit = q.limit;
     const [rows, stats] = await Promise.all([
       storage.payments.list(partner.id, { ...q, limit: limit + 1 }),
-      previous ? Promise.resolve(previous.stats) : storage.payments.stats(partner.id, q).then((s): Stats => ({
-        totalRevenue: s.revenue.map((r) => ({ currency: r.currency, amount: Number(formatMinor(r.minor, currencyExponent(r.currency) ?? 2)) })),
-        totalTransactions: s.transactions,
-        totalCustomers: s.customers,
-      })),
+      previous
+        ? Promise.resolve(previous.stats)
+        : storage.payments.stats(partner.id, q).then((s): Stats => ({
+            totalRevenue: s.revenue.map((r) => ({ currency: r.currency, amount: Number(formatMinor(r.minor, currencyExponent(r.currency) ?? 2)) })),
+            totalTransactions: s.transactions,
+            totalCustomers: s.customers,
+          })),
     ]);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];

@@ -35,7 +35,14 @@ export function paymentHandlers(deps: PaymentHandlerDeps): Pick<OperationHandler
   return {
     async createPayment({ body, ctx }) {
       const preview = ctx.apiVersion === '2026-02-19.preview';
-      const input = { partnerId: partnerOf(ctx).id, merchantId: ctx.merchantId!, amount: body.amount, expiresAt: body.expiresAt ?? null, referenceId: body.referenceId, checkout: preview ? (body.checkout ?? null) : null };
+      const input = {
+        partnerId: partnerOf(ctx).id,
+        merchantId: ctx.merchantId!,
+        amount: body.amount,
+        expiresAt: body.expiresAt ?? null,
+        referenceId: body.referenceId,
+        checkout: preview ? (body.checkout ?? null) : null,
+      };
       const idempotency = ctx.idempotency;
       const payment = await createPayment(deps, input, idempotency ? { idempotency: (p) => idempotency.completeWith(201, createdView(p, deps.payBaseUrl)) } : {});
       return { status: 201, body: createdView(payment, deps.payBaseUrl) };

@@ -17,7 +17,13 @@ export function settlementHandlers(deps: SettlementHandlerDeps): Pick<OperationH
 
     async createCryptoSettlements({ path, body, ctx }) {
       const idempotency = ctx.idempotency;
-      const records = await registerSettlements(deps, partnerOf(ctx).id, path.merchantId, body.settlements, idempotency ? { idempotency: (r) => idempotency.completeWith(201, { settlements: r.map(settlementView) }) } : {});
+      const records = await registerSettlements(
+        deps,
+        partnerOf(ctx).id,
+        path.merchantId,
+        body.settlements,
+        idempotency ? { idempotency: (r) => idempotency.completeWith(201, { settlements: r.map(settlementView) }) } : {},
+      );
       return { status: 201, body: { settlements: records.map(settlementView) } };
     },
 

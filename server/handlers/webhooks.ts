@@ -22,23 +22,45 @@ export interface WebhookHandlerDeps {
   onJobsWritten?: () => void;
 }
 
-type WebhookOps = 'createWebhookEndpoint' | 'listWebhookEndpoints' | 'getWebhookEndpoint' | 'updateWebhookEndpoint' | 'deleteWebhookEndpoint'
-  | 'rotateWebhookSecret' | 'listWebhookDeliveries' | 'redeliverWebhookEvent' | 'sendTestWebhook';
+type WebhookOps =
+  | 'createWebhookEndpoint'
+  | 'listWebhookEndpoints'
+  | 'getWebhookEndpoint'
+  | 'updateWebhookEndpoint'
+  | 'deleteWebhookEndpoint'
+  | 'rotateWebhookSecret'
+  | 'listWebhookDeliveries'
+  | 'redeliverWebhookEvent'
+  | 'sendTestWebhook';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 function endpointView(e: WebhookEndpointRecord, now: number) {
   const overlap = e.previousSecretExpiresAt && e.previousSecretExpiresAt.getTime() > now ? e.previousSecretExpiresAt : null;
   return {
-    id: e.id, url: e.url, enabledEvents: e.enabledEvents as EventType[], enabled: e.enabled, disabledReason: e.disabledReason,
-    previousSecretExpiresAt: iso(overlap), createdAt: e.createdAt.toISOString(), updatedAt: e.updatedAt.toISOString(),
+    id: e.id,
+    url: e.url,
+    enabledEvents: e.enabledEvents as EventType[],
+    enabled: e.enabled,
+    disabledReason: e.disabledReason,
+    previousSecretExpiresAt: iso(overlap),
+    createdAt: e.createdAt.toISOString(),
+    updatedAt: e.updatedAt.toISOString(),
   };
 }
 
 function deliveryView(d: WebhookDeliveryRecord) {
   return {
-    id: d.id, endpointId: d.endpointId, eventId: d.eventId, eventType: d.eventType, status: d.status, attemptCount: d.attemptCount,
-    lastStatusCode: d.lastStatusCode, nextAttemptAt: iso(d.nextAttemptAt), createdAt: d.createdAt.toISOString(), deliveredAt: iso(d.deliveredAt),
+    id: d.id,
+    endpointId: d.endpointId,
+    eventId: d.eventId,
+    eventType: d.eventType,
+    status: d.status,
+    attemptCount: d.attemptCount,
+    lastStatusCode: d.lastStatusCode,
+    nextAttemptAt: iso(d.nextAttemptAt),
+    createdAt: d.createdAt.toISOString(),
+    deliveredAt: iso(d.deliveredAt),
     attempts: d.attempts.map((a) => ({ attempt: a.attempt, at: a.at.toISOString(), statusCode: a.statusCode, durationMs: a.durationMs, error: shownError(a.error) })),
   };
 }
@@ -72,7 +94,10 @@ export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandler
     const d = { id: newDeliveryId(now), endpointId: e.id, partnerId: e.partnerId, eventId: event.id, eventType: event.type, body, createdAt: new Date(now) };
     await storage.webhooks.createDelivery(d, deliveryJob(d));
     deps.onJobsWritten?.();
-    return { status: 202 as const, body: { delivery: deliveryView({ ...d, status: 'pending', attemptCount: 0, lastStatusCode: null, nextAttemptAt: new Date(now), deliveredAt: null, attempts: [] }) } };
+    return {
+      status: 202 as const,
+      body: { delivery: deliveryView({ ...d, status: 'pending', attemptCount: 0, lastStatusCode: null, nextAttemptAt: new Date(now), deliveredAt: null, attempts: [] }) },
+    };
   }
 
   return {
@@ -81,11 +106,23 @@ export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandler
       await assertUrl(body.url);
       const now = new Date(clock.now());
       const e: WebhookEndpointRecord = {
-        id: newId('webhookEndpoint', now.getTime()), partnerId: partner.id, url: body.url, enabledEvents: [...new Set(body.enabledEvents)], enabled: body.enabled ?? true,
-        disabledReason: null, secret: newWebhookSecret(), previousSecret: null, previousSecretExpiresAt: null, createdAt: now, updatedAt: now, deletedAt: null,
+        id: newId('webhookEndpoint', now.getTime()),
+        partnerId: partner.id,
+        url: body.url,
+        enabledEvents: [...new Set(body.enabledEvents)],
+        enabled: body.enabled ?? true,
+        disabledReason: null,
+        secret: newWebhookSecret(),
+        previousSecret: null,
+        previousSecretExpiresAt: null,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
       };
       if (!(await storage.webhooks.createEndpointWithinLimit(e, MAX_WEBHOOK_ENDPOINTS))) {
-        throw new AppError('webhook_endpoint_limit', `A partner may have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`, { details: { limit: MAX_WEBHOOK_ENDPOINTS } });
+        throw new AppError('webhook_endpoint_limit', `A partner may have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`, {
+          details: { limit: MAX_WEBHOOK_ENDPOINTS },
+        });
       }
       return { status: 201, body: { endpoint: endpointView(e, now.getTime()), secret: e.secret } };
     },
@@ -127,7 +164,12 @@ export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandler
       const e = await endpointOf(partner.id, path.endpointId);
       const now = clock.now();
       const secret = newWebhookSecret();
-      const updated = await storage.webhooks.updateEndpoint(partner.id, e.id, { secret, previousSecret: e.secret, previousSecretExpiresAt: new Date(now + SECRET_OVERLAP_MS), updatedAt: new Date(now) });
+      const updated = await storage.webhooks.updateEndpoint(partner.id, e.id, {
+        secret,
+        previousSecret: e.secret,
+        previousSecretExpiresAt: new Date(now + SECRET_OVERLAP_MS),
+        updatedAt: new Date(now),
+      });
       if (!updated) throw notFound('No webhook endpoint with this id');
       return { status: 200, body: { endpoint: endpointView(updated, now), secret } };
     },
@@ -155,7 +197,12 @@ export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandler
       const partner = partnerOf(ctx);
       const e = await endpointOf(partner.id, path.endpointId);
       const now = clock.now();
-      const event = { id: newId('event', now), type: 'webhook.test', createdAt: new Date(now), data: { endpointId: e.id, message: 'A test event: the endpoint receives and verifies deliveries.' } };
+      const event = {
+        id: newId('event', now),
+        type: 'webhook.test',
+        createdAt: new Date(now),
+        data: { endpointId: e.id, message: 'A test event: the endpoint receives and verifies deliveries.' },
+      };
       return deliver(e, event, envelopeOf(event, partner.defaultVersion));
     },
   };

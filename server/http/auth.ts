@@ -34,7 +34,8 @@ function credentialOf(req: Request, auth: readonly string[], legacyKeyHeader: bo
   if (appId !== undefined) {
     if (!auth.includes('app')) return new AppError('forbidden', 'App-Id authenticates wallets on gateway operations only');
     if (!clientId) return new AppError('missing_client_id', 'App-Id needs a Client-Id header (any id of this wallet installation, 1–128 characters)');
-    if (clientId.length > 128) return new AppError('params_validation', 'Validation failed', { issues: [{ field: 'header.client-id', message: 'must NOT have more than 128 characters' }] });
+    if (clientId.length > 128)
+      return new AppError('params_validation', 'Validation failed', { issues: [{ field: 'header.client-id', message: 'must NOT have more than 128 characters' }] });
     return { credential: appId, appId: true };
   }
   if (apiKey) return { credential: apiKey, appId: false };

@@ -33,10 +33,12 @@ function toAppError(err: unknown): AppError | null {
     return new AppError('unsupported_media_type', 'Send the body as application/json (UTF-8)');
   }
   // Express's router could not percent-decode a path parameter (`/pay/%ED%A0%80`: not UTF-8).
-  if (err instanceof URIError && e.status === 400) return new AppError('params_validation', 'Validation failed', { issues: [{ field: 'path', message: 'is not valid percent-encoded UTF-8' }] });
+  if (err instanceof URIError && e.status === 400)
+    return new AppError('params_validation', 'Validation failed', { issues: [{ field: 'path', message: 'is not valid percent-encoded UTF-8' }] });
   // body-parser's other refusals (a gzip/deflate/br body that does not decode, an aborted or
   // short body) carry a 400 and no type of their own: the body could not be read.
-  if (e.status === 400 && !Array.isArray(e.errors) && (e as { expose?: boolean }).expose === true) return new AppError('invalid_params', 'The request body could not be read (check its Content-Encoding and length)');
+  if (e.status === 400 && !Array.isArray(e.errors) && (e as { expose?: boolean }).expose === true)
+    return new AppError('invalid_params', 'The request body could not be read (check its Content-Encoding and length)');
   if (e.status === 405) return new AppError('method_not_allowed', 'This path does not accept this method');
   if (e.status === 404) return new AppError('not_found', 'Not found');
   if (e.status === 400 && Array.isArray(e.errors)) {
@@ -61,7 +63,11 @@ export function errorHandler(): ErrorRequestHandler {
     } catch (err2) {
       // Only response validation (tests) can throw here; still answer in the error shape.
       ctx?.log.error({ err: err2 }, 'error response rejected');
-      if (!res.headersSent) res.status(500).type('application/json').end(JSON.stringify({ message: 'Internal error', code: 'internal_error' }));
+      if (!res.headersSent)
+        res
+          .status(500)
+          .type('application/json')
+          .end(JSON.stringify({ message: 'Internal error', code: 'internal_error' }));
     }
   };
 }

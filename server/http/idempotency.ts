@@ -93,7 +93,14 @@ export function claimIdempotencyKey(opts: IdempotencyOptions): RequestHandler {
       const op = ctx.operation;
       const headers: Record<string, string | undefined> = {};
       for (const name of opts.headerParamsOf?.(op.operationId) ?? op.headerParams) headers[name] = req.get(name);
-      const requestHash = requestFingerprint({ operationId: op.operationId, pathParams: ctx.pathParams ?? {}, apiVersion: ctx.apiVersion ?? '', query: ctx.query, headers, body: req.body });
+      const requestHash = requestFingerprint({
+        operationId: op.operationId,
+        pathParams: ctx.pathParams ?? {},
+        apiVersion: ctx.apiVersion ?? '',
+        query: ctx.query,
+        headers,
+        body: req.body,
+      });
       const deadline = opts.clock.now() + waitMs;
       for (;;) {
         const claim = await opts.storage.idempotency.claim(partnerId, key, requestHash, new Date(opts.clock.now()), staleAfterMs);

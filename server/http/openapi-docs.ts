@@ -44,7 +44,9 @@ export const generatedOpenApiDir = join(import.meta.dirname, '../../generated/op
 /** Every generated document, by version. */
 export function loadOpenApiDocs(dir = generatedOpenApiDir): Map<string, OpenApiDoc> {
   const docs = new Map<string, OpenApiDoc>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     docs.set(file.slice(0, -'.yaml'.length), parse(readFileSync(join(dir, file), 'utf8')) as OpenApiDoc);
   }
   if (docs.size === 0) throw new Error(`no OpenAPI documents in ${dir}: run \`npm run generate\``);
@@ -65,7 +67,15 @@ export function listOperations(doc: OpenApiDoc): OperationInfo[] {
       const op = item[method];
       if (!op?.operationId) continue;
       const security = op.security ?? doc.security ?? [];
-      const auth = [...new Set(security.flatMap((req) => Object.keys(req).map((s) => SCHEME_MODE[s]).filter((m): m is AuthMode => !!m)))];
+      const auth = [
+        ...new Set(
+          security.flatMap((req) =>
+            Object.keys(req)
+              .map((s) => SCHEME_MODE[s])
+              .filter((m): m is AuthMode => !!m),
+          ),
+        ),
+      ];
       const params = (op.parameters ?? []).map((p) => resolveParam(doc, p));
       const idem = params.find((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key');
       ops.push({

@@ -58,7 +58,9 @@ export function dispatchOperations(ops: OperationInfo[], handlers: OperationHand
     const ctx = contextOf(res);
     const op = ctx.operation;
     if (!op) return next();
-    const handler = handlers[op.operationId as OperationId] as unknown as (input: HandlerInput<OperationId>) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
+    const handler = handlers[op.operationId as OperationId] as unknown as (
+      input: HandlerInput<OperationId>,
+    ) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
     ctx.merchantId = req.get('Merchant-Id');
     try {
       const out = await handler({ path: (ctx.pathParams ?? {}) as never, query: ctx.query ?? {}, body: req.body as never, ctx });

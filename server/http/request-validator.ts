@@ -45,7 +45,12 @@ export interface OperationValidator {
 
 /** `/query/limit` → `query.limit`; `/body/settlements/0/asset` → `settlements[0].asset`. */
 function fieldOf(e: ErrorObject): string {
-  const extra = e.keyword === 'required' ? `/${(e.params as { missingProperty: string }).missingProperty}` : e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : '';
+  const extra =
+    e.keyword === 'required'
+      ? `/${(e.params as { missingProperty: string }).missingProperty}`
+      : e.keyword === 'additionalProperties'
+        ? `/${(e.params as { additionalProperty: string }).additionalProperty}`
+        : '';
   const parts = `${e.instancePath}${extra}`.split('/').filter(Boolean);
   if (parts[0] === 'body') parts.shift();
   else if (parts[0] === 'headers') parts[0] = 'header';

@@ -38,7 +38,14 @@ describe('crash safety: embedded PGlite outbox + inline queue', () => {
         expect(before?.relayedAt === null).toBe(mode === 'write');
         await createEffectTables(storage.db);
         // startJobs sees a non-durable queue and requeues every unfinished job first.
-        const jobs = await startJobs({ storage, queue: createInlineQueue(), handlers: { 'crash.effect': effectHandler(storage.db) }, clock, logger: silentJobLogger, relayIntervalMs: 100 });
+        const jobs = await startJobs({
+          storage,
+          queue: createInlineQueue(),
+          handlers: { 'crash.effect': effectHandler(storage.db) },
+          clock,
+          logger: silentJobLogger,
+          relayIntervalMs: 100,
+        });
         try {
           await waitFor('the job to complete', async () => Boolean((await storage.jobs.get(id))?.completedAt), 30_000);
           expect(await jobs.relay.runOnce()).toBe(0);

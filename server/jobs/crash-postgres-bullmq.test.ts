@@ -64,7 +64,14 @@ if (services) {
         return ids.length;
       };
       const queue = newQueue(connectionName);
-      const jobs = await startJobs({ storage, queue, handlers: { 'crash.effect': effectHandler(storage.db) }, clock: { now: () => Date.now() }, logger: silentJobLogger, relayIntervalMs: 100 });
+      const jobs = await startJobs({
+        storage,
+        queue,
+        handlers: { 'crash.effect': effectHandler(storage.db) },
+        clock: { now: () => Date.now() },
+        logger: silentJobLogger,
+        relayIntervalMs: 100,
+      });
       try {
         // One job delayed by 2 s: the kill lands while it sits in Redis's delayed set.
         const delayed = `job_b1_${Date.now().toString(36)}`;
@@ -95,7 +102,14 @@ if (services) {
       expect(await deadRelay.runOnce()).toBe(0);
       void dead.close().catch(() => {});
       expect((await storage.jobs.get(id))?.relayedAt).toBeNull();
-      const jobs = await startJobs({ storage, queue: newQueue(), handlers: { 'crash.effect': effectHandler(storage.db) }, clock: afterLease, logger: silentJobLogger, relayIntervalMs: 100 });
+      const jobs = await startJobs({
+        storage,
+        queue: newQueue(),
+        handlers: { 'crash.effect': effectHandler(storage.db) },
+        clock: afterLease,
+        logger: silentJobLogger,
+        relayIntervalMs: 100,
+      });
       try {
         await waitFor('the job to complete', completed(id), 30_000);
       } finally {

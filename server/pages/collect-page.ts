@@ -21,12 +21,14 @@ type Scoped = { ok: true; payment: PaymentRecord; quote: QuoteRecord } | { ok: f
 export function collectRouter(deps: PageDeps & { collectDataSecret: string }, payPath: string, assetBase: string): Router {
   async function scoped(token: string): Promise<Scoped> {
     const scope = verifyCollectToken(deps.collectDataSecret, token, deps.clock.now());
-    if (!scope) return { ok: false, reason: 'invalid_link', message: 'This link has expired or is not valid. Go back to your wallet and choose the payment option again.', status: 404 };
+    if (!scope)
+      return { ok: false, reason: 'invalid_link', message: 'This link has expired or is not valid. Go back to your wallet and choose the payment option again.', status: 404 };
     const payment = await deps.storage.payments.get(scope.paymentId);
     const quote = payment ? await deps.storage.quotes.get(scope.paymentId, scope.optionId) : null;
     if (!payment || !quote) return { ok: false, reason: 'invalid_link', message: 'This link does not match a payment option.', status: 404 };
     const status = effectiveStatus(payment, deps.clock.now());
-    if (status !== 'requires_action') return { ok: false, reason: `payment_${status}`, message: `This payment is ${status.replace('_', ' ')}; no details are needed any more.`, status: 409 };
+    if (status !== 'requires_action')
+      return { ok: false, reason: `payment_${status}`, message: `This payment is ${status.replace('_', ' ')}; no details are needed any more.`, status: 409 };
     if (!quote.collectData) return { ok: false, reason: 'not_needed', message: 'This payment option needs no details.', status: 404 };
     return { ok: true, payment, quote };
   }
@@ -45,7 +47,8 @@ export function collectRouter(deps: PageDeps & { collectDataSecret: string }, pa
     const s = await scoped(req.params.token);
     if (!s.ok) throw new AppError(s.status === 409 ? 'invalid_state' : 'not_found', s.message, { status: s.status, details: { reason: s.reason } });
     const data = (req.body as { data?: unknown } | undefined)?.data;
-    if (!data || typeof data !== 'object' || Array.isArray(data)) throw new AppError('params_validation', 'Send {"data": {…}} with the form fields', { issues: [{ field: 'data', message: 'must be an object' }] });
+    if (!data || typeof data !== 'object' || Array.isArray(data))
+      throw new AppError('params_validation', 'Send {"data": {…}} with the form fields', { issues: [{ field: 'data', message: 'must be an object' }] });
     await recordCollected(deps, s.quote, data as Record<string, string | boolean>);
     res.setHeader('Cache-Control', 'no-store');
     res.json({ status: 'complete' });

@@ -6,9 +6,32 @@ import type { OpenApiDoc } from '../http/openapi-docs.ts';
  * bodies and answers, then the schemas. Rendered on the server from the generated document, so
  * the reference is always the contract the service validates against, and needs no script.
  */
-type Schema = { $ref?: string; type?: string; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[]; enum?: unknown[]; nullable?: boolean; format?: string; properties?: Record<string, Schema>; required?: string[]; description?: string; additionalProperties?: unknown };
+type Schema = {
+  $ref?: string;
+  type?: string;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  enum?: unknown[];
+  nullable?: boolean;
+  format?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  description?: string;
+  additionalProperties?: unknown;
+};
 type Param = { $ref?: string; name?: string; in?: string; required?: boolean; description?: string; schema?: Schema };
-type Op = { operationId?: string; summary?: string; description?: string; tags?: string[]; deprecated?: boolean; parameters?: Param[]; requestBody?: { content?: Record<string, { schema?: Schema }> }; responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }> };
+type Op = {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  deprecated?: boolean;
+  parameters?: Param[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>;
+};
 
 const refName = (ref: string) => ref.split('/').pop()!;
 
@@ -32,7 +55,12 @@ function renderOp(doc: OpenApiDoc, method: string, path: string, op: Op): string
   const id = op.operationId ?? `${method}-${path}`;
   const params = paramsOf(doc, op);
   const body = op.requestBody?.content?.['application/json']?.schema;
-  const rows = params.map((p) => `<tr><td><code>${esc(p.name ?? '')}</code></td><td>${esc(p.in ?? '')}</td><td>${schemaText(p.schema)}</td><td>${p.required ? 'yes' : ''}</td><td>${esc(p.description ?? '')}</td></tr>`).join('');
+  const rows = params
+    .map(
+      (p) =>
+        `<tr><td><code>${esc(p.name ?? '')}</code></td><td>${esc(p.in ?? '')}</td><td>${schemaText(p.schema)}</td><td>${p.required ? 'yes' : ''}</td><td>${esc(p.description ?? '')}</td></tr>`,
+    )
+    .join('');
   const answers = Object.entries(op.responses ?? {})
     .map(([code, r]) => `<li><code>${esc(code)}</code> ${esc(r.description ?? '')} ${schemaText(r.content?.['application/json']?.schema)}</li>`)
     .join('');

@@ -52,7 +52,9 @@ export function formatFiat(currency: string, minor: bigint): string {
 
 /** Base units → "10.5 USDC": exact, with no trailing zeros after the point. */
 export function formatToken(value: bigint, decimals: number, symbol: string): string {
-  const decimal = formatMinor(value, decimals).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+  const decimal = formatMinor(value, decimals)
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
   return `${decimal} ${symbol}`;
 }
 

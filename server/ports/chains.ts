@@ -12,9 +12,7 @@ export type * from './chain-state-solana.ts';
  */
 
 /** An action in the gateway's wire shape. */
-export type WireAction =
-  | { type: 'walletRpc'; data: { chain_id: string; method: string; params: unknown[] } }
-  | { type: 'build'; data: { data: string } };
+export type WireAction = { type: 'walletRpc'; data: { chain_id: string; method: string; params: unknown[] } } | { type: 'build'; data: { data: string } };
 
 /**
  * What an option needs to be checked later: stored with the quote, opaque to the gateway, one

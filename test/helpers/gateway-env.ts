@@ -39,12 +39,21 @@ export async function startGatewayEnv(
   const evm = chains.evm;
   const clock = opts.clock ?? systemClock;
   const registry = createChainRegistry([
-    createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1, clock }]),
+    createEvmChainAdapter([
+      { caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1, clock },
+    ]),
     createSolanaChainAdapter([{ caip2: chains.solana.caip2, connection: chains.solana.connection, feePayer: chains.solana.feePayer }]),
   ]);
   const logger = pino({ level: 'silent' });
   let notify = () => {};
-  const jobs = await startJobs({ storage, queue: createInlineQueue({ clock }), handlers: buildJobHandlers({ storage, clock, logger, assets, chains: registry , webhooks: webhookSettings({ allowLoopback: false }).delivery }), clock, logger, relayIntervalMs: 200 });
+  const jobs = await startJobs({
+    storage,
+    queue: createInlineQueue({ clock }),
+    handlers: buildJobHandlers({ storage, clock, logger, assets, chains: registry, webhooks: webhookSettings({ allowLoopback: false }).delivery }),
+    clock,
+    logger,
+    relayIntervalMs: 200,
+  });
   notify = () => jobs.relay.notify();
   const t = await startTestApp(storage, {
     clock,
@@ -79,7 +88,11 @@ export async function signTypedDataParams(wallet: Wallet | HDNodeWallet, params:
 /** A merchant of partner A with settlements in the given assets, paid to a fresh address. */
 export async function sandboxMerchant(t: TestApp, assetIds: string[]): Promise<{ merchantId: string; destination: string }> {
   const destination = Wallet.createRandom().address;
-  const m = await t.call('POST', '/v1/merchants', { key: t.a.key, headers: { 'Idempotency-Key': `gm-${Math.random()}` }, body: { merchantName: 'Sandbox Shop', merchantEmail: 'shop@sandbox.test' } });
+  const m = await t.call('POST', '/v1/merchants', {
+    key: t.a.key,
+    headers: { 'Idempotency-Key': `gm-${Math.random()}` },
+    body: { merchantName: 'Sandbox Shop', merchantEmail: 'shop@sandbox.test' },
+  });
   const merchantId = m.body.merchant.id as string;
   const s = await t.call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
     key: t.a.key,

@@ -11,7 +11,11 @@ export const passiveChain: ChainPort = {
   supportsChain: (caip2) => caip2 === 'eip155:8453',
   isValidAddress: (a) => /^0x[0-9a-fA-F]{40}$/.test(a),
   async prepareOption(req) {
-    return { actions: [{ type: 'walletRpc', data: { chain_id: 'eip155:8453', method: 'eth_signTypedData_v4', params: [req.account, '{}'] } }], state: { flow: 'transfer' }, etaS: 2 };
+    return {
+      actions: [{ type: 'walletRpc', data: { chain_id: 'eip155:8453', method: 'eth_signTypedData_v4', params: [req.account, '{}'] } }],
+      state: { flow: 'transfer' },
+      etaS: 2,
+    };
   },
   expectedResults: () => 1,
   async verifyResults() {

@@ -7,7 +7,11 @@ export const EVM_DEST = 'eip155:8453:0x1234567890abcdef1234567890abcdef12345678'
 export async function payableMerchant(t: TestApp, key: string, name = 'Shop'): Promise<string> {
   const m = await t.call('POST', '/v1/merchants', { key, headers: { 'Idempotency-Key': `pm-${Math.random()}` }, body: { merchantName: name, merchantEmail: 'pay@shop.co' } });
   const id = m.body.merchant.id as string;
-  const s = await t.call('POST', `/v1/merchants/${id}/settlements/crypto`, { key, headers: { 'Idempotency-Key': `ps-${Math.random()}` }, body: { settlements: [{ asset: USDC_BASE, destination: EVM_DEST }] } });
+  const s = await t.call('POST', `/v1/merchants/${id}/settlements/crypto`, {
+    key,
+    headers: { 'Idempotency-Key': `ps-${Math.random()}` },
+    body: { settlements: [{ asset: USDC_BASE, destination: EVM_DEST }] },
+  });
   if (s.status !== 201) throw new Error(`settlement setup failed: ${JSON.stringify(s.body)}`);
   return id;
 }

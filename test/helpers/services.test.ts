@@ -26,7 +26,14 @@ async function runFixture(requireServices: boolean): Promise<Report> {
     TEST_REDIS_URL: 'redis://127.0.0.1:1',
     REQUIRE_SERVICES: requireServices ? '1' : '0',
   };
-  const args = [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', join(root, 'test/helpers/services-fixture/vitest.config.ts'), '--reporter=json', `--outputFile=${outputFile}`];
+  const args = [
+    join(root, 'node_modules/vitest/vitest.mjs'),
+    'run',
+    '--config',
+    join(root, 'test/helpers/services-fixture/vitest.config.ts'),
+    '--reporter=json',
+    `--outputFile=${outputFile}`,
+  ];
   await promisify(execFile)(process.execPath, args, { cwd: root, env }).catch(() => {});
   return JSON.parse(readFileSync(outputFile, 'utf8')) as Report;
 }
@@ -36,7 +43,10 @@ describe('suites that need an absent PostgreSQL or Redis', () => {
     const [file] = (await runFixture(false)).testResults;
     expect(file!.status).toBe('passed');
     expect(file!.assertionResults.map(({ status, title }) => ({ status, title }))).toEqual([
-      { status: 'skipped', title: 'the suites on PostgreSQL (skipped: PostgreSQL not reachable at postgresql://postgres:***@127.0.0.1:1/test; set REQUIRE_SERVICES=1 to fail instead)' },
+      {
+        status: 'skipped',
+        title: 'the suites on PostgreSQL (skipped: PostgreSQL not reachable at postgresql://postgres:***@127.0.0.1:1/test; set REQUIRE_SERVICES=1 to fail instead)',
+      },
       { status: 'skipped', title: 'the suites on Redis (skipped: Redis not reachable at redis://127.0.0.1:1; set REQUIRE_SERVICES=1 to fail instead)' },
       { status: 'skipped', title: 'runs only when PostgreSQL answers' },
       { status: 'passed', title: 'a test that needs neither' },

@@ -24,9 +24,33 @@ export interface TestWebhookOptions {
 
 /** Assets the HTTP suites settle in: one EVM token and one SPL token. */
 export const TEST_ASSETS: AssetConfig[] = [
-  { id: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', name: 'USD Coin', decimals: 6, pegCurrency: 'USD', flows: ['eip3009', 'permit2', 'transfer'], networkName: 'Base' },
-  { id: 'eip155:1/erc20:0xdAC17F958D2ee523a2206206994597C13D831ec7', symbol: 'USDT', name: 'Tether USD', decimals: 6, pegCurrency: 'USD', flows: ['permit2', 'transfer'], networkName: 'Ethereum' },
-  { id: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/token:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', symbol: 'USDC', name: 'USD Coin', decimals: 6, pegCurrency: 'USD', flows: ['spl'], networkName: 'Solana' },
+  {
+    id: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    symbol: 'USDC',
+    name: 'USD Coin',
+    decimals: 6,
+    pegCurrency: 'USD',
+    flows: ['eip3009', 'permit2', 'transfer'],
+    networkName: 'Base',
+  },
+  {
+    id: 'eip155:1/erc20:0xdAC17F958D2ee523a2206206994597C13D831ec7',
+    symbol: 'USDT',
+    name: 'Tether USD',
+    decimals: 6,
+    pegCurrency: 'USD',
+    flows: ['permit2', 'transfer'],
+    networkName: 'Ethereum',
+  },
+  {
+    id: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/token:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    symbol: 'USDC',
+    name: 'USD Coin',
+    decimals: 6,
+    pegCurrency: 'USD',
+    flows: ['spl'],
+    networkName: 'Solana',
+  },
 ];
 
 export interface TestPartner {
@@ -44,7 +68,11 @@ export interface TestApp {
   b: TestPartner;
   newPartner(version?: string): Promise<TestPartner>;
   /** fetch against the app, JSON in and out. */
-  call(method: string, path: string, opts?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    opts?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -61,7 +89,16 @@ export async function startTestApp(storage: StoragePort | TestStorage, options: 
   if (!overrides.paymentChanges && !db) throw new Error('startTestApp: pass a PostgreSQL storage (its db notifies changes) or a paymentChanges adapter');
   const ownChanges = overrides.paymentChanges ? null : await createPostgresPaymentChanges({ channel: PAYMENT_CHANGES_CHANNEL, db: db! });
   const paymentChanges = overrides.paymentChanges ?? ownChanges!;
-  const app = createApp({ storage, paymentChanges, clock, logger: pino({ level: process.env.TEST_LOG ?? 'silent' }), assets: createAssetRegistry(TEST_ASSETS), validateResponses: true, webhookEndpoints, ...overrides });
+  const app = createApp({
+    storage,
+    paymentChanges,
+    clock,
+    logger: pino({ level: process.env.TEST_LOG ?? 'silent' }),
+    assets: createAssetRegistry(TEST_ASSETS),
+    validateResponses: true,
+    webhookEndpoints,
+    ...overrides,
+  });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

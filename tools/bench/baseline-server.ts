@@ -21,8 +21,24 @@ app.post('/v1/payments', express.json(), async (req, res) => {
   const now = Date.now();
   const expires = new Date(now + 300_000);
   const body = req.body as { amount: { unit: string; value: string }; referenceId: string };
-  await pool.query('INSERT INTO baseline_payments VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [id, req.get('Merchant-Id'), body.referenceId, body.amount.unit.slice(8), body.amount.value, 'requires_action', expires, new Date(now)]);
-  res.status(201).json({ paymentId: id, gatewayUrl: `https://pay.bench.test/${id}`, status: 'requires_action', isFinal: false, pollInMs: 2000, expiresAt: Math.floor(expires.getTime() / 1000) });
+  await pool.query('INSERT INTO baseline_payments VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
+    id,
+    req.get('Merchant-Id'),
+    body.referenceId,
+    body.amount.unit.slice(8),
+    body.amount.value,
+    'requires_action',
+    expires,
+    new Date(now),
+  ]);
+  res.status(201).json({
+    paymentId: id,
+    gatewayUrl: `https://pay.bench.test/${id}`,
+    status: 'requires_action',
+    isFinal: false,
+    pollInMs: 2000,
+    expiresAt: Math.floor(expires.getTime() / 1000),
+  });
 });
 app.get('/v1/payments/:id/status', async (req, res) => {
   const { rows } = await pool.query<{ status: string }>('SELECT status FROM baseline_payments WHERE id = $1', [req.params.id]);

@@ -39,7 +39,11 @@ async function load(title: string, opts: autocannon.Options): Promise<autocannon
 }
 
 async function json(method: string, port: number, path: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   return (await res.json()) as Record<string, unknown> & { merchant: { id: string }; paymentId: string };
 }
 
@@ -65,9 +69,15 @@ try {
   const key = service.info.apiKey!;
   const m = await json('POST', service.port, '/v1/merchants', { 'Api-Key': key, 'Idempotency-Key': 'bench-m' }, { merchantName: 'Bench', merchantEmail: 'bench@bench.test' });
   const merchantId = m.merchant.id;
-  await json('POST', service.port, `/v1/merchants/${merchantId}/settlements/crypto`, { 'Api-Key': key, 'Idempotency-Key': 'bench-s' }, {
-    settlements: [{ asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', destination: 'eip155:8453:0x1234567890abcdef1234567890abcdef12345678' }],
-  });
+  await json(
+    'POST',
+    service.port,
+    `/v1/merchants/${merchantId}/settlements/crypto`,
+    { 'Api-Key': key, 'Idempotency-Key': 'bench-s' },
+    {
+      settlements: [{ asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', destination: 'eip155:8453:0x1234567890abcdef1234567890abcdef12345678' }],
+    },
+  );
   const createBody = JSON.stringify({ amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'bench-order', expiresAt: null });
   const svcHeaders = { 'content-type': 'application/json', 'api-key': key, 'merchant-id': merchantId };
   // Status is polled across many payments, as wallets and partners do, not one payment over and
@@ -90,11 +100,28 @@ try {
   const g = gateway.info;
   const gKey = { 'content-type': 'application/json', 'api-key': g.apiKey! };
   const gm = await json('POST', gateway.port, '/v1/merchants', { ...gKey, 'Idempotency-Key': 'bench-gm' }, { merchantName: 'Bench', merchantEmail: 'bench@bench.test' });
-  await json('POST', gateway.port, `/v1/merchants/${gm.merchant.id}/settlements/crypto`, { ...gKey, 'Idempotency-Key': 'bench-gs' }, {
-    settlements: [{ asset: g.usdc, destination: 'eip155:31337:0x1234567890abcdef1234567890abcdef12345678' }],
-  });
-  const gp = await json('POST', gateway.port, '/v1/payments', { ...gKey, 'merchant-id': gm.merchant.id }, { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'bench', expiresAt: Math.floor(Date.now() / 1000) + 3600 });
-  const optionsReq = { url: `http://127.0.0.1:${gateway.port}/v1/gateway/payment/${gp.paymentId}/options`, method: 'POST' as const, headers: { 'content-type': 'application/json', 'api-key': g.walletKey! }, body: JSON.stringify({ accounts: [g.buyer] }) };
+  await json(
+    'POST',
+    gateway.port,
+    `/v1/merchants/${gm.merchant.id}/settlements/crypto`,
+    { ...gKey, 'Idempotency-Key': 'bench-gs' },
+    {
+      settlements: [{ asset: g.usdc, destination: 'eip155:31337:0x1234567890abcdef1234567890abcdef12345678' }],
+    },
+  );
+  const gp = await json(
+    'POST',
+    gateway.port,
+    '/v1/payments',
+    { ...gKey, 'merchant-id': gm.merchant.id },
+    { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'bench', expiresAt: Math.floor(Date.now() / 1000) + 3600 },
+  );
+  const optionsReq = {
+    url: `http://127.0.0.1:${gateway.port}/v1/gateway/payment/${gp.paymentId}/options`,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json', 'api-key': g.walletKey! },
+    body: JSON.stringify({ accounts: [g.buyer] }),
+  };
   // Warm up as the measurement runs (token domain cache, V8 tiering up), then measure long
   // enough that p99 rests on twenty requests, not on one stray pause.
   await autocannon({ ...optionsReq, connections: 1, amount: 300 });
@@ -107,10 +134,23 @@ try {
   const results = { svcCreate: [] as number[], baseCreate: [] as number[], svcStatus: [] as number[], baseStatus: [] as number[] };
   for (let round = 1; round <= rounds; round++) {
     console.log(`round ${round}`);
-    results.baseCreate.push((await load('baseline POST (one INSERT)', { url: `http://127.0.0.1:${baseline.port}/v1/payments`, method: 'POST', headers: { 'content-type': 'application/json', 'merchant-id': merchantId }, body: createBody })).requests.average);
-    results.svcCreate.push((await load('service POST /v1/payments', { url: `http://127.0.0.1:${service.port}/v1/payments`, method: 'POST', headers: svcHeaders, body: createBody })).requests.average);
+    results.baseCreate.push(
+      (
+        await load('baseline POST (one INSERT)', {
+          url: `http://127.0.0.1:${baseline.port}/v1/payments`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'merchant-id': merchantId },
+          body: createBody,
+        })
+      ).requests.average,
+    );
+    results.svcCreate.push(
+      (await load('service POST /v1/payments', { url: `http://127.0.0.1:${service.port}/v1/payments`, method: 'POST', headers: svcHeaders, body: createBody })).requests.average,
+    );
     results.baseStatus.push((await load('baseline GET status (one SELECT)', { url: `http://127.0.0.1:${baseline.port}`, requests: polling(base) })).requests.average);
-    results.svcStatus.push((await load('service GET /v1/payments/{id}/status', { url: `http://127.0.0.1:${service.port}`, headers: svcHeaders, requests: polling(paid) })).requests.average);
+    results.svcStatus.push(
+      (await load('service GET /v1/payments/{id}/status', { url: `http://127.0.0.1:${service.port}`, headers: svcHeaders, requests: polling(paid) })).requests.average,
+    );
   }
   const best = (xs: number[]) => Math.max(...xs);
   const createRatio = best(results.svcCreate) / best(results.baseCreate);
@@ -123,9 +163,10 @@ try {
   if (ticksAtStart && ticksAtEnd) {
     const [busy, steal] = [ticksAtEnd[0] - ticksAtStart[0], ticksAtEnd[1] - ticksAtStart[1]];
     // Stolen time is CPU the host gave other guests: a run with much of it measured a slower machine.
-    console.log(`  host steal during the run: ${((100 * steal) / Math.max(1, busy + steal)).toFixed(1)} % of this VM's CPU time${steal > busy * 0.05 ? '  (noisy: compare with a quieter run)' : ''}`);
+    console.log(
+      `  host steal during the run: ${((100 * steal) / Math.max(1, busy + steal)).toFixed(1)} % of this VM's CPU time${steal > busy * 0.05 ? '  (noisy: compare with a quieter run)' : ''}`,
+    );
   }
-
 } finally {
   service.child.kill('SIGTERM');
   baseline.child.kill('SIGTERM');

@@ -23,10 +23,27 @@ const { partner, apiKey } = await createPartner(storage, { name: 'bench', versio
 // The rate limiter is part of every request's path, so it is measured too, set far above the
 // rate the bench can reach so that it counts every request and refuses none.
 const rateLimiter = createMemoryRateLimiter({ perSecond: 1_000_000, burst: 1_000_000 }, systemClock);
-const app = createApp({ storage, paymentChanges, clock: systemClock, logger: pino({ level: 'warn' }), assets, payBaseUrl: 'https://pay.bench.test', rateLimiter, webhookEndpoints: webhookSettings({ allowLoopback: false }).endpoints });
+const app = createApp({
+  storage,
+  paymentChanges,
+  clock: systemClock,
+  logger: pino({ level: 'warn' }),
+  assets,
+  payBaseUrl: 'https://pay.bench.test',
+  rateLimiter,
+  webhookEndpoints: webhookSettings({ allowLoopback: false }).endpoints,
+});
 const server = app.listen(0, '127.0.0.1', () => {
   const port = (server.address() as AddressInfo).port;
   console.log(`ready ${port} ${JSON.stringify({ apiKey, partnerId: partner.id })}`);
 });
 server.keepAliveTimeout = 60_000;
-process.on('SIGTERM', () => server.close(() => void paymentChanges.close().then(() => storage.close()).then(() => process.exit(0))));
+process.on('SIGTERM', () =>
+  server.close(
+    () =>
+      void paymentChanges
+        .close()
+        .then(() => storage.close())
+        .then(() => process.exit(0)),
+  ),
+);

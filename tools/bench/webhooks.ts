@@ -64,23 +64,40 @@ async function main() {
   };
   for (let i = 0; i < endpoints; i++) await call('POST', '/v1/webhook-endpoints', { url: `http://127.0.0.1:${rxPort}/ep${i}`, enabledEvents: ['payment.created'] });
   const merchant = (await call('POST', '/v1/merchants', { merchantName: 'Bench', merchantEmail: 'b@bench.co' }, { 'Idempotency-Key': 'bench-m' })).merchant!.id;
-  await call('POST', `/v1/merchants/${merchant}/settlements/crypto`, { settlements: [{ asset: USDC, destination: 'eip155:8453:0x1234567890abcdef1234567890abcdef12345678' }] }, { 'Idempotency-Key': 'bench-s' });
+  await call(
+    'POST',
+    `/v1/merchants/${merchant}/settlements/crypto`,
+    { settlements: [{ asset: USDC, destination: 'eip155:8453:0x1234567890abcdef1234567890abcdef12345678' }] },
+    { 'Idempotency-Key': 'bench-s' },
+  );
   process.stdout.write(`creating ${events} payments (not timed)… `);
   for (let i = 0; i < events; i += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, events - i) }, (_, k) => call('POST', '/v1/payments', { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: `b-${i + k}`, expiresAt: null }, { 'Merchant-Id': merchant })));
+    await Promise.all(
+      Array.from({ length: Math.min(50, events - i) }, (_, k) =>
+        call('POST', '/v1/payments', { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: `b-${i + k}`, expiresAt: null }, { 'Merchant-Id': merchant }),
+      ),
+    );
   }
   console.log('done');
 
   const inline = process.env.BENCH_QUEUE === 'inline';
   const queue = inline ? createInlineQueue({ logger }) : createBullmqQueue({ redisUrl, queueName: `bench-webhooks-${Date.now()}`, logger });
-  const handlers = buildJobHandlers({ storage, clock: systemClock, logger, assets, webhooks: webhookSettings({ allowLoopback: true, delivery: process.env.BENCH_CAP ? { maxInFlightPerEndpoint: Number(process.env.BENCH_CAP) } : {} }).delivery });
+  const handlers = buildJobHandlers({
+    storage,
+    clock: systemClock,
+    logger,
+    assets,
+    webhooks: webhookSettings({ allowLoopback: true, delivery: process.env.BENCH_CAP ? { maxInFlightPerEndpoint: Number(process.env.BENCH_CAP) } : {} }).delivery,
+  });
   const started = performance.now();
   const jobs = await startJobs({ storage, queue, handlers, clock: systemClock, logger, concurrency, relayIntervalMs: 50 });
   const dispatcher = createWebhookDispatcher({ storage, clock: systemClock, logger, intervalMs: 50, onJobsWritten: () => jobs.relay.notify() });
   dispatcher.start();
   await finished;
   const seconds = (performance.now() - started) / 1000;
-  console.log(`${total} deliveries (${events} events × ${endpoints} endpoints) in ${seconds.toFixed(2)} s: ${Math.round(total / seconds)} deliveries/s (PostgreSQL + ${inline ? 'inline queue' : 'BullMQ'}, worker concurrency ${concurrency})`);
+  console.log(
+    `${total} deliveries (${events} events × ${endpoints} endpoints) in ${seconds.toFixed(2)} s: ${Math.round(total / seconds)} deliveries/s (PostgreSQL + ${inline ? 'inline queue' : 'BullMQ'}, worker concurrency ${concurrency})`,
+  );
 
   await dispatcher.stop();
   await jobs.stop();

@@ -91,7 +91,8 @@ function securityHeaders(doc: Doc, o: Operation): { names: Set<string>; fromDocu
   const requirements = (o.op.security ?? doc.root.security ?? []) as Array<Record<string, unknown>>;
   const schemes = ((doc.root.components as Schema | undefined)?.securitySchemes ?? {}) as Record<string, Schema>;
   const names = new Set<string>();
-  for (const requirement of requirements) for (const scheme of Object.keys(requirement)) if (schemes[scheme]?.in === 'header') names.add(asText(schemes[scheme].name).toLowerCase());
+  for (const requirement of requirements)
+    for (const scheme of Object.keys(requirement)) if (schemes[scheme]?.in === 'header') names.add(asText(schemes[scheme].name).toLowerCase());
   return { names, fromDocumentDefault: o.op.security === undefined };
 }
 
@@ -122,7 +123,15 @@ export function compareVersion(version: string): { differences: Difference[]; op
     compareResponses(reference, ours, ref, our, add);
   }
   for (const [route, our] of ourOps) {
-    if (!refOps.has(route)) differences.push({ version, operation: `${our.method} ${our.path}`, location: 'operation', kind: 'extra', detail: 'ours only (fine: clients of the reference never call it)', breaking: false });
+    if (!refOps.has(route))
+      differences.push({
+        version,
+        operation: `${our.method} ${our.path}`,
+        location: 'operation',
+        kind: 'extra',
+        detail: 'ours only (fine: clients of the reference never call it)',
+        breaking: false,
+      });
   }
   return { differences, operations: refOps.size };
 }
@@ -141,13 +150,18 @@ function compareSecurity(reference: Doc, ours: Doc, ref: Operation, our: Operati
   for (const p of parameters(ours, our)) if (p.in === 'header' && AUTH_HEADERS.has(p.name.toLowerCase())) ourNames.add(p.name.toLowerCase());
   for (const name of ourNames) if (!refNames.has(name)) add(`security.${name}`, 'unknown-auth-header', `we authenticate with ${name}, which the reference does not declare here`);
   const refIsSpecific = refParams.length > 0 || !refSecurity.fromDocumentDefault;
-  if (refIsSpecific) for (const name of refNames) if (!ourNames.has(name)) add(`security.${name}`, 'missing-auth-header', `reference clients authenticate with ${name}; we do not accept it`);
+  if (refIsSpecific)
+    for (const name of refNames) if (!ourNames.has(name)) add(`security.${name}`, 'missing-auth-header', `reference clients authenticate with ${name}; we do not accept it`);
 }
 
 function compareParameters(reference: Doc, ours: Doc, ref: Operation, our: Operation, add: Add): void {
   const isAuth = (p: Parameter) => p.in === 'header' && AUTH_HEADERS.has(p.name.toLowerCase());
   const refParams = parameters(reference, ref).filter((p) => !isAuth(p));
-  const ourParams = new Map(parameters(ours, our).filter((p) => !isAuth(p)).map((p) => [paramId(p), p]));
+  const ourParams = new Map(
+    parameters(ours, our)
+      .filter((p) => !isAuth(p))
+      .map((p) => [paramId(p), p]),
+  );
   // Path parameters match by position, whatever each side calls them.
   const ourPath = [...ourParams.values()].filter((p) => p.in === 'path');
   const pathOrder = (o: Operation) => [...o.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
@@ -216,7 +230,12 @@ function compareResponses(reference: Doc, ours: Doc, ref: Operation, our: Operat
       continue;
     }
     for (const d of schemaDifferences({ doc: ours, schema: o.schema }, { doc: reference, schema: r.schema }, { undeclaredBreaks: false })) {
-      const detail = d.kind === 'undeclared' ? 'ours only (allowed: the reference is open there)' : d.kind === 'unsupplied' ? 'the reference may send it; we never do (valid, but a client reading it finds nothing)' : `we may send what the reference refuses: ${d.detail}`;
+      const detail =
+        d.kind === 'undeclared'
+          ? 'ours only (allowed: the reference is open there)'
+          : d.kind === 'unsupplied'
+            ? 'the reference may send it; we never do (valid, but a client reading it finds nothing)'
+            : `we may send what the reference refuses: ${d.detail}`;
       add(`response.${status}.body${d.path}`, d.kind, detail, d.breaking);
     }
   }

@@ -9,7 +9,9 @@ import type { Json } from './schema-model.ts';
 
 const doc = { root: {} };
 const diff = (sub: Json, sup: Json, undeclaredBreaks = false) =>
-  schemaDifferences({ doc, schema: sub }, { doc, schema: sup }, { undeclaredBreaks }).filter((d) => d.breaking).map((d) => `${d.path} ${d.kind}`);
+  schemaDifferences({ doc, schema: sub }, { doc, schema: sup }, { undeclaredBreaks })
+    .filter((d) => d.breaking)
+    .map((d) => `${d.path} ${d.kind}`);
 
 describe('schema differences, direction-aware', () => {
   it('reports what the subset side may produce and the other refuses, and nothing the other accepts', () => {
@@ -25,7 +27,11 @@ describe('schema differences, direction-aware', () => {
     // 3.1's `oneOf: [null, X]` is 3.0's nullable X.
     expect(diff({ allOf: [{ type: 'string' }], nullable: true }, { oneOf: [{ type: 'null' }, { type: 'string' }] })).toEqual([]);
     // A field the reference may send and we never do is valid, so only informative.
-    const unsupplied = schemaDifferences({ doc, schema: { type: 'object', properties: { a: {} } } }, { doc, schema: { type: 'object', properties: { a: {}, b: {} } } }, { undeclaredBreaks: false });
+    const unsupplied = schemaDifferences(
+      { doc, schema: { type: 'object', properties: { a: {} } } },
+      { doc, schema: { type: 'object', properties: { a: {}, b: {} } } },
+      { undeclaredBreaks: false },
+    );
     expect(unsupplied).toEqual([expect.objectContaining({ path: '.b', kind: 'unsupplied', breaking: false })]);
     expect(diff({ type: 'array', items: { type: 'string', enum: ['x', 'y'] } }, { type: 'array', items: { type: 'string', enum: ['x'] } })).toEqual(['[] enum']);
   });
@@ -60,7 +66,9 @@ describe('the reference validator', () => {
   it('tolerates a listed deviation at its own path only', () => {
     const v = createReferenceValidator(
       '2026-02-18',
-      deviationsFile(`- key: "GET /v1/payments/{id}/status response.200.body.status enum"\n  reason: "improvement: test"\n- key: "* response.429 undocumented-status"\n  reason: "improvement: test"\n`),
+      deviationsFile(
+        `- key: "GET /v1/payments/{id}/status response.200.body.status enum"\n  reason: "improvement: test"\n- key: "* response.429 undocumented-status"\n  reason: "improvement: test"\n`,
+      ),
     );
     expect(v.check('GET', '/v1/payments/pay_1/status', 200, { ...status, status: 'refunded' }).violations).toEqual([]);
     expect(v.check('GET', '/v1/payments/pay_1/status', 200, { ...status, status: 'refunded', isFinal: 'yes' }).violations[0]).toMatch(/at \/isFinal: must be boolean/);

@@ -32,7 +32,13 @@ const root = resolve(import.meta.dirname, '../..');
 export const deviationsPath = join(root, 'compat/deviations.yaml');
 const interfaceSpecPath = resolve(root, '../shared/interface-spec.md');
 
-const glob = (text: string) => new RegExp(`^${text.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+const glob = (text: string) =>
+  new RegExp(
+    `^${text
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 
 export function parseKey(key: string): { operation: string; location: string; kind: string } {
   const parts = key.trim().split(/\s+/);
@@ -60,7 +66,12 @@ export function matches(d: ParsedDeviation, version: string, diff: Pick<Differen
 /** Problems with the file itself: unreadable keys, missing or placeholder reasons, unknown sections. */
 export function lintDeviations(list: ParsedDeviation[]): string[] {
   const problems: string[] = [];
-  const sections = existsSync(interfaceSpecPath) ? readFileSync(interfaceSpecPath, 'utf8').split('\n').filter((l) => l.startsWith('#')).map((l) => l.replace(/^#+\s*/, '').trim()) : null;
+  const sections = existsSync(interfaceSpecPath)
+    ? readFileSync(interfaceSpecPath, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('#'))
+        .map((l) => l.replace(/^#+\s*/, '').trim())
+    : null;
   const seen = new Set<string>();
   for (const d of list) {
     const id = deviationId(d);

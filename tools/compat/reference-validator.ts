@@ -87,7 +87,11 @@ export function createReferenceValidator(version: string, deviations: ParsedDevi
     }
     const base = `response.${status}.body`;
     const relaxed = structuredClone(schema);
-    relax(relaxed, base, deviations.filter((d) => (d.versions ?? [version]).includes(version) && d.operation.test(op.operation)));
+    relax(
+      relaxed,
+      base,
+      deviations.filter((d) => (d.versions ?? [version]).includes(version) && d.operation.test(op.operation)),
+    );
     entry = { strict: ajv.compile(schema), relaxed: ajv.compile(relaxed), base };
     cache.set(key, entry);
     return entry;
@@ -100,7 +104,11 @@ export function createReferenceValidator(version: string, deviations: ParsedDevi
       const op = operations.find((o) => o.pattern.test(route));
       if (!op) return { operation: route, violations: [`${route}: the reference has no such operation`] };
       const c = compiled(op, String(status));
-      if (!c) return { operation: op.operation, violations: [`${op.operation} → ${status}: the reference documents no ${status} here and compat/deviations.yaml lists no undocumented-status for it`] };
+      if (!c)
+        return {
+          operation: op.operation,
+          violations: [`${op.operation} → ${status}: the reference documents no ${status} here and compat/deviations.yaml lists no undocumented-status for it`],
+        };
       if (!c.strict(body)) {
         for (const e of c.strict.errors ?? []) {
           const location = c.base + pathOf(e);
@@ -136,7 +144,10 @@ export function createReferenceValidator(version: string, deviations: ParsedDevi
 
 /** `/data/0/status` → `.data[].status`; a missing required property is named on its own path. */
 function pathOf(e: ErrorObject): string {
-  const segments = e.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? '[]' : `.${s.replace(/~1/g, '/').replace(/~0/g, '~')}`));
+  const segments = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => (/^\d+$/.test(s) ? '[]' : `.${s.replace(/~1/g, '/').replace(/~0/g, '~')}`));
   if (e.keyword === 'required') segments.push(`.${(e.params as { missingProperty: string }).missingProperty}`);
   return segments.join('');
 }
@@ -172,7 +183,8 @@ function relax(schema: Schema, base: string, deviations: ParsedDeviation[]): voi
       return;
     }
     for (const k of ['allOf', 'oneOf', 'anyOf'] as const) if (Array.isArray(node[k])) for (const branch of node[k]) visit(branch, path);
-    if (node.properties && typeof node.properties === 'object' && !Array.isArray(node.properties)) for (const [name, child] of Object.entries(node.properties)) visit(child, `${path}.${name}`);
+    if (node.properties && typeof node.properties === 'object' && !Array.isArray(node.properties))
+      for (const [name, child] of Object.entries(node.properties)) visit(child, `${path}.${name}`);
     if (node.items) visit(node.items, `${path}[]`);
     if (node.additionalProperties && typeof node.additionalProperties === 'object') visit(node.additionalProperties, `${path}{}`);
   };

@@ -78,7 +78,8 @@ function walk(subSide: Side, supSide: Side, path: string, depth: number, out: Sc
   compareObjects(subSide, supSide, sub, sup, path, depth, out, opts);
   if (sub.items || sup.items) {
     if (sup.items) walk({ doc: subSide.doc, schema: sub.items ?? {} }, { doc: supSide.doc, schema: sup.items }, `${path}[]`, depth + 1, out, opts);
-    if ((sup.minItems ?? 0) > (sub.minItems ?? 0)) out.push({ path, kind: 'items-count', detail: `at least ${sup.minItems} items required (other side: ${sub.minItems ?? 0})`, breaking: true });
+    if ((sup.minItems ?? 0) > (sub.minItems ?? 0))
+      out.push({ path, kind: 'items-count', detail: `at least ${sup.minItems} items required (other side: ${sub.minItems ?? 0})`, breaking: true });
     if (sup.maxItems !== undefined && (sub.maxItems === undefined || sub.maxItems > sup.maxItems))
       out.push({ path, kind: 'items-count', detail: `at most ${sup.maxItems} items (other side: ${sub.maxItems ?? 'unbounded'})`, breaking: true });
   }
@@ -99,21 +100,38 @@ function compareScalars(sub: NormalSchema, sup: NormalSchema, path: string, out:
     }
   }
   if (sub.enum) return; // enumerated values: their own check above is exact
-  if (sup.pattern !== undefined && sup.pattern !== sub.pattern) out.push({ path, kind: 'pattern', detail: `pattern ${sup.pattern} (other side: ${sub.pattern ?? 'none'})`, breaking: true });
+  if (sup.pattern !== undefined && sup.pattern !== sub.pattern)
+    out.push({ path, kind: 'pattern', detail: `pattern ${sup.pattern} (other side: ${sub.pattern ?? 'none'})`, breaking: true });
   if (sup.format !== undefined && sup.format !== sub.format && !compatibleFormat(sub.format, sup.format))
     out.push({ path, kind: 'format', detail: `format ${sup.format} (other side: ${sub.format ?? 'none'})`, breaking: true });
   if (sup.maxLength !== undefined && (sub.maxLength === undefined || sub.maxLength > sup.maxLength))
     out.push({ path, kind: 'length', detail: `at most ${sup.maxLength} characters (other side: ${sub.maxLength ?? 'unbounded'})`, breaking: true });
-  if ((sup.minLength ?? 0) > (sub.minLength ?? 0)) out.push({ path, kind: 'length', detail: `at least ${sup.minLength} characters (other side: ${sub.minLength ?? 0})`, breaking: true });
+  if ((sup.minLength ?? 0) > (sub.minLength ?? 0))
+    out.push({ path, kind: 'length', detail: `at least ${sup.minLength} characters (other side: ${sub.minLength ?? 0})`, breaking: true });
   if (sup.maximum !== undefined && (sub.maximum === undefined || sub.maximum > sup.maximum))
     out.push({ path, kind: 'range', detail: `at most ${sup.maximum} (other side: ${sub.maximum ?? 'unbounded'})`, breaking: true });
   if (sup.minimum !== undefined && (sub.minimum === undefined || sub.minimum < sup.minimum))
     out.push({ path, kind: 'range', detail: `at least ${sup.minimum} (other side: ${sub.minimum ?? 'unbounded'})`, breaking: true });
 }
 
-function compareObjects(subSide: Side, supSide: Side, sub: NormalSchema, sup: NormalSchema, path: string, depth: number, out: SchemaDifference[], opts: { undeclaredBreaks: boolean }): void {
+function compareObjects(
+  subSide: Side,
+  supSide: Side,
+  sub: NormalSchema,
+  sup: NormalSchema,
+  path: string,
+  depth: number,
+  out: SchemaDifference[],
+  opts: { undeclaredBreaks: boolean },
+): void {
   for (const name of sup.required) {
-    if (!sub.required.has(name)) out.push({ path: `${path}.${name}`, kind: 'required', detail: name in sub.properties ? 'required, may be left out by the other side' : 'required, not declared by the other side', breaking: true });
+    if (!sub.required.has(name))
+      out.push({
+        path: `${path}.${name}`,
+        kind: 'required',
+        detail: name in sub.properties ? 'required, may be left out by the other side' : 'required, not declared by the other side',
+        breaking: true,
+      });
   }
   for (const [name, prop] of Object.entries(sub.properties)) {
     if (name in sup.properties) walk({ doc: subSide.doc, schema: prop }, { doc: supSide.doc, schema: sup.properties[name] }, `${path}.${name}`, depth + 1, out, opts);
@@ -123,10 +141,12 @@ function compareObjects(subSide: Side, supSide: Side, sub: NormalSchema, sup: No
   }
   if (Object.keys(sub.properties).length || sub.required.size) {
     for (const name of Object.keys(sup.properties)) {
-      if (!(name in sub.properties) && !sup.required.has(name)) out.push({ path: `${path}.${name}`, kind: 'unsupplied', detail: 'optional on the other side, never present here', breaking: false });
+      if (!(name in sub.properties) && !sup.required.has(name))
+        out.push({ path: `${path}.${name}`, kind: 'unsupplied', detail: 'optional on the other side, never present here', breaking: false });
     }
   }
-  if (sub.additionalProperties && sup.additionalProperties) walk({ doc: subSide.doc, schema: sub.additionalProperties }, { doc: supSide.doc, schema: sup.additionalProperties }, `${path}{}`, depth + 1, out, opts);
+  if (sub.additionalProperties && sup.additionalProperties)
+    walk({ doc: subSide.doc, schema: sub.additionalProperties }, { doc: supSide.doc, schema: sup.additionalProperties }, `${path}{}`, depth + 1, out, opts);
 }
 
 /** A narrower format is compatible with a wider one (every int32 is an int64, …). */
@@ -136,4 +156,10 @@ function compatibleFormat(sub: string | undefined, sup: string): boolean {
 }
 
 const jsonType = (v: Json): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : Number.isInteger(v) ? 'integer' : typeof v);
-const fmt = (values: Json[]): string => (values.length > 8 ? `${values.slice(0, 8).map((v) => JSON.stringify(v)).join(', ')}, … (${values.length})` : values.map((v) => JSON.stringify(v)).join(', '));
+const fmt = (values: Json[]): string =>
+  values.length > 8
+    ? `${values
+        .slice(0, 8)
+        .map((v) => JSON.stringify(v))
+        .join(', ')}, … (${values.length})`
+    : values.map((v) => JSON.stringify(v)).join(', ');

@@ -120,7 +120,19 @@ function mergeInto(doc: Doc, out: NormalSchema, raw: Schema): void {
 /** True when the schema constrains nothing at all (`{}` after normalizing). */
 export function isUnconstrained(n: NormalSchema): boolean {
   return (
-    n.types === null && !n.enum && !n.variants && !Object.keys(n.properties).length && !n.required.size && n.additionalProperties === undefined && !n.items &&
-    n.minLength === undefined && n.maxLength === undefined && n.pattern === undefined && n.minimum === undefined && n.maximum === undefined && n.minItems === undefined && n.maxItems === undefined
+    n.types === null &&
+    !n.enum &&
+    !n.variants &&
+    !Object.keys(n.properties).length &&
+    !n.required.size &&
+    n.additionalProperties === undefined &&
+    !n.items &&
+    n.minLength === undefined &&
+    n.maxLength === undefined &&
+    n.pattern === undefined &&
+    n.minimum === undefined &&
+    n.maximum === undefined &&
+    n.minItems === undefined &&
+    n.maxItems === undefined
   );
 }

@@ -49,7 +49,9 @@ export function createSandboxApi(baseUrl: string) {
       const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
       const hint = res.status === 404 && path === '/sandbox' ? ' (is the service running in sandbox mode?)' : '';
       const issues = Array.isArray(record.issues) ? ` ${JSON.stringify(record.issues)}` : '';
-      throw new DemoWalletError(`${init.method ?? 'GET'} ${path} answered ${res.status} ${scalarText(record.code, '')}: ${scalarText(record.message, text.slice(0, 200))}${issues}${hint}`);
+      throw new DemoWalletError(
+        `${init.method ?? 'GET'} ${path} answered ${res.status} ${scalarText(record.code, '')}: ${scalarText(record.message, text.slice(0, 200))}${issues}${hint}`,
+      );
     }
     return body;
   };

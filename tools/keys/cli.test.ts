@@ -57,7 +57,13 @@ describe('key tool on the embedded data directory', () => {
   }, 120_000);
 
   it('explains usage errors with exit code 2', async () => {
-    for (const args of [[], ['create-partner'], ['create-key', '--partner', 'ptnr_x', '--scope', 'admin'], ['create-partner', '--name', 'X', '--version', '1999-01-01'], ['frobnicate']]) {
+    for (const args of [
+      [],
+      ['create-partner'],
+      ['create-key', '--partner', 'ptnr_x', '--scope', 'admin'],
+      ['create-partner', '--name', 'X', '--version', '1999-01-01'],
+      ['frobnicate'],
+    ]) {
       const r = await keys(...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.length).toBeGreaterThan(0);

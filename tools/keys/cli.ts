@@ -53,10 +53,7 @@ async function run(argv: string[]): Promise<void> {
         const iconUrl = values['icon-url'];
         if (iconUrl !== undefined && !/^https:\/\/[^\s]{1,2040}$/.test(iconUrl)) throw new UsageError('--icon-url must be an https:// URL');
         const { partner, apiKey, keyId } = await createPartner(storage, { name: values.name, version, live, ...(iconUrl ? { iconUrl } : {}) });
-        out(
-          { partnerId: partner.id, apiKey, keyId },
-          `Created partner ${partner.id} (${partner.name}), pinned to ${version}.\nPartner key (shown once, store it now): ${apiKey}`,
-        );
+        out({ partnerId: partner.id, apiKey, keyId }, `Created partner ${partner.id} (${partner.name}), pinned to ${version}.\nPartner key (shown once, store it now): ${apiKey}`);
         return;
       }
       case 'create-key': {
@@ -81,7 +78,9 @@ async function run(argv: string[]): Promise<void> {
         out(
           keys.map((k) => ({ keyId: k.id, scope: k.scope, hint: k.hint, createdAt: k.createdAt.toISOString(), revokedAt: k.revokedAt?.toISOString() ?? null })),
           keys.length
-            ? keys.map((k) => `${k.id}  ${k.scope.padEnd(7)}  …${k.hint}  created ${k.createdAt.toISOString()}${k.revokedAt ? `  REVOKED ${k.revokedAt.toISOString()}` : ''}`).join('\n')
+            ? keys
+                .map((k) => `${k.id}  ${k.scope.padEnd(7)}  …${k.hint}  created ${k.createdAt.toISOString()}${k.revokedAt ? `  REVOKED ${k.revokedAt.toISOString()}` : ''}`)
+                .join('\n')
             : `no keys for ${values.partner}`,
         );
         return;

@@ -158,7 +158,15 @@ function evmWallet(sandbox: EvmSandbox, buyer: HDNodeWallet, amount: bigint): Co
           const tx = params[0] as EthSendTransactionParams;
           // Only the payment itself is tampered with or withheld; an approval is sent as asked.
           const isPayment = !tx.data.startsWith('0x095ea7b3');
-          results.push(await send(sandbox, buyer, isPayment ? tamperTransfer(tx, options.tamper, amount) : tx, isPayment && options.tamper === 'wrong-signer', isPayment && options.withhold === true));
+          results.push(
+            await send(
+              sandbox,
+              buyer,
+              isPayment ? tamperTransfer(tx, options.tamper, amount) : tx,
+              isPayment && options.tamper === 'wrong-signer',
+              isPayment && options.withhold === true,
+            ),
+          );
         } else throw new Error(`unexpected wallet method ${method}`);
       }
       return results;

@@ -8,7 +8,9 @@ import { buildTransferTransaction } from './transfer.ts';
 
 /** The flow's decisions against a scripted node: when a hash is given up on, and what confirm refuses at once. */
 const TOKEN = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
-const asset = createAssetRegistry([{ id: `eip155:8453/erc20:${TOKEN}`, symbol: 'USDC', name: 'USD Coin', decimals: 6, flows: ['transfer'], networkName: 'Base' }]).get(`eip155:8453/erc20:${TOKEN}`)!;
+const asset = createAssetRegistry([{ id: `eip155:8453/erc20:${TOKEN}`, symbol: 'USDC', name: 'USD Coin', decimals: 6, flows: ['transfer'], networkName: 'Base' }]).get(
+  `eip155:8453/erc20:${TOKEN}`,
+)!;
 const buyer = Wallet.createRandom().address;
 const merchant = Wallet.createRandom().address;
 const quotedAt = new Date('2026-11-22T10:00:00.000Z');
@@ -28,7 +30,12 @@ const giveUpAt = req.deadline.getTime() + NEVER_SEEN_GRACE_MS;
 /** A node that knows `tx` (or nothing) and has mined nothing; `fail` makes every call an RPC error. */
 function node(tx: Partial<TransactionResponse> | null, fail = false): Provider {
   const answer = <T>(value: T) => (fail ? Promise.reject(new Error('connection reset')) : Promise.resolve(value));
-  return { getTransaction: () => answer(tx), getTransactionReceipt: () => answer(null), getBlockNumber: () => answer(100), getBlock: () => answer({ timestamp: Math.floor(quotedAt.getTime() / 1000) - 3600 }) } as unknown as Provider;
+  return {
+    getTransaction: () => answer(tx),
+    getTransactionReceipt: () => answer(null),
+    getBlockNumber: () => answer(100),
+    getBlock: () => answer({ timestamp: Math.floor(quotedAt.getTime() / 1000) - 3600 }),
+  } as unknown as Provider;
 }
 const chain = (provider: Provider, at: number) => ({ caip2: 'eip155:8453', provider, confirmations: 1, clock: createManualClock(at) });
 const tagged = prepareDirectTransfer(chain(node(null), 0), req).actions[0]!;
@@ -50,7 +57,10 @@ describe('direct transfer: following the hash', () => {
 
   it('fails at once, mined or not, a transaction from another account or without this option’s tag', async () => {
     const untagged = buildTransferTransaction({ token: TOKEN, from: buyer, to: merchant, value: 7_000_000n }).data;
-    expect(await advanceDirectTransfer(chain(node({ from: Wallet.createRandom().address, data: taggedData }), 0), req, HASH)).toMatchObject({ state: 'failed', reason: 'sent by another account' });
+    expect(await advanceDirectTransfer(chain(node({ from: Wallet.createRandom().address, data: taggedData }), 0), req, HASH)).toMatchObject({
+      state: 'failed',
+      reason: 'sent by another account',
+    });
     expect(await advanceDirectTransfer(chain(node({ from: buyer, data: untagged }), 0), req, HASH)).toMatchObject({ state: 'failed', reason: expect.stringMatching(/reference/) });
   });
 });
@@ -59,10 +69,17 @@ describe('direct transfer: confirm', () => {
   it('refuses what the node already shows cannot pay this option, accepts what it does not know yet', async () => {
     const c = (tx: Partial<TransactionResponse> | null, fail = false) => chain(node(tx, fail), 0);
     expect(await checkDirectTransferResult(c(null), req, 'not-a-hash')).toMatchObject({ ok: false, code: 'invalid_results' });
-    expect(await checkDirectTransferResult(c({ from: buyer, data: '0xa9059cbb' }), req, HASH)).toMatchObject({ ok: false, code: 'invalid_results', message: expect.stringMatching(/reference/) });
+    expect(await checkDirectTransferResult(c({ from: buyer, data: '0xa9059cbb' }), req, HASH)).toMatchObject({
+      ok: false,
+      code: 'invalid_results',
+      message: expect.stringMatching(/reference/),
+    });
     expect(await checkDirectTransferResult(c({ from: merchant, data: taggedData }), req, HASH)).toMatchObject({ ok: false, message: expect.stringMatching(/another account/) });
     // Mined an hour before the quote (the scripted block's time).
-    expect(await checkDirectTransferResult(c({ from: buyer, data: taggedData, blockHash: HASH }), req, HASH)).toMatchObject({ ok: false, message: expect.stringMatching(/before the quote/) });
+    expect(await checkDirectTransferResult(c({ from: buyer, data: taggedData, blockHash: HASH }), req, HASH)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/before the quote/),
+    });
     const accepted = { ok: true, submission: { flow: 'transfer' }, txId: HASH };
     expect(await checkDirectTransferResult(c({ from: buyer, data: taggedData, blockHash: null }), req, HASH.toUpperCase().replace('0X', '0x'))).toEqual(accepted);
     expect(await checkDirectTransferResult(c(null), req, HASH)).toEqual(accepted);

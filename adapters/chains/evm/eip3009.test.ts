@@ -55,7 +55,12 @@ describe('EIP-3009 transferWithAuthorization on sandbox USDC', () => {
     expect(typedData.domain).toEqual({ name: 'USD Coin', version: '2', chainId: '0x7a69', verifyingContract: h.sandbox.usdcAddress });
     expect(typedData.types.EIP712Domain?.map((field) => field.name)).toEqual(['name', 'version', 'chainId', 'verifyingContract']);
     expect(typedData.message).toEqual({
-      from: buyer.address, to: merchant, value: '0xbc614e', validAfter: '0x0', validBefore: `0x${base.validBefore.toString(16)}`, nonce: base.nonce,
+      from: buyer.address,
+      to: merchant,
+      value: '0xbc614e',
+      validAfter: '0x0',
+      validBefore: `0x${base.validBefore.toString(16)}`,
+      nonce: base.nonce,
     });
     // The domain we build hashes to the token's own separator, so wallets' signatures verify on chain.
     const usdc = new Contract(h.sandbox.usdcAddress, ['function DOMAIN_SEPARATOR() view returns (bytes32)'], h.sandbox.ethersProvider);
@@ -84,7 +89,10 @@ describe('EIP-3009 transferWithAuthorization on sandbox USDC', () => {
   it('refuses a replay of a used authorization before broadcasting', async () => {
     const typedData = buildTransferWithAuthorization(base);
     const signature = await sign(buyer, typedData);
-    const error = await submitTransferWithAuthorization(h.relayer, typedData, signature).then(() => null, (e: unknown) => e);
+    const error = await submitTransferWithAuthorization(h.relayer, typedData, signature).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).not.toBeNull();
     expect(classifySubmitError(error)).toBe('rejected');
     expect(await h.sandbox.balanceOf(merchant, h.sandbox.usdcAddress)).toBe(base.value);
@@ -112,7 +120,10 @@ describe('EIP-3009 transferWithAuthorization on sandbox USDC', () => {
     const expected = buildTransferWithAuthorization({ ...base, nonce: deriveNonce('pay_eip3009_chain', 'opt_1').eip3009 });
     const forged = await sign(buyer, buildTransferWithAuthorization({ ...base, nonce: expected.message.nonce as string, value: 1n }));
     const merchantBefore = await h.sandbox.balanceOf(merchant, h.sandbox.usdcAddress);
-    const error = await submitTransferWithAuthorization(h.relayer, expected, forged).then(() => null, (e: unknown) => e);
+    const error = await submitTransferWithAuthorization(h.relayer, expected, forged).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(classifySubmitError(error)).toBe('rejected');
     expect(await h.sandbox.balanceOf(merchant, h.sandbox.usdcAddress)).toBe(merchantBefore);
   });

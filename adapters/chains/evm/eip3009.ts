@@ -3,15 +3,7 @@
 import { Contract, Signature, isError, isHexString, type Provider, type Signer } from 'ethers';
 import { checksummed } from './address.ts';
 import { EIP3009_ABI, ERC20_ABI } from './abis.ts';
-import {
-  chainIdQuantity,
-  messageAddress,
-  messageUint,
-  recoverTypedDataSigner,
-  uint256Quantity,
-  type Eip712TypedData,
-  type TypedDataField,
-} from './typed-data.ts';
+import { chainIdQuantity, messageAddress, messageUint, recoverTypedDataSigner, uint256Quantity, type Eip712TypedData, type TypedDataField } from './typed-data.ts';
 
 /** EIP-712 domain name and version of a token (FiatToken: its name and "2"). */
 export type TokenDomain = { name: string; version: string };
@@ -131,11 +123,7 @@ export function verifyTransferWithAuthorization(typedData: Eip712TypedData, sign
  * ones (ERC-1271 smart wallets) use the `bytes` overload of V2.2. A revert found during gas
  * estimation throws before anything is broadcast (see `classifySubmitError`).
  */
-export async function submitTransferWithAuthorization(
-  relayer: Signer,
-  typedData: Eip712TypedData,
-  signature: string,
-): Promise<string> {
+export async function submitTransferWithAuthorization(relayer: Signer, typedData: Eip712TypedData, signature: string): Promise<string> {
   const token = typedData.domain.verifyingContract;
   if (!token) throw new Error('typed data has no verifyingContract');
   const message = typedData.message;
@@ -153,13 +141,9 @@ export async function submitTransferWithAuthorization(
     bytes === 65
       ? await (() => {
           const split = Signature.from(signature);
-          return contract.getFunction(
-            'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)',
-          ).send(...args, split.v, split.r, split.s);
+          return contract.getFunction('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)').send(...args, split.v, split.r, split.s);
         })()
-      : await contract.getFunction(
-          'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)',
-        ).send(...args, signature);
+      : await contract.getFunction('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)').send(...args, signature);
   return tx.hash;
 }
 

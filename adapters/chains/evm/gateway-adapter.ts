@@ -84,12 +84,36 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
       const deadline = BigInt(Math.floor(req.deadline.getTime() / 1000));
       const etaS = c.etaS ?? 5;
       if (req.asset.flows.includes('eip3009')) {
-        const typedData = buildTransferWithAuthorization({ token: token(req), chainId: BigInt(c.caip2.split(':')[1]!), domain: await domainOf(c, token(req)), from, to, value: req.amount, validAfter: 0n, validBefore: deadline, nonce: nonce.eip3009 });
-        return { etaS, state: { flow: 'eip3009', typedData, ...(await quoteBlockOf(c, req)) }, actions: [{ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_signTypedData_v4', params: signTypedDataV4Params(from, typedData) } }] };
+        const typedData = buildTransferWithAuthorization({
+          token: token(req),
+          chainId: BigInt(c.caip2.split(':')[1]!),
+          domain: await domainOf(c, token(req)),
+          from,
+          to,
+          value: req.amount,
+          validAfter: 0n,
+          validBefore: deadline,
+          nonce: nonce.eip3009,
+        });
+        return {
+          etaS,
+          state: { flow: 'eip3009', typedData, ...(await quoteBlockOf(c, req)) },
+          actions: [{ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_signTypedData_v4', params: signTypedDataV4Params(from, typedData) } }],
+        };
       }
       if (req.asset.flows.includes('permit2')) {
         // The witness names the payment and the destination: the buyer signs where the money goes.
-        const typedData = buildPermitWitnessTransferFrom({ permit2: c.permit2, chainId: BigInt(c.caip2.split(':')[1]!), token: token(req), amount: req.amount, spender: c.relayer.address, nonce: nonce.permit2, deadline, payment: derivePaymentReference(req.paymentId), destination: to });
+        const typedData = buildPermitWitnessTransferFrom({
+          permit2: c.permit2,
+          chainId: BigInt(c.caip2.split(':')[1]!),
+          token: token(req),
+          amount: req.amount,
+          spender: c.relayer.address,
+          nonce: nonce.permit2,
+          deadline,
+          payment: derivePaymentReference(req.paymentId),
+          destination: to,
+        });
         const allowance = await readErc20Allowance(c.provider, token(req), from, c.permit2);
         const actions: WireAction[] = [];
         // The interface's two-action case: approve Permit2 first when the allowance is short.
@@ -114,19 +138,23 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
       const state = parsed.value;
       const last = results[results.length - 1] ?? '';
       if (state.flow === 'transfer') return checkDirectTransferResult(chainOf(req), req, last);
-      if (state.flow === 'permit2' && state.approve && !TX_HASH.test(results[0] ?? '')) return { ok: false, code: 'invalid_results', message: 'the first result (the approval) must be a transaction hash' };
+      if (state.flow === 'permit2' && state.approve && !TX_HASH.test(results[0] ?? ''))
+        return { ok: false, code: 'invalid_results', message: 'the first result (the approval) must be a transaction hash' };
       if (!SIGNATURE.test(last)) return { ok: false, code: 'invalid_results', message: 'the last result must be a signature (0x-prefixed hex)' };
       // The typed data was stored when the option was quoted, from the payment's amount,
       // destination and nonce: it is what the signature must cover exactly.
       const { typedData } = state;
       const block = state.quoteBlock === undefined ? {} : { quoteBlock: state.quoteBlock };
       if (state.flow === 'eip3009') {
-        if (!verifyTransferWithAuthorization(typedData, last)) return { ok: false, code: 'invalid_signature', message: 'the signature is not the buyer’s over this payment’s exact terms' };
+        if (!verifyTransferWithAuthorization(typedData, last))
+          return { ok: false, code: 'invalid_signature', message: 'the signature is not the buyer’s over this payment’s exact terms' };
         return { ok: true, submission: { flow: 'eip3009', typedData, signature: last, ...block } };
       }
       // A permit quoted before the witness existed would let the relayer choose the destination.
-      if (typedData.primaryType !== 'PermitWitnessTransferFrom') return { ok: false, code: 'quote_expired', message: 'this option predates the destination-binding permit; ask for options again' };
-      if (!verifyPermitWitnessTransferFrom(typedData, last, addressOf(req.account))) return { ok: false, code: 'invalid_signature', message: 'the signature is not the buyer’s over this payment’s exact terms' };
+      if (typedData.primaryType !== 'PermitWitnessTransferFrom')
+        return { ok: false, code: 'quote_expired', message: 'this option predates the destination-binding permit; ask for options again' };
+      if (!verifyPermitWitnessTransferFrom(typedData, last, addressOf(req.account)))
+        return { ok: false, code: 'invalid_signature', message: 'the signature is not the buyer’s over this payment’s exact terms' };
       return { ok: true, submission: { flow: 'permit2', typedData, signature: last, ...block } };
     },
 
@@ -152,4 +180,3 @@ export function evmChainsFromConfig(rpcUrls: Record<string, string>, relayerKey:
     return { caip2, provider, relayer: new Wallet(relayerKey, provider), permit2, confirmations };
   });
 }
-

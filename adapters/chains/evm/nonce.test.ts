@@ -32,7 +32,10 @@ describe('abiEncodeStrings', () => {
   it('gives the bytes of the general ABI coder for any strings, including empty and multi-byte ones', () => {
     fc.assert(
       fc.property(fc.array(fc.string({ unit: 'grapheme', maxLength: 80 }), { minLength: 1, maxLength: 4 }), (values) => {
-        const expected = AbiCoder.defaultAbiCoder().encode(values.map(() => 'string'), values);
+        const expected = AbiCoder.defaultAbiCoder().encode(
+          values.map(() => 'string'),
+          values,
+        );
         expect(hexlify(abiEncodeStrings(values))).toBe(expected);
       }),
       { numRuns: 300 },

@@ -40,7 +40,15 @@ describe('Permit2 witness: the buyer signs the payment and the destination', () 
     const otherPayment = buildPermitWitnessTransferFrom({ ...input, payment: derivePaymentReference('pay_other') });
     expect(verifyPermitWitnessTransferFrom(td, await sign(otherPayment), buyer.address)).toBe(false);
     // A plain PermitTransferFrom over the same permit leaves the destination to the relayer: refused.
-    const bare = buildPermitTransferFrom({ permit2: input.permit2, chainId: input.chainId, token: input.token, amount: input.amount, spender: input.spender, nonce: input.nonce, deadline: input.deadline });
+    const bare = buildPermitTransferFrom({
+      permit2: input.permit2,
+      chainId: input.chainId,
+      token: input.token,
+      amount: input.amount,
+      spender: input.spender,
+      nonce: input.nonce,
+      deadline: input.deadline,
+    });
     expect(verifyPermitWitnessTransferFrom(td, await sign(bare), buyer.address)).toBe(false);
     expect(verifyPermitWitnessTransferFrom(bare, await sign(bare), buyer.address)).toBe(false);
   });

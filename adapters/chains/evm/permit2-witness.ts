@@ -35,8 +35,7 @@ export const PERMIT_WITNESS_TRANSFER_FROM_TYPES: Record<string, TypedDataField[]
  * The tail Permit2 appends to its `PermitWitnessTransferFrom(…,` stub to rebuild the type hash:
  * the witness field, then every referenced struct in EIP-712 order (alphabetical).
  */
-export const PAYMENT_WITNESS_TYPE_STRING =
-  'PaymentWitness witness)PaymentWitness(bytes32 payment,address destination)TokenPermissions(address token,uint256 amount)';
+export const PAYMENT_WITNESS_TYPE_STRING = 'PaymentWitness witness)PaymentWitness(bytes32 payment,address destination)TokenPermissions(address token,uint256 amount)';
 
 export type PermitWitnessInput = PermitTransferFromInput & {
   /** bytes32 naming the payment (`derivePaymentReference`). */
@@ -92,12 +91,14 @@ export async function permitWitnessTransferRequest(relayer: Signer, typedData: E
   const { contract, permit } = await checkedPermit(relayer, typedData, transfer.requestedAmount);
   const witness = witnessOf(typedData);
   const witnessHash = TypedDataEncoder.from(PAYMENT_WITNESS_TYPES).hash({ payment: witness.payment, destination: witness.destination });
-  return contract.getFunction('permitWitnessTransferFrom').populateTransaction(
-    permit,
-    { to: witness.destination, requestedAmount: transfer.requestedAmount },
-    checksummed(transfer.owner),
-    witnessHash,
-    PAYMENT_WITNESS_TYPE_STRING,
-    signature,
-  );
+  return contract
+    .getFunction('permitWitnessTransferFrom')
+    .populateTransaction(
+      permit,
+      { to: witness.destination, requestedAmount: transfer.requestedAmount },
+      checksummed(transfer.owner),
+      witnessHash,
+      PAYMENT_WITNESS_TYPE_STRING,
+      signature,
+    );
 }

@@ -79,8 +79,10 @@ describe('Permit2 SignatureTransfer on the sandbox', () => {
     expect(await isPermit2NonceUsed(h.sandbox.ethersProvider, h.sandbox.permit2Address, buyer.address, nonce)).toBe(true);
 
     // Replaying the same permit is refused before anything is broadcast.
-    const replay = await submitPermitTransferFrom(h.relayer, typedData, signature, { owner: buyer.address, to: merchant, requestedAmount: amount })
-      .then(() => null, (e: unknown) => e);
+    const replay = await submitPermitTransferFrom(h.relayer, typedData, signature, { owner: buyer.address, to: merchant, requestedAmount: amount }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(classifySubmitError(replay)).toBe('rejected');
     expect(await h.sandbox.balanceOf(merchant, token)).toBe(amount);
   });
@@ -130,8 +132,10 @@ describe('Permit2 SignatureTransfer on the sandbox', () => {
     const input = permitFor(token, 5_000n, 'pay_permit2_forged');
     const expected = buildPermitTransferFrom(input);
     const forged = await sign(buyer, buildPermitTransferFrom({ ...input, amount: 1n }));
-    const error = await submitPermitTransferFrom(h.relayer, expected, forged, { owner: buyer.address, to: merchant, requestedAmount: 5_000n })
-      .then(() => null, (e: unknown) => e);
+    const error = await submitPermitTransferFrom(h.relayer, expected, forged, { owner: buyer.address, to: merchant, requestedAmount: 5_000n }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(classifySubmitError(error)).toBe('rejected');
 
     const good = await sign(buyer, expected);

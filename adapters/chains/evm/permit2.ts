@@ -4,15 +4,7 @@
 import { Contract, type Provider, type Signer } from 'ethers';
 import { checksummed } from './address.ts';
 import { ERC20_ABI, PERMIT2_ABI } from './abis.ts';
-import {
-  chainIdQuantity,
-  messageAddress,
-  messageUint,
-  recoverTypedDataSigner,
-  uint256Quantity,
-  type Eip712TypedData,
-  type TypedDataField,
-} from './typed-data.ts';
+import { chainIdQuantity, messageAddress, messageUint, recoverTypedDataSigner, uint256Quantity, type Eip712TypedData, type TypedDataField } from './typed-data.ts';
 import { erc20Interface, type EthSendTransactionParams } from './transfer.ts';
 
 export const PERMIT_TRANSFER_FROM_TYPES: Record<string, TypedDataField[]> = {
@@ -104,12 +96,9 @@ export async function submitPermitTransferFrom(
   transfer: { owner: string; to: string; requestedAmount: bigint },
 ): Promise<string> {
   const { contract, permit } = await checkedPermit(relayer, typedData, transfer.requestedAmount);
-  const tx = await contract.getFunction('permitTransferFrom').send(
-    permit,
-    { to: checksummed(transfer.to), requestedAmount: transfer.requestedAmount },
-    checksummed(transfer.owner),
-    signature,
-  );
+  const tx = await contract
+    .getFunction('permitTransferFrom')
+    .send(permit, { to: checksummed(transfer.to), requestedAmount: transfer.requestedAmount }, checksummed(transfer.owner), signature);
   return tx.hash;
 }
 

@@ -17,10 +17,16 @@ describe('confirmation helpers', () => {
     const buyer = newBuyer(h.sandbox);
     await h.sandbox.fund(buyer.address, h.sandbox.usdcAddress, 10n);
     await h.sandbox.fund(buyer.address, null, parseEther('1'));
-    const txHash = await walletSend(h.sandbox, buyer, buildTransferTransaction({ token: h.sandbox.usdcAddress, from: buyer.address, to: Wallet.createRandom().address, value: 10n }));
+    const txHash = await walletSend(
+      h.sandbox,
+      buyer,
+      buildTransferTransaction({ token: h.sandbox.usdcAddress, from: buyer.address, to: Wallet.createRandom().address, value: 10n }),
+    );
     expect(await getConfirmations(h.sandbox.ethersProvider, txHash)).toMatchObject({ status: 'mined', success: true, confirmations: 1 });
-    expect(await waitForReceipt(h.sandbox.ethersProvider, txHash, { confirmations: 2, timeoutMs: 150, pollMs: 20 }))
-      .toEqual({ status: 'pending', reason: 'awaiting_confirmations' });
+    expect(await waitForReceipt(h.sandbox.ethersProvider, txHash, { confirmations: 2, timeoutMs: 150, pollMs: 20 })).toEqual({
+      status: 'pending',
+      reason: 'awaiting_confirmations',
+    });
     await mine(h.sandbox, 1);
     expect(await waitForReceipt(h.sandbox.ethersProvider, txHash, { confirmations: 2, timeoutMs: 1_000, pollMs: 20 })).toMatchObject({ status: 'confirmed' });
   });
@@ -28,7 +34,12 @@ describe('confirmation helpers', () => {
   it('reports a reverted transaction as reverted', async () => {
     const buyer = newBuyer(h.sandbox);
     await h.sandbox.fund(buyer.address, null, parseEther('1'));
-    const txHash = await walletSend(h.sandbox, buyer, buildTransferTransaction({ token: h.sandbox.usdcAddress, from: buyer.address, to: Wallet.createRandom().address, value: 1n }), 100_000n);
+    const txHash = await walletSend(
+      h.sandbox,
+      buyer,
+      buildTransferTransaction({ token: h.sandbox.usdcAddress, from: buyer.address, to: Wallet.createRandom().address, value: 1n }),
+      100_000n,
+    );
     expect(await waitForReceipt(h.sandbox.ethersProvider, txHash, { timeoutMs: 1_000, pollMs: 20 })).toMatchObject({ status: 'reverted' });
   });
 

@@ -4,8 +4,7 @@ import { isError, type Provider, type TransactionReceipt } from 'ethers';
 
 /** Where a transaction stands, as far as the node can tell right now. */
 export type ConfirmationState =
-  | { status: 'mined'; success: boolean; blockNumber: number; confirmations: number; receipt: TransactionReceipt }
-  | { status: 'pending'; reason: 'not_mined' | 'rpc_error' };
+  { status: 'mined'; success: boolean; blockNumber: number; confirmations: number; receipt: TransactionReceipt } | { status: 'pending'; reason: 'not_mined' | 'rpc_error' };
 
 /**
  * Reads the receipt and the chain head once. `confirmations` counts the inclusion block as 1.

@@ -178,7 +178,18 @@ describe('relayer flow on the sandbox: record, broadcast, crash and recover', ()
     s.state.crashAfterRecord = false;
     await consumeRelayerNonce();
     const td = sub.typedData;
-    const sig = Signature.from(await buyer.signTypedData(td.domain, { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] }, { authorizer: buyer.address, nonce: td.message.nonce }));
+    const sig = Signature.from(
+      await buyer.signTypedData(
+        td.domain,
+        {
+          CancelAuthorization: [
+            { name: 'authorizer', type: 'address' },
+            { name: 'nonce', type: 'bytes32' },
+          ],
+        },
+        { authorizer: buyer.address, nonce: td.message.nonce },
+      ),
+    );
     await h.sandbox.fund(buyer.address, null, parseEther('0.1'));
     const token = new Contract(h.sandbox.usdcAddress, ['function cancelAuthorization(address,bytes32,uint8,bytes32,bytes32)'], buyer);
     await (await token.getFunction('cancelAuthorization').send(buyer.address, td.message.nonce, sig.v, sig.r, sig.s)).wait();

@@ -119,7 +119,14 @@ async function usedElsewhere(c: RelayerChain, check: PaymentCheck, sub: RelayerS
  * the authorization is already used, the transaction that used it is searched first (it may have
  * paid the merchant). A failed record sends nothing.
  */
-async function signRecordBroadcast(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, replaces: string | null, ctx: AdvanceContext, quote: QuoteTimes): Promise<TransferState> {
+async function signRecordBroadcast(
+  c: RelayerChain,
+  check: PaymentCheck,
+  sub: RelayerSubmission,
+  replaces: string | null,
+  ctx: AdvanceContext,
+  quote: QuoteTimes,
+): Promise<TransferState> {
   const problem = submissionProblem(sub, check);
   if (problem) return { state: 'failed', reason: problem };
   // The queue holds the relayer's nonce order only; reads and searches after a refusal run outside it.
@@ -147,7 +154,12 @@ async function signRecordBroadcast(c: RelayerChain, check: PaymentCheck, sub: Re
   } catch {
     return { state: 'pending', reason: 'refused before broadcast; could not read whether the authorization is used' };
   }
-  return (await usedElsewhere(c, check, sub, quote)) ?? { ...outcome.refused, reason: `${outcome.refused.reason} (the authorization was used, and no transaction paid the destination with it)` };
+  return (
+    (await usedElsewhere(c, check, sub, quote)) ?? {
+      ...outcome.refused,
+      reason: `${outcome.refused.reason} (the authorization was used, and no transaction paid the destination with it)`,
+    }
+  );
 }
 
 /** Whether the relayer's account nonce `nonce` is used by a block `confirmations` deep. */
@@ -196,13 +208,26 @@ async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: Relayer
     // Read our receipt again: it may have been mined between the reads above.
     if (await c.provider.getTransactionReceipt(txId)) return { state: 'pending', txId, reason: 'mined meanwhile' };
     if (!used) return signRecordBroadcast(c, check, sub, txId, ctx, quote);
-    return (await usedElsewhere(c, check, sub, quote, txId)) ?? { state: 'failed', reason: 'the relayer transaction was replaced and the authorization was used by another transaction that did not pay the destination', txId };
+    return (
+      (await usedElsewhere(c, check, sub, quote, txId)) ?? {
+        state: 'failed',
+        reason: 'the relayer transaction was replaced and the authorization was used by another transaction that did not pay the destination',
+        txId,
+      }
+    );
   } catch {
     return { state: 'pending', txId, reason: 'rpc error' };
   }
 }
 
 /** One step of a relayer-flow payment; see the module comment. */
-export function advanceRelayerFlow(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, knownTxId: string | null, ctx: AdvanceContext, quote: QuoteTimes): Promise<TransferState> {
+export function advanceRelayerFlow(
+  c: RelayerChain,
+  check: PaymentCheck,
+  sub: RelayerSubmission,
+  knownTxId: string | null,
+  ctx: AdvanceContext,
+  quote: QuoteTimes,
+): Promise<TransferState> {
   return knownTxId === null ? signRecordBroadcast(c, check, sub, null, ctx, quote) : followRecorded(c, check, sub, knownTxId, ctx, quote);
 }

@@ -11,13 +11,14 @@ describe('createSerialQueue', () => {
   it('runs work in call order, one at a time, and survives failures', async () => {
     const queue = createSerialQueue();
     const log: string[] = [];
-    const step = (name: string, ms: number, fail = false) => queue(async () => {
-      log.push(`start ${name}`);
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      log.push(`end ${name}`);
-      if (fail) throw new Error(name);
-      return name;
-    });
+    const step = (name: string, ms: number, fail = false) =>
+      queue(async () => {
+        log.push(`start ${name}`);
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        log.push(`end ${name}`);
+        if (fail) throw new Error(name);
+        return name;
+      });
     const results = await Promise.allSettled([step('a', 30), step('b', 1, true), step('c', 1)]);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
@@ -42,8 +43,15 @@ describe('concurrent gasless submissions from one relayer', () => {
     await h.sandbox.fund(buyers[0]?.address ?? '', null, parseEther('1'));
     const submissions = buyers.map(async (buyer, index) => {
       const typedData = buildTransferWithAuthorization({
-        token: h.sandbox.usdcAddress, chainId: h.sandbox.chainId, domain, from: buyer.address, to: merchant,
-        value: 1_000n, validAfter: 0n, validBefore: 4_000_000_000n, nonce: deriveNonce(`pay_${index}`, 'opt').eip3009,
+        token: h.sandbox.usdcAddress,
+        chainId: h.sandbox.chainId,
+        domain,
+        from: buyer.address,
+        to: merchant,
+        value: 1_000n,
+        validAfter: 0n,
+        validBefore: 4_000_000_000n,
+        nonce: deriveNonce(`pay_${index}`, 'opt').eip3009,
       });
       const { domain: d, types, message } = toEthersTypedData(typedData);
       // Buyer 1 signs with a wrong key: that submission is rejected and must not block the others.

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseEvmQuoteState, parseEvmSubmission } from './state.ts';
 
-const typedData = { types: { EIP712Domain: [{ name: 'name', type: 'string' }] }, primaryType: 'TransferWithAuthorization', domain: { name: 'USDC', chainId: '0x1' }, message: { value: '0x1' } };
+const typedData = {
+  types: { EIP712Domain: [{ name: 'name', type: 'string' }] },
+  primaryType: 'TransferWithAuthorization',
+  domain: { name: 'USDC', chainId: '0x1' },
+  message: { value: '0x1' },
+};
 
 describe('stored EVM state is read back per flow, and anything else is refused by name', () => {
   it('reads each flow as it was stored (JSON round trip)', () => {

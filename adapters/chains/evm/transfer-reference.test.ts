@@ -15,7 +15,13 @@ describe('transferReference', () => {
   });
 
   it('differs per payment and per option, with no concatenation ambiguity, and from the gasless nonce', () => {
-    const tags = new Set([transferReference('pay_a', 'opt_1'), transferReference('pay_b', 'opt_1'), transferReference('pay_a', 'opt_2'), transferReference('pay_ab', 'c'), transferReference('pay_a', 'bc')]);
+    const tags = new Set([
+      transferReference('pay_a', 'opt_1'),
+      transferReference('pay_b', 'opt_1'),
+      transferReference('pay_a', 'opt_2'),
+      transferReference('pay_ab', 'c'),
+      transferReference('pay_a', 'bc'),
+    ]);
     expect(tags.size).toBe(5);
     expect(transferReference('pay_a', 'opt_1')).not.toBe(deriveNonce('pay_a', 'opt_1').eip3009);
   });

@@ -35,7 +35,7 @@ describe('direct ERC-20 transfer on the sandbox', () => {
     expect(params).toEqual({
       from: buyer.address,
       to: usdc,
-      data: `0xa9059cbb${merchant.slice(2).toLowerCase().padStart(64, '0')}${(25_000_000n).toString(16).padStart(64, '0')}`,
+      data: `0xa9059cbb${merchant.slice(2).toLowerCase().padStart(64, '0')}${25_000_000n.toString(16).padStart(64, '0')}`,
       value: '0x0',
     });
     expect(() => buildTransferTransaction({ token: usdc, from: buyer.address, to: merchant, value: 0n })).toThrow();
@@ -46,8 +46,7 @@ describe('direct ERC-20 transfer on the sandbox', () => {
   it('confirms a wallet-broadcast transfer once deep enough, and the merchant gets exactly the value', async () => {
     const before = await h.sandbox.balanceOf(merchant, usdc);
     const txHash = await pay(usdc, merchant, 25_000_000n);
-    expect(await verifyTransferTransaction(h.sandbox.ethersProvider, txHash, { ...check, confirmations: 3 }))
-      .toEqual({ status: 'pending', reason: 'awaiting_confirmations' });
+    expect(await verifyTransferTransaction(h.sandbox.ethersProvider, txHash, { ...check, confirmations: 3 })).toEqual({ status: 'pending', reason: 'awaiting_confirmations' });
     await mine(h.sandbox, 2);
     const result = await verifyTransferTransaction(h.sandbox.ethersProvider, txHash, { ...check, confirmations: 3 });
     expect(result).toMatchObject({ status: 'confirmed', value: 25_000_000n });
@@ -84,7 +83,10 @@ describe('direct ERC-20 transfer on the sandbox', () => {
     const untagged = await pay(usdc, merchant, 25_000_000n, '');
     const otherOption = await pay(usdc, merchant, 25_000_000n, transferReference('pay_transfer_test', 'opt_2'));
     for (const txHash of [untagged, otherOption]) {
-      expect(await verifyTransferTransaction(h.sandbox.ethersProvider, txHash, { ...check, confirmations: 50 })).toEqual({ status: 'invalid', reason: 'the transaction does not carry this option’s reference' });
+      expect(await verifyTransferTransaction(h.sandbox.ethersProvider, txHash, { ...check, confirmations: 50 })).toEqual({
+        status: 'invalid',
+        reason: 'the transaction does not carry this option’s reference',
+      });
     }
     // The tagged one is only waiting for depth.
     const tagged = await pay(usdc, merchant, 25_000_000n);
@@ -96,7 +98,10 @@ describe('direct ERC-20 transfer on the sandbox', () => {
     const block = await h.sandbox.ethersProvider.getBlock((await h.sandbox.ethersProvider.getTransactionReceipt(txHash))!.blockHash);
     const minedAt = block!.timestamp * 1000;
     const quotedAfter = (ms: number) => ({ ...check, quotedAt: new Date(minedAt + ms) });
-    expect(await verifyTransferTransaction(h.sandbox.ethersProvider, txHash, quotedAfter(QUOTE_CLOCK_ALLOWANCE_MS + 1))).toEqual({ status: 'invalid', reason: 'mined before the quote' });
+    expect(await verifyTransferTransaction(h.sandbox.ethersProvider, txHash, quotedAfter(QUOTE_CLOCK_ALLOWANCE_MS + 1))).toEqual({
+      status: 'invalid',
+      reason: 'mined before the quote',
+    });
     expect(await verifyTransferTransaction(h.sandbox.ethersProvider, txHash, quotedAfter(QUOTE_CLOCK_ALLOWANCE_MS))).toMatchObject({ status: 'confirmed' });
   });
 

@@ -22,12 +22,7 @@ export function toEthersTypedData(typedData: Eip712TypedData): {
  * Recovers the signer over `typedData` using the caller's canonical `types` (not the ones in
  * the object), so a payload whose types were altered cannot pass as the expected message.
  */
-export function recoverTypedDataSigner(
-  typedData: Eip712TypedData,
-  canonicalTypes: Record<string, TypedDataField[]>,
-  primaryType: string,
-  signature: string,
-): string {
+export function recoverTypedDataSigner(typedData: Eip712TypedData, canonicalTypes: Record<string, TypedDataField[]>, primaryType: string, signature: string): string {
   if (typedData.primaryType !== primaryType) throw new Error(`Expected primaryType ${primaryType}`);
   return getAddress(verifyTypedData(typedData.domain, canonicalTypes, typedData.message, signature));
 }

@@ -10,9 +10,15 @@ describe('walletRpc params', () => {
   it('carries typed data as a JSON string a wallet can sign and the service can verify', async () => {
     const buyer = Wallet.createRandom();
     const typedData = buildTransferWithAuthorization({
-      token: Wallet.createRandom().address, chainId: 8453, domain: { name: 'USD Coin', version: '2' },
-      from: buyer.address, to: Wallet.createRandom().address, value: 1_000_000n, validAfter: 0n,
-      validBefore: 1_900_000_000n, nonce: deriveNonce('pay_wire', 'opt_1').eip3009,
+      token: Wallet.createRandom().address,
+      chainId: 8453,
+      domain: { name: 'USD Coin', version: '2' },
+      from: buyer.address,
+      to: Wallet.createRandom().address,
+      value: 1_000_000n,
+      validAfter: 0n,
+      validBefore: 1_900_000_000n,
+      nonce: deriveNonce('pay_wire', 'opt_1').eip3009,
     });
     const params = signTypedDataV4Params(buyer.address.toLowerCase(), typedData);
     expect(params[0]).toBe(buyer.address);

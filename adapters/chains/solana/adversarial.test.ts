@@ -31,36 +31,40 @@ const attacks: Attack[] = [
     name: 'destination changed to the attacker',
     reason: 'message_mismatch',
     broadcast: true,
-    make: (f, built) => tamper(built, f, (tx) => {
-      const ix = transferOf(tx);
-      (ix.keys[2] as { pubkey: unknown }).pubkey = getAssociatedTokenAddressSync(f.sandbox.mint, f.attacker.publicKey);
-    }),
+    make: (f, built) =>
+      tamper(built, f, (tx) => {
+        const ix = transferOf(tx);
+        (ix.keys[2] as { pubkey: unknown }).pubkey = getAssociatedTokenAddressSync(f.sandbox.mint, f.attacker.publicKey);
+      }),
   },
   {
     name: 'amount lowered',
     reason: 'message_mismatch',
     broadcast: true,
-    make: (f, built) => tamper(built, f, (tx) => {
-      const ix = transferOf(tx);
-      ix.data = Buffer.from(ix.data);
-      ix.data.writeBigUInt64LE(1n, 1);
-    }),
+    make: (f, built) =>
+      tamper(built, f, (tx) => {
+        const ix = transferOf(tx);
+        ix.data = Buffer.from(ix.data);
+        ix.data.writeBigUInt64LE(1n, 1);
+      }),
   },
   {
     name: 'mint changed',
     reason: 'message_mismatch',
     broadcast: true,
-    make: (f, built) => tamper(built, f, (tx) => {
-      (transferOf(tx).keys[1] as { pubkey: unknown }).pubkey = Keypair.generate().publicKey;
-    }),
+    make: (f, built) =>
+      tamper(built, f, (tx) => {
+        (transferOf(tx).keys[1] as { pubkey: unknown }).pubkey = Keypair.generate().publicKey;
+      }),
   },
   {
     name: 'extra instruction draining the fee payer',
     reason: 'message_mismatch',
     broadcast: true,
-    make: (f, built) => tamper(built, f, (tx) => {
-      tx.add(SystemProgram.transfer({ fromPubkey: f.sandbox.feePayer.publicKey, toPubkey: f.attacker.publicKey, lamports: LAMPORTS_PER_SOL }));
-    }),
+    make: (f, built) =>
+      tamper(built, f, (tx) => {
+        tx.add(SystemProgram.transfer({ fromPubkey: f.sandbox.feePayer.publicKey, toPubkey: f.attacker.publicKey, lamports: LAMPORTS_PER_SOL }));
+      }),
   },
   {
     name: 'buyer slot signed by another key',
@@ -151,7 +155,9 @@ describe('verifySignedTransaction refuses what the service did not build', () =>
   it.each(['', 'not base64!', '%%%', 'AAAA'])('refuses junk input %j', async (junk) => {
     const f = setup();
     const built = await build(f, AMOUNT);
-    expect(verifySignedTransaction(junk, { messageBase64: built.messageBase64, buyer: f.buyer.publicKey, feePayer: f.sandbox.feePayer.publicKey }))
-      .toEqual({ ok: false, reason: 'not_a_transaction' });
+    expect(verifySignedTransaction(junk, { messageBase64: built.messageBase64, buyer: f.buyer.publicKey, feePayer: f.sandbox.feePayer.publicKey })).toEqual({
+      ok: false,
+      reason: 'not_a_transaction',
+    });
   });
 });

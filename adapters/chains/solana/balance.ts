@@ -7,12 +7,7 @@ import type { SolanaRpc } from './rpc.ts';
  *
  * Why: options can skip a Solana account that cannot pay, and tests check exact balance deltas.
  */
-export async function getTokenBalance(
-  connection: SolanaRpc,
-  owner: PublicKey,
-  mint: PublicKey,
-  tokenProgramId: PublicKey = TOKEN_PROGRAM_ID,
-): Promise<bigint> {
+export async function getTokenBalance(connection: SolanaRpc, owner: PublicKey, mint: PublicKey, tokenProgramId: PublicKey = TOKEN_PROGRAM_ID): Promise<bigint> {
   const ata = getAssociatedTokenAddressSync(mint, owner, true, tokenProgramId);
   const info = await connection.getAccountInfo(ata, 'confirmed');
   if (!info) return 0n;

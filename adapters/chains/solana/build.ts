@@ -1,10 +1,5 @@
 import { ComputeBudgetProgram, Transaction, type Keypair, type PublicKey } from '@solana/web3.js';
-import {
-  TOKEN_PROGRAM_ID,
-  createAssociatedTokenAccountIdempotentInstruction,
-  createTransferCheckedInstruction,
-  getAssociatedTokenAddressSync,
-} from '@solana/spl-token';
+import { TOKEN_PROGRAM_ID, createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { SolanaCommitment, SolanaRpc } from './rpc.ts';
 import { base58Encode } from './base58.ts';
 
@@ -63,16 +58,7 @@ export async function buildPaymentTransaction(input: BuildPaymentInput): Promise
   // Destinations may be program-derived (multisig vaults), so off-curve owners are allowed.
   const destination = getAssociatedTokenAddressSync(input.mint, input.destinationOwner, true, tokenProgram);
 
-  const transfer = createTransferCheckedInstruction(
-    source,
-    input.mint,
-    destination,
-    input.buyer,
-    input.amount,
-    input.decimals,
-    [],
-    tokenProgram,
-  );
+  const transfer = createTransferCheckedInstruction(source, input.mint, destination, input.buyer, input.amount, input.decimals, [], tokenProgram);
   // Solana Pay convention: the token program ignores extra accounts for a single-key owner.
   transfer.keys.push({ pubkey: input.reference, isSigner: false, isWritable: false });
 
@@ -81,16 +67,7 @@ export async function buildPaymentTransaction(input: BuildPaymentInput): Promise
     tx.add(ComputeBudgetProgram.setComputeUnitLimit({ units: 60_000 }));
     tx.add(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: input.priorityMicroLamports }));
   }
-  tx.add(
-    createAssociatedTokenAccountIdempotentInstruction(
-      feePayer,
-      destination,
-      input.destinationOwner,
-      input.mint,
-      tokenProgram,
-    ),
-    transfer,
-  );
+  tx.add(createAssociatedTokenAccountIdempotentInstruction(feePayer, destination, input.destinationOwner, input.mint, tokenProgram), transfer);
   tx.partialSign(input.feePayer);
 
   const signature = tx.signatures[0]?.signature;

@@ -112,7 +112,9 @@ function solanaWallet(sandbox: SolanaSandbox, buyer: ReturnType<SolanaSandbox['k
             message.writeBigUInt64LE(amount - 1n, at + 1);
             tx = new VersionedTransaction(VersionedMessage.deserialize(message));
           } else {
-            const transfer = tx.message.compiledInstructions.find((ix) => tx.message.staticAccountKeys[ix.programIdIndex]!.equals(TOKEN_PROGRAM_ID) && ix.data[0] === TRANSFER_CHECKED);
+            const transfer = tx.message.compiledInstructions.find(
+              (ix) => tx.message.staticAccountKeys[ix.programIdIndex]!.equals(TOKEN_PROGRAM_ID) && ix.data[0] === TRANSFER_CHECKED,
+            );
             if (!transfer) throw new Error('no transferChecked in the built transaction');
             tx.message.staticAccountKeys[transfer.accountKeyIndexes[2]!] = sandbox.keypair('conformance-elsewhere').publicKey;
           }

@@ -22,12 +22,6 @@ export async function findPaymentByReference(
   reference: PublicKey,
   options: { commitment?: Exclude<SolanaCommitment, 'processed'>; limit?: number } = {},
 ): Promise<ReferenceMatch[]> {
-  const infos = await connection.getSignaturesForAddress(
-    reference,
-    { limit: options.limit ?? 100 },
-    options.commitment ?? 'confirmed',
-  );
-  return infos
-    .map((info) => ({ signature: info.signature, slot: info.slot, failed: info.err !== null && info.err !== undefined }))
-    .sort((a, b) => a.slot - b.slot);
+  const infos = await connection.getSignaturesForAddress(reference, { limit: options.limit ?? 100 }, options.commitment ?? 'confirmed');
+  return infos.map((info) => ({ signature: info.signature, slot: info.slot, failed: info.err !== null && info.err !== undefined })).sort((a, b) => a.slot - b.slot);
 }

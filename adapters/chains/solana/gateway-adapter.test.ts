@@ -23,7 +23,16 @@ afterAll(() => facade?.close());
 function request(paymentId: string, buyer: string, merchant: string, amount = 2_000_000n): OptionRequest {
   const a = sandbox.assets[0]!;
   const asset = createAssetRegistry([{ id: a.caip19, symbol: a.symbol, name: a.name, decimals: a.decimals, flows: ['spl'], networkName: 'Sandbox Solana' }]).get(a.caip19)!;
-  return { paymentId, optionId: `opt_${paymentId}`, account: `${sandbox.caip2}:${buyer}`, asset, amount, destination: `${sandbox.caip2}:${merchant}`, deadline: new Date(Date.now() + 60_000), quotedAt: new Date() };
+  return {
+    paymentId,
+    optionId: `opt_${paymentId}`,
+    account: `${sandbox.caip2}:${buyer}`,
+    asset,
+    amount,
+    destination: `${sandbox.caip2}:${merchant}`,
+    deadline: new Date(Date.now() + 60_000),
+    quotedAt: new Date(),
+  };
 }
 
 const txOf = (actions: WireAction[]) => (actions[0] as { data: { params: Array<{ transaction: string }> } }).data.params[0]!.transaction;

@@ -82,7 +82,13 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
     async prepareOption(req) {
       const c = chainOf(req);
       if (!req.asset.flows.includes('spl')) throw new Error(`${req.asset.id} is not payable by SPL transfer`);
-      const state: SplQuoteState = { flow: 'spl', mint: req.asset.parsed.assetReference, decimals: req.asset.decimals, destinationOwner: keyOf(req.destination).toBase58(), amount: req.amount.toString() };
+      const state: SplQuoteState = {
+        flow: 'spl',
+        mint: req.asset.parsed.assetReference,
+        decimals: req.asset.decimals,
+        destinationOwner: keyOf(req.destination).toBase58(),
+        amount: req.amount.toString(),
+      };
       // The transaction is built at fetch, not here: a blockhash lives ~60–90 s, a quote longer.
       return { etaS: c.etaS ?? 5, state, actions: [{ type: 'build', data: { data: req.optionId } }] };
     },
@@ -124,7 +130,11 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
         // 64 bytes is a detached signature: a signature problem, not a malformed result.
         const detached = decodeBase64Strict(signed)?.length === 64;
         if (verdict.reason === 'not_a_transaction' && !detached) return { ok: false, code: 'invalid_results', message: REFUSALS.not_a_transaction };
-        return { ok: false, code: 'invalid_signature', message: detached ? 'a detached signature was sent; return the whole signed transaction, base64-encoded' : REFUSALS[verdict.reason] };
+        return {
+          ok: false,
+          code: 'invalid_signature',
+          message: detached ? 'a detached signature was sent; return the whole signed transaction, base64-encoded' : REFUSALS[verdict.reason],
+        };
       }
       try {
         if (await isBlockhashExpired(c.connection, s.lastValidBlockHeight, EXPIRY_MARGIN_BLOCKS)) {

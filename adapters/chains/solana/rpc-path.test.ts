@@ -32,8 +32,10 @@ describe('chain functions through web3.js Connection over HTTP JSON-RPC', () => 
     expect(verifySignedTransaction(signed, { messageBase64: built.messageBase64, buyer: f.buyer.publicKey, feePayer: f.sandbox.feePayer.publicKey }).ok).toBe(true);
 
     expect(await submitTransaction(rpc, signed)).toEqual({ status: 'sent', signature: built.signature });
-    expect(await checkTransaction(rpc, built.signature, { commitment: 'finalized', lastValidBlockHeight: built.lastValidBlockHeight }))
-      .toEqual({ status: 'confirmed', slot: expect.any(Number) });
+    expect(await checkTransaction(rpc, built.signature, { commitment: 'finalized', lastValidBlockHeight: built.lastValidBlockHeight })).toEqual({
+      status: 'confirmed',
+      slot: expect.any(Number),
+    });
     expect(await getTokenBalance(rpc, f.merchant.publicKey, mint)).toBe(USDC(3.2));
     expect(await getTokenBalance(rpc, f.buyer.publicKey, mint)).toBe(USDC(6.8));
     expect(await rpc.getAccountInfo(f.buyer.publicKey)).toBeNull(); // the buyer never held SOL
@@ -53,8 +55,7 @@ describe('chain functions through web3.js Connection over HTTP JSON-RPC', () => 
 
     f.sandbox.expireBlockhash();
     expect(await isBlockhashExpired(rpc, tooMuch.lastValidBlockHeight)).toBe(true);
-    expect(await checkTransaction(rpc, tooMuch.signature, { lastValidBlockHeight: tooMuch.lastValidBlockHeight }))
-      .toEqual({ status: 'failed', reason: 'blockhash_expired' });
+    expect(await checkTransaction(rpc, tooMuch.signature, { lastValidBlockHeight: tooMuch.lastValidBlockHeight })).toEqual({ status: 'failed', reason: 'blockhash_expired' });
   });
 
   it('answers unknown (never failed) when the node cannot be reached', async () => {

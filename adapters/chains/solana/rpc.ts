@@ -22,16 +22,9 @@ export interface SolanaRpc {
   getLatestBlockhash(commitment?: Commitment): Promise<{ blockhash: string; lastValidBlockHeight: number }>;
   getBlockHeight(commitment?: Commitment): Promise<number>;
   sendRawTransaction(rawTransaction: Buffer | Uint8Array | Array<number>, options?: SendOptions): Promise<string>;
-  getSignatureStatuses(
-    signatures: string[],
-    config?: SignatureStatusConfig,
-  ): Promise<RpcResponseAndContext<(SignatureStatus | null)[]>>;
+  getSignatureStatuses(signatures: string[], config?: SignatureStatusConfig): Promise<RpcResponseAndContext<(SignatureStatus | null)[]>>;
   getAccountInfo(publicKey: PublicKey, commitment?: Commitment): Promise<AccountInfo<Buffer> | null>;
-  getSignaturesForAddress(
-    address: PublicKey,
-    options?: SignaturesForAddressOptions,
-    commitment?: Finality,
-  ): Promise<ConfirmedSignatureInfo[]>;
+  getSignaturesForAddress(address: PublicKey, options?: SignaturesForAddressOptions, commitment?: Finality): Promise<ConfirmedSignatureInfo[]>;
 }
 
 /** Commitment levels the service may ask for, weakest first. */

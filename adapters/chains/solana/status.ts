@@ -1,11 +1,7 @@
 import type { SolanaCommitment, SolanaRpc } from './rpc.ts';
 import { meetsCommitment } from './rpc.ts';
 
-export type TransactionCheck =
-  | { status: 'confirmed'; slot: number }
-  | { status: 'pending' }
-  | { status: 'failed'; reason: string }
-  | { status: 'unknown'; reason: string };
+export type TransactionCheck = { status: 'confirmed'; slot: number } | { status: 'pending' } | { status: 'failed'; reason: string } | { status: 'unknown'; reason: string };
 
 export interface CheckOptions {
   /** Commitment at which the payment counts as succeeded (design: configurable, default confirmed). */
@@ -25,15 +21,10 @@ export interface CheckOptions {
  * landed with an error (atomic: no tokens moved) or its blockhash expired (finalized height past
  * `lastValidBlockHeight`, read before the status so a late landing is still seen).
  */
-export async function checkTransaction(
-  connection: SolanaRpc,
-  signature: string,
-  options: CheckOptions = {},
-): Promise<TransactionCheck> {
+export async function checkTransaction(connection: SolanaRpc, signature: string, options: CheckOptions = {}): Promise<TransactionCheck> {
   const commitment = options.commitment ?? 'confirmed';
   try {
-    const height =
-      options.lastValidBlockHeight === undefined ? undefined : await connection.getBlockHeight('finalized');
+    const height = options.lastValidBlockHeight === undefined ? undefined : await connection.getBlockHeight('finalized');
     const { value } = await connection.getSignatureStatuses([signature], { searchTransactionHistory: true });
     const status = value[0];
     if (!status) {
@@ -56,11 +47,7 @@ export async function checkTransaction(
  * True when a transaction built with this `lastValidBlockHeight` can no longer land (or, with a margin,
  * is too close to it to be worth sending). Why: the gateway answers `quote_expired` before submitting.
  */
-export async function isBlockhashExpired(
-  connection: SolanaRpc,
-  lastValidBlockHeight: number,
-  marginBlocks = 0,
-): Promise<boolean> {
+export async function isBlockhashExpired(connection: SolanaRpc, lastValidBlockHeight: number, marginBlocks = 0): Promise<boolean> {
   const height = await connection.getBlockHeight('confirmed');
   return height + marginBlocks > lastValidBlockHeight;
 }

@@ -23,12 +23,7 @@ export function setup(): Fixture {
   return { sandbox, buyer, merchant: sandbox.keypair('test-merchant'), attacker: sandbox.keypair('test-attacker') };
 }
 
-export function build(
-  f: Fixture,
-  amount: bigint,
-  paymentId = 'pay_1',
-  connection: SolanaRpc = f.sandbox.connection,
-): Promise<BuiltPaymentTransaction> {
+export function build(f: Fixture, amount: bigint, paymentId = 'pay_1', connection: SolanaRpc = f.sandbox.connection): Promise<BuiltPaymentTransaction> {
   return buildPaymentTransaction({
     connection,
     feePayer: f.sandbox.feePayer,

@@ -23,7 +23,15 @@ export type HttpFetchFactory = (network: HttpFetchTestNetwork) => HttpFetchPort;
 const OPTS: HttpFetchOptions = { maxBytes: 64 * 1024, timeoutMs: 5000, connectTimeoutMs: 2000, maxRedirects: 3 };
 
 /** Every failure code of the port (a new one fails typecheck here until listed); the suite below produces each one. */
-const FAILURE_CODES = ['blocked_address', 'not_https', 'timeout', 'too_large', 'too_many_redirects', 'unreachable', 'dns_failure'] as const satisfies readonly HttpFetchFailureCode[];
+const FAILURE_CODES = [
+  'blocked_address',
+  'not_https',
+  'timeout',
+  'too_large',
+  'too_many_redirects',
+  'unreachable',
+  'dns_failure',
+] as const satisfies readonly HttpFetchFailureCode[];
 const _everyCodeListed: Exact<(typeof FAILURE_CODES)[number], HttpFetchFailureCode> = true;
 
 /** Globally routable unicast addresses, IPv4, IPv6 and IPv4-mapped IPv6. */
@@ -74,7 +82,10 @@ export function runHttpFetchConformance(name: string, factory: HttpFetchFactory,
 
     /** The rejection of `promise`, which must be a port error with `code` naming the URL it failed at. */
     async function failure(promise: Promise<unknown>, code: HttpFetchFailureCode) {
-      const err = await promise.then(() => undefined, (e: unknown) => e);
+      const err = await promise.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(isHttpFetchError(err), `expected an HttpFetchError ${code}, got ${String(err)}`).toBe(true);
       if (!isHttpFetchError(err)) throw new Error('unreachable');
       expect(err.code).toBe(code);

@@ -34,12 +34,29 @@ export type TestServers = {
 export function makeTestCertificate(): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'http-fetch-cert-'));
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-      '-subj', `/CN=${TEST_HOST}`,
-      '-addext', `subjectAltName=DNS:${TEST_HOST},DNS:localhost,IP:127.0.0.1,IP:::1`,
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'pipe' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        `/CN=${TEST_HOST}`,
+        '-addext',
+        `subjectAltName=DNS:${TEST_HOST},DNS:localhost,IP:127.0.0.1,IP:::1`,
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'pipe' },
+    );
     return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
   } finally {
     rmSync(dir, { recursive: true, force: true });

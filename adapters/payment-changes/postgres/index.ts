@@ -8,8 +8,7 @@ import { startServerListener } from './server-listener.ts';
  * this shape; it is restated here so this adapter depends on no other adapter's code.
  */
 export type NotificationSource =
-  | { engine: 'pglite'; listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> }
-  | { engine: 'server'; url: string };
+  { engine: 'pglite'; listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> } | { engine: 'server'; url: string };
 
 export interface PostgresPaymentChangesOptions {
   /** The PostgreSQL storage's database (`createPostgresStorage(…).db`), whose changes it announces. */

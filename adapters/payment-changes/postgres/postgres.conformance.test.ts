@@ -13,7 +13,10 @@ const CHANNEL = 'mps_payment_changes_conformance';
 
 runPaymentChangesConformance('postgres (pglite)', async () => {
   const db = await PGlite.create();
-  const changes = await createPostgresPaymentChanges({ channel: CHANNEL, db: { notifications: { engine: 'pglite', listen: (channel, onPayload) => db.listen(channel, onPayload) } } });
+  const changes = await createPostgresPaymentChanges({
+    channel: CHANNEL,
+    db: { notifications: { engine: 'pglite', listen: (channel, onPayload) => db.listen(channel, onPayload) } },
+  });
   const publish = async (id: string) => {
     await db.transaction(async (tx) => {
       await tx.query('SELECT pg_notify($1, $2)', [CHANNEL, id]);
@@ -28,7 +31,12 @@ if (server) {
   runPaymentChangesConformance('postgres (server)', async () => {
     const pool = new pg.Pool({ connectionString: postgresUrl, max: 2 });
     const applicationName = `mps-changes-conf-${process.pid}-${++listeners}`;
-    const changes = await createPostgresPaymentChanges({ channel: CHANNEL, db: { notifications: { engine: 'server', url: postgresUrl } }, applicationName, reconnect: { minMs: 50, maxMs: 200 } });
+    const changes = await createPostgresPaymentChanges({
+      channel: CHANNEL,
+      db: { notifications: { engine: 'server', url: postgresUrl } },
+      applicationName,
+      reconnect: { minMs: 50, maxMs: 200 },
+    });
     const publish = async (id: string) => {
       const client = await pool.connect();
       try {

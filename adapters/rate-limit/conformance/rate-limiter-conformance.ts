@@ -80,10 +80,17 @@ export function runRateLimiterConformance(
 
     it('refuses, when built, a rate it cannot apply', async () => {
       const scope = `bad${Math.random().toString(36).slice(2)}`;
-      for (const limit of [{ perSecond: 0, burst: 1 }, { perSecond: Number.NaN, burst: 1 }, { perSecond: -1, burst: 1 }]) {
+      for (const limit of [
+        { perSecond: 0, burst: 1 },
+        { perSecond: Number.NaN, burst: 1 },
+        { perSecond: -1, burst: 1 },
+      ]) {
         await expect(Promise.resolve().then(() => open(limit, scope))).rejects.toThrow(/perSecond/);
       }
-      for (const limit of [{ perSecond: 1, burst: 0 }, { perSecond: 1, burst: 0.5 }]) {
+      for (const limit of [
+        { perSecond: 1, burst: 0 },
+        { perSecond: 1, burst: 0.5 },
+      ]) {
         await expect(Promise.resolve().then(() => open(limit, scope))).rejects.toThrow(/burst/);
       }
     });

@@ -76,20 +76,18 @@ export async function deploySandboxContracts(provider: Provider, artifacts: Sand
   const usdcAddress = await deploy(fiat.abi, fiat.bytecode, []);
   const usdc = new Contract(usdcAddress, fiat.abi as never, deployer);
   const me = deployer.address;
-  await send(usdc, 'initialize', [
-    USDC_METADATA.name, USDC_METADATA.symbol, USDC_METADATA.currency, USDC_METADATA.decimals, me, me, me, me,
-  ]);
+  await send(usdc, 'initialize', [USDC_METADATA.name, USDC_METADATA.symbol, USDC_METADATA.currency, USDC_METADATA.decimals, me, me, me, me]);
   await send(usdc, 'initializeV2', [USDC_METADATA.name]);
   await send(usdc, 'initializeV2_1', [me]);
   await send(usdc, 'initializeV2_2', [[], USDC_METADATA.symbol]);
   await send(usdc, 'configureMinter', [me, MaxUint256]);
   const permit2 = await deploy(artifacts.permit2.abi, artifacts.permit2.bytecode, []);
-  const plainToken = await deploy(artifacts.plainToken.abi, artifacts.plainToken.bytecode, [
-    PLAIN_TOKEN_METADATA.name, PLAIN_TOKEN_METADATA.symbol, PLAIN_TOKEN_METADATA.decimals,
-  ]);
+  const plainToken = await deploy(artifacts.plainToken.abi, artifacts.plainToken.bytecode, [PLAIN_TOKEN_METADATA.name, PLAIN_TOKEN_METADATA.symbol, PLAIN_TOKEN_METADATA.decimals]);
 
   const directToken = await deploy(artifacts.plainToken.abi, artifacts.plainToken.bytecode, [
-    DIRECT_TOKEN_METADATA.name, DIRECT_TOKEN_METADATA.symbol, DIRECT_TOKEN_METADATA.decimals,
+    DIRECT_TOKEN_METADATA.name,
+    DIRECT_TOKEN_METADATA.symbol,
+    DIRECT_TOKEN_METADATA.decimals,
   ]);
 
   const actual: SandboxAddresses = { deployer: me, signatureChecker, usdc: usdcAddress, permit2, plainToken, directToken };

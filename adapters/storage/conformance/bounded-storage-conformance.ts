@@ -26,8 +26,18 @@ export function runBoundedStorageConformance(name: string, open: () => Promise<S
       return p;
     }
     const endpoint = (partnerId: string): WebhookEndpointRecord => ({
-      id: newId('webhookEndpoint'), partnerId, url: 'https://hooks.example.com/in', enabledEvents: ['payment.created'], enabled: true, disabledReason: null,
-      secret: 'whsec_x', previousSecret: null, previousSecretExpiresAt: null, createdAt: t0, updatedAt: t0, deletedAt: null,
+      id: newId('webhookEndpoint'),
+      partnerId,
+      url: 'https://hooks.example.com/in',
+      enabledEvents: ['payment.created'],
+      enabled: true,
+      disabledReason: null,
+      secret: 'whsec_x',
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      createdAt: t0,
+      updatedAt: t0,
+      deletedAt: null,
     });
 
     it('creates webhook endpoints up to the limit of live ones, even when creates race', async () => {

@@ -93,7 +93,12 @@ export function runMerchantsConformance(name: string, open: OpenStore): void {
 
     it('filters lists by status and by a search on name or id, wildcards taken literally', async () => {
       const p = await f.partner();
-      const shops = [f.merchant(p.id, 'Shop 3'), f.merchant(p.id, 'Shop 50% off'), f.merchant(p.id, 'Shop 500'), { ...f.merchant(p.id, 'Suspended shop'), status: 'suspended' as const }];
+      const shops = [
+        f.merchant(p.id, 'Shop 3'),
+        f.merchant(p.id, 'Shop 50% off'),
+        f.merchant(p.id, 'Shop 500'),
+        { ...f.merchant(p.id, 'Suspended shop'), status: 'suspended' as const },
+      ];
       for (const m of shops) await f.s.merchants.create(m);
       const names = async (q: Parameters<typeof f.s.merchants.list>[1]) => (await f.s.merchants.list(p.id, q)).items.map((m) => m.name).sort();
       expect(await names({ limit: 10, search: 'shop 3' })).toEqual(['Shop 3']);

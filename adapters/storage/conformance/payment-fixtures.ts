@@ -34,7 +34,16 @@ export function paymentFixtures(store: () => StoragePort) {
     return p;
   }
   async function merchant(partnerId: string, opts: { name?: string; settle?: string[]; iconUrl?: string | null } = {}): Promise<MerchantRecord> {
-    const m: MerchantRecord = { id: newId('merchant', t0.getTime() + ++made), partnerId, name: opts.name ?? 'M', email: 'm@x.co', iconUrl: opts.iconUrl ?? null, status: 'active', createdAt: t0, deletedAt: null };
+    const m: MerchantRecord = {
+      id: newId('merchant', t0.getTime() + ++made),
+      partnerId,
+      name: opts.name ?? 'M',
+      email: 'm@x.co',
+      iconUrl: opts.iconUrl ?? null,
+      status: 'active',
+      createdAt: t0,
+      deletedAt: null,
+    };
     await s().merchants.create(m);
     const settle = opts.settle ?? [TOKEN_A];
     if (settle.length) {
@@ -71,14 +80,36 @@ export function paymentFixtures(store: () => StoragePort) {
     return p;
   }
   /** Moves a payment from any state to `to`, patching it, with an event whose data names the state. */
-  function move(id: string, to: PaymentStatus, patch: Parameters<StoragePort['payments']['transition']>[1]['patch'] = {}, from: PaymentStatus[] = ['requires_action', 'processing']) {
-    return s().payments.transition(id, { from, to, patch, at: t0, event: { id: newId('event'), type: `payment.${to}`, snapshot: (x) => ({ status: x.status, v: x.stateVersion }) } });
+  function move(
+    id: string,
+    to: PaymentStatus,
+    patch: Parameters<StoragePort['payments']['transition']>[1]['patch'] = {},
+    from: PaymentStatus[] = ['requires_action', 'processing'],
+  ) {
+    return s().payments.transition(id, {
+      from,
+      to,
+      patch,
+      at: t0,
+      event: { id: newId('event'), type: `payment.${to}`, snapshot: (x) => ({ status: x.status, v: x.stateVersion }) },
+    });
   }
   return { partner, merchant, payment, create, stored, move };
 }
 
 /** A webhook endpoint of this partner, subscribed to `payment.created`, created at `atMs` (ids sort by it). */
 export const endpointOf = (partnerId: string, o: Partial<WebhookEndpointRecord> = {}, atMs = t0.getTime()): WebhookEndpointRecord => ({
-  id: newId('webhookEndpoint', atMs), partnerId, url: 'https://hooks.example.com/in', enabledEvents: ['payment.created'], enabled: true, disabledReason: null,
-  secret: 'whsec_x', previousSecret: null, previousSecretExpiresAt: null, createdAt: new Date(atMs), updatedAt: new Date(atMs), deletedAt: null, ...o,
+  id: newId('webhookEndpoint', atMs),
+  partnerId,
+  url: 'https://hooks.example.com/in',
+  enabledEvents: ['payment.created'],
+  enabled: true,
+  disabledReason: null,
+  secret: 'whsec_x',
+  previousSecret: null,
+  previousSecretExpiresAt: null,
+  createdAt: new Date(atMs),
+  updatedAt: new Date(atMs),
+  deletedAt: null,
+  ...o,
 });

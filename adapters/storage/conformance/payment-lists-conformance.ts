@@ -43,7 +43,13 @@ export function runPaymentListConformance(name: string, open: () => Promise<Stor
       for (const [i, [mi, value, ref, status, network, asset, buyer]] of rows.entries()) {
         const pay = await f.stored(ms[mi]!, { value, ref, at: t0.getTime() + i * minute });
         if (status !== 'requires_action') {
-          const r = await f.move(pay.id, status, { network, asset, buyerAccount: buyer, txId: network ? `0x${pay.id}` : null, ...(status === 'succeeded' ? { tokenValue: 1n, succeededAt: t0 } : { failureCode: 'x' }) });
+          const r = await f.move(pay.id, status, {
+            network,
+            asset,
+            buyerAccount: buyer,
+            txId: network ? `0x${pay.id}` : null,
+            ...(status === 'succeeded' ? { tokenValue: 1n, succeededAt: t0 } : { failureCode: 'x' }),
+          });
           if (!r.ok) throw new Error('fixture transition failed');
         }
         made.push((await s.payments.get(pay.id))!);
@@ -78,7 +84,10 @@ export function runPaymentListConformance(name: string, open: () => Promise<Stor
       const { p, made } = await shop();
       const byDate = [...made].sort((a, b) => (a.id < b.id ? -1 : 1));
       const byAmount = [...made].sort((a, b) => (a.price.value === b.price.value ? (a.id < b.id ? -1 : 1) : a.price.value < b.price.value ? -1 : 1));
-      for (const [sortBy, asc] of [['date', byDate], ['amount', byAmount]] as const) {
+      for (const [sortBy, asc] of [
+        ['date', byDate],
+        ['amount', byAmount],
+      ] as const) {
         for (const sortDir of ['asc', 'desc'] as const) {
           const want = (sortDir === 'asc' ? asc : [...asc].reverse()).map((x) => x.id);
           expect((await s.payments.list(p.id, q({ sortBy, sortDir }))).map((x) => x.id)).toEqual(want);
@@ -111,7 +120,14 @@ export function runPaymentListConformance(name: string, open: () => Promise<Stor
       await f.move(token.id, 'succeeded', { asset: TOKEN_A, network: 'eip155:1', buyerAccount: 'eip155:1:0xb9', succeededAt: t0 });
       const eur = await f.stored(ms[0]!, { unit: 'iso4217/EUR', value: '250' });
       await f.move(eur.id, 'succeeded', { buyerAccount: 'eip155:1:0xb1', succeededAt: t0 });
-      expect(await s.payments.stats(p.id, q())).toEqual({ revenue: [{ currency: 'EUR', minor: 250n }, { currency: 'USD', minor: 2200n }], transactions: 6, customers: 3 });
+      expect(await s.payments.stats(p.id, q())).toEqual({
+        revenue: [
+          { currency: 'EUR', minor: 250n },
+          { currency: 'USD', minor: 2200n },
+        ],
+        transactions: 6,
+        customers: 3,
+      });
       expect(await s.payments.stats('ptr_missing', q())).toEqual({ revenue: [], transactions: 0, customers: 0 });
     });
 

@@ -1,3 +1,4 @@
+// Long because: create, reads, transitions, relayer transactions and refunds of one repository share one fixture set and one store per run.
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { newId } from '../../../server/domain/ids.ts';
@@ -25,27 +26,56 @@ export function runPaymentConformance(name: string, open: () => Promise<StorageP
     it('creates payments arriving together each on its own merits, with its own event, jobs and answer', async () => {
       const p = await f.partner();
       const other = await f.partner();
-      const [live, deleted, unsettled, foreign] = [await f.merchant(p.id, { name: 'Live' }), await f.merchant(p.id), await f.merchant(p.id, { settle: [] }), await f.merchant(other.id)];
+      const [live, deleted, unsettled, foreign] = [
+        await f.merchant(p.id, { name: 'Live' }),
+        await f.merchant(p.id),
+        await f.merchant(p.id, { settle: [] }),
+        await f.merchant(other.id),
+      ];
       await s.merchants.softDelete(p.id, deleted.id, t0);
-      const pay = (merchantId: string, i: number) => f.payment({ id: merchantId, partnerId: p.id }, { unit: `caip19/${TOKEN_A}`, value: `${i}000000000000000000000000001`, ref: `r${i}` });
+      const pay = (merchantId: string, i: number) =>
+        f.payment({ id: merchantId, partnerId: p.id }, { unit: `caip19/${TOKEN_A}`, value: `${i}000000000000000000000000001`, ref: `r${i}` });
       const already = pay(live.id, 0);
       expect(await f.create(already)).toEqual({ ok: true });
       const cases = Array.from({ length: 40 }, (_, i) => {
         const target = [live, deleted, unsettled, foreign][i % 4]!;
-        return { payment: pay(target.id, i + 1), job: job(`p${i}`), expect: i % 4 === 0 ? { ok: true } : { ok: false, reason: ['', 'merchant_deleted', 'merchant_not_payable', 'merchant_not_found'][i % 4] } };
+        return {
+          payment: pay(target.id, i + 1),
+          job: job(`p${i}`),
+          expect: i % 4 === 0 ? { ok: true } : { ok: false, reason: ['', 'merchant_deleted', 'merchant_not_payable', 'merchant_not_found'][i % 4] },
+        };
       });
       for (const i of cases.keys()) await s.idempotency.claim(p.id, `together-${i}`, 'h', t0, 60_000);
       // The same id again fails its whole shared statement; only that caller may see the error.
-      const results = await Promise.allSettled([...cases.map((c, i) => f.create(c.payment, [c.job], { key: `together-${i}`, body: { paymentId: c.payment.id } })), f.create(already)]);
+      const results = await Promise.allSettled([
+        ...cases.map((c, i) => f.create(c.payment, [c.job], { key: `together-${i}`, body: { paymentId: c.payment.id } })),
+        f.create(already),
+      ]);
       expect(results.at(-1)!.status).toBe('rejected');
       expect(results.slice(0, -1).map((r) => (r.status === 'fulfilled' ? r.value : r.reason))).toEqual(cases.map((c) => c.expect));
       for (const [i, c] of cases.entries()) {
         const made = c.expect.ok;
         expect(await s.payments.getForPartner(p.id, c.payment.id)).toEqual(made ? c.payment : null);
         const events = await s.payments.events(c.payment.id);
-        expect(events).toEqual(made ? [{ id: events[0]?.id, paymentId: c.payment.id, partnerId: p.id, type: 'payment.created', stateVersion: 1, createdAt: c.payment.createdAt, data: seenBy(c.payment, live) }] : []);
+        expect(events).toEqual(
+          made
+            ? [
+                {
+                  id: events[0]?.id,
+                  paymentId: c.payment.id,
+                  partnerId: p.id,
+                  type: 'payment.created',
+                  stateVersion: 1,
+                  createdAt: c.payment.createdAt,
+                  data: seenBy(c.payment, live),
+                },
+              ]
+            : [],
+        );
         expect((await s.jobs.get(c.job.id))?.payload ?? null).toEqual(made ? c.job.payload : null);
-        expect(await s.idempotency.claim(p.id, `together-${i}`, 'h', t0, 60_000)).toEqual(made ? { kind: 'replay', statusCode: 201, body: { paymentId: c.payment.id } } : { kind: 'in_progress' });
+        expect(await s.idempotency.claim(p.id, `together-${i}`, 'h', t0, 60_000)).toEqual(
+          made ? { kind: 'replay', statusCode: 201, body: { paymentId: c.payment.id } } : { kind: 'in_progress' },
+        );
       }
     });
 
@@ -106,10 +136,18 @@ export function runPaymentConformance(name: string, open: () => Promise<StorageP
       const [m1, m2] = [await f.merchant(p.id), await f.merchant(p.id)];
       const [a, b, c] = [await f.stored(m1), await f.stored(m2), await f.stored(m1)];
       const asks: Array<[string, string, string | undefined, unknown]> = [
-        [p.id, a.id, m1.id, a], [p.id, a.id, undefined, a], [p.id, a.id, m2.id, null], [other.id, a.id, undefined, null],
-        [p.id, b.id, m2.id, b], [p.id, b.id, m1.id, null], [p.id, c.id, m1.id, c], [p.id, 'pay_missing', undefined, null],
+        [p.id, a.id, m1.id, a],
+        [p.id, a.id, undefined, a],
+        [p.id, a.id, m2.id, null],
+        [other.id, a.id, undefined, null],
+        [p.id, b.id, m2.id, b],
+        [p.id, b.id, m1.id, null],
+        [p.id, c.id, m1.id, c],
+        [p.id, 'pay_missing', undefined, null],
       ];
-      const rounds = await Promise.all(Array.from({ length: 5 }, () => Promise.all(asks.map(([partnerId, id, merchantId]) => s.payments.getForPartner(partnerId, id, merchantId)))));
+      const rounds = await Promise.all(
+        Array.from({ length: 5 }, () => Promise.all(asks.map(([partnerId, id, merchantId]) => s.payments.getForPartner(partnerId, id, merchantId)))),
+      );
       for (const got of rounds) expect(got).toEqual(asks.map((x) => x[3]));
       // By id alone (the gateway side) whoever asks.
       expect(await Promise.all([a, b, c].map((x) => s.payments.get(x.id)))).toEqual([a, b, c]);
@@ -128,11 +166,23 @@ export function runPaymentConformance(name: string, open: () => Promise<StorageP
       expect((await s.payments.events(pay.id)).map((e) => e.type)).toEqual(['payment.created']);
       expect(await s.jobs.get(j.id)).toBeNull();
       const eventId = newId('event');
-      const moved = await s.payments.transition(pay.id, { ...t, from: ['requires_action'], event: { id: eventId, type: 'payment.processing', snapshot: (x) => ({ v: x.stateVersion, o: x.optionId }) } });
+      const moved = await s.payments.transition(pay.id, {
+        ...t,
+        from: ['requires_action'],
+        event: { id: eventId, type: 'payment.processing', snapshot: (x) => ({ v: x.stateVersion, o: x.optionId }) },
+      });
       const expected = { ...pay, status: 'processing', stateVersion: 2, updatedAt: at, optionId: 'opt_1', network: 'eip155:1', buyerAccount: 'eip155:1:0xb' };
       expect(moved).toEqual({ ok: true, payment: expected });
       expect(await s.payments.get(pay.id)).toEqual(expected);
-      expect((await s.payments.events(pay.id))[1]).toEqual({ id: eventId, paymentId: pay.id, partnerId: p.id, type: 'payment.processing', stateVersion: 2, createdAt: at, data: { v: 2, o: 'opt_1' } });
+      expect((await s.payments.events(pay.id))[1]).toEqual({
+        id: eventId,
+        paymentId: pay.id,
+        partnerId: p.id,
+        type: 'payment.processing',
+        stateVersion: 2,
+        createdAt: at,
+        data: { v: 2, o: 'opt_1' },
+      });
       expect(await s.jobs.get(j.id)).toMatchObject({ type: 'payment.expire', payload: j.payload, runAt: t0, createdAt: at, relayedAt: null, completedAt: null });
       expect(await f.move('pay_missing', 'failed')).toEqual({ ok: false, current: null });
     });
@@ -144,7 +194,14 @@ export function runPaymentConformance(name: string, open: () => Promise<StorageP
       const paid = { network: 'eip155:1', txId: '0x' + 'd'.repeat(64), succeededAt: t0 };
       expect((await f.move(a.id, 'succeeded', paid)).ok).toBe(true);
       const j = job(b.id);
-      const r = await s.payments.transition(b.id, { from: ['requires_action'], to: 'succeeded', patch: paid, at: t0, jobs: [j], event: { id: newId('event'), type: 'payment.succeeded', snapshot: () => ({}) } });
+      const r = await s.payments.transition(b.id, {
+        from: ['requires_action'],
+        to: 'succeeded',
+        patch: paid,
+        at: t0,
+        jobs: [j],
+        event: { id: newId('event'), type: 'payment.succeeded', snapshot: () => ({}) },
+      });
       expect(r).toEqual({ ok: false, current: b, duplicateTxId: true });
       expect([await s.payments.get(b.id), (await s.payments.events(b.id)).length, await s.jobs.get(j.id)]).toEqual([b, 1, null]);
       // The same hash on another chain is another transaction.
@@ -157,7 +214,8 @@ export function runPaymentConformance(name: string, open: () => Promise<StorageP
       const [m, m2] = [await f.merchant(p.id), await f.merchant(p.id)];
       const pay = await f.stored(m);
       const at = new Date(t0.getTime() + 60_000);
-      const refund = (partnerId: string, merchantId: string) => s.payments.markRefunded(partnerId, merchantId, pay.id, at, { id: newId('event'), snapshot: (x) => ({ refundedAt: x.refundedAt?.toISOString(), v: x.stateVersion }) });
+      const refund = (partnerId: string, merchantId: string) =>
+        s.payments.markRefunded(partnerId, merchantId, pay.id, at, { id: newId('event'), snapshot: (x) => ({ refundedAt: x.refundedAt?.toISOString(), v: x.stateVersion }) });
       expect(await refund(p.id, m.id)).toEqual({ ok: false, current: pay });
       const succeeded = await f.move(pay.id, 'succeeded', { succeededAt: t0 });
       if (!succeeded.ok) throw new Error('not succeeded');
@@ -167,7 +225,11 @@ export function runPaymentConformance(name: string, open: () => Promise<StorageP
       expect(await refund(p.id, m.id)).toEqual({ ok: true, payment: refunded });
       expect(await refund(p.id, m.id)).toEqual({ ok: false, current: refunded });
       const events = await s.payments.events(pay.id);
-      expect(events.map((e) => [e.type, e.stateVersion])).toEqual([['payment.created', 1], ['payment.succeeded', 2], ['payment.refunded', 3]]);
+      expect(events.map((e) => [e.type, e.stateVersion])).toEqual([
+        ['payment.created', 1],
+        ['payment.succeeded', 2],
+        ['payment.refunded', 3],
+      ]);
       expect(events[2]).toMatchObject({ partnerId: p.id, createdAt: at, data: { refundedAt: at.toISOString(), v: 3 } });
     });
 

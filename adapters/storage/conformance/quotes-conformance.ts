@@ -14,13 +14,28 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
     // A chain adapter's state as it stores one (nested JSON, hex strings, a boolean, a number): read back exactly.
     const permit2State = (approve: boolean): QuoteRecord['state'] => ({
       flow: 'permit2',
-      typedData: { types: { EIP712Domain: [{ name: 'chainId', type: 'uint256' }] }, primaryType: 'PermitWitnessTransferFrom', domain: { chainId: '0x1' }, message: { amount: '0x3b9aca00', nonce: '7' } },
+      typedData: {
+        types: { EIP712Domain: [{ name: 'chainId', type: 'uint256' }] },
+        primaryType: 'PermitWitnessTransferFrom',
+        domain: { chainId: '0x1' },
+        message: { amount: '0x3b9aca00', nonce: '7' },
+      },
       approve,
       quoteBlock: 12_345_678,
     });
     const quote = (paymentId: string, deadlineOffsetMs: number, extra: Partial<QuoteRecord> = {}): QuoteRecord => ({
-      optionId: newId('option'), paymentId, account: 'eip155:1:0xb', asset: 'eip155:1/erc20:0xa', amount: 10n ** 30n + 7n, destination: 'eip155:1:0x1',
-      deadline: new Date(t0.getTime() + deadlineOffsetMs), state: permit2State(true), createdAt: t0, collectData: false, collected: null, ...extra,
+      optionId: newId('option'),
+      paymentId,
+      account: 'eip155:1:0xb',
+      asset: 'eip155:1/erc20:0xa',
+      amount: 10n ** 30n + 7n,
+      destination: 'eip155:1:0x1',
+      deadline: new Date(t0.getTime() + deadlineOffsetMs),
+      state: permit2State(true),
+      createdAt: t0,
+      collectData: false,
+      collected: null,
+      ...extra,
     });
     async function paid() {
       const p = await f.partner();
@@ -84,9 +99,21 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
       const q = await quoted();
       const processing = await quoted();
       const at = new Date(t0.getTime() + 1000);
-      const chose = await f.s.payments.transition(q.pay.id, { from: ['requires_action'], to: 'succeeded', patch: { optionId: q.chosen.optionId }, at, event: { id: newId('event'), type: 'payment.succeeded', snapshot: () => ({}) } });
+      const chose = await f.s.payments.transition(q.pay.id, {
+        from: ['requires_action'],
+        to: 'succeeded',
+        patch: { optionId: q.chosen.optionId },
+        at,
+        event: { id: newId('event'), type: 'payment.succeeded', snapshot: () => ({}) },
+      });
       expect(chose.ok).toBe(true);
-      const moved = await f.s.payments.transition(processing.pay.id, { from: ['requires_action'], to: 'processing', patch: { optionId: processing.live.optionId }, at, event: { id: newId('event'), type: 'payment.processing', snapshot: () => ({}) } });
+      const moved = await f.s.payments.transition(processing.pay.id, {
+        from: ['requires_action'],
+        to: 'processing',
+        patch: { optionId: processing.live.optionId },
+        at,
+        event: { id: newId('event'), type: 'payment.processing', snapshot: () => ({}) },
+      });
       expect(moved.ok).toBe(true);
       const before = new Date(t0.getTime() - 3_600_000);
       // Other tests' quotes may be purgeable too: delete in batches of one until nothing is left.

@@ -11,7 +11,12 @@ export function runSettlementsConformance(name: string, open: OpenStore): void {
   describe(`settlements conformance: ${name}`, () => {
     const f = useStore(open);
     const entry = (partnerId: string, merchantId: string, asset: string, id = newId('cryptoSettlement')): CryptoSettlementRecord => ({
-      id, partnerId, merchantId, asset, destination: 'eip155:1:0x1', createdAt: t0,
+      id,
+      partnerId,
+      merchantId,
+      asset,
+      destination: 'eip155:1:0x1',
+      createdAt: t0,
     });
     async function merchantOf() {
       const p = await f.partner();
@@ -24,9 +29,17 @@ export function runSettlementsConformance(name: string, open: OpenStore): void {
       const { p, m } = await merchantOf();
       const first = entry(p.id, m.id, 'a:1/b:1');
       expect(await f.s.settlements.createMany(p.id, m.id, [first])).toEqual({ ok: true });
-      expect(await f.s.settlements.createMany(p.id, m.id, [entry(p.id, m.id, 'a:1/b:2'), entry(p.id, m.id, 'a:1/b:1')])).toEqual({ ok: false, reason: 'asset_conflict', asset: 'a:1/b:1' });
+      expect(await f.s.settlements.createMany(p.id, m.id, [entry(p.id, m.id, 'a:1/b:2'), entry(p.id, m.id, 'a:1/b:1')])).toEqual({
+        ok: false,
+        reason: 'asset_conflict',
+        asset: 'a:1/b:1',
+      });
       // The same asset twice in one batch conflicts too, and writes nothing.
-      expect(await f.s.settlements.createMany(p.id, m.id, [entry(p.id, m.id, 'a:1/b:3'), entry(p.id, m.id, 'a:1/b:3')])).toEqual({ ok: false, reason: 'asset_conflict', asset: 'a:1/b:3' });
+      expect(await f.s.settlements.createMany(p.id, m.id, [entry(p.id, m.id, 'a:1/b:3'), entry(p.id, m.id, 'a:1/b:3')])).toEqual({
+        ok: false,
+        reason: 'asset_conflict',
+        asset: 'a:1/b:3',
+      });
       expect(await f.s.settlements.listByMerchant(p.id, m.id)).toEqual([first]);
       // Another merchant may register the same asset.
       const other = f.merchant(p.id);
@@ -51,7 +64,9 @@ export function runSettlementsConformance(name: string, open: OpenStore): void {
       expect(await f.s.settlements.createMany(p.id, m.id, [ok], { partnerId: p.id, key: 'batch', statusCode: 201, body: { settlements: [ok.id] } })).toEqual({ ok: true });
       expect(await f.s.idempotency.claim(p.id, 'batch', 'h', t0, 60_000)).toEqual({ kind: 'replay', statusCode: 201, body: { settlements: [ok.id] } });
       await f.s.idempotency.claim(p.id, 'batch2', 'h', t0, 60_000);
-      expect(await f.s.settlements.createMany(p.id, m.id, [entry(p.id, m.id, 'a:1/b:1')], { partnerId: p.id, key: 'batch2', statusCode: 201, body: {} })).toMatchObject({ ok: false });
+      expect(await f.s.settlements.createMany(p.id, m.id, [entry(p.id, m.id, 'a:1/b:1')], { partnerId: p.id, key: 'batch2', statusCode: 201, body: {} })).toMatchObject({
+        ok: false,
+      });
       expect(await f.s.idempotency.claim(p.id, 'batch2', 'h', t0, 60_000)).toEqual({ kind: 'in_progress' });
     });
 

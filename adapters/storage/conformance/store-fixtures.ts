@@ -54,7 +54,10 @@ export function useStore(open: OpenStore) {
     },
     /** A stored USD payment of a payable merchant, requiring action. */
     async payment(partnerId: string, merchantId: string): Promise<PaymentRecord> {
-      const pay = newPayment({ partnerId, merchantId, amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'r', expiresAt: null }, t0.getTime(), { defaultTtlS: 86_400, maxTtlS: 86_400 });
+      const pay = newPayment({ partnerId, merchantId, amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'r', expiresAt: null }, t0.getTime(), {
+        defaultTtlS: 86_400,
+        maxTtlS: 86_400,
+      });
       const created = await fixtures.s.payments.create(pay, { event: { id: newId('event'), type: 'payment.created', snapshot: () => ({}) }, jobs: [] });
       if (!created.ok) throw new Error(`fixture payment failed: ${created.reason}`);
       return pay;

@@ -27,7 +27,15 @@ export function runWebhookDispatchConformance(name: string, open: () => Promise<
       const plan = (items: WebhookDispatchItem[]): WebhookDeliveryPlan => {
         seen.push(items);
         const deliveries = items.flatMap(({ event, apiVersion, endpointIds }) =>
-          endpointIds.map((endpointId) => ({ id: newDeliveryId(now.getTime()), endpointId, partnerId: event.partnerId, eventId: event.id, eventType: event.type, body: `${apiVersion}:${event.id}`, createdAt: now })),
+          endpointIds.map((endpointId) => ({
+            id: newDeliveryId(now.getTime()),
+            endpointId,
+            partnerId: event.partnerId,
+            eventId: event.id,
+            eventType: event.type,
+            body: `${apiVersion}:${event.id}`,
+            createdAt: now,
+          })),
         );
         return { deliveries, jobs: deliveries.map(deliveryJob) };
       };
@@ -67,9 +75,22 @@ export function runWebhookDispatchConformance(name: string, open: () => Promise<
         expect(item.apiVersion).toBe(e.partnerId === a.id ? '2026-02-18' : '2026-02-19.preview');
         expect([...item.endpointIds].sort()).toEqual(e.partnerId === a.id ? [sub.id] : [bSub.id, bSub2.id].sort());
       }
-      const written = [...(await s.webhooks.listDeliveries(a.id, sub.id, { limit: 10 })), ...(await s.webhooks.listDeliveries(b.id, bSub.id, { limit: 10 })), ...(await s.webhooks.listDeliveries(b.id, bSub2.id, { limit: 10 }))];
-      expect(written.map((d) => d.eventId).sort()).toEqual([...expected.filter((e) => e.partnerId === a.id), ...expected.filter((e) => e.partnerId === b.id), ...expected.filter((e) => e.partnerId === b.id)].map((e) => e.id).sort());
-      for (const d of written) expect(d).toMatchObject({ status: 'pending', attemptCount: 0, attempts: [], createdAt: now, body: `${d.partnerId === a.id ? '2026-02-18' : '2026-02-19.preview'}:${d.eventId}` });
+      const written = [
+        ...(await s.webhooks.listDeliveries(a.id, sub.id, { limit: 10 })),
+        ...(await s.webhooks.listDeliveries(b.id, bSub.id, { limit: 10 })),
+        ...(await s.webhooks.listDeliveries(b.id, bSub2.id, { limit: 10 })),
+      ];
+      expect(written.map((d) => d.eventId).sort()).toEqual(
+        [...expected.filter((e) => e.partnerId === a.id), ...expected.filter((e) => e.partnerId === b.id), ...expected.filter((e) => e.partnerId === b.id)].map((e) => e.id).sort(),
+      );
+      for (const d of written)
+        expect(d).toMatchObject({
+          status: 'pending',
+          attemptCount: 0,
+          attempts: [],
+          createdAt: now,
+          body: `${d.partnerId === a.id ? '2026-02-18' : '2026-02-19.preview'}:${d.eventId}`,
+        });
       const jobs = await s.jobs.claimUnrelayed(100, now);
       const deliverJobs = jobs.filter((j) => j.type === 'webhook.deliver');
       expect(deliverJobs.map((j) => j.payload.deliveryId).sort()).toEqual(written.map((d) => d.id).sort());
@@ -106,9 +127,11 @@ export function runWebhookDispatchConformance(name: string, open: () => Promise<
       };
       await expect(s.webhooks.dispatchPending(10, now, failing)).rejects.toThrow();
       expect(await s.webhooks.getDelivery(planned!.deliveries[0]!.id)).toBeNull();
-      await expect(s.webhooks.dispatchPending(10, now, () => {
-        throw new Error('plan failed');
-      })).rejects.toThrow('plan failed');
+      await expect(
+        s.webhooks.dispatchPending(10, now, () => {
+          throw new Error('plan failed');
+        }),
+      ).rejects.toThrow('plan failed');
       const r = recording();
       expect(await s.webhooks.dispatchPending(10, now, r.plan)).toEqual({ events: 1, deliveries: 1 });
       expect(r.seen.flat().map((i) => i.event.paymentId)).toEqual([pay.id]);

@@ -74,7 +74,13 @@ export function runWebhookConformance(name: string, open: () => Promise<StorageP
       return { p, event, e };
     }
     const deliveryOf = (e: WebhookEndpointRecord, event: PaymentEventRecord, atMs: number): NewWebhookDelivery => ({
-      id: newDeliveryId(atMs), endpointId: e.id, partnerId: e.partnerId, eventId: event.id, eventType: event.type, body: `{"n":${atMs}}`, createdAt: new Date(atMs),
+      id: newDeliveryId(atMs),
+      endpointId: e.id,
+      partnerId: e.partnerId,
+      eventId: event.id,
+      eventType: event.type,
+      body: `{"n":${atMs}}`,
+      createdAt: new Date(atMs),
     });
 
     it('finds a payment event only within its partner', async () => {
@@ -103,16 +109,35 @@ export function runWebhookConformance(name: string, open: () => Promise<StorageP
       const { event, e } = await eventAndEndpoint();
       const [ok, failed] = [deliveryOf(e, event, t0.getTime() + 20), deliveryOf(e, event, t0.getTime() + 21)];
       for (const d of [ok, failed]) await s.webhooks.createDelivery(d, deliveryJob(d));
-      const attempt = (n: number, statusCode: number | null, ms = 0) => ({ attempt: n, at: new Date(t0.getTime() + 1000 * n + ms), statusCode, durationMs: 12 * n, error: statusCode ? null : 'timeout' });
+      const attempt = (n: number, statusCode: number | null, ms = 0) => ({
+        attempt: n,
+        at: new Date(t0.getTime() + 1000 * n + ms),
+        statusCode,
+        durationMs: 12 * n,
+        error: statusCode ? null : 'timeout',
+      });
       const retryAt = new Date(t0.getTime() + 60_000);
       expect(await s.webhooks.recordAttempt(ok.id, attempt(1, null), { status: 'pending', nextAttemptAt: retryAt })).toBe(true);
       expect(await s.webhooks.recordAttempt(ok.id, attempt(1, 500), { status: 'pending', nextAttemptAt: retryAt })).toBe(false);
       expect(await s.webhooks.recordAttempt(ok.id, attempt(3, 500), { status: 'pending', nextAttemptAt: retryAt })).toBe(false);
-      expect(await s.webhooks.getDelivery(ok.id)).toMatchObject({ status: 'pending', attemptCount: 1, lastStatusCode: null, nextAttemptAt: retryAt, deliveredAt: null, attempts: [attempt(1, null)] });
+      expect(await s.webhooks.getDelivery(ok.id)).toMatchObject({
+        status: 'pending',
+        attemptCount: 1,
+        lastStatusCode: null,
+        nextAttemptAt: retryAt,
+        deliveredAt: null,
+        attempts: [attempt(1, null)],
+      });
       expect(await s.webhooks.recordAttempt(ok.id, attempt(2, 204), { status: 'delivered', nextAttemptAt: null })).toBe(true);
       expect(await s.webhooks.recordAttempt(ok.id, attempt(3, 204), { status: 'delivered', nextAttemptAt: null })).toBe(false);
       expect(await s.webhooks.getDelivery(ok.id)).toEqual({
-        ...ok, status: 'delivered', attemptCount: 2, lastStatusCode: 204, nextAttemptAt: null, deliveredAt: attempt(2, 204).at, attempts: [attempt(1, null), attempt(2, 204)],
+        ...ok,
+        status: 'delivered',
+        attemptCount: 2,
+        lastStatusCode: 204,
+        nextAttemptAt: null,
+        deliveredAt: attempt(2, 204).at,
+        attempts: [attempt(1, null), attempt(2, 204)],
       });
       expect(await s.webhooks.recordAttempt(failed.id, attempt(1, 500), { status: 'failed', nextAttemptAt: null })).toBe(true);
       expect(await s.webhooks.recordAttempt(failed.id, attempt(2, 200), { status: 'delivered', nextAttemptAt: null })).toBe(false);

@@ -39,7 +39,12 @@ describe('group commit batcher', () => {
     const c = controlledRun();
     const submit = createBatcher({ run: c.run, maxInFlight: 1, maxBatch: 10 });
     const first = submit(1);
-    const together = [12, 13, 14].map((i) => submit(i).then((v) => v, (e: Error) => e.message));
+    const together = [12, 13, 14].map((i) =>
+      submit(i).then(
+        (v) => v,
+        (e: Error) => e.message,
+      ),
+    );
     c.finishOne();
     await tick();
     expect(c.batches).toEqual([[1], [12, 13, 14]]);

@@ -50,7 +50,14 @@ export function createBatcher<T, R>(opts: BatcherOptions<T, R>): (item: T) => Pr
       batch.forEach((w, i) => w.resolve(results[i]!));
     } catch (err) {
       if (batch.length === 1) return batch[0]!.reject(err);
-      await Promise.all(batch.map((w) => opts.run([w.item]).then((r) => w.resolve(r[0]!), (e: unknown) => w.reject(e))));
+      await Promise.all(
+        batch.map((w) =>
+          opts.run([w.item]).then(
+            (r) => w.resolve(r[0]!),
+            (e: unknown) => w.reject(e),
+          ),
+        ),
+      );
     }
   };
 

@@ -4,12 +4,7 @@ import type { SqlClient, SqlDb } from './sql-db.ts';
 
 /** Writes the stored answer; called inside the transaction that creates the resource. */
 export async function completeIdempotency(tx: SqlClient, c: IdempotencyCompletion): Promise<void> {
-  await tx.query('UPDATE idempotency_keys SET status_code = $3, response_body = $4 WHERE partner_id = $1 AND key = $2', [
-    c.partnerId,
-    c.key,
-    c.statusCode,
-    JSON.stringify(c.body),
-  ]);
+  await tx.query('UPDATE idempotency_keys SET status_code = $3, response_body = $4 WHERE partner_id = $1 AND key = $2', [c.partnerId, c.key, c.statusCode, JSON.stringify(c.body)]);
 }
 
 export function createIdempotencyRepository(db: SqlDb): IdempotencyRepository {

@@ -19,10 +19,7 @@ export function createMerchantRepository(db: SqlDb): MerchantRepository {
       });
     },
     async get(partnerId, id, opts) {
-      const { rows } = await db.query(
-        `SELECT * FROM merchants WHERE partner_id = $1 AND id = $2 ${opts?.includeDeleted ? '' : 'AND deleted_at IS NULL'}`,
-        [partnerId, id],
-      );
+      const { rows } = await db.query(`SELECT * FROM merchants WHERE partner_id = $1 AND id = $2 ${opts?.includeDeleted ? '' : 'AND deleted_at IS NULL'}`, [partnerId, id]);
       return rows[0] ? toMerchant(rows[0]) : null;
     },
     async getMany(partnerId, ids) {
@@ -40,8 +37,16 @@ export function createMerchantRepository(db: SqlDb): MerchantRepository {
          WHERE partner_id = $1 AND id = $2 AND deleted_at IS NULL
          RETURNING *`,
         [
-          partnerId, id, patch.name !== undefined, patch.name ?? null, patch.email !== undefined, patch.email ?? null, patch.iconUrl !== undefined, patch.iconUrl ?? null,
-          patch.dataCollection !== undefined, patch.dataCollection ? JSON.stringify(patch.dataCollection) : null,
+          partnerId,
+          id,
+          patch.name !== undefined,
+          patch.name ?? null,
+          patch.email !== undefined,
+          patch.email ?? null,
+          patch.iconUrl !== undefined,
+          patch.iconUrl ?? null,
+          patch.dataCollection !== undefined,
+          patch.dataCollection ? JSON.stringify(patch.dataCollection) : null,
         ],
       );
       return rows[0] ? toMerchant(rows[0]) : null;

@@ -9,7 +9,9 @@ const dir = join(import.meta.dirname, 'migrations');
  * makes concurrent starts of several processes take turns instead of racing.
  */
 export async function migrate(db: SqlDb): Promise<string[]> {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   await db.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(72150001)');

@@ -6,7 +6,13 @@ import type { SqlDb } from './sql-db.ts';
 export function createPartnerRepository(db: SqlDb): PartnerRepository {
   return {
     async create(p) {
-      await db.query('INSERT INTO partners (id, name, default_version, created_at, icon_url) VALUES ($1, $2, $3, $4, $5)', [p.id, p.name, p.defaultVersion, p.createdAt, p.iconUrl ?? null]);
+      await db.query('INSERT INTO partners (id, name, default_version, created_at, icon_url) VALUES ($1, $2, $3, $4, $5)', [
+        p.id,
+        p.name,
+        p.defaultVersion,
+        p.createdAt,
+        p.iconUrl ?? null,
+      ]);
     },
     async get(id) {
       const { rows } = await db.query('SELECT * FROM partners WHERE id = $1', [id]);

@@ -98,13 +98,28 @@ export interface NewPayment {
 export async function insertPayments(db: SqlClient, items: NewPayment[]): Promise<boolean[]> {
   const rows = JSON.stringify(
     items.map(({ p, event, idempotency, merchantVersion }) => ({
-      id: p.id, partner_id: p.partnerId, merchant_id: p.merchantId, merchant_version: merchantVersion, reference_id: p.referenceId, fiat_currency: p.price.kind === 'fiat' ? p.price.currency : null,
+      id: p.id,
+      partner_id: p.partnerId,
+      merchant_id: p.merchantId,
+      merchant_version: merchantVersion,
+      reference_id: p.referenceId,
+      fiat_currency: p.price.kind === 'fiat' ? p.price.currency : null,
       price_asset: p.price.kind === 'token' ? p.price.asset : null,
       // A string, so a 30-digit amount reaches numeric without passing through a float.
-      fiat_value: p.price.value.toString(), status: p.status, state_version: p.stateVersion, expires_at: p.expiresAt, created_at: p.createdAt,
-      checkout_success_url: p.checkout?.successUrl ?? null, checkout_error_url: p.checkout?.errorUrl ?? null,
-      event_id: event.id, event_type: event.type, event_data: event.data,
-      idem_partner: idempotency?.partnerId ?? null, idem_key: idempotency?.key ?? null, idem_status: idempotency?.statusCode ?? null, idem_body: idempotency?.body ?? null,
+      fiat_value: p.price.value.toString(),
+      status: p.status,
+      state_version: p.stateVersion,
+      expires_at: p.expiresAt,
+      created_at: p.createdAt,
+      checkout_success_url: p.checkout?.successUrl ?? null,
+      checkout_error_url: p.checkout?.errorUrl ?? null,
+      event_id: event.id,
+      event_type: event.type,
+      event_data: event.data,
+      idem_partner: idempotency?.partnerId ?? null,
+      idem_key: idempotency?.key ?? null,
+      idem_status: idempotency?.statusCode ?? null,
+      idem_body: idempotency?.body ?? null,
     })),
   );
   const jobs = JSON.stringify(items.flatMap(({ p, jobs }) => jobRows(jobs, p.createdAt, p.id)));

@@ -58,10 +58,13 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     },
     async recordRelayerTx(id, tx, replaces, at) {
       try {
-        const r = await db.query(
-          "UPDATE payments SET tx_id = $2, tx_raw = $3, updated_at = $4 WHERE id = $1 AND status = 'processing' AND tx_id IS NOT DISTINCT FROM $5",
-          [id, tx.txId, tx.rawTx, at, replaces],
-        );
+        const r = await db.query("UPDATE payments SET tx_id = $2, tx_raw = $3, updated_at = $4 WHERE id = $1 AND status = 'processing' AND tx_id IS NOT DISTINCT FROM $5", [
+          id,
+          tx.txId,
+          tx.rawTx,
+          at,
+          replaces,
+        ]);
         return r.rowCount === 1;
       } catch (err) {
         if (isUniqueViolation(err)) return false;
@@ -75,7 +78,10 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     async create(p, extras) {
       const event = (merchant: MerchantRecord) => ({ id: extras.event.id, type: extras.event.type, data: extras.event.snapshot(p, merchant) });
       const known = merchantRows.get(p.merchantId);
-      if (known?.merchant.partnerId === p.partnerId && (await createInBatch({ p, event: event(known.merchant), jobs: extras.jobs, idempotency: extras.idempotency, merchantVersion: known.version }))) {
+      if (
+        known?.merchant.partnerId === p.partnerId &&
+        (await createInBatch({ p, event: event(known.merchant), jobs: extras.jobs, idempotency: extras.idempotency, merchantVersion: known.version }))
+      ) {
         return { ok: true };
       }
       // The merchant is unknown here, changed since, or cannot take the payment: read it locked,
@@ -114,7 +120,11 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
       if (!r) return null;
       const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown> | Array<Record<string, unknown>> | null;
       const merchant = json(r.merchant_row) as Record<string, unknown> | null;
-      return { payment: toPayment(r), merchant: merchant ? toMerchant(merchant) : null, settlements: (json(r.settlement_rows) as Array<Record<string, unknown>>).map(toSettlement) };
+      return {
+        payment: toPayment(r),
+        merchant: merchant ? toMerchant(merchant) : null,
+        settlements: (json(r.settlement_rows) as Array<Record<string, unknown>>).map(toSettlement),
+      };
     },
 
     async getForPartner(partnerId, id, merchantId) {
@@ -175,7 +185,10 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
       const { filterOnly } = listClauses(partnerId, { ...q, after: undefined }, params);
       const paid = `${filterOnly} AND status = 'succeeded' AND refunded_at IS NULL`;
       const [revenue, counts] = await Promise.all([
-        db.query<{ currency: string; minor: string }>(`SELECT fiat_currency AS currency, sum(fiat_value)::text AS minor FROM payments WHERE ${paid} AND fiat_currency IS NOT NULL GROUP BY fiat_currency ORDER BY fiat_currency`, params),
+        db.query<{ currency: string; minor: string }>(
+          `SELECT fiat_currency AS currency, sum(fiat_value)::text AS minor FROM payments WHERE ${paid} AND fiat_currency IS NOT NULL GROUP BY fiat_currency ORDER BY fiat_currency`,
+          params,
+        ),
         db.query<{ transactions: bigint; customers: bigint }>(`SELECT count(*) AS transactions, count(DISTINCT buyer_account) AS customers FROM payments WHERE ${paid}`, params),
       ]);
       return {

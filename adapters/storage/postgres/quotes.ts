@@ -38,8 +38,15 @@ export function createQuoteRepository(db: SqlDb): QuoteRepository {
       if (!quotes.length) return;
       const param = JSON.stringify(
         quotes.map((q) => ({
-          option_id: q.optionId, payment_id: q.paymentId, account: q.account, asset: q.asset, amount: q.amount.toString(),
-          destination: q.destination, deadline: q.deadline.toISOString(), state: q.state, created_at: q.createdAt.toISOString(),
+          option_id: q.optionId,
+          payment_id: q.paymentId,
+          account: q.account,
+          asset: q.asset,
+          amount: q.amount.toString(),
+          destination: q.destination,
+          deadline: q.deadline.toISOString(),
+          state: q.state,
+          created_at: q.createdAt.toISOString(),
           collect_data: q.collectData ?? false,
         })),
       );
@@ -65,7 +72,11 @@ export function createQuoteRepository(db: SqlDb): QuoteRepository {
       await db.query('UPDATE payment_quotes SET state = $2, deadline = $3 WHERE option_id = $1', [optionId, JSON.stringify(state), deadline]);
     },
     async live(paymentId, deadlineAfter) {
-      const { rows } = await db.query('SELECT * FROM payment_quotes WHERE payment_id = $1 AND deadline > $2 ORDER BY created_at, option_id', [paymentId, deadlineAfter], 'quotes_live');
+      const { rows } = await db.query(
+        'SELECT * FROM payment_quotes WHERE payment_id = $1 AND deadline > $2 ORDER BY created_at, option_id',
+        [paymentId, deadlineAfter],
+        'quotes_live',
+      );
       return rows.map(toQuote);
     },
     async purgeExpired(deadlineBefore, limit) {

@@ -49,7 +49,9 @@ export function toMerchant(r: Row): MerchantRecord {
     createdAt: date(r.created_at),
     deletedAt: dateOrNull(r.deleted_at),
     // Only when set, so a merchant without the setting reads back exactly as it was written.
-    ...(r.data_collection ? { dataCollection: (typeof r.data_collection === 'string' ? JSON.parse(r.data_collection) : r.data_collection) as MerchantRecord['dataCollection'] } : {}),
+    ...(r.data_collection
+      ? { dataCollection: (typeof r.data_collection === 'string' ? JSON.parse(r.data_collection) : r.data_collection) as MerchantRecord['dataCollection'] }
+      : {}),
   };
 }
 
@@ -73,7 +75,9 @@ export function toPayment(r: Row): PaymentRecord {
     merchantId: str(r.merchant_id),
     referenceId: str(r.reference_id),
     // fiat_value holds the price in its unit's smallest units, whichever unit price_asset says.
-    price: r.price_asset ? { kind: 'token', asset: str(r.price_asset), value: BigInt(String(r.fiat_value)) } : { kind: 'fiat', currency: str(r.fiat_currency), value: BigInt(String(r.fiat_value)) },
+    price: r.price_asset
+      ? { kind: 'token', asset: str(r.price_asset), value: BigInt(String(r.fiat_value)) }
+      : { kind: 'fiat', currency: str(r.fiat_currency), value: BigInt(String(r.fiat_value)) },
     status: str(r.status) as PaymentStatus,
     stateVersion: Number(r.state_version),
     expiresAt: date(r.expires_at),

@@ -38,7 +38,11 @@ export function createSettlementRepository(db: SqlDb): SettlementRepository {
       }
     },
     async listByMerchant(partnerId, merchantId) {
-      const { rows } = await db.query('SELECT * FROM crypto_settlements WHERE partner_id = $1 AND merchant_id = $2 ORDER BY id', [partnerId, merchantId], 'settlements_by_merchant');
+      const { rows } = await db.query(
+        'SELECT * FROM crypto_settlements WHERE partner_id = $1 AND merchant_id = $2 ORDER BY id',
+        [partnerId, merchantId],
+        'settlements_by_merchant',
+      );
       return rows.map(toSettlement);
     },
     async get(partnerId, merchantId, id) {
@@ -46,10 +50,12 @@ export function createSettlementRepository(db: SqlDb): SettlementRepository {
       return rows[0] ? toSettlement(rows[0]) : null;
     },
     async updateDestination(partnerId, merchantId, id, destination) {
-      const { rows } = await db.query(
-        'UPDATE crypto_settlements SET destination = $4 WHERE partner_id = $1 AND merchant_id = $2 AND id = $3 RETURNING *',
-        [partnerId, merchantId, id, destination],
-      );
+      const { rows } = await db.query('UPDATE crypto_settlements SET destination = $4 WHERE partner_id = $1 AND merchant_id = $2 AND id = $3 RETURNING *', [
+        partnerId,
+        merchantId,
+        id,
+        destination,
+      ]);
       return rows[0] ? toSettlement(rows[0]) : null;
     },
     async delete(partnerId, merchantId, id) {

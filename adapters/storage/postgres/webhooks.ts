@@ -8,8 +8,14 @@ import { toAttempt, toDelivery, toEndpoint, toEvent } from './webhook-rows.ts';
 type Row = Record<string, unknown>;
 
 const PATCH_COLUMNS: Array<[keyof WebhookEndpointPatch, string]> = [
-  ['url', 'url'], ['enabledEvents', 'enabled_events'], ['enabled', 'enabled'], ['disabledReason', 'disabled_reason'],
-  ['secret', 'secret'], ['previousSecret', 'previous_secret'], ['previousSecretExpiresAt', 'previous_secret_expires_at'], ['updatedAt', 'updated_at'],
+  ['url', 'url'],
+  ['enabledEvents', 'enabled_events'],
+  ['enabled', 'enabled'],
+  ['disabledReason', 'disabled_reason'],
+  ['secret', 'secret'],
+  ['previousSecret', 'previous_secret'],
+  ['previousSecretExpiresAt', 'previous_secret_expires_at'],
+  ['updatedAt', 'updated_at'],
 ];
 
 /** Deliveries and the jobs that send them, in two statements whatever the batch size; jobs are created at `at`. */
@@ -51,7 +57,21 @@ export function createWebhookRepository(db: SqlDb): WebhookRepository {
           `INSERT INTO webhook_endpoints (id, partner_id, url, enabled_events, enabled, disabled_reason, secret, previous_secret, previous_secret_expires_at, created_at, updated_at, deleted_at)
            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
            WHERE (SELECT count(*) FROM webhook_endpoints WHERE partner_id = $2 AND deleted_at IS NULL) < $13`,
-          [e.id, e.partnerId, e.url, e.enabledEvents, e.enabled, e.disabledReason, e.secret, e.previousSecret, e.previousSecretExpiresAt, e.createdAt, e.updatedAt, e.deletedAt, limit],
+          [
+            e.id,
+            e.partnerId,
+            e.url,
+            e.enabledEvents,
+            e.enabled,
+            e.disabledReason,
+            e.secret,
+            e.previousSecret,
+            e.previousSecretExpiresAt,
+            e.createdAt,
+            e.updatedAt,
+            e.deletedAt,
+            limit,
+          ],
         );
         return rowCount === 1;
       });
@@ -75,7 +95,10 @@ export function createWebhookRepository(db: SqlDb): WebhookRepository {
       return rows[0] ? toEndpoint(rows[0]) : null;
     },
     async deleteEndpoint(partnerId, id, at) {
-      const { rowCount } = await db.query('UPDATE webhook_endpoints SET deleted_at = $3, enabled = false, updated_at = $3 WHERE partner_id = $1 AND id = $2 AND deleted_at IS NULL', [partnerId, id, at]);
+      const { rowCount } = await db.query(
+        'UPDATE webhook_endpoints SET deleted_at = $3, enabled = false, updated_at = $3 WHERE partner_id = $1 AND id = $2 AND deleted_at IS NULL',
+        [partnerId, id, at],
+      );
       return rowCount > 0;
     },
     dispatchPending(limit, now, plan) {
@@ -127,9 +150,11 @@ export function createWebhookRepository(db: SqlDb): WebhookRepository {
           'webhook_delivery_attempted',
         );
         if (rowCount === 0) return false;
-        await tx.query('INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5, $6)', [
-          deliveryId, a.attempt, a.at, a.statusCode, a.durationMs, a.error,
-        ], 'webhook_attempt_insert');
+        await tx.query(
+          'INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5, $6)',
+          [deliveryId, a.attempt, a.at, a.statusCode, a.durationMs, a.error],
+          'webhook_attempt_insert',
+        );
         return true;
       });
     },

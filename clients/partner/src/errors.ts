@@ -52,5 +52,9 @@ export function toApiError(response: Response, body: unknown): ApiError {
     return new ApiError({ ...base, code: body.code, message: body.message, ...(isRecord(body.details) ? { details: body.details } : {}), ...(issues ? { issues } : {}) });
   }
   const text = typeof body === 'string' ? body.slice(0, 200) : '';
-  return new ApiError({ ...base, code: 'unexpected_response', message: `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${text ? `: ${text}` : ''}` });
+  return new ApiError({
+    ...base,
+    code: 'unexpected_response',
+    message: `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${text ? `: ${text}` : ''}`,
+  });
 }

@@ -26,14 +26,18 @@ describe('the publishable package', () => {
       out = mkdtempSync(join(tmpdir(), 'mps-partner-'));
       const pkg = join(out, 'node_modules', '@mps', 'partner');
       await run(process.execPath, [tsc, '-p', join(packageDir, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')]);
-      writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: '@mps/partner', type: 'module', exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } } }));
+      writeFileSync(
+        join(pkg, 'package.json'),
+        JSON.stringify({ name: '@mps/partner', type: 'module', exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } } }),
+      );
       symlinkSync(join(rootDir, 'node_modules', 'openapi-fetch'), join(out, 'node_modules', 'openapi-fetch'));
       writeFileSync(join(out, 'package.json'), JSON.stringify({ type: 'module' }));
     }, 60_000);
     afterAll(() => rmSync(out, { recursive: true, force: true }));
 
     it('imports in plain Node (no TypeScript stripping)', async () => {
-      const script = "const m = await import('@mps/partner'); const c = m.createPartnerClient({ baseUrl: 'http://x', apiKey: 'k' }); console.log(JSON.stringify([Object.keys(m).sort(), Object.keys(c)]));";
+      const script =
+        "const m = await import('@mps/partner'); const c = m.createPartnerClient({ baseUrl: 'http://x', apiKey: 'k' }); console.log(JSON.stringify([Object.keys(m).sort(), Object.keys(c)]));";
       const { stdout } = await run(process.execPath, ['--no-experimental-strip-types', '--input-type=module', '-e', script], { cwd: out });
       const [exports, client] = JSON.parse(stdout) as [string[], string[]];
       expect(exports).toEqual(expect.arrayContaining(['ApiError', 'WaitTimeoutError', 'createPartnerClient']));
@@ -41,7 +45,13 @@ describe('the publishable package', () => {
     });
 
     it('type-checks for a consumer with default module settings, paths included', async () => {
-      writeFileSync(join(out, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, noEmit: true, skipLibCheck: false, lib: ['es2022', 'dom'], types: [] }, files: ['use.ts'] }));
+      writeFileSync(
+        join(out, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, noEmit: true, skipLibCheck: false, lib: ['es2022', 'dom'], types: [] },
+          files: ['use.ts'],
+        }),
+      );
       writeFileSync(
         join(out, 'use.ts'),
         [

@@ -24,13 +24,28 @@ describe('payments against the real service', () => {
   const succeed = async (paymentId: string) => {
     const p = (await s.t.storage.payments.get(paymentId))!;
     const deps = { storage: s.t.storage, clock: s.t.clock, assets: createAssetRegistry(TEST_ASSETS) };
-    const r = await transitionPayment(deps, p, 'succeeded', { optionId: 'opt_1', buyerAccount: 'eip155:8453:0x00000000000000000000000000000000000000b1', asset: USDC_BASE, tokenValue: 10_500_000n, network: 'eip155:8453', txId: `0x${paymentId.slice(-8).padStart(64, 'a')}`, succeededAt: new Date(s.t.clock.now()) });
+    const r = await transitionPayment(deps, p, 'succeeded', {
+      optionId: 'opt_1',
+      buyerAccount: 'eip155:8453:0x00000000000000000000000000000000000000b1',
+      asset: USDC_BASE,
+      tokenValue: 10_500_000n,
+      network: 'eip155:8453',
+      txId: `0x${paymentId.slice(-8).padStart(64, 'a')}`,
+      succeededAt: new Date(s.t.clock.now()),
+    });
     expect(r.ok).toBe(true);
   };
 
   it('creates a payment with the merchant header and a generated Idempotency-Key', async () => {
     const created = await client.payments.create(merchant, usd('1050'));
-    expect(created).toEqual({ paymentId: expect.stringMatching(/^pay_/), gatewayUrl: `https://pay.example.test/${created.paymentId}`, status: 'requires_action', isFinal: false, pollInMs: 2000, expiresAt: nowS() + 300 });
+    expect(created).toEqual({
+      paymentId: expect.stringMatching(/^pay_/),
+      gatewayUrl: `https://pay.example.test/${created.paymentId}`,
+      status: 'requires_action',
+      isFinal: false,
+      pollInMs: 2000,
+      expiresAt: nowS() + 300,
+    });
     expect(sent.at(-1)!.headers.get('Merchant-Id')).toBe(merchant);
     expect(sent.at(-1)!.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -51,7 +66,13 @@ describe('payments against the real service', () => {
   it('reads status and the full record', async () => {
     const { paymentId } = await client.payments.create(merchant, usd('1050'));
     expect(await client.payments.status(merchant, paymentId)).toEqual({ status: 'requires_action', isFinal: false, pollInMs: 2000 });
-    expect(await client.payments.get(merchant, paymentId)).toMatchObject({ paymentId, merchant: { id: merchant }, status: 'requires_action', fiatAmount: { unit: 'iso4217/USD', value: '1050' }, refund: { refunded: false } });
+    expect(await client.payments.get(merchant, paymentId)).toMatchObject({
+      paymentId,
+      merchant: { id: merchant },
+      status: 'requires_action',
+      fiatAmount: { unit: 'iso4217/USD', value: '1050' },
+      refund: { refunded: false },
+    });
     await expect(client.payments.status(merchant, 'pay_01ZZZZZZZZZZZZZZZZZZZZZZZZ')).rejects.toMatchObject({ status: 404, code: 'payment_not_found' });
   });
 
@@ -115,7 +136,12 @@ describe('payments against the real service', () => {
     it('returns a succeeded payment with its transaction', async () => {
       const { paymentId } = await client.payments.create(merchant, usd('1050'));
       const final = await client.payments.waitForFinal(merchant, paymentId, { maxPollMs: 0, sleep: () => succeed(paymentId) });
-      expect(final).toMatchObject({ status: 'succeeded', isFinal: true, pollInMs: null, info: { txId: expect.stringMatching(/^0x/), optionAmount: { unit: `caip19/${USDC_BASE}` } } });
+      expect(final).toMatchObject({
+        status: 'succeeded',
+        isFinal: true,
+        pollInMs: null,
+        info: { txId: expect.stringMatching(/^0x/), optionAmount: { unit: `caip19/${USDC_BASE}` } },
+      });
     });
 
     it('long-polls by default: after a first read, one request waits on the service and is answered when the payment changes', async () => {
@@ -123,7 +149,10 @@ describe('payments against the real service', () => {
       const seen: PaymentStatusResponse[] = [];
       const started = performance.now();
       setTimeout(() => void succeed(paymentId), 300);
-      const final = await client.payments.waitForFinal(merchant, paymentId, { onStatus: (st) => seen.push(st), sleep: () => Promise.reject(new Error('a long-poll needs no sleep')) });
+      const final = await client.payments.waitForFinal(merchant, paymentId, {
+        onStatus: (st) => seen.push(st),
+        sleep: () => Promise.reject(new Error('a long-poll needs no sleep')),
+      });
       expect(final).toMatchObject({ status: 'succeeded', isFinal: true });
       // The first read answers at once; the second is held by the service until the change.
       expect(seen.map((st) => st.status)).toEqual(['requires_action', 'succeeded']);

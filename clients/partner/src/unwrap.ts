@@ -36,7 +36,10 @@ export interface IdempotencyOptions {
 }
 
 /** Pages through a cursor-paginated list, yielding items until `nextCursor` is null. */
-export async function* paginate<T, Q extends { cursor?: string }>(fetchPage: (query: Q) => Promise<{ data: T[]; nextCursor: string | null }>, query: Q): AsyncGenerator<T, void, undefined> {
+export async function* paginate<T, Q extends { cursor?: string }>(
+  fetchPage: (query: Q) => Promise<{ data: T[]; nextCursor: string | null }>,
+  query: Q,
+): AsyncGenerator<T, void, undefined> {
   let cursor = query.cursor;
   for (;;) {
     const page = await fetchPage(cursor === undefined ? query : { ...query, cursor });

@@ -30,11 +30,13 @@ const rpcJson: RequestHandler = (req, res, next) => {
 const accountOf = (chains: SandboxChains, h: Holding): string => `${chains[h.chain].caip2}:${h.address}`;
 
 /** Wraps an async handler so a rejection reaches the error handler (Express 5 does too; explicit is clearer). */
-const handle = (fn: (req: Request, res: Response) => Promise<void> | void): RequestHandler => (req, res, next) => {
-  Promise.resolve()
-    .then(() => fn(req, res))
-    .catch(next);
-};
+const handle =
+  (fn: (req: Request, res: Response) => Promise<void> | void): RequestHandler =>
+  (req, res, next) => {
+    Promise.resolve()
+      .then(() => fn(req, res))
+      .catch(next);
+  };
 
 function describe(chains: SandboxChains, rpcUrl: string): unknown {
   const { evm, solana } = chains;
@@ -69,38 +71,49 @@ export function createSandboxRouter(chains: SandboxChains, options: SandboxRoute
     res.json(describe(chains, `${base}${rpcPath}`));
   });
 
-  router.post('/sandbox/faucet', json, handle(async (req, res) => {
-    const body: unknown = req.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw validationError([{ field: 'body', message: 'must be a JSON object {account, asset, value}' }]);
-    }
-    const input = body as Record<string, unknown>;
-    const issues: ValidationIssue[] = [];
-    const holding = readHolding(chains, { account: input.account, asset: input.asset }, { account: 'account', asset: 'asset' }, issues);
-    const value = readValue(input.value, 'value', issues);
-    if (!holding || value === null) throw validationError(issues);
-    await ledger.fund(holding, value);
-    const balance = await ledger.balance(holding);
-    res.json({ account: accountOf(chains, holding), asset: holding.asset, value: value.toString(), balance: balance.toString() });
-  }));
+  router.post(
+    '/sandbox/faucet',
+    json,
+    handle(async (req, res) => {
+      const body: unknown = req.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw validationError([{ field: 'body', message: 'must be a JSON object {account, asset, value}' }]);
+      }
+      const input = body as Record<string, unknown>;
+      const issues: ValidationIssue[] = [];
+      const holding = readHolding(chains, { account: input.account, asset: input.asset }, { account: 'account', asset: 'asset' }, issues);
+      const value = readValue(input.value, 'value', issues);
+      if (!holding || value === null) throw validationError(issues);
+      await ledger.fund(holding, value);
+      const balance = await ledger.balance(holding);
+      res.json({ account: accountOf(chains, holding), asset: holding.asset, value: value.toString(), balance: balance.toString() });
+    }),
+  );
 
-  router.get('/sandbox/balance', handle(async (req, res) => {
-    const query = req.query as Record<string, unknown>;
-    const issues: ValidationIssue[] = [];
-    const asset = query.asset === '' ? undefined : query.asset;
-    const holding = readHolding(chains, { account: query.account, asset }, { account: 'query.account', asset: 'query.asset' }, issues);
-    if (!holding) throw validationError(issues);
-    const value = await ledger.balance(holding);
-    res.json({ account: accountOf(chains, holding), asset: holding.asset, value: value.toString() });
-  }));
+  router.get(
+    '/sandbox/balance',
+    handle(async (req, res) => {
+      const query = req.query as Record<string, unknown>;
+      const issues: ValidationIssue[] = [];
+      const asset = query.asset === '' ? undefined : query.asset;
+      const holding = readHolding(chains, { account: query.account, asset }, { account: 'query.account', asset: 'query.asset' }, issues);
+      if (!holding) throw validationError(issues);
+      const value = await ledger.balance(holding);
+      res.json({ account: accountOf(chains, holding), asset: holding.asset, value: value.toString() });
+    }),
+  );
 
-  router.post('/sandbox/rpc/:chain', rpcJson, handle(async (req, res) => {
-    const chain = String(req.params.chain);
-    if (chain !== chains.evm.caip2) throw new AppError('not_found', `No JSON-RPC endpoint for ${chain}; the sandbox EVM is ${chains.evm.caip2}`);
-    const answer = await chains.evm.handleJsonRpc(req.body);
-    if (answer === undefined) res.status(204).end();
-    else res.json(answer);
-  }));
+  router.post(
+    '/sandbox/rpc/:chain',
+    rpcJson,
+    handle(async (req, res) => {
+      const chain = String(req.params.chain);
+      if (chain !== chains.evm.caip2) throw new AppError('not_found', `No JSON-RPC endpoint for ${chain}; the sandbox EVM is ${chains.evm.caip2}`);
+      const answer = await chains.evm.handleJsonRpc(req.body);
+      if (answer === undefined) res.status(204).end();
+      else res.json(answer);
+    }),
+  );
 
   router.all('/sandbox/rpc/:chain', () => {
     throw new AppError('method_not_allowed', 'The JSON-RPC endpoint accepts POST only');

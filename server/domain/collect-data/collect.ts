@@ -24,9 +24,18 @@ export function collectDataOf(deps: CollectDeps, quote: Pick<QuoteRecord, 'payme
  * Validates and stores buyer data for one option (from the page, or `collectedData` on confirm).
  * Issues are named under `prefix` (e.g. `collectedData.`), so a wallet sees which field failed.
  */
-export async function recordCollected(deps: { storage: StoragePort; clock: Clock }, quote: Pick<QuoteRecord, 'paymentId' | 'optionId'>, values: CollectedValues, prefix = ''): Promise<void> {
+export async function recordCollected(
+  deps: { storage: StoragePort; clock: Clock },
+  quote: Pick<QuoteRecord, 'paymentId' | 'optionId'>,
+  values: CollectedValues,
+  prefix = '',
+): Promise<void> {
   const issues = validateCollected(values);
-  if (issues.length) throw validationError(issues.map((i) => ({ field: `${prefix}${i.field}`, message: i.message })), 'The buyer data does not satisfy the collectData schema');
+  if (issues.length)
+    throw validationError(
+      issues.map((i) => ({ field: `${prefix}${i.field}`, message: i.message })),
+      'The buyer data does not satisfy the collectData schema',
+    );
   const at = new Date(deps.clock.now());
   await deps.storage.quotes.saveCollected(quote.paymentId, quote.optionId, { data: values, termsAcceptedAt: at, at });
 }

@@ -34,24 +34,30 @@ export async function confirmPayment(
   const { caip2, chain } = chainOfQuote(deps, quote);
   const expected = chain.expectedResults(quote.state);
   if (results.length !== expected) {
-    throw new AppError('invalid_results', `This option has ${expected} action(s); send exactly one result per action, in order`, { details: { expected, received: results.length } });
+    throw new AppError('invalid_results', `This option has ${expected} action(s); send exactly one result per action, in order`, {
+      details: { expected, received: results.length },
+    });
   }
   const req = optionRequestOf(deps, quote);
   const outcome = await chain.verifyResults(req, quote.state, results);
   if (!outcome.ok) throw new AppError(outcome.code, outcome.message);
   const now = deps.clock.now();
   const moved = await transitionPayment(
-      deps,
-      current,
-      'processing',
-      {
-        optionId,
-        buyerAccount: quote.account,
-        buyerProviderName: walletApp?.name ?? null,
-        buyerProviderIcon: walletApp?.iconUrl ?? null,
-        asset: quote.asset, tokenValue: quote.amount, network: caip2, ...(outcome.txId ? { txId: outcome.txId } : {}) },
-      [advanceJob({ paymentId: current.id, optionId, stateVersion: current.stateVersion + 1, submission: outcome.submission }, now)],
-    );
+    deps,
+    current,
+    'processing',
+    {
+      optionId,
+      buyerAccount: quote.account,
+      buyerProviderName: walletApp?.name ?? null,
+      buyerProviderIcon: walletApp?.iconUrl ?? null,
+      asset: quote.asset,
+      tokenValue: quote.amount,
+      network: caip2,
+      ...(outcome.txId ? { txId: outcome.txId } : {}),
+    },
+    [advanceJob({ paymentId: current.id, optionId, stateVersion: current.stateVersion + 1, submission: outcome.submission }, now)],
+  );
   if (moved.ok) return moved.payment;
   if (moved.duplicateTxId) throw new AppError('transaction_already_used', 'This transaction already paid another payment');
   if (moved.current?.optionId === optionId) return moved.current;

@@ -28,7 +28,11 @@ function fakeChain(namespace: string, prepared: OptionRequest[]): ChainPort & { 
       const state: QuoteState =
         namespace === 'solana'
           ? { flow: 'spl', mint: 'mint', decimals: 6, destinationOwner: 'owner', amount: req.amount.toString() }
-          : { flow: 'permit2', typedData: { types: {}, primaryType: 'PermitWitnessTransferFrom', domain: {}, message: { amount: req.amount.toString() } }, approve: port.needsApproval };
+          : {
+              flow: 'permit2',
+              typedData: { types: {}, primaryType: 'PermitWitnessTransferFrom', domain: {}, message: { amount: req.amount.toString() } },
+              approve: port.needsApproval,
+            };
       return { etaS: 5, state, actions: [{ type: 'build' as const, data: { data: req.optionId } }] };
     },
     expectedResults: () => 1,
@@ -58,17 +62,38 @@ describe.each(backends)('gateway options on $name', (backend) => {
   async function seller(value = '1050') {
     const partner = { id: newId('partner'), name: 'P', defaultVersion: '2026-02-18', createdAt: new Date(clock.now()) };
     await storage.partners.create(partner);
-    const merchant = { id: newId('merchant'), partnerId: partner.id, name: 'M', email: null, iconUrl: null, status: 'active' as const, createdAt: new Date(clock.now()), deletedAt: null };
+    const merchant = {
+      id: newId('merchant'),
+      partnerId: partner.id,
+      name: 'M',
+      email: null,
+      iconUrl: null,
+      status: 'active' as const,
+      createdAt: new Date(clock.now()),
+      deletedAt: null,
+    };
     await storage.merchants.create(merchant);
-    const dest = (asset: string) => (asset.startsWith('solana:') ? `${asset.split('/')[0]}:9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM` : `${asset.split('/')[0]}:0x1234567890AbcdEF1234567890aBcdef12345678`);
-    const settlements = [BASE_USDC, ETH_USDT, SOL_USDC].map((asset) => ({ id: newId('cryptoSettlement'), partnerId: partner.id, merchantId: merchant.id, asset, destination: dest(asset), createdAt: new Date(clock.now()) }));
+    const dest = (asset: string) =>
+      asset.startsWith('solana:') ? `${asset.split('/')[0]}:9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM` : `${asset.split('/')[0]}:0x1234567890AbcdEF1234567890aBcdef12345678`;
+    const settlements = [BASE_USDC, ETH_USDT, SOL_USDC].map((asset) => ({
+      id: newId('cryptoSettlement'),
+      partnerId: partner.id,
+      merchantId: merchant.id,
+      asset,
+      destination: dest(asset),
+      createdAt: new Date(clock.now()),
+    }));
     await storage.settlements.createMany(partner.id, merchant.id, settlements);
-    const payment = newPayment({ partnerId: partner.id, merchantId: merchant.id, amount: { unit: 'iso4217/USD', value }, referenceId: 'r', expiresAt: null }, clock.now(), { defaultTtlS: 3600, maxTtlS: 86_400 });
+    const payment = newPayment({ partnerId: partner.id, merchantId: merchant.id, amount: { unit: 'iso4217/USD', value }, referenceId: 'r', expiresAt: null }, clock.now(), {
+      defaultTtlS: 3600,
+      maxTtlS: 86_400,
+    });
     await storage.payments.create(payment, { event: { id: newId('event'), type: 'payment.created', snapshot: () => ({}) }, jobs: [] });
     const found = (await storage.payments.getForGateway(payment.id))!;
     return { ...found, options: (accounts: string[]) => buildOptions(deps(), found.payment, found, accounts) };
   }
-  const quoteRows = async (paymentId: string) => Number((await storage.db.query<{ n: string }>('SELECT count(*) AS n FROM payment_quotes WHERE payment_id = $1', [paymentId])).rows[0]!.n);
+  const quoteRows = async (paymentId: string) =>
+    Number((await storage.db.query<{ n: string }>('SELECT count(*) AS n FROM payment_quotes WHERE payment_id = $1', [paymentId])).rows[0]!.n);
 
   it('offers the same options again instead of writing new quotes: rows stay at one per (account, asset)', async () => {
     const s = await seller();

@@ -56,10 +56,12 @@ export async function buildOptions(
   const options: BuiltOption[] = [];
   let tooLarge = false;
   let quoted = 0;
-  const payableChains = new Set(settlements.flatMap((s) => {
-    const asset = deps.assets.get(s.asset);
-    return asset ? [formatChainId(asset.parsed.chain)] : [];
-  }));
+  const payableChains = new Set(
+    settlements.flatMap((s) => {
+      const asset = deps.assets.get(s.asset);
+      return asset ? [formatChainId(asset.parsed.chain)] : [];
+    }),
+  );
   for (const raw of distinctAccounts(accounts)) {
     const account = parseAccountId(raw);
     if (!account) continue;
@@ -81,9 +83,30 @@ export async function buildOptions(
       const optionId = reused?.optionId ?? newId('option', now);
       const deadline = reused?.deadline ?? new Date(fresh);
       const account10 = reused?.account ?? raw;
-      const prepared = await chain.prepareOption({ paymentId: payment.id, optionId, account: account10, asset, amount, destination: s.destination, deadline, quotedAt: reused?.createdAt ?? new Date(now), ...(reused ? { previous: reused.state } : {}) });
+      const prepared = await chain.prepareOption({
+        paymentId: payment.id,
+        optionId,
+        account: account10,
+        asset,
+        amount,
+        destination: s.destination,
+        deadline,
+        quotedAt: reused?.createdAt ?? new Date(now),
+        ...(reused ? { previous: reused.state } : {}),
+      });
       if (!reused) {
-        quotes.push({ optionId, paymentId: payment.id, account: raw, asset: asset.id, amount, destination: s.destination, deadline, state: prepared.state, createdAt: new Date(now), collectData: collect !== null });
+        quotes.push({
+          optionId,
+          paymentId: payment.id,
+          account: raw,
+          asset: asset.id,
+          amount,
+          destination: s.destination,
+          deadline,
+          state: prepared.state,
+          createdAt: new Date(now),
+          collectData: collect !== null,
+        });
       } else if (!stateStillHolds(reused.state, prepared.state)) {
         refreshed.push({ optionId, state: prepared.state, deadline });
       }
@@ -106,5 +129,11 @@ export async function buildOptions(
   // Every account counted was on a chain the merchant accepts.
   if (quoted === 0) return { options, reason: `no account on a chain this merchant accepts (${chains})` };
   const price = payment.price;
-  return { options, reason: price.kind === 'token' ? `this payment is priced in ${price.asset}: it is paid in that asset only, from an account on its chain` : `no price for ${price.currency} in the merchant's assets` };
+  return {
+    options,
+    reason:
+      price.kind === 'token'
+        ? `this payment is priced in ${price.asset}: it is paid in that asset only, from an account on its chain`
+        : `no price for ${price.currency} in the merchant's assets`,
+  };
 }

@@ -15,7 +15,13 @@ describe('resolvePaymentRef', () => {
   });
 
   it('trusts only the pay host and its subdomains, however many times the link was encoded', () => {
-    for (const evil of [`https://evil.test/${ID}`, `https://${HOST}.evil.test/${ID}`, `https://user@evil.test/${ID}`, `ftp://${HOST}/${ID}`, `wc:abc@2?pay=${encodeURIComponent(`https://evil.test/?pid=${ID}`)}`]) {
+    for (const evil of [
+      `https://evil.test/${ID}`,
+      `https://${HOST}.evil.test/${ID}`,
+      `https://user@evil.test/${ID}`,
+      `ftp://${HOST}/${ID}`,
+      `wc:abc@2?pay=${encodeURIComponent(`https://evil.test/?pid=${ID}`)}`,
+    ]) {
       expect(resolvePaymentRef(evil, HOST)).toBeNull();
       expect(resolvePaymentRef(encodeURIComponent(encodeURIComponent(evil)), HOST)).toBeNull();
     }

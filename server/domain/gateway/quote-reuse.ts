@@ -48,8 +48,12 @@ export function reusableQuote(
   return live
     .filter(
       (q) =>
-        accountKey(q.account) === key && q.asset === want.asset && q.amount === want.amount && q.destination === want.destination &&
-        (q.collectData ?? false) === want.collectData && q.deadline.getTime() >= threshold,
+        accountKey(q.account) === key &&
+        q.asset === want.asset &&
+        q.amount === want.amount &&
+        q.destination === want.destination &&
+        (q.collectData ?? false) === want.collectData &&
+        q.deadline.getTime() >= threshold,
     )
     .sort((a, b) => b.deadline.getTime() - a.deadline.getTime())[0];
 }

@@ -48,7 +48,10 @@ describe('checkLogo rules', () => {
 
   it('reports every failed rule as its own issue', async () => {
     const png = await makeImage('png', 400, 1000);
-    const result = await checkLogo(URL_OK, scriptedPort(() => png));
+    const result = await checkLogo(
+      URL_OK,
+      scriptedPort(() => png),
+    );
     expect(result).toEqual({
       ok: false,
       issues: [expect.stringMatching(/at least 500 px/), expect.stringMatching(/must be square.*60\.0 %/)],
@@ -57,17 +60,31 @@ describe('checkLogo rules', () => {
 
   it('rejects a damaged image whose magic bytes are right', async () => {
     const damaged = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('garbage')]);
-    expect(await checkLogo(URL_OK, scriptedPort(() => damaged))).toEqual({ ok: false, issues: [expect.stringMatching(/could not be read as a PNG/)] });
+    expect(
+      await checkLogo(
+        URL_OK,
+        scriptedPort(() => damaged),
+      ),
+    ).toEqual({ ok: false, issues: [expect.stringMatching(/could not be read as a PNG/)] });
   });
 
   it.each([['avis'], ['mif1']])('reads the dimensions of an AVIF whose major brand is %s', async (brand) => {
     const copy = Buffer.from(avif);
     copy.write(brand, 8, 'latin1');
-    expect(await checkLogo(URL_OK, scriptedPort(() => copy))).toMatchObject({ ok: true, format: 'avif', width: 1024, height: 1024 });
+    expect(
+      await checkLogo(
+        URL_OK,
+        scriptedPort(() => copy),
+      ),
+    ).toMatchObject({ ok: true, format: 'avif', width: 1024, height: 1024 });
   });
 
   it('rejects a body over the limit even if the port returned it', async () => {
-    const result = await checkLogo(URL_OK, scriptedPort(() => new Uint8Array(600)), { maxBytes: 500 });
+    const result = await checkLogo(
+      URL_OK,
+      scriptedPort(() => new Uint8Array(600)),
+      { maxBytes: 500 },
+    );
     expect(result).toEqual({ ok: false, issues: [expect.stringMatching(/larger than .*\(500 bytes\)/)] });
   });
 
@@ -85,11 +102,21 @@ describe('checkLogo rules', () => {
   });
 
   it('reports a non-200 status as not reachable', async () => {
-    expect(await checkLogo(URL_OK, scriptedPort(() => new Uint8Array(0), 403))).toEqual({ ok: false, issues: ['iconUrl is not reachable: the server answered HTTP 403'] });
+    expect(
+      await checkLogo(
+        URL_OK,
+        scriptedPort(() => new Uint8Array(0), 403),
+      ),
+    ).toEqual({ ok: false, issues: ['iconUrl is not reachable: the server answered HTTP 403'] });
   });
 
   it('lets a programming error in the port surface instead of blaming the partner', async () => {
-    await expect(checkLogo(URL_OK, scriptedPort(() => new TypeError('bug')))).rejects.toThrow('bug');
+    await expect(
+      checkLogo(
+        URL_OK,
+        scriptedPort(() => new TypeError('bug')),
+      ),
+    ).rejects.toThrow('bug');
   });
 });
 

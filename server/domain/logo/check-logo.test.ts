@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuardedFetch } from '../../../adapters/http-fetch/index.ts';
-import {
-  fakeLookup, startTestServers, streamPaced, TEST_ALLOW, TEST_HOST, type StreamState, type TestServers,
-} from '../../../adapters/http-fetch/test-support/test-servers.ts';
+import { fakeLookup, startTestServers, streamPaced, TEST_ALLOW, TEST_HOST, type StreamState, type TestServers } from '../../../adapters/http-fetch/test-support/test-servers.ts';
 import type { HttpFetchPort } from '../../ports/http-fetch.ts';
 import { checkLogo } from './check-logo.ts';
 import { HTML_PAGE, makeImage, makeThreeMegabytePng, SVG_LOGO } from './test-support/make-images.ts';
@@ -34,8 +32,7 @@ beforeAll(async () => {
   const big = await makeThreeMegabytePng();
   serve('/3mb.png', big, 'image/png');
   servers.route('/3mb-streamed.png', (_req, res) => void (streamed = streamPaced(res, big, 'image/png')));
-  servers.route('/to-loopback.png', (_req, res) =>
-    void res.writeHead(302, { location: servers.httpsUrl('/logo-1024.png', '127.0.0.1') }).end());
+  servers.route('/to-loopback.png', (_req, res) => void res.writeHead(302, { location: servers.httpsUrl('/logo-1024.png', '127.0.0.1') }).end());
   servers.route('/slow-body.png', (_req, res) => void res.writeHead(200, { 'content-length': '50000' }).write(Buffer.alloc(10)));
   for (const n of [1, 2, 3, 4]) {
     servers.route(`/hop${n}.png`, (_req, res) => void res.writeHead(302, { location: n === 1 ? '/logo-1024.png' : `/hop${n - 1}.png` }).end());

@@ -65,9 +65,7 @@ function dimensionIssues(width: number, height: number, limits: LogoLimits): str
   }
   if (!isSquareEnough(width, height, limits.squareTolerancePercent)) {
     const off = (squareDeviation(width, height) * 100).toFixed(1);
-    issues.push(
-      `the logo is ${size} and must be square: its sides may differ by at most ${limits.squareTolerancePercent} % of the longer side (they differ by ${off} %)`,
-    );
+    issues.push(`the logo is ${size} and must be square: its sides may differ by at most ${limits.squareTolerancePercent} % of the longer side (they differ by ${off} %)`);
   }
   return issues;
 }

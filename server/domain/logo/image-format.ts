@@ -43,7 +43,11 @@ export function sniffImageFormat(bytes: Uint8Array): LogoFormat | null {
 
 /** A short partner-facing description of rejected content, to make the issue actionable. */
 export function describeContent(bytes: Uint8Array): string {
-  const head = new TextDecoder().decode(bytes.subarray(0, 512)).replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const head = new TextDecoder()
+    .decode(bytes.subarray(0, 512))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   if (head.startsWith('<svg') || (head.startsWith('<?xml') && head.includes('<svg'))) return 'an SVG image';
   if (head.startsWith('<')) return 'HTML or XML';
   if (ascii(bytes, 0, 4) === 'GIF8') return 'a GIF image';

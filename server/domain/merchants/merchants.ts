@@ -46,11 +46,20 @@ function dataCollectionOf(input: DataCollectionConfig | null | undefined): DataC
 async function assertLogo(deps: MerchantDeps, iconUrl: string | null | undefined): Promise<void> {
   if (!iconUrl || !deps.checkLogo) return;
   const problems = await deps.checkLogo(iconUrl);
-  if (problems.length) throw validationError(problems.map((message) => ({ field: 'iconUrl', message })), 'The logo at iconUrl is not acceptable');
+  if (problems.length)
+    throw validationError(
+      problems.map((message) => ({ field: 'iconUrl', message })),
+      'The logo at iconUrl is not acceptable',
+    );
 }
 
 /** A new active merchant; `idempotency` builds the caller's record from it, written in the same unit. */
-export async function createMerchant(deps: MerchantDeps, partnerId: string, fields: MerchantFields, opts: { idempotency?: (merchant: MerchantRecord) => IdempotencyCompletion } = {}): Promise<MerchantRecord> {
+export async function createMerchant(
+  deps: MerchantDeps,
+  partnerId: string,
+  fields: MerchantFields,
+  opts: { idempotency?: (merchant: MerchantRecord) => IdempotencyCompletion } = {},
+): Promise<MerchantRecord> {
   await assertLogo(deps, fields.iconUrl);
   const now = deps.clock.now();
   const merchant: MerchantRecord = {
@@ -69,7 +78,11 @@ export async function createMerchant(deps: MerchantDeps, partnerId: string, fiel
 }
 
 /** The partner's live merchant with its crypto settlements; 404 otherwise. */
-export async function merchantWithSettlements(deps: Pick<MerchantDeps, 'storage'>, partnerId: string, merchantId: string): Promise<{ merchant: MerchantRecord; settlements: CryptoSettlementRecord[] }> {
+export async function merchantWithSettlements(
+  deps: Pick<MerchantDeps, 'storage'>,
+  partnerId: string,
+  merchantId: string,
+): Promise<{ merchant: MerchantRecord; settlements: CryptoSettlementRecord[] }> {
   const merchant = await deps.storage.merchants.get(partnerId, merchantId);
   if (!merchant) throw notFound('No merchant with this id');
   return { merchant, settlements: await deps.storage.settlements.listByMerchant(partnerId, merchant.id) };

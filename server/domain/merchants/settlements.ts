@@ -84,7 +84,13 @@ export async function registerSettlements(
 }
 
 /** Moves a settlement to another destination on the same asset's chain. */
-export async function changeSettlementDestination(deps: Pick<SettlementDeps, 'storage'>, partnerId: string, merchantId: string, id: string, destination: string): Promise<CryptoSettlementRecord> {
+export async function changeSettlementDestination(
+  deps: Pick<SettlementDeps, 'storage'>,
+  partnerId: string,
+  merchantId: string,
+  id: string,
+  destination: string,
+): Promise<CryptoSettlementRecord> {
   await liveMerchant(deps, partnerId, merchantId);
   const existing = await deps.storage.settlements.get(partnerId, merchantId, id);
   if (!existing) throw notFound('No settlement with this id');

@@ -94,7 +94,11 @@ export interface CreatePaymentDeps extends PaymentDeps {
  * that cannot take it answers the error the partner can act on: not theirs, deleted, or without
  * a settlement destination (for a token price, in that token).
  */
-export async function createPayment(deps: CreatePaymentDeps, input: CreatePaymentInput, opts: { idempotency?: (payment: PaymentRecord) => IdempotencyCompletion } = {}): Promise<PaymentRecord> {
+export async function createPayment(
+  deps: CreatePaymentDeps,
+  input: CreatePaymentInput,
+  opts: { idempotency?: (payment: PaymentRecord) => IdempotencyCompletion } = {},
+): Promise<PaymentRecord> {
   const { storage, clock, assets } = deps;
   const payment = newPayment(input, clock.now(), deps.paymentTimes, { assets, loopbackCheckout: (deps.mode ?? 'sandbox') === 'sandbox' });
   const result = await storage.payments.create(payment, {
@@ -107,7 +111,9 @@ export async function createPayment(deps: CreatePaymentDeps, input: CreatePaymen
     if (result.reason === 'merchant_not_found') throw new AppError('forbidden', 'Merchant-Id does not name a merchant of this account');
     if (result.reason === 'merchant_deleted') throw new AppError('merchant_not_found', 'This merchant was deleted and cannot accept payments');
     if (payment.price.kind === 'token') {
-      throw validationError([{ field: 'amount.unit', message: `this merchant has no settlement destination for ${payment.price.asset}: register one before pricing payments in it` }]);
+      throw validationError([
+        { field: 'amount.unit', message: `this merchant has no settlement destination for ${payment.price.asset}: register one before pricing payments in it` },
+      ]);
     }
     throw new AppError('merchant_not_payable', 'This merchant has no crypto settlement configured: register one before creating payments');
   }

@@ -39,7 +39,8 @@ export function readPrice(amount: { unit: string; value: string }, assets: Asset
     return { price: { kind: 'token', asset, value } };
   }
   const currency = amount.unit.slice(FIAT_PREFIX.length);
-  if (!amount.unit.startsWith(FIAT_PREFIX) || currencyExponent(currency) === undefined) return { issues: [{ field: 'amount.unit', message: `currency ${currency} is not supported` }] };
+  if (!amount.unit.startsWith(FIAT_PREFIX) || currencyExponent(currency) === undefined)
+    return { issues: [{ field: 'amount.unit', message: `currency ${currency} is not supported` }] };
   if (value > MAX_FIAT_MINOR) return { issues: [{ field: 'amount.value', message: 'must be at most 18 digits in the currency’s minor units' }] };
   return { price: { kind: 'fiat', currency, value } };
 }

@@ -51,7 +51,21 @@ export interface PaymentEventRecord {
 
 /** Fields a transition may set besides the status. */
 export type PaymentPatch = Partial<
-  Pick<PaymentRecord, 'failureCode' | 'cancelledReason' | 'cancelledAt' | 'optionId' | 'buyerAccount' | 'buyerProviderName' | 'buyerProviderIcon' | 'asset' | 'tokenValue' | 'network' | 'txId' | 'succeededAt'>
+  Pick<
+    PaymentRecord,
+    | 'failureCode'
+    | 'cancelledReason'
+    | 'cancelledAt'
+    | 'optionId'
+    | 'buyerAccount'
+    | 'buyerProviderName'
+    | 'buyerProviderIcon'
+    | 'asset'
+    | 'tokenValue'
+    | 'network'
+    | 'txId'
+    | 'succeededAt'
+  >
 >;
 
 export interface PaymentTransition {

@@ -7,15 +7,29 @@ import { ADVANCE_JOB_TYPE, advanceJob, chainOfQuote, followDelayMs, optionReques
 
 const USDC = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const quote: QuoteRecord = {
-  optionId: 'opt_1', paymentId: 'pay_1', account: 'eip155:8453:0x0000000000000000000000000000000000000001', asset: USDC, amount: 1_000_000n,
-  destination: 'eip155:8453:0x0000000000000000000000000000000000000002', deadline: new Date(2_000_000), state: {} as QuoteRecord['state'], createdAt: new Date(1_000_000),
+  optionId: 'opt_1',
+  paymentId: 'pay_1',
+  account: 'eip155:8453:0x0000000000000000000000000000000000000001',
+  asset: USDC,
+  amount: 1_000_000n,
+  destination: 'eip155:8453:0x0000000000000000000000000000000000000002',
+  deadline: new Date(2_000_000),
+  state: {} as QuoteRecord['state'],
+  createdAt: new Date(1_000_000),
 };
 const assets = createAssetRegistry([{ id: USDC, symbol: 'USDC', name: 'USD Coin', decimals: 6, pegCurrency: 'USD', flows: ['transfer'], networkName: 'Base' }]);
 const base = { supportsChain: (caip2: string) => caip2 === 'eip155:8453' } as unknown as ChainPort;
 
 describe('settle attempt: what confirm writes and the advance job reads', () => {
   it('turns a stored quote into the chain request, and refuses an asset no longer registered', () => {
-    expect(optionRequestOf({ assets }, quote)).toMatchObject({ paymentId: 'pay_1', optionId: 'opt_1', amount: 1_000_000n, deadline: quote.deadline, quotedAt: quote.createdAt, asset: { id: USDC } });
+    expect(optionRequestOf({ assets }, quote)).toMatchObject({
+      paymentId: 'pay_1',
+      optionId: 'opt_1',
+      amount: 1_000_000n,
+      deadline: quote.deadline,
+      quotedAt: quote.createdAt,
+      asset: { id: USDC },
+    });
     expect(() => optionRequestOf({ assets: createAssetRegistry([]) }, quote)).toThrow(AppError);
   });
 

@@ -22,7 +22,16 @@ export const ADVANCE_JOB_TYPE = 'payment.advance';
 export function optionRequestOf(deps: { assets: AssetRegistry }, quote: QuoteRecord): OptionRequest {
   const asset = deps.assets.get(quote.asset);
   if (!asset) throw new AppError('invalid_state', 'This option’s asset is no longer accepted');
-  return { paymentId: quote.paymentId, optionId: quote.optionId, account: quote.account, asset, amount: quote.amount, destination: quote.destination, deadline: quote.deadline, quotedAt: quote.createdAt };
+  return {
+    paymentId: quote.paymentId,
+    optionId: quote.optionId,
+    account: quote.account,
+    asset,
+    amount: quote.amount,
+    destination: quote.destination,
+    deadline: quote.deadline,
+    quotedAt: quote.createdAt,
+  };
 }
 
 /** The chain a stored quote pays on, or `invalid_state` when this deployment no longer pays there. */

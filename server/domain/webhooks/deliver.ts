@@ -72,8 +72,14 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
     const took = () => Math.round(performance.now() - started);
     try {
       const res = await deps.fetch.fetch(endpoint.url, {
-        method: 'POST', headers, body: delivery.body, maxBytes: MAX_RESPONSE_BYTES, timeoutMs, connectTimeoutMs: Math.min(timeoutMs, 5000),
-        maxRedirects: 0, httpsOnly: !isAllowedLoopback(endpoint.url, policy),
+        method: 'POST',
+        headers,
+        body: delivery.body,
+        maxBytes: MAX_RESPONSE_BYTES,
+        timeoutMs,
+        connectTimeoutMs: Math.min(timeoutMs, 5000),
+        maxRedirects: 0,
+        httpsOnly: !isAllowedLoopback(endpoint.url, policy),
       });
       return { statusCode: res.status, error: null, durationMs: took() };
     } catch (err) {
@@ -95,7 +101,11 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
     const attempt = delivery.attemptCount + 1;
     if (!endpoint || endpoint.deletedAt || !endpoint.enabled) {
       const at = new Date(deps.clock.now());
-      await deps.storage.webhooks.recordAttempt(delivery.id, { attempt, at, statusCode: null, durationMs: 0, error: 'endpoint disabled or deleted' }, { status: 'failed', nextAttemptAt: null });
+      await deps.storage.webhooks.recordAttempt(
+        delivery.id,
+        { attempt, at, statusCode: null, durationMs: 0, error: 'endpoint disabled or deleted' },
+        { status: 'failed', nextAttemptAt: null },
+      );
       return;
     }
     const busy = inFlight.get(endpoint.id) ?? 0;

@@ -4,7 +4,14 @@ import type { Exact, SpecSchema } from '../vocabulary.ts';
 
 /** The event types an endpoint may subscribe to: the spec's `WebhookEventType`, listed once for the runtime. */
 export const WEBHOOK_EVENT_TYPES = [
-  'payment.created', 'payment.processing', 'payment.requires_action', 'payment.succeeded', 'payment.failed', 'payment.expired', 'payment.cancelled', 'payment.refunded',
+  'payment.created',
+  'payment.processing',
+  'payment.requires_action',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.expired',
+  'payment.cancelled',
+  'payment.refunded',
 ] as const satisfies readonly SpecSchema<'WebhookEventType'>[];
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 // An event type the spec declares and this list lacks (or the reverse) fails typecheck here.

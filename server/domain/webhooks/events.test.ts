@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { deliveryJob, envelopeOf, planDeliveries } from './events.ts';
 
 const now = Date.parse('2026-11-24T10:00:00.000Z');
-const event = (id: string, partnerId: string) => ({ id, paymentId: `pay_${id}`, partnerId, type: 'payment.created', stateVersion: 1, createdAt: new Date(now - 1000), data: { paymentId: `pay_${id}` } });
+const event = (id: string, partnerId: string) => ({
+  id,
+  paymentId: `pay_${id}`,
+  partnerId,
+  type: 'payment.created',
+  stateVersion: 1,
+  createdAt: new Date(now - 1000),
+  data: { paymentId: `pay_${id}` },
+});
 
 describe('webhook delivery plan', () => {
   it('makes one delivery per event and subscribed endpoint, in event order, each with the job that sends it', () => {
@@ -28,6 +36,11 @@ describe('webhook delivery plan', () => {
 
   it('sends a redelivery at once, naming it and its endpoint', () => {
     const d = { id: 'whdl_x', endpointId: 'we_9', createdAt: new Date(now) };
-    expect(deliveryJob(d)).toEqual({ id: expect.stringMatching(/^job_/) as unknown, type: 'webhook.deliver', payload: { deliveryId: 'whdl_x', endpointId: 'we_9' }, runAt: new Date(now) });
+    expect(deliveryJob(d)).toEqual({
+      id: expect.stringMatching(/^job_/) as unknown,
+      type: 'webhook.deliver',
+      payload: { deliveryId: 'whdl_x', endpointId: 'we_9' },
+      runAt: new Date(now),
+    });
   });
 });

@@ -19,7 +19,9 @@ export interface WebhookEndpointRecord {
   deletedAt: Date | null;
 }
 
-export type WebhookEndpointPatch = Partial<Pick<WebhookEndpointRecord, 'url' | 'enabledEvents' | 'enabled' | 'disabledReason' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>> & { updatedAt: Date };
+export type WebhookEndpointPatch = Partial<
+  Pick<WebhookEndpointRecord, 'url' | 'enabledEvents' | 'enabled' | 'disabledReason' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>
+> & { updatedAt: Date };
 
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 

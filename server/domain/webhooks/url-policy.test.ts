@@ -8,7 +8,12 @@ const addresses: AddressPolicyPort = {
   isOwnHostAddress: (a) => a === '127.0.0.1' || a === '10.9.9.9',
 };
 const lookup = (table: Record<string, string[]>) => async (host: string) => (table[host] ?? []).map((address) => ({ address }));
-const policy = (over: Partial<EndpointUrlPolicy> = {}): EndpointUrlPolicy => ({ allowLoopback: false, lookup: lookup({ 'hooks.example': ['93.1.1.1'], 'mixed.example': ['93.1.1.1', '10.0.0.1'], 'self.example': ['10.9.9.9'] }), addresses, ...over });
+const policy = (over: Partial<EndpointUrlPolicy> = {}): EndpointUrlPolicy => ({
+  allowLoopback: false,
+  lookup: lookup({ 'hooks.example': ['93.1.1.1'], 'mixed.example': ['93.1.1.1', '10.0.0.1'], 'self.example': ['10.9.9.9'] }),
+  addresses,
+  ...over,
+});
 
 describe('endpointUrlProblem with the injected address policy and resolver', () => {
   it('accepts an https host whose every address the policy calls public', async () => {

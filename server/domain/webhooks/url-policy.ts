@@ -27,7 +27,10 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1']);
 
 /** The URL's host without IPv6 brackets or a trailing dot, lower-cased. */
 function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 /** True when the URL is a loopback receiver that sandbox mode lets through (http allowed). */
@@ -69,7 +72,8 @@ export async function endpointUrlProblem(raw: string, policy: EndpointUrlPolicy)
     }
     if (addresses.length === 0) return `the host ${host} does not resolve`;
   }
-  if (policy.ownPort !== undefined && effectivePort(url) === policy.ownPort && addresses.some((a) => policy.addresses.isOwnHostAddress(a))) return 'the URL must not point at this service itself';
+  if (policy.ownPort !== undefined && effectivePort(url) === policy.ownPort && addresses.some((a) => policy.addresses.isOwnHostAddress(a)))
+    return 'the URL must not point at this service itself';
   if (loopback) return null;
   return addresses.every((a) => policy.addresses.isPublic(a)) ? null : 'the URL must point at a public address';
 }

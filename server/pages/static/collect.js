@@ -15,14 +15,20 @@
     var text = JSON.stringify(msg);
     try {
       if (window.ReactNativeWebView && window.ReactNativeWebView.postMessage) window.ReactNativeWebView.postMessage(text);
-    } catch { /* a broken bridge must not stop the others */ }
+    } catch {
+      /* a broken bridge must not stop the others */
+    }
     try {
       var handlers = window.webkit && window.webkit.messageHandlers;
       if (handlers && handlers.icBridge) handlers.icBridge.postMessage(msg);
-    } catch { /* idem */ }
+    } catch {
+      /* idem */
+    }
     try {
       if (window.parent && window.parent !== window) window.parent.postMessage(msg, '*');
-    } catch { /* idem */ }
+    } catch {
+      /* idem */
+    }
   }
 
   var failed = root.getAttribute('data-error');
@@ -49,9 +55,10 @@
 
   // Prefill never ticks the terms: accepting them is the buyer's own act.
   var prefill = decodePrefill();
-  if (prefill) inputs.forEach(function (input) {
-    if (input.type !== 'checkbox' && typeof prefill[input.name] === 'string') input.value = prefill[input.name];
-  });
+  if (prefill)
+    inputs.forEach(function (input) {
+      if (input.type !== 'checkbox' && typeof prefill[input.name] === 'string') input.value = prefill[input.name];
+    });
 
   function validDate(s) {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
@@ -89,7 +96,9 @@
     });
     if (group) {
       var names = group.getAttribute('data-any-of').split(' ');
-      var given = names.some(function (n) { return form.elements[n].value.trim() !== ''; });
+      var given = names.some(function (n) {
+        return form.elements[n].value.trim() !== '';
+      });
       show('group-any-error', given ? '' : 'Please give at least one of these.', null);
       if (!given && !firstBad) firstBad = form.elements[names[0]];
     }
@@ -122,7 +131,11 @@
     var button = document.getElementById('submit');
     button.disabled = true;
     fetch(root.getAttribute('data-post-url'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: collect() }) })
-      .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, status: r.status, body: body }; }); })
+      .then(function (r) {
+        return r.json().then(function (body) {
+          return { ok: r.ok, status: r.status, body: body };
+        });
+      })
       .then(function (r) {
         if (r.ok) {
           form.hidden = true;

@@ -43,7 +43,10 @@
       document.getElementById('status-detail').textContent = t[1];
     }
     if (state.isFinal && timer) clearInterval(timer);
-    if (state.isFinal && state.redirectUrl) setTimeout(function () { window.location.assign(state.redirectUrl); }, 1500);
+    if (state.isFinal && state.redirectUrl)
+      setTimeout(function () {
+        window.location.assign(state.redirectUrl);
+      }, 1500);
   }
 
   /** One pending poll at a time: expiry asks for one at once, replacing the scheduled one. */
@@ -55,13 +58,17 @@
   function poll() {
     next = null;
     fetch(stateUrl, { cache: 'no-store', headers: { Accept: 'application/json' } })
-      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (r) {
+        return r.ok ? r.json() : null;
+      })
       .then(function (state) {
         if (!state) return schedule(5000);
         render(state);
         if (!state.isFinal) schedule(state.pollInMs || 2000);
       })
-      .catch(function () { schedule(5000); });
+      .catch(function () {
+        schedule(5000);
+      });
   }
 
   function tick() {

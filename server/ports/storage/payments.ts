@@ -1,7 +1,15 @@
 import type { IdempotencyCompletion } from '../../domain/idempotency/records.ts';
 import type { NewJob } from '../../domain/jobs/records.ts';
 import type { CryptoSettlementRecord, MerchantRecord } from '../../domain/merchants/records.ts';
-import type { CreatedPaymentEvent, CreatePaymentResult, PaymentEventRecord, PaymentListQuery, PaymentRecord, PaymentStatsRecord, PaymentTransition } from '../../domain/payments/records.ts';
+import type {
+  CreatedPaymentEvent,
+  CreatePaymentResult,
+  PaymentEventRecord,
+  PaymentListQuery,
+  PaymentRecord,
+  PaymentStatsRecord,
+  PaymentTransition,
+} from '../../domain/payments/records.ts';
 
 /**
  * Payments, their events and their relayer transactions. A status changes only through

@@ -1,4 +1,14 @@
-import type { components, CreateMerchantInput, Deleted, ListMerchantsQuery, Merchant, MerchantList, MerchantSummary, MerchantWithSettlements, UpdateMerchantInput } from '../contract.ts';
+import type {
+  components,
+  CreateMerchantInput,
+  Deleted,
+  ListMerchantsQuery,
+  Merchant,
+  MerchantList,
+  MerchantSummary,
+  MerchantWithSettlements,
+  UpdateMerchantInput,
+} from '../contract.ts';
 import { paginate, unwrap, type HelperContext, type IdempotencyOptions } from '../unwrap.ts';
 
 export interface MerchantsApi {

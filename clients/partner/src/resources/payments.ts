@@ -1,4 +1,13 @@
-import type { CancelPaymentResponse, CreatePaymentInput, CreatePaymentResponse, ListMerchantPaymentsQuery, ListPaymentsQuery, Payment, PaymentList, PaymentStatusResponse } from '../contract.ts';
+import type {
+  CancelPaymentResponse,
+  CreatePaymentInput,
+  CreatePaymentResponse,
+  ListMerchantPaymentsQuery,
+  ListPaymentsQuery,
+  Payment,
+  PaymentList,
+  PaymentStatusResponse,
+} from '../contract.ts';
 import { paginate, unwrap, type HelperContext, type IdempotencyOptions } from '../unwrap.ts';
 import { waitForFinal, type WaitOptions } from '../wait-for-final.ts';
 

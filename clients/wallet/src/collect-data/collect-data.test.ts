@@ -40,7 +40,10 @@ describe('bridge messages', () => {
     ['IC_COMPLETE', { type: 'complete' }],
     [' IC_ERROR ', { type: 'error' }],
     ['{"type":"IC_COMPLETE"}', { type: 'complete' }],
-    [{ type: 'IC_ERROR', message: 'declined' }, { type: 'error', message: 'declined' }],
+    [
+      { type: 'IC_ERROR', message: 'declined' },
+      { type: 'error', message: 'declined' },
+    ],
     ['{"type":"IC_ERROR","error":"timeout"}', { type: 'error', message: 'timeout' }],
     ['hello', null],
     ['{not json', null],
@@ -63,7 +66,10 @@ describe('schema fields and validation', () => {
     const { fields, requiredAlternatives } = schemaFields(schema);
     expect(fields.find((f) => f.name === 'dob')).toEqual({ name: 'dob', required: true, type: 'string', format: 'date' });
     expect(fields.find((f) => f.name === 'porAddress')?.required).toBe(false);
-    expect(requiredAlternatives).toEqual([['pobCountry', 'pobAddress'], ['porCountry', 'porAddress']]);
+    expect(requiredAlternatives).toEqual([
+      ['pobCountry', 'pobAddress'],
+      ['porCountry', 'porAddress'],
+    ]);
   });
 
   it('accepts complete data and converts it to the confirm wire shape', () => {
@@ -84,6 +90,8 @@ describe('schema fields and validation', () => {
     expect(validateCollectedData(schema, { fullName: 'Ada', dob: '2000-01-01', tosConfirmed: true, pobCountry: 'GB' })).toEqual([
       { field: 'pobCountry', message: 'fill in pobCountry + pobAddress or porCountry + porAddress' },
     ]);
-    expect(validateCollectedData(schema, { fullName: 7, dob: 'x', tosConfirmed: true, porCountry: 'GB', porAddress: 'y' })).toEqual([{ field: 'fullName', message: 'must be text' }]);
+    expect(validateCollectedData(schema, { fullName: 7, dob: 'x', tosConfirmed: true, porCountry: 'GB', porAddress: 'y' })).toEqual([
+      { field: 'fullName', message: 'must be text' },
+    ]);
   });
 });

@@ -1,8 +1,6 @@
 import type { CollectData, PaymentOption, PaymentOptions } from '../gateway/types.ts';
 
-export type CollectionRequirement =
-  | { needed: true; url: string; schema: unknown }
-  | { needed: false; reason: 'not_for_this_option' | 'none_needed' };
+export type CollectionRequirement = { needed: true; url: string; schema: unknown } | { needed: false; reason: 'not_for_this_option' | 'none_needed' };
 
 /**
  * Applies the interface's table to the chosen option: the response-level `collectData` says

@@ -41,7 +41,9 @@ export function schemaFields(schema: unknown): SchemaFields {
 
 /** Names of the always-required fields. */
 export function requiredFieldNames(schema: unknown): string[] {
-  return schemaFields(schema).fields.filter((field) => field.required).map((field) => field.name);
+  return schemaFields(schema)
+    .fields.filter((field) => field.required)
+    .map((field) => field.name);
 }
 
 export function asObject(value: unknown): JsonObject {

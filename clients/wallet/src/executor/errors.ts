@@ -1,11 +1,4 @@
-export type ActionErrorCode =
-  | 'unsupported_namespace'
-  | 'unknown_method'
-  | 'refused_method'
-  | 'missing_signer'
-  | 'invalid_params'
-  | 'unresolved_build'
-  | 'empty_result';
+export type ActionErrorCode = 'unsupported_namespace' | 'unknown_method' | 'refused_method' | 'missing_signer' | 'invalid_params' | 'unresolved_build' | 'empty_result';
 
 /**
  * Raised instead of skipping an action or returning an undefined result: either would

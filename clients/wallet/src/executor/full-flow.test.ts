@@ -18,7 +18,11 @@ const feePayer = Keypair.generate();
 /** Permit2 PermitWitnessTransferFrom: nested structs (permissions, witness), so the signer must keep every type. */
 const permit = {
   types: {
-    EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' }],
+    EIP712Domain: [
+      { name: 'name', type: 'string' },
+      { name: 'chainId', type: 'uint256' },
+      { name: 'verifyingContract', type: 'address' },
+    ],
     PermitWitnessTransferFrom: [
       { name: 'permitted', type: 'TokenPermissions' },
       { name: 'spender', type: 'address' },
@@ -26,8 +30,14 @@ const permit = {
       { name: 'deadline', type: 'uint256' },
       { name: 'witness', type: 'PaymentWitness' },
     ],
-    PaymentWitness: [{ name: 'payment', type: 'bytes32' }, { name: 'destination', type: 'address' }],
-    TokenPermissions: [{ name: 'token', type: 'address' }, { name: 'amount', type: 'uint256' }],
+    PaymentWitness: [
+      { name: 'payment', type: 'bytes32' },
+      { name: 'destination', type: 'address' },
+    ],
+    TokenPermissions: [
+      { name: 'token', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
   },
   primaryType: 'PermitWitnessTransferFrom',
   domain: { name: 'Permit2', chainId: 8453, verifyingContract: '0x000000000022D473030F116dDEE9F6B43aC78BA3' },
@@ -112,7 +122,10 @@ describe('whole wallet flow against a local gateway', () => {
 
     const { EIP712Domain: _domain, ...types } = permit.types;
     expect(verifyTypedData(permit.domain, types, permit.message, confirm.results[0]?.data[0] ?? '')).toBe(evmWallet.address);
-    for (const [index, lamports] of [[1, 1], [2, 2]] as const) {
+    for (const [index, lamports] of [
+      [1, 1],
+      [2, 2],
+    ] as const) {
       const signed = Transaction.from(base64ToBytes(confirm.results[index]?.data[0] ?? ''));
       expect(signed.verifySignatures()).toBe(true);
       const instruction = signed.instructions[0];

@@ -26,16 +26,8 @@ export interface PayOutcome {
  * everything in order, confirm with the aligned results (and optionally wait until final).
  * Confirm is idempotent on the service, so the client's retries are safe here.
  */
-export async function payWithOption(
-  client: GatewayClient,
-  paymentId: string,
-  option: PaymentOption,
-  signers: WalletSigners,
-  options: PayOptions = {},
-): Promise<PayOutcome> {
-  const actions = await resolveBuildActions(option.actions, (build) =>
-    client.fetchAction(paymentId, { optionId: option.id, data: build.build.data }),
-  );
+export async function payWithOption(client: GatewayClient, paymentId: string, option: PaymentOption, signers: WalletSigners, options: PayOptions = {}): Promise<PayOutcome> {
+  const actions = await resolveBuildActions(option.actions, (build) => client.fetchAction(paymentId, { optionId: option.id, data: build.build.data }));
   const results = await executeActions(actions, { ...signers, ...(options.onAction ? { onAction: options.onAction } : {}) });
   const request = { optionId: option.id, results, ...(options.collectedData ? { collectedData: options.collectedData } : {}) };
   let status = await client.confirm(paymentId, request, options.maxPollMs === undefined ? {} : { maxPollMs: options.maxPollMs });

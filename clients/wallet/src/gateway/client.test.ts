@@ -118,9 +118,7 @@ describe('gateway client calls', () => {
 
   it('maps a validation error body with issues, and a bodiless error to a synthetic code', async () => {
     const local = await serve(() =>
-      local.requests.length === 1
-        ? { status: 400, body: { code: 'params_validation', message: 'bad', issues: [{ field: 'accounts', message: 'required' }] } }
-        : { status: 401 },
+      local.requests.length === 1 ? { status: 400, body: { code: 'params_validation', message: 'bad', issues: [{ field: 'accounts', message: 'required' }] } } : { status: 401 },
     );
     const client = apiKeyClient(local.baseUrl);
     await expect(client.getOptions(ID, { accounts: [] })).rejects.toMatchObject({ code: 'params_validation', issues: [{ field: 'accounts', message: 'required' }] });
@@ -190,10 +188,7 @@ describe('waitForFinal', () => {
   it('stops when the signal aborts and when the timeout would be passed', async () => {
     const local = await serve(() => ({ status: 200, body: { status: 'processing', isFinal: false, pollInMs: 1000 } }));
     let clock = 0;
-    const client = createGatewayClient(
-      { baseUrl: local.baseUrl, apiKey: 'k' },
-      { now: () => clock, retry: { sleep: async (ms) => void (clock += ms) } },
-    );
+    const client = createGatewayClient({ baseUrl: local.baseUrl, apiKey: 'k' }, { now: () => clock, retry: { sleep: async (ms) => void (clock += ms) } });
     await expect(client.waitForFinal(ID, { timeoutMs: 2500 })).rejects.toMatchObject({ name: 'TimeoutError' });
     expect(local.requests).toHaveLength(3);
     const controller = new AbortController();

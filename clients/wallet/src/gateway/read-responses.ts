@@ -36,7 +36,10 @@ function readCollectData(value: unknown): CollectData | null {
   const record = requireRecord(value, 'collectData');
   if (typeof record.url !== 'string') throw new GatewayProtocolError('collectData needs a url');
   const fields = record.fields ?? [];
-  if (!Array.isArray(fields) || !fields.every((f) => isRecord(f) && typeof f.id === 'string' && typeof f.name === 'string' && typeof f.required === 'boolean' && typeof f.type === 'string')) {
+  if (
+    !Array.isArray(fields) ||
+    !fields.every((f) => isRecord(f) && typeof f.id === 'string' && typeof f.name === 'string' && typeof f.required === 'boolean' && typeof f.type === 'string')
+  ) {
     throw new GatewayProtocolError('collectData.fields must be a list of {id, name, required, type}');
   }
   return { ...record, url: record.url, schema: record.schema, fields: fields as CollectData['fields'] };

@@ -3,18 +3,9 @@ import { isTrustedHost, normaliseTrustedHost, type TrustedHost } from './trusted
 
 /** Why an input was not taken as a payment link; callers may route `pairing_uri` elsewhere. */
 export type NotPaymentLinkReason =
-  | 'empty'
-  | 'pairing_uri'
-  | 'insecure_scheme'
-  | 'credentials_in_url'
-  | 'untrusted_host'
-  | 'missing_payment_id'
-  | 'invalid_payment_id'
-  | 'unrecognised';
+  'empty' | 'pairing_uri' | 'insecure_scheme' | 'credentials_in_url' | 'untrusted_host' | 'missing_payment_id' | 'invalid_payment_id' | 'unrecognised';
 
-export type PaymentLinkResult =
-  | { kind: 'payment'; paymentId: string }
-  | { kind: 'not_payment_link'; reason: NotPaymentLinkReason };
+export type PaymentLinkResult = { kind: 'payment'; paymentId: string } | { kind: 'not_payment_link'; reason: NotPaymentLinkReason };
 
 export interface ParsePaymentLinkOptions {
   /** Host serving payment links (e.g. `pay.example`); it and its subdomains are trusted. */

@@ -66,10 +66,9 @@ describe('ethers wallet eth_sendTransaction', () => {
       providerFor: (chainId) => (chains.push(chainId), new JsonRpcProvider(node.url, 8453, { staticNetwork: true })),
     });
     const approve = { from: wallet.address, to: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', data: '0x095ea7b3', value: '0x0' };
-    const [result] = await executeActions(
-      [{ type: 'walletRpc', walletRpc: { chainId: 'eip155:8453', method: 'eth_sendTransaction', params: JSON.stringify([approve]) } }],
-      { evm: signer },
-    );
+    const [result] = await executeActions([{ type: 'walletRpc', walletRpc: { chainId: 'eip155:8453', method: 'eth_sendTransaction', params: JSON.stringify([approve]) } }], {
+      evm: signer,
+    });
     expect(chains).toEqual(['eip155:8453']);
     expect(node.raw).toHaveLength(1);
     const sent = Transaction.from(node.raw[0]);

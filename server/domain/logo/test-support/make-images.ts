@@ -16,7 +16,5 @@ export async function makeThreeMegabytePng(): Promise<Buffer> {
     .toBuffer();
 }
 
-export const SVG_LOGO = Buffer.from(
-  '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1024"><rect width="1024" height="1024" fill="red"/></svg>',
-);
+export const SVG_LOGO = Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1024"><rect width="1024" height="1024" fill="red"/></svg>');
 export const HTML_PAGE = Buffer.from('<!doctype html><html><head><title>Logo</title></head><body><img src="logo.png"></body></html>');
