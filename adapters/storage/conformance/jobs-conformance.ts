@@ -1,4 +1,5 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import type { OpenStore } from './store-fixtures.ts';
 import type { StoragePort } from '../../../server/ports/storage/index.ts';
 
 const t0 = new Date('2026-11-22T10:00:00.000Z');
@@ -9,7 +10,7 @@ const job = (id: string, createdMs = 0) => ({ id, type: 'noop.test', payload: { 
  * JobRepository (the outbox) on every adapter. The tests run in order on one store of their own,
  * each starting where the last left the outbox: claims see every unrelayed job in the store.
  */
-export function runJobConformance(name: string, open: () => Promise<StoragePort & { dispose(): Promise<void> }>): void {
+export function runJobConformance(name: string, open: OpenStore): void {
   describe(`job repository conformance: ${name}`, () => {
     let s: StoragePort & { dispose(): Promise<void> };
     beforeAll(async () => {

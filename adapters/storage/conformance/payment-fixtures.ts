@@ -7,6 +7,7 @@ import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { newId } from '../../../server/domain/ids.ts';
 import { newPayment } from '../../../server/domain/payments/create-payment.ts';
 import { createAssetRegistry } from '../../../server/domain/assets.ts';
+import { t0 } from './store-fixtures.ts';
 
 /** Tokens the conformance payments may be priced in (prices of up to 78 digits are base units). */
 export const TOKEN_A = 'eip155:1/erc20:0xa';
@@ -14,7 +15,6 @@ export const TOKEN_B = 'eip155:1/erc20:0xb';
 export const assets = createAssetRegistry(
   [TOKEN_A, TOKEN_B].map((id) => ({ id, symbol: 'T', name: 'Token', decimals: 18, flows: ['transfer' as const], networkName: 'Ethereum' })),
 );
-export const t0 = new Date('2026-11-22T10:00:00.000Z');
 const limits = { defaultTtlS: 300, maxTtlS: 3600 };
 
 /** The event data the conformance creates write: what the adapter handed the builder, so a test can see it. */

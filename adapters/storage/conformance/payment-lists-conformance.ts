@@ -2,14 +2,15 @@ import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import type { PaymentListQuery, PaymentRecord } from '../../../server/domain/payments/records.ts';
 import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { newId } from '../../../server/domain/ids.ts';
-import { paymentFixtures, t0, TOKEN_A } from './payment-fixtures.ts';
+import { t0, type OpenStore } from './store-fixtures.ts';
+import { paymentFixtures, TOKEN_A } from './payment-fixtures.ts';
 
 /**
  * PaymentRepository's lists and stats on every adapter: each filter, both sorts in both
  * directions, keyset paging and the figures that match a filter. Each adapter's test file calls
  * this with a factory for a fresh, empty store.
  */
-export function runPaymentListConformance(name: string, open: () => Promise<StoragePort & { dispose(): Promise<void> }>): void {
+export function runPaymentListConformance(name: string, open: OpenStore): void {
   describe(`payment list conformance: ${name}`, () => {
     let s: StoragePort & { dispose(): Promise<void> };
     beforeAll(async () => {

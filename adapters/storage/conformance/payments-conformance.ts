@@ -2,14 +2,15 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { newId } from '../../../server/domain/ids.ts';
-import { paymentFixtures, seenBy, t0, TOKEN_A, TOKEN_B } from './payment-fixtures.ts';
+import { t0, type OpenStore } from './store-fixtures.ts';
+import { paymentFixtures, seenBy, TOKEN_A, TOKEN_B } from './payment-fixtures.ts';
 
 /**
  * PaymentRepository on every adapter: create's outcomes, the reads and their tenancy, transitions,
  * refunds and the transaction ids (quotes have their own suite; lists and stats too). Each
  * adapter's test file calls this with a factory for a fresh, empty store.
  */
-export function runPaymentConformance(name: string, open: () => Promise<StoragePort & { dispose(): Promise<void> }>): void {
+export function runPaymentConformance(name: string, open: OpenStore): void {
   describe(`payment repository conformance: ${name}`, () => {
     let s: StoragePort & { dispose(): Promise<void> };
     beforeAll(async () => {

@@ -2,14 +2,15 @@ import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import type { WebhookDeliveryPlan, WebhookDispatchItem } from '../../../server/domain/webhooks/records.ts';
 import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { deliveryJob, newDeliveryId } from '../../../server/domain/webhooks/events.ts';
-import { endpointOf, paymentFixtures, t0 } from './payment-fixtures.ts';
+import { t0, type OpenStore } from './store-fixtures.ts';
+import { endpointOf, paymentFixtures } from './payment-fixtures.ts';
 
 /**
  * WebhookRepository.dispatchPending on every adapter: which events it claims, what it hands the
  * plan, and that it writes the plan's deliveries and jobs with the claim, all or nothing. On a
  * store of its own: a claim takes every undispatched event in the store.
  */
-export function runWebhookDispatchConformance(name: string, open: () => Promise<StoragePort & { dispose(): Promise<void> }>): void {
+export function runWebhookDispatchConformance(name: string, open: OpenStore): void {
   describe(`webhook dispatch conformance: ${name}`, () => {
     let s: StoragePort & { dispose(): Promise<void> };
     beforeAll(async () => {

@@ -4,14 +4,15 @@ import type { NewWebhookDelivery, WebhookEndpointRecord } from '../../../server/
 import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { newId } from '../../../server/domain/ids.ts';
 import { deliveryJob, newDeliveryId } from '../../../server/domain/webhooks/events.ts';
-import { endpointOf, paymentFixtures, t0 } from './payment-fixtures.ts';
+import { t0, type OpenStore } from './store-fixtures.ts';
+import { endpointOf, paymentFixtures } from './payment-fixtures.ts';
 
 /**
  * WebhookRepository on every adapter: endpoints and their tenancy, deliveries and their attempts
  * (the dispatcher's claim has a suite of its own: webhook-dispatch-conformance.ts). Each adapter's test file calls this with a
  * factory for a fresh, empty store.
  */
-export function runWebhookConformance(name: string, open: () => Promise<StoragePort & { dispose(): Promise<void> }>): void {
+export function runWebhookConformance(name: string, open: OpenStore): void {
   describe(`webhook repository conformance: ${name}`, () => {
     let s: StoragePort & { dispose(): Promise<void> };
     beforeAll(async () => {

@@ -1,4 +1,3 @@
-import { runBoundedStorageConformance } from '../conformance/bounded-storage-conformance.ts';
 import { runPartnersConformance } from '../conformance/partners-conformance.ts';
 import { runApiKeysConformance } from '../conformance/api-keys-conformance.ts';
 import { runMerchantsConformance } from '../conformance/merchants-conformance.ts';
@@ -15,7 +14,6 @@ import { storageBackends } from '../../../test/helpers/backends.ts';
 
 for (const backend of await storageBackends()) {
   const open = () => backend.open();
-  runBoundedStorageConformance(backend.name, open);
   runPartnersConformance(backend.name, open);
   runApiKeysConformance(backend.name, open);
   runMerchantsConformance(backend.name, open);
