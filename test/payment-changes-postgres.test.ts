@@ -48,9 +48,9 @@ describe('the PostgreSQL storage announces its payment changes', async () => {
         await waitFor('the transition’s notification', () => heard.length === 1);
         expect((await move(['processing'], 'succeeded')).ok).toBe(true);
         await waitFor('the second transition’s notification', () => heard.length === 2);
-        expect((await s.payments.markRefunded(partner.id, merchant.id, p.id, new Date(), { id: newId('event'), snapshot: () => ({}) })).ok).toBe(true);
+        expect((await s.payments.markRefunded(partner.id, merchant.id, p.id, new Date(), { id: newId('event'), type: 'payment.refunded', snapshot: () => ({}) })).ok).toBe(true);
         await waitFor('the refund’s notification', () => heard.length === 3);
-        expect((await s.payments.markRefunded(partner.id, merchant.id, p.id, new Date(), { id: newId('event'), snapshot: () => ({}) })).ok).toBe(false);
+        expect((await s.payments.markRefunded(partner.id, merchant.id, p.id, new Date(), { id: newId('event'), type: 'payment.refunded', snapshot: () => ({}) })).ok).toBe(false);
         // A marker on the same channel: once it arrives, nothing else was announced before it.
         const marker: PaymentChangeSignal[] = [];
         changes.subscribe('pay_marker', (signal) => marker.push(signal));

@@ -116,7 +116,7 @@ export function runPaymentListConformance(name: string, open: OpenStore): void {
       // A keyset position is not a filter.
       expect(await s.payments.stats(p.id, q({ after: { id: made[6]!.id } }))).toMatchObject({ transactions: 5 });
       // Refunded payments are not revenue; token-priced ones have no fiat price to add.
-      await s.payments.markRefunded(p.id, ms[1]!.id, made[4]!.id, t0, { id: newId('event'), snapshot: () => ({}) });
+      await s.payments.markRefunded(p.id, ms[1]!.id, made[4]!.id, t0, { id: newId('event'), type: 'payment.refunded', snapshot: () => ({}) });
       const token = await f.stored(ms[0]!, { unit: `caip19/${TOKEN_A}`, value: '7000' });
       await f.move(token.id, 'succeeded', { asset: TOKEN_A, network: 'eip155:1', buyerAccount: 'eip155:1:0xb9', succeededAt: t0 });
       const eur = await f.stored(ms[0]!, { unit: 'iso4217/EUR', value: '250' });

@@ -167,7 +167,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
           return { ok: false as const, current: cur.rows[0] ? toPayment(cur.rows[0]) : null };
         }
         const payment = toPayment(rows[0]);
-        await insertEvent(tx, { id: event.id, type: 'payment.refunded' }, payment, at, event.snapshot(payment));
+        await insertEvent(tx, { id: event.id, type: event.type }, payment, at, event.snapshot(payment));
         return { ok: true as const, payment };
       });
     },

@@ -4,6 +4,7 @@ import { newId } from '../ids.ts';
 import { assertOwnsMerchant } from './access.ts';
 import type { PaymentDeps } from './transition.ts';
 import { eventSnapshot } from './view.ts';
+import { REFUNDED_EVENT_TYPE } from './state-machine.ts';
 
 /**
  * Refunds are full and recorded on the payment: the merchant returns the funds from its own
@@ -17,6 +18,7 @@ export async function refundPayment(deps: PaymentDeps, partnerId: string, mercha
   if (!merchant) await assertOwnsMerchant(storage, partnerId, merchantId);
   const result = await storage.payments.markRefunded(partnerId, merchantId, paymentId, new Date(clock.now()), {
     id: newId('event', clock.now()),
+    type: REFUNDED_EVENT_TYPE,
     snapshot: (p) => eventSnapshot(p, merchant ?? undefined, assets),
   });
   if (!result.ok) {

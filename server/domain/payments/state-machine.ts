@@ -43,6 +43,9 @@ export function sourcesOf(to: PaymentStatus): PaymentStatus[] {
 /** The event a new payment is announced with. */
 export const CREATED_EVENT_TYPE = 'payment.created' satisfies WebhookEventType;
 
+/** The event a refund is announced with (a refund is not a status: the payment stays succeeded). */
+export const REFUNDED_EVENT_TYPE = 'payment.refunded' satisfies WebhookEventType;
+
 /** The event each move into a state is announced with, `payment.<status>` (a new payment: CREATED_EVENT_TYPE). */
 export const EVENT_TYPE = Object.fromEntries(PAYMENT_STATUSES.map((s) => [s, `payment.${s}`])) as { readonly [S in PaymentStatus]: `payment.${S}` };
 // Every status's event is one the spec lets an endpoint subscribe to.

@@ -52,13 +52,13 @@ export interface PaymentRepository {
    * one unit. When it is not, nothing is written and the current payment is returned.
    */
   transition(id: string, t: PaymentTransition): Promise<{ ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null; duplicateTxId?: boolean }>;
-  /** Marks a succeeded payment refunded once, with its event. */
+  /** Marks a succeeded payment refunded once, with its event (of the caller's `type`, stored as given). */
   markRefunded(
     partnerId: string,
     merchantId: string,
     id: string,
     at: Date,
-    event: { id: string; snapshot(p: PaymentRecord): unknown },
+    event: { id: string; type: string; snapshot(p: PaymentRecord): unknown },
   ): Promise<{ ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null }>;
   list(partnerId: string, q: PaymentListQuery): Promise<PaymentRecord[]>;
   stats(partnerId: string, q: PaymentListQuery): Promise<PaymentStatsRecord>;
