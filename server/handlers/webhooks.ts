@@ -1,16 +1,21 @@
-import { AppError, notFound, validationError } from '../errors.ts';
-import { newId } from '../domain/ids.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../domain/webhooks/records.ts';
 import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
-import { deliveryJob, envelopeOf, newDeliveryId } from '../domain/webhooks/events.ts';
 import type { WebhookEventType as EventType } from '../domain/webhooks/event-types.ts';
-import { SECRET_OVERLAP_MS } from '../domain/webhooks/schedule.ts';
-import { MAX_WEBHOOK_ENDPOINTS } from '../domain/webhooks/limits.ts';
-import { newWebhookSecret } from '../domain/webhooks/signing.ts';
-import { endpointUrlProblem, type EndpointUrlPolicy } from '../domain/webhooks/url-policy.ts';
+import type { EndpointUrlPolicy } from '../domain/webhooks/url-policy.ts';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  listDeliveries,
+  listEndpoints,
+  rotateSecret,
+  updateEndpoint,
+  type WebhookEndpointDeps,
+} from '../domain/webhooks/endpoints.ts';
+import { redeliverEvent, sendTestEvent, type WebhookDeliveryDeps } from '../domain/webhooks/redeliver.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
 export interface WebhookHandlerDeps {
@@ -74,136 +79,59 @@ function shownError(error: string | null): string | null {
   return error.startsWith('timeout') ? 'timeout' : 'connection_failed';
 }
 
-/** Webhook endpoints and their deliveries: the partner side of the Webhooks area. */
+/** HTTP ↔ the webhook endpoint and delivery use cases (server/domain/webhooks/endpoints.ts, redeliver.ts). */
 export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandlers, WebhookOps> {
-  const { storage, clock } = deps;
-  const policy = deps.webhookEndpoints;
-
-  async function assertUrl(url: string) {
-    const problem = await endpointUrlProblem(url, policy);
-    if (problem) throw validationError([{ field: 'body.url', message: problem }], 'The webhook URL is not acceptable');
-  }
-  async function endpointOf(partnerId: string, id: string) {
-    const e = await storage.webhooks.getEndpoint(partnerId, id);
-    if (!e) throw notFound('No webhook endpoint with this id');
-    return e;
-  }
-  /** Writes a delivery of `body` with its job; the relay is nudged so it goes out now. */
-  async function deliver(e: WebhookEndpointRecord, event: { id: string; type: string }, body: string) {
-    const now = clock.now();
-    const d = { id: newDeliveryId(now), endpointId: e.id, partnerId: e.partnerId, eventId: event.id, eventType: event.type, body, createdAt: new Date(now) };
-    await storage.webhooks.createDelivery(d, deliveryJob(d));
-    deps.onJobsWritten?.();
-    return {
-      status: 202 as const,
-      body: { delivery: deliveryView({ ...d, status: 'pending', attemptCount: 0, lastStatusCode: null, nextAttemptAt: new Date(now), deliveredAt: null, attempts: [] }) },
-    };
-  }
+  const { clock } = deps;
+  const endpoints: WebhookEndpointDeps = { storage: deps.storage, clock, endpointPolicy: deps.webhookEndpoints };
+  const deliveries: WebhookDeliveryDeps = deps;
+  const accepted = (d: WebhookDeliveryRecord) => ({ status: 202 as const, body: { delivery: deliveryView(d) } });
 
   return {
     async createWebhookEndpoint({ body, ctx }) {
-      const partner = partnerOf(ctx);
-      await assertUrl(body.url);
-      const now = new Date(clock.now());
-      const e: WebhookEndpointRecord = {
-        id: newId('webhookEndpoint', now.getTime()),
-        partnerId: partner.id,
-        url: body.url,
-        enabledEvents: [...new Set(body.enabledEvents)],
-        enabled: body.enabled ?? true,
-        disabledReason: null,
-        secret: newWebhookSecret(),
-        previousSecret: null,
-        previousSecretExpiresAt: null,
-        createdAt: now,
-        updatedAt: now,
-        deletedAt: null,
-      };
-      if (!(await storage.webhooks.createEndpointWithinLimit(e, MAX_WEBHOOK_ENDPOINTS))) {
-        throw new AppError('webhook_endpoint_limit', `A partner may have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`, {
-          details: { limit: MAX_WEBHOOK_ENDPOINTS },
-        });
-      }
-      return { status: 201, body: { endpoint: endpointView(e, now.getTime()), secret: e.secret } };
+      const e = await createEndpoint(endpoints, partnerOf(ctx).id, body);
+      return { status: 201, body: { endpoint: endpointView(e, e.createdAt.getTime()), secret: e.secret } };
     },
 
     async listWebhookEndpoints({ ctx }) {
+      const list = await listEndpoints(endpoints, partnerOf(ctx).id);
       const now = clock.now();
-      return { status: 200, body: { data: (await storage.webhooks.listEndpoints(partnerOf(ctx).id)).map((e) => endpointView(e, now)) } };
+      return { status: 200, body: { data: list.map((e) => endpointView(e, now)) } };
     },
 
     async getWebhookEndpoint({ path, ctx }) {
-      return { status: 200, body: { endpoint: endpointView(await endpointOf(partnerOf(ctx).id, path.endpointId), clock.now()) } };
+      return { status: 200, body: { endpoint: endpointView(await getEndpoint(endpoints, partnerOf(ctx).id, path.endpointId), clock.now()) } };
     },
 
     async updateWebhookEndpoint({ path, body, ctx }) {
-      const partner = partnerOf(ctx);
-      if (body.url === undefined && body.enabledEvents === undefined && body.enabled === undefined) {
-        throw validationError([{ field: 'body', message: 'give at least one of url, enabledEvents, enabled' }]);
-      }
-      await endpointOf(partner.id, path.endpointId);
-      if (body.url !== undefined) await assertUrl(body.url);
-      const updated = await storage.webhooks.updateEndpoint(partner.id, path.endpointId, {
-        ...(body.url !== undefined ? { url: body.url } : {}),
-        ...(body.enabledEvents !== undefined ? { enabledEvents: [...new Set(body.enabledEvents)] } : {}),
-        // Turning an endpoint back on clears why the service had turned it off.
-        ...(body.enabled !== undefined ? { enabled: body.enabled, ...(body.enabled ? { disabledReason: null } : {}) } : {}),
-        updatedAt: new Date(clock.now()),
-      });
-      if (!updated) throw notFound('No webhook endpoint with this id');
+      const updated = await updateEndpoint(endpoints, partnerOf(ctx).id, path.endpointId, body);
       return { status: 200, body: { endpoint: endpointView(updated, clock.now()) } };
     },
 
     async deleteWebhookEndpoint({ path, ctx }) {
-      if (!(await storage.webhooks.deleteEndpoint(partnerOf(ctx).id, path.endpointId, new Date(clock.now())))) throw notFound('No webhook endpoint with this id');
+      await deleteEndpoint(endpoints, partnerOf(ctx).id, path.endpointId);
       return { status: 200, body: { id: path.endpointId, deleted: true } };
     },
 
     async rotateWebhookSecret({ path, ctx }) {
-      const partner = partnerOf(ctx);
-      const e = await endpointOf(partner.id, path.endpointId);
-      const now = clock.now();
-      const secret = newWebhookSecret();
-      const updated = await storage.webhooks.updateEndpoint(partner.id, e.id, {
-        secret,
-        previousSecret: e.secret,
-        previousSecretExpiresAt: new Date(now + SECRET_OVERLAP_MS),
-        updatedAt: new Date(now),
-      });
-      if (!updated) throw notFound('No webhook endpoint with this id');
-      return { status: 200, body: { endpoint: endpointView(updated, now), secret } };
+      const updated = await rotateSecret(endpoints, partnerOf(ctx).id, path.endpointId);
+      return { status: 200, body: { endpoint: endpointView(updated, clock.now()), secret: updated.secret } };
     },
 
     async listWebhookDeliveries({ path, query, ctx }) {
-      const partner = partnerOf(ctx);
-      await endpointOf(partner.id, path.endpointId);
       const limit = query.limit ?? 20;
       const after = decodeCursor(query.cursor, ['before'] as const);
-      const items = await storage.webhooks.listDeliveries(partner.id, path.endpointId, { ...(after ? { beforeId: after.before } : {}), limit: limit + 1 });
+      const items = await listDeliveries(endpoints, partnerOf(ctx).id, path.endpointId, { ...(after ? { beforeId: after.before } : {}), limit: limit + 1 });
       const page = items.slice(0, limit);
       const last = page[page.length - 1];
       return { status: 200, body: { data: page.map(deliveryView), nextCursor: items.length > limit && last ? encodeCursor({ before: last.id }) : null } };
     },
 
     async redeliverWebhookEvent({ path, ctx }) {
-      const partner = partnerOf(ctx);
-      const e = await endpointOf(partner.id, path.endpointId);
-      const event = await storage.webhooks.getEvent(partner.id, path.eventId);
-      if (!event) throw notFound('No event with this id');
-      return deliver(e, event, envelopeOf(event, partner.defaultVersion));
+      return accepted(await redeliverEvent(deliveries, partnerOf(ctx), path.endpointId, path.eventId));
     },
 
     async sendTestWebhook({ path, ctx }) {
-      const partner = partnerOf(ctx);
-      const e = await endpointOf(partner.id, path.endpointId);
-      const now = clock.now();
-      const event = {
-        id: newId('event', now),
-        type: 'webhook.test',
-        createdAt: new Date(now),
-        data: { endpointId: e.id, message: 'A test event: the endpoint receives and verifies deliveries.' },
-      };
-      return deliver(e, event, envelopeOf(event, partner.defaultVersion));
+      return accepted(await sendTestEvent(deliveries, partnerOf(ctx), path.endpointId));
     },
   };
 }
