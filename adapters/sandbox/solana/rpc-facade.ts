@@ -95,14 +95,12 @@ async function answer(rpc: SolanaRpc, request: RpcRequest): Promise<unknown> {
 }
 
 /**
- * Serves a `SolanaRpc` (normally the sandbox connection) as Solana JSON-RPC over HTTP on 127.0.0.1.
- *
- * Why: no `solana-test-validator` is available here, yet the production path is `new Connection(url)`.
- * This facade lets that exact client, and external wallets in the embedded mode, talk to the sandbox.
- * Only the methods the chain functions use are offered; anything else answers -32601.
+ * The facade's HTTP request handler, for a server that serves other paths too (the standalone
+ * sandbox chains serve EVM, Solana and the faucet on one port): every request is read as a
+ * JSON-RPC body (single or batch) and answered with status 200.
  */
-export async function startRpcFacade(rpc: SolanaRpc, options: { port?: number } = {}): Promise<RpcFacade> {
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+export function solanaRpcHandler(rpc: SolanaRpc): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
     void (async () => {
       let body: unknown;
       try {
@@ -119,7 +117,18 @@ export async function startRpcFacade(rpc: SolanaRpc, options: { port?: number } 
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(reply));
     })();
-  });
+  };
+}
+
+/**
+ * Serves a `SolanaRpc` (normally the sandbox connection) as Solana JSON-RPC over HTTP on 127.0.0.1.
+ *
+ * Why: no `solana-test-validator` is available here, yet the production path is `new Connection(url)`.
+ * This facade lets that exact client, and external wallets in the embedded mode, talk to the sandbox.
+ * Only the methods the chain functions use are offered; anything else answers -32601.
+ */
+export async function startRpcFacade(rpc: SolanaRpc, options: { port?: number } = {}): Promise<RpcFacade> {
+  const server = createServer(solanaRpcHandler(rpc));
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
