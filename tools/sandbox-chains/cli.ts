@@ -1,0 +1,113 @@
+/**
+ * Standalone sandbox chains: the sandbox EVM (EDR, the same contracts at the same addresses) and
+ * the sandbox Solana (LiteSVM) in one process, so production-mode API and worker processes can
+ * pay on them through their real RPC clients.
+ *
+ *   npm run sandbox:chains -- [--port <n>] [--env-file <path>]
+ *
+ * One HTTP server on 127.0.0.1:<port> (SANDBOX_PORT, default 8545): EVM JSON-RPC on POST / and
+ * POST /evm, Solana JSON-RPC on POST /solana, and the in-process sandbox's GET /sandbox,
+ * POST /sandbox/faucet and GET /sandbox/balance. Prints the production environment pointing at
+ * it; --env-file also writes it as KEY=VALUE lines (and the assets file beside it).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { SOLANA_MAINNET } from '../../adapters/chains/solana/config.ts';
+import { solanaRpcHandler } from '../../adapters/sandbox/solana/index.ts';
+import { createSandboxChains, createSandboxRouter, type SandboxChains } from '../../server/composition/sandbox/index.ts';
+import { envLines, productionEnv, writeAssetsFile } from './production-env.ts';
+
+const USAGE = 'usage: npm run sandbox:chains -- [--port <n>] [--env-file <path>]   (port also from SANDBOX_PORT, default 8545)';
+
+function readPort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 8545;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be an integer 0..65535, got "${raw}"`);
+  return port;
+}
+
+/** JSON-RPC clients expect a JSON-RPC parse error for a malformed body, not an HTML page. */
+const rpcParseError: ErrorRequestHandler = (err: unknown, _req, res, next) => {
+  if ((err as { type?: string }).type !== 'entity.parse.failed') return next(err);
+  res.status(200).json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+};
+
+function app(chains: SandboxChains, baseUrl: string): express.Express {
+  const server = express();
+  const solana = solanaRpcHandler(chains.solana.connection);
+  // Solana's handler reads the raw body itself, so it is mounted before any body parser.
+  server.post('/solana', (req, res) => solana(req, res));
+  const evm: RequestHandler = (req, res, next) => {
+    chains.evm.handleJsonRpc(req.body).then((answer) => (answer === undefined ? res.status(204).end() : res.json(answer)), next);
+  };
+  server.post(['/', '/evm'], express.json({ limit: '1mb' }), rpcParseError, evm);
+  server.use(createSandboxRouter(chains, { publicBaseUrl: baseUrl }));
+  return server;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, 'env-file': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = readPort(values.port ?? process.env.SANDBOX_PORT);
+  const envFile = values['env-file'] ? resolve(values['env-file']) : undefined;
+
+  // Production mode wires Solana as mainnet (no variable names another cluster), so the sandbox
+  // Solana takes mainnet's CAIP-2 reference; the mint and keys stay the sandbox's fixed ones.
+  const chains = await createSandboxChains({ solana: { reference: SOLANA_MAINNET.split(':')[1]! } });
+  const http: Server = createServer();
+  await new Promise<void>((ready, fail) => {
+    http.once('error', fail);
+    http.listen(port, '127.0.0.1', ready);
+  });
+  const baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  http.on('request', app(chains, baseUrl));
+
+  console.log(`EVM chain ${chains.evm.caip2} ready at ${baseUrl}/evm (also ${baseUrl}/)`);
+  console.log(`Solana chain ${chains.solana.caip2} ready at ${baseUrl}/solana`);
+  console.log(`Sandbox faucet and balances at ${baseUrl}/sandbox`);
+
+  const assetsFile = writeAssetsFile(chains, envFile ? dirname(envFile) : mkdtempSync(join(tmpdir(), 'sandbox-chains-')));
+  const env = envLines(productionEnv(chains, baseUrl, assetsFile));
+  if (envFile) {
+    writeFileSync(envFile, `${env}\n`);
+    console.log(`Production environment written to ${envFile}:`);
+  } else {
+    console.log('Production environment:');
+  }
+  console.log(env);
+  console.log(`sandbox chains ready at ${baseUrl}`);
+
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    http.closeAllConnections();
+    const closed = new Promise<void>((done) => http.close(() => done()));
+    Promise.all([closed, chains.close()]).then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+// Node reads `--env-file <path>` as its own flag even after the script name (and fails when the
+// file does not exist yet), unless a `--` comes first; the npm script passes one, dropped here.
+const args = process.argv.slice(2);
+main(args[0] === '--' ? args.slice(1) : args).catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  console.error(USAGE);
+  process.exit(1);
+});
