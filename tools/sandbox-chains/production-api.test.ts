@@ -2,23 +2,15 @@
 // env file sandbox:chains writes, pays on them. Embedded storage (PGlite in a temp dir), no Redis.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Keypair } from '@solana/web3.js';
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/helpers/free-port.ts';
 import { waitFor } from '../../test/helpers/wait-for.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-chains-api-'));
 const envFile = join(dir, 'chains.env');

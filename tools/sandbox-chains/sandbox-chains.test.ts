@@ -2,22 +2,14 @@
 // production environment to a file, reached only over HTTP, stopped with SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
+import { freePort } from '../../test/helpers/free-port.ts';
 import { waitFor } from '../../test/helpers/wait-for.ts';
 
 const CLI = resolve(import.meta.dirname, 'cli.ts');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-chains-test-'));
 const envFile = join(dir, 'chains.env');
