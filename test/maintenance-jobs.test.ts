@@ -6,7 +6,7 @@ import { createBullmqQueue } from '../adapters/queue/bullmq/index.ts';
 import { deleteKeysWithPrefix } from './helpers/redis-cleanup.ts';
 import { startJobs, type RunningJobs } from '../server/jobs/start-jobs.ts';
 import { IDEMPOTENCY_WINDOW_MS, MAINTENANCE_JOB_ID, QUOTE_PURGE_GRACE_MS, maintenanceJob } from '../server/jobs/maintenance.ts';
-import { silentJobLogger } from '../server/jobs/logger.ts';
+import { silentLogger } from '../server/ports/logger.ts';
 import { newId } from '../server/domain/ids.ts';
 import { newPayment } from '../server/domain/payments/create-payment.ts';
 import { createManualClock, systemClock } from '../server/ports/clock.ts';
@@ -99,7 +99,7 @@ describe.each(cases)('maintenance job on $label', ({ backend, queue }) => {
           queue: queue.make(prefix),
           handlers: {},
           clock: systemClock,
-          logger: silentJobLogger,
+          logger: silentLogger,
           relayIntervalMs: 100,
           maintenance: { storage, intervalMs: 300 },
         }),
@@ -129,7 +129,7 @@ describe.each(backends)('maintenance handler on $name', (backend) => {
     await storage.partners.create(partner);
     const old = new Date(clock.now() - IDEMPOTENCY_WINDOW_MS - 1000);
     for (let i = 0; i < 7; i++) await storage.idempotency.claim(partner.id, `k${i}`, 'h', old, 60_000);
-    const run = maintenanceJob({ storage, clock, logger: silentJobLogger }, { batch: 2, maxBatches: 2, intervalMs: 600_000, catchUpMs: 1000 });
+    const run = maintenanceJob({ storage, clock, logger: silentLogger }, { batch: 2, maxBatches: 2, intervalMs: 600_000, catchUpMs: 1000 });
     const job = { id: MAINTENANCE_JOB_ID, type: 'maintenance.purge', payload: {}, runAt: new Date(clock.now()) };
     const left = async () => {
       let n = 0;
@@ -148,7 +148,7 @@ describe.each(backends)('maintenance handler on $name', (backend) => {
     const clock = createManualClock();
     const warnings: string[] = [];
     const broken = { ...storage, idempotency: { ...storage.idempotency, purgeCreatedBeforeBatch: () => Promise.reject(new Error('db down')) } };
-    const run = maintenanceJob({ storage: broken, clock, logger: { ...silentJobLogger, warn: (_o, msg) => warnings.push(msg) } }, { intervalMs: 5000 });
+    const run = maintenanceJob({ storage: broken, clock, logger: { ...silentLogger, warn: (_o, msg) => warnings.push(msg) } }, { intervalMs: 5000 });
     expect(await run({ id: MAINTENANCE_JOB_ID, type: 'maintenance.purge', payload: {}, runAt: new Date() })).toEqual({ retryAt: new Date(clock.now() + 5000) });
     expect(warnings).toHaveLength(1);
   });

@@ -5,7 +5,7 @@ import { createPayment, payableMerchant } from './helpers/payments.ts';
 import { startReceiver } from './webhooks-support.ts';
 import { closedPort, startSilentServer } from '../adapters/http-fetch/test-support/test-servers.ts';
 import { createManualClock } from '../server/ports/clock.ts';
-import { silentJobLogger } from '../server/jobs/logger.ts';
+import { silentLogger } from '../server/ports/logger.ts';
 import { createWebhookDispatcher } from '../server/jobs/webhook-dispatcher.ts';
 import { createWebhookDeliverer } from '../server/domain/webhooks/deliver.ts';
 import { createWebhookFetch } from '../server/domain/webhooks/fetcher.ts';
@@ -99,7 +99,7 @@ describe.each(backends)('webhook hygiene on $name', (backend) => {
     createWebhookDeliverer({
       storage,
       clock,
-      logger: silentJobLogger,
+      logger: silentLogger,
       fetch: createWebhookFetch(guardedFetchFactory, { allowLoopback: true, ...(ownPort !== undefined ? { ownPort } : {}) }),
       allowLoopbackEndpoints: true,
       timeoutMs: 1500,
@@ -126,7 +126,7 @@ describe.each(backends)('webhook hygiene on $name', (backend) => {
       deletedAt: null,
     });
     await createPayment(t, partner.key, await payableMerchant(t, partner.key));
-    await createWebhookDispatcher({ storage, clock, logger: silentJobLogger }).runOnce();
+    await createWebhookDispatcher({ storage, clock, logger: silentLogger }).runOnce();
     const [d] = await storage.webhooks.listDeliveries(partner.id, endpointId, { limit: 1 });
     await deliverer(ownPort)({ id: `job_hygiene_${d!.id}`, type: 'webhook.deliver', payload: { deliveryId: d!.id }, runAt: now });
     const api = await t.call('GET', `/v1/webhook-endpoints/${endpointId}/deliveries`, { key: partner.key });
@@ -177,7 +177,7 @@ describe.each(backends)('webhook hygiene on $name', (backend) => {
     const partner = await t.newPartner();
     const ep = await create(partner.key, 'https://hooks.example.com/legacy');
     await createPayment(t, partner.key, await payableMerchant(t, partner.key));
-    await createWebhookDispatcher({ storage, clock, logger: silentJobLogger }).runOnce();
+    await createWebhookDispatcher({ storage, clock, logger: silentLogger }).runOnce();
     const [d] = await storage.webhooks.listDeliveries(partner.id, ep.body.endpoint.id, { limit: 1 });
     await storage.webhooks.recordAttempt(
       d!.id,

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { createPayment, payableMerchant } from './helpers/payments.ts';
 import { startReceiver } from './webhooks-support.ts';
 import { createManualClock } from '../server/ports/clock.ts';
-import { silentJobLogger } from '../server/jobs/logger.ts';
+import { silentLogger } from '../server/ports/logger.ts';
 import { createWebhookDispatcher } from '../server/jobs/webhook-dispatcher.ts';
 import { createWebhookDeliverer } from '../server/domain/webhooks/deliver.ts';
 import { createWebhookFetch } from '../server/domain/webhooks/fetcher.ts';
@@ -39,7 +39,7 @@ describe.each(backends)('webhook retries under a controllable clock on $name', (
     createWebhookDeliverer({
       storage,
       clock,
-      logger: silentJobLogger,
+      logger: silentLogger,
       fetch: createWebhookFetch(guardedFetchFactory, { allowLoopback }),
       allowLoopbackEndpoints: allowLoopback,
       timeoutMs: 2000,
@@ -50,7 +50,7 @@ describe.each(backends)('webhook retries under a controllable clock on $name', (
     const partner = await t.newPartner();
     const ep = await t.call('POST', '/v1/webhook-endpoints', { key: partner.key, body: { url, enabledEvents: ['payment.created'] } });
     await createPayment(t, partner.key, await payableMerchant(t, partner.key));
-    await createWebhookDispatcher({ storage, clock, logger: silentJobLogger }).runOnce();
+    await createWebhookDispatcher({ storage, clock, logger: silentLogger }).runOnce();
     const deliveries = await storage.webhooks.listDeliveries(partner.id, ep.body.endpoint.id, { limit: 10 });
     expect(deliveries).toHaveLength(1);
     const job = { id: `job_test_${deliveries[0]!.id}`, type: 'webhook.deliver', payload: { deliveryId: deliveries[0]!.id }, runAt: new Date(clock.now()) };

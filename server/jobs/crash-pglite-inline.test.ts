@@ -6,7 +6,7 @@ import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
 import { waitFor } from '../../test/helpers/wait-for.ts';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import type { Clock } from '../ports/clock.ts';
-import { silentJobLogger } from './logger.ts';
+import { silentLogger } from '../ports/logger.ts';
 import { createOutboxRelay } from './outbox-relay.ts';
 import { startJobWorker } from './run-worker.ts';
 import { startJobs } from './start-jobs.ts';
@@ -43,7 +43,7 @@ describe('crash safety: embedded PGlite outbox + inline queue', () => {
           queue: createInlineQueue(),
           handlers: { 'crash.effect': effectHandler(storage.db) },
           clock,
-          logger: silentJobLogger,
+          logger: silentLogger,
           relayIntervalMs: 100,
         });
         try {
@@ -68,8 +68,8 @@ describe('crash safety: embedded PGlite outbox + inline queue', () => {
       const handlers = { 'crash.effect': effectHandler(storage.db) };
       const first = createInlineQueue();
       const dying = { jobs: { ...storage.jobs, markRelayed: async () => Promise.reject(new Error('process died before markRelayed')) } };
-      await expect(createOutboxRelay({ storage: dying, queue: first, clock, logger: silentJobLogger }).runOnce()).rejects.toThrow(/died/);
-      await startJobWorker({ storage, queue: first, handlers, clock, logger: silentJobLogger });
+      await expect(createOutboxRelay({ storage: dying, queue: first, clock, logger: silentLogger }).runOnce()).rejects.toThrow(/died/);
+      await startJobWorker({ storage, queue: first, handlers, clock, logger: silentLogger });
       await waitFor('the first delivery to complete', async () => Boolean((await storage.jobs.get(id))?.completedAt));
       await first.close();
       // A restarted process: a fresh queue knows nothing, and a relay enqueues the job again.
@@ -85,10 +85,10 @@ describe('crash safety: embedded PGlite outbox + inline queue', () => {
           },
         },
         clock,
-        logger: silentJobLogger,
+        logger: silentLogger,
       });
       await second.enqueue({ id, type: 'crash.effect', payload: { marker: id }, runAt: new Date() });
-      expect(await createOutboxRelay({ storage, queue: second, clock: afterLease, logger: silentJobLogger }).runOnce()).toBe(0); // completed: not offered again
+      expect(await createOutboxRelay({ storage, queue: second, clock: afterLease, logger: silentLogger }).runOnce()).toBe(0); // completed: not offered again
       await second.close();
       expect(delivered).toBe(0); // the wrapper skipped the duplicate before the handler
       expect(await countRuns(storage.db, id)).toEqual({ runs: 1, effects: 1 });

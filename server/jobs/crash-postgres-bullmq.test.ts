@@ -8,7 +8,7 @@ import type { SqlDb } from '../../adapters/storage/postgres/sql-db.ts';
 import { dropSchema, postgresAvailable, postgresUrl, redisAvailable, redisUrl, uniqueSchema } from '../../test/helpers/services.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
-import { silentJobLogger } from './logger.ts';
+import { silentLogger } from '../ports/logger.ts';
 import { createOutboxRelay } from './outbox-relay.ts';
 import { startJobs } from './start-jobs.ts';
 import { countRuns, createEffectTables, effectHandler, runChildAndKill } from './test-support/crash-harness.ts';
@@ -43,7 +43,7 @@ if (services) {
         await runChildAndKill({ OUTBOX_DB: 'pg', OUTBOX_URL: postgresUrl, OUTBOX_SCHEMA: schema, OUTBOX_JOB_ID: id, OUTBOX_MODE: mode });
         expect(await storage.jobs.get(id)).toMatchObject({ relayedAt: null, completedAt: null });
         const queue = newQueue();
-        const jobs = await startJobs({ storage, queue, handlers: { 'crash.effect': effectHandler(storage.db) }, clock: afterLease, logger: silentJobLogger, relayIntervalMs: 100 });
+        const jobs = await startJobs({ storage, queue, handlers: { 'crash.effect': effectHandler(storage.db) }, clock: afterLease, logger: silentLogger, relayIntervalMs: 100 });
         try {
           await waitFor('the job to complete', completed(id), 30_000);
           expect(await jobs.relay.runOnce()).toBe(0);
@@ -69,7 +69,7 @@ if (services) {
         queue,
         handlers: { 'crash.effect': effectHandler(storage.db) },
         clock: { now: () => Date.now() },
-        logger: silentJobLogger,
+        logger: silentLogger,
         relayIntervalMs: 100,
       });
       try {
@@ -98,7 +98,7 @@ if (services) {
       const id = `job_b3_${Date.now().toString(36)}`;
       await storage.jobs.insert([{ id, type: 'crash.effect', payload: { marker: id }, runAt: new Date(), createdAt: new Date() }]);
       const dead = createBullmqQueue({ redisUrl: 'redis://127.0.0.1:1', prefix, queueName: 'unreachable' });
-      const deadRelay = createOutboxRelay({ storage, queue: dead, clock: { now: () => Date.now() }, logger: silentJobLogger, enqueueTimeoutMs: 500 });
+      const deadRelay = createOutboxRelay({ storage, queue: dead, clock: { now: () => Date.now() }, logger: silentLogger, enqueueTimeoutMs: 500 });
       expect(await deadRelay.runOnce()).toBe(0);
       void dead.close().catch(() => {});
       expect((await storage.jobs.get(id))?.relayedAt).toBeNull();
@@ -107,7 +107,7 @@ if (services) {
         queue: newQueue(),
         handlers: { 'crash.effect': effectHandler(storage.db) },
         clock: afterLease,
-        logger: silentJobLogger,
+        logger: silentLogger,
         relayIntervalMs: 100,
       });
       try {
@@ -123,12 +123,12 @@ if (services) {
       await storage.jobs.insert([{ id, type: 'crash.effect', payload: { marker: id }, runAt: new Date(), createdAt: new Date() }]);
       const queue = newQueue();
       const dying = { jobs: { ...storage.jobs, markRelayed: async () => Promise.reject(new Error('process died before markRelayed')) } };
-      const relay1 = createOutboxRelay({ storage: dying, queue, clock: { now: () => Date.now() }, logger: silentJobLogger });
+      const relay1 = createOutboxRelay({ storage: dying, queue, clock: { now: () => Date.now() }, logger: silentLogger });
       await expect(relay1.runOnce()).rejects.toThrow(/died/);
       // The next relay, after the lease, finds it unrelayed and enqueues it again.
-      const relay2 = createOutboxRelay({ storage, queue, clock: afterLease, logger: silentJobLogger });
+      const relay2 = createOutboxRelay({ storage, queue, clock: afterLease, logger: silentLogger });
       expect(await relay2.runOnce()).toBe(1);
-      const jobs = await startJobs({ storage, queue, handlers: { 'crash.effect': effectHandler(storage.db) }, clock: afterLease, logger: silentJobLogger, relayIntervalMs: 100 });
+      const jobs = await startJobs({ storage, queue, handlers: { 'crash.effect': effectHandler(storage.db) }, clock: afterLease, logger: silentLogger, relayIntervalMs: 100 });
       try {
         await waitFor('the job to complete', completed(id), 30_000);
         // Once more after completion: the id is still known to Redis, and completed in the outbox.

@@ -5,14 +5,14 @@ import type { ChainRegistry } from '../ports/chains.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { JobHandler } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
-import type { JobLogger } from './logger.ts';
+import type { Logger } from '../ports/logger.ts';
 import { webhookDeliveryJob, type WebhookJobOptions } from '../domain/webhooks/job.ts';
 
 /** What job handlers may use; later capabilities add their chain and webhook ports here. */
 export interface JobHandlerDeps {
   storage: StoragePort;
   clock: Clock;
-  logger: JobLogger;
+  logger: Logger;
   assets: AssetRegistry;
   /** The chains transfers are submitted on and followed. */
   chains?: ChainRegistry;

@@ -1,7 +1,7 @@
 import type { Clock } from '../ports/clock.ts';
 import type { JobHandler } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
-import { describeError, type JobLogger } from './logger.ts';
+import { describeError, type Logger } from '../ports/logger.ts';
 
 /**
  * Periodic maintenance: purging what storage no longer needs, so it stays bounded without a human.
@@ -32,7 +32,7 @@ export interface MaintenanceOptions {
   catchUpMs?: number;
 }
 
-type PurgeDeps = { storage: Pick<StoragePort, 'quotes' | 'idempotency'>; clock: Clock; logger: JobLogger };
+type PurgeDeps = { storage: Pick<StoragePort, 'quotes' | 'idempotency'>; clock: Clock; logger: Logger };
 
 /** Deletes batch after batch until one comes back short or the run's share is used up. */
 async function purge(batches: number, size: number, once: () => Promise<number>): Promise<{ deleted: number; more: boolean }> {

@@ -4,7 +4,7 @@ import { waitFor } from '../../test/helpers/wait-for.ts';
 import { createManualClock } from '../ports/clock.ts';
 import type { QueuedJob, QueuePort } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
-import { silentJobLogger } from './logger.ts';
+import { silentLogger } from '../ports/logger.ts';
 import { createOutboxRelay } from './outbox-relay.ts';
 
 /** A queue that records enqueues and can be told to fail them. */
@@ -41,7 +41,7 @@ describe('outbox relay', () => {
 
   it('relays every unrelayed job in batches, oldest first, and marks them relayed', async () => {
     const { queue, enqueued } = recordingQueue();
-    const relay = createOutboxRelay({ storage, queue, clock, logger: silentJobLogger, batch: 2 });
+    const relay = createOutboxRelay({ storage, queue, clock, logger: silentLogger, batch: 2 });
     await write(['a1', 'a2', 'a3', 'a4', 'a5']);
     expect(await relay.runOnce()).toBe(5);
     expect(enqueued.map((j) => j.id)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5']);
@@ -52,7 +52,7 @@ describe('outbox relay', () => {
 
   it('leaves a job whose enqueue failed for a later pass, after its claim lapses', async () => {
     const { queue, enqueued, failNextEnqueues } = recordingQueue();
-    const relay = createOutboxRelay({ storage, queue, clock, logger: silentJobLogger });
+    const relay = createOutboxRelay({ storage, queue, clock, logger: silentLogger });
     await write(['b1', 'b2']);
     failNextEnqueues(1);
     expect(await relay.runOnce()).toBe(0);
@@ -65,7 +65,7 @@ describe('outbox relay', () => {
 
   it('relays at once when notified instead of waiting for the interval', async () => {
     const { queue, enqueued } = recordingQueue();
-    const relay = createOutboxRelay({ storage, queue, clock, logger: silentJobLogger, intervalMs: 600_000 });
+    const relay = createOutboxRelay({ storage, queue, clock, logger: silentLogger, intervalMs: 600_000 });
     relay.start();
     try {
       await waitFor('the first pass', async () => (await relay.runOnce()) === 0);
@@ -82,8 +82,8 @@ describe('outbox relay', () => {
 
   it('validates its options', () => {
     const { queue } = recordingQueue();
-    expect(() => createOutboxRelay({ storage, queue, clock, logger: silentJobLogger, batch: 0 })).toThrow(/batch/);
-    expect(() => createOutboxRelay({ storage, queue, clock, logger: silentJobLogger, intervalMs: 1 })).toThrow(/intervalMs/);
+    expect(() => createOutboxRelay({ storage, queue, clock, logger: silentLogger, batch: 0 })).toThrow(/batch/);
+    expect(() => createOutboxRelay({ storage, queue, clock, logger: silentLogger, intervalMs: 1 })).toThrow(/intervalMs/);
   });
 });
 
@@ -94,7 +94,7 @@ describe('outbox relay against a queue that never answers', () => {
       const clock = createManualClock();
       await storage.jobs.insert([{ id: 'h1', type: 'noop.test', payload: {}, runAt: new Date(clock.now()), createdAt: new Date(clock.now()) }]);
       const hung: QueuePort = { durable: true, enqueue: () => new Promise<void>(() => {}), startWorker: async () => {}, close: async () => {} };
-      const relay = createOutboxRelay({ storage, queue: hung, clock, logger: silentJobLogger, enqueueTimeoutMs: 200 });
+      const relay = createOutboxRelay({ storage, queue: hung, clock, logger: silentLogger, enqueueTimeoutMs: 200 });
       expect(await relay.runOnce()).toBe(0);
       expect((await storage.jobs.get('h1'))?.relayedAt).toBeNull();
     } finally {

@@ -2,13 +2,13 @@ import { createPassLoop, type PassLoop } from './pass-loop.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { QueuePort } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
-import { describeError, type JobLogger } from './logger.ts';
+import { describeError, type Logger } from '../ports/logger.ts';
 
 export interface OutboxRelayOptions {
   storage: Pick<StoragePort, 'jobs'>;
   queue: QueuePort;
   clock: Clock;
-  logger: JobLogger;
+  logger: Logger;
   /** How often to look for unrelayed jobs without being nudged; default 1000 ms. */
   intervalMs?: number;
   /** Jobs claimed per round trip; default 100. */

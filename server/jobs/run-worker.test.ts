@@ -3,14 +3,14 @@ import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts'
 import { createManualClock } from '../ports/clock.ts';
 import type { QueuedJob } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
-import { silentJobLogger } from './logger.ts';
+import { silentLogger } from '../ports/logger.ts';
 import { wrapJobHandler } from './run-worker.ts';
 
 describe('job worker bookkeeping', () => {
   let storage: StoragePort;
   const clock = createManualClock();
   const queued = (id: string): QueuedJob => ({ id, type: 'noop.test', payload: {}, runAt: new Date(clock.now()) });
-  const deps = () => ({ storage, clock, logger: silentJobLogger });
+  const deps = () => ({ storage, clock, logger: silentLogger });
 
   beforeAll(async () => {
     storage = await createPostgresStorage({ embedded: true });

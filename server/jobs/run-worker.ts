@@ -1,14 +1,14 @@
 import type { Clock } from '../ports/clock.ts';
 import type { JobHandler, QueuePort } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
-import { describeError, type JobLogger } from './logger.ts';
+import { describeError, type Logger } from '../ports/logger.ts';
 
 export interface JobWorkerOptions {
   storage: Pick<StoragePort, 'jobs'>;
   queue: QueuePort;
   handlers: Record<string, JobHandler>;
   clock: Clock;
-  logger: JobLogger;
+  logger: Logger;
   concurrency?: number;
 }
 

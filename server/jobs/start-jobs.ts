@@ -1,7 +1,7 @@
 import type { Clock } from '../ports/clock.ts';
 import type { JobHandler, QueuePort } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
-import type { JobLogger } from './logger.ts';
+import type { Logger } from '../ports/logger.ts';
 import { createOutboxRelay, type OutboxRelay } from './outbox-relay.ts';
 import { startJobWorker } from './run-worker.ts';
 import { MAINTENANCE_JOB_TYPE, maintenanceJob, scheduleMaintenance, type MaintenanceOptions } from './maintenance.ts';
@@ -11,7 +11,7 @@ export interface StartJobsOptions {
   queue: QueuePort;
   handlers: Record<string, JobHandler>;
   clock: Clock;
-  logger: JobLogger;
+  logger: Logger;
   /** Consume jobs in this process; false for an API process whose workers run elsewhere. Default true. */
   runWorker?: boolean;
   concurrency?: number;

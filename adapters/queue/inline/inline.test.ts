@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger as silentJobLogger } from '../../../server/ports/logger.ts';
+import { silentLogger } from '../../../server/ports/logger.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
 import { runQueueConformance } from '../conformance/queue-conformance.ts';
 import { createInlineQueue } from './index.ts';
@@ -16,7 +16,7 @@ describe('inline queue specifics', () => {
   it('gives up after maxAttempts and logs it, and refuses work once closed', async () => {
     const errors: string[] = [];
     const logger = {
-      ...silentJobLogger,
+      ...silentLogger,
       error: (_o: object, msg: string) => void errors.push(msg),
     };
     const q = createInlineQueue({

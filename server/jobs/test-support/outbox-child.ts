@@ -7,7 +7,7 @@
 import { createInlineQueue } from '../../../adapters/queue/inline/index.ts';
 import { createPostgresStorage } from '../../../adapters/storage/postgres/index.ts';
 import { systemClock } from '../../ports/clock.ts';
-import { silentJobLogger } from '../logger.ts';
+import { silentLogger } from '../../ports/logger.ts';
 import { createOutboxRelay } from '../outbox-relay.ts';
 
 const env = process.env;
@@ -20,7 +20,7 @@ const now = new Date();
 await storage.jobs.insert([{ id, type: 'crash.effect', payload: { marker: id }, runAt: now, createdAt: now }]);
 if (env.OUTBOX_MODE === 'claim') await storage.jobs.claimUnrelayed(10, now);
 if (env.OUTBOX_MODE === 'relay-inline') {
-  const relay = createOutboxRelay({ storage, queue: createInlineQueue(), clock: systemClock, logger: silentJobLogger });
+  const relay = createOutboxRelay({ storage, queue: createInlineQueue(), clock: systemClock, logger: silentLogger });
   await relay.runOnce();
 }
 process.stdout.write('ready\n');
