@@ -1,8 +1,7 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PaymentListQuery, PaymentRecord } from '../../../server/domain/payments/records.ts';
-import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { newId } from '../../../server/domain/ids.ts';
-import { t0, type OpenStore } from './store-fixtures.ts';
+import { t0, useStore, type OpenStore } from './store-fixtures.ts';
 import { paymentFixtures, TOKEN_A } from './payment-fixtures.ts';
 
 /**
@@ -12,14 +11,8 @@ import { paymentFixtures, TOKEN_A } from './payment-fixtures.ts';
  */
 export function runPaymentListConformance(name: string, open: OpenStore): void {
   describe(`payment list conformance: ${name}`, () => {
-    let s: StoragePort & { dispose(): Promise<void> };
-    beforeAll(async () => {
-      s = await open();
-    });
-    afterAll(async () => {
-      await s?.dispose();
-    });
-    const f = paymentFixtures(() => s);
+    const store = useStore(open);
+    const f = paymentFixtures(() => store.s);
     const minute = 60_000;
 
     /**
@@ -53,7 +46,7 @@ export function runPaymentListConformance(name: string, open: OpenStore): void {
           });
           if (!r.ok) throw new Error('fixture transition failed');
         }
-        made.push((await s.payments.get(pay.id))!);
+        made.push((await store.s.payments.get(pay.id))!);
       }
       await f.stored(await f.merchant(other.id), { ref: 'order-009' });
       return { p, ms, made };
@@ -62,7 +55,7 @@ export function runPaymentListConformance(name: string, open: OpenStore): void {
 
     it('filters by merchant, status, network, asset, reference (partial, any case) and creation time', async () => {
       const { p, ms, made } = await shop();
-      const ids = async (o: Partial<PaymentListQuery>) => (await s.payments.list(p.id, q(o))).map((x) => made.findIndex((m) => m.id === x.id));
+      const ids = async (o: Partial<PaymentListQuery>) => (await store.s.payments.list(p.id, q(o))).map((x) => made.findIndex((m) => m.id === x.id));
       expect(await ids({})).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
       expect(await ids({ merchantIds: [ms[1]!.id] })).toEqual([1, 4, 6]);
       expect(await ids({ merchantIds: [ms[1]!.id, 'mer_missing'], statuses: ['succeeded'] })).toEqual([4, 6]);
@@ -91,12 +84,12 @@ export function runPaymentListConformance(name: string, open: OpenStore): void {
       ] as const) {
         for (const sortDir of ['asc', 'desc'] as const) {
           const want = (sortDir === 'asc' ? asc : [...asc].reverse()).map((x) => x.id);
-          expect((await s.payments.list(p.id, q({ sortBy, sortDir }))).map((x) => x.id)).toEqual(want);
+          expect((await store.s.payments.list(p.id, q({ sortBy, sortDir }))).map((x) => x.id)).toEqual(want);
           // Pages of three: equal amounts (three of 500) fall across a page boundary.
           const seen: string[] = [];
           let after: PaymentListQuery['after'];
           for (let page = 0; page < 5; page++) {
-            const got = await s.payments.list(p.id, q({ sortBy, sortDir, limit: 3, ...(after ? { after } : {}) }));
+            const got = await store.s.payments.list(p.id, q({ sortBy, sortDir, limit: 3, ...(after ? { after } : {}) }));
             seen.push(...got.map((x) => x.id));
             const last = got.at(-1);
             if (got.length < 3 || !last) break;
@@ -109,19 +102,19 @@ export function runPaymentListConformance(name: string, open: OpenStore): void {
 
     it('counts revenue per currency, transactions and customers of the paid payments a filter matches', async () => {
       const { p, ms, made } = await shop();
-      expect(await s.payments.stats(p.id, q())).toEqual({ revenue: [{ currency: 'USD', minor: 3100n }], transactions: 5, customers: 3 });
-      expect(await s.payments.stats(p.id, q({ merchantIds: [ms[0]!.id] }))).toEqual({ revenue: [{ currency: 'USD', minor: 1500n }], transactions: 3, customers: 2 });
-      expect(await s.payments.stats(p.id, q({ assets: ['eip155:1/erc20:0xb'] }))).toEqual({ revenue: [{ currency: 'USD', minor: 900n }], transactions: 1, customers: 1 });
-      expect(await s.payments.stats(p.id, q({ assets: [] }))).toEqual({ revenue: [], transactions: 0, customers: 0 });
+      expect(await store.s.payments.stats(p.id, q())).toEqual({ revenue: [{ currency: 'USD', minor: 3100n }], transactions: 5, customers: 3 });
+      expect(await store.s.payments.stats(p.id, q({ merchantIds: [ms[0]!.id] }))).toEqual({ revenue: [{ currency: 'USD', minor: 1500n }], transactions: 3, customers: 2 });
+      expect(await store.s.payments.stats(p.id, q({ assets: ['eip155:1/erc20:0xb'] }))).toEqual({ revenue: [{ currency: 'USD', minor: 900n }], transactions: 1, customers: 1 });
+      expect(await store.s.payments.stats(p.id, q({ assets: [] }))).toEqual({ revenue: [], transactions: 0, customers: 0 });
       // A keyset position is not a filter.
-      expect(await s.payments.stats(p.id, q({ after: { id: made[6]!.id } }))).toMatchObject({ transactions: 5 });
+      expect(await store.s.payments.stats(p.id, q({ after: { id: made[6]!.id } }))).toMatchObject({ transactions: 5 });
       // Refunded payments are not revenue; token-priced ones have no fiat price to add.
-      await s.payments.markRefunded(p.id, ms[1]!.id, made[4]!.id, t0, { id: newId('event'), type: 'payment.refunded', snapshot: () => ({}) });
+      await store.s.payments.markRefunded(p.id, ms[1]!.id, made[4]!.id, t0, { id: newId('event'), type: 'payment.refunded', snapshot: () => ({}) });
       const token = await f.stored(ms[0]!, { unit: `caip19/${TOKEN_A}`, value: '7000' });
       await f.move(token.id, 'succeeded', { asset: TOKEN_A, network: 'eip155:1', buyerAccount: 'eip155:1:0xb9', succeededAt: t0 });
       const eur = await f.stored(ms[0]!, { unit: 'iso4217/EUR', value: '250' });
       await f.move(eur.id, 'succeeded', { buyerAccount: 'eip155:1:0xb1', succeededAt: t0 });
-      expect(await s.payments.stats(p.id, q())).toEqual({
+      expect(await store.s.payments.stats(p.id, q())).toEqual({
         revenue: [
           { currency: 'EUR', minor: 250n },
           { currency: 'USD', minor: 2200n },
@@ -129,19 +122,19 @@ export function runPaymentListConformance(name: string, open: OpenStore): void {
         transactions: 6,
         customers: 3,
       });
-      expect(await s.payments.stats('ptr_missing', q())).toEqual({ revenue: [], transactions: 0, customers: 0 });
+      expect(await store.s.payments.stats('ptr_missing', q())).toEqual({ revenue: [], transactions: 0, customers: 0 });
     });
 
     it('keeps who paid (account and wallet app) with the payment and forgets it on release', async () => {
       const p = { id: newId('partner'), name: 'Wallet team', defaultVersion: '2026-02-18', createdAt: t0, iconUrl: 'https://wallet.example/i.png' };
-      await s.partners.create(p);
-      expect(await s.partners.get(p.id)).toEqual(p);
+      await store.s.partners.create(p);
+      expect(await store.s.partners.get(p.id)).toEqual(p);
       const m = await f.merchant(p.id);
       const [paid, released] = [await f.stored(m), await f.stored(m)];
       const buyer = { buyerAccount: 'eip155:1:0x3', buyerProviderName: 'W', buyerProviderIcon: 'https://wallet.example/i.png' };
       expect((await f.move(paid.id, 'succeeded', { ...buyer, succeededAt: t0 })).ok).toBe(true);
-      expect(await s.payments.get(paid.id)).toMatchObject(buyer);
-      expect(await s.payments.get(released.id)).not.toHaveProperty('buyerProviderName');
+      expect(await store.s.payments.get(paid.id)).toMatchObject(buyer);
+      expect(await store.s.payments.get(released.id)).not.toHaveProperty('buyerProviderName');
       const r = await f.move(released.id, 'processing', { ...buyer, buyerProviderIcon: null });
       expect(r.ok && r.payment).toMatchObject({ buyerProviderName: 'W' });
       expect(r.ok && r.payment).not.toHaveProperty('buyerProviderIcon');

@@ -1,8 +1,7 @@
 // Long because: create, reads, transitions, relayer transactions and refunds of one repository share one fixture set and one store per run.
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import type { StoragePort } from '../../../server/ports/storage/index.ts';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../../server/domain/ids.ts';
-import { t0, type OpenStore } from './store-fixtures.ts';
+import { t0, useStore, type OpenStore } from './store-fixtures.ts';
 import { paymentFixtures, seenBy, TOKEN_A, TOKEN_B } from './payment-fixtures.ts';
 
 /**
@@ -12,14 +11,8 @@ import { paymentFixtures, seenBy, TOKEN_A, TOKEN_B } from './payment-fixtures.ts
  */
 export function runPaymentConformance(name: string, open: OpenStore): void {
   describe(`payment repository conformance: ${name}`, () => {
-    let s: StoragePort & { dispose(): Promise<void> };
-    beforeAll(async () => {
-      s = await open();
-    });
-    afterAll(async () => {
-      await s?.dispose();
-    });
-    const f = paymentFixtures(() => s);
+    const store = useStore(open);
+    const f = paymentFixtures(() => store.s);
     const job = (paymentId: string) => ({ id: newId('job'), type: 'payment.expire', payload: { paymentId }, runAt: t0 });
 
     // Many creates at once share statements on a server (group commit); each must still be
@@ -33,7 +26,7 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
         await f.merchant(p.id, { settle: [] }),
         await f.merchant(other.id),
       ];
-      await s.merchants.softDelete(p.id, deleted.id, t0);
+      await store.s.merchants.softDelete(p.id, deleted.id, t0);
       const pay = (merchantId: string, i: number) =>
         f.payment({ id: merchantId, partnerId: p.id }, { unit: `caip19/${TOKEN_A}`, value: `${i}000000000000000000000000001`, ref: `r${i}` });
       const already = pay(live.id, 0);
@@ -46,7 +39,7 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
           expect: i % 4 === 0 ? { ok: true } : { ok: false, reason: ['', 'merchant_deleted', 'merchant_not_payable', 'merchant_not_found'][i % 4] },
         };
       });
-      for (const i of cases.keys()) await s.idempotency.claim(p.id, `together-${i}`, 'h', t0, 60_000);
+      for (const i of cases.keys()) await store.s.idempotency.claim(p.id, `together-${i}`, 'h', t0, 60_000);
       // The same id again fails its whole shared statement; only that caller may see the error.
       const results = await Promise.allSettled([
         ...cases.map((c, i) => f.create(c.payment, [c.job], { key: `together-${i}`, body: { paymentId: c.payment.id } })),
@@ -56,8 +49,8 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
       expect(results.slice(0, -1).map((r) => (r.status === 'fulfilled' ? r.value : r.reason))).toEqual(cases.map((c) => c.expect));
       for (const [i, c] of cases.entries()) {
         const made = c.expect.ok;
-        expect(await s.payments.getForPartner(p.id, c.payment.id)).toEqual(made ? c.payment : null);
-        const events = await s.payments.events(c.payment.id);
+        expect(await store.s.payments.getForPartner(p.id, c.payment.id)).toEqual(made ? c.payment : null);
+        const events = await store.s.payments.events(c.payment.id);
         expect(events).toEqual(
           made
             ? [
@@ -73,8 +66,8 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
               ]
             : [],
         );
-        expect((await s.jobs.get(c.job.id))?.payload ?? null).toEqual(made ? c.job.payload : null);
-        expect(await s.idempotency.claim(p.id, `together-${i}`, 'h', t0, 60_000)).toEqual(
+        expect((await store.s.jobs.get(c.job.id))?.payload ?? null).toEqual(made ? c.job.payload : null);
+        expect(await store.s.idempotency.claim(p.id, `together-${i}`, 'h', t0, 60_000)).toEqual(
           made ? { kind: 'replay', statusCode: 201, body: { paymentId: c.payment.id } } : { kind: 'in_progress' },
         );
       }
@@ -85,19 +78,19 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
       const p = await f.partner();
       const m = await f.merchant(p.id, { name: 'Before', iconUrl: 'https://shop.example/a.png' });
       const first = await f.stored(m);
-      expect((await s.payments.events(first.id))[0]?.data).toEqual(seenBy(first, m));
-      const renamed = await s.merchants.update(p.id, m.id, { name: 'After', iconUrl: null });
+      expect((await store.s.payments.events(first.id))[0]?.data).toEqual(seenBy(first, m));
+      const renamed = await store.s.merchants.update(p.id, m.id, { name: 'After', iconUrl: null });
       const second = await f.stored(m);
-      expect((await s.payments.events(second.id))[0]?.data).toEqual(seenBy(second, renamed!));
-      await s.merchants.softDelete(p.id, m.id, t0);
+      expect((await store.s.payments.events(second.id))[0]?.data).toEqual(seenBy(second, renamed!));
+      await store.s.merchants.softDelete(p.id, m.id, t0);
       expect(await f.create(f.payment(m))).toEqual({ ok: false, reason: 'merchant_deleted' });
       // Nothing of a refused create is kept: no payment, event, job or answer.
-      await s.idempotency.claim(p.id, 'refused', 'h', t0, 60_000);
+      await store.s.idempotency.claim(p.id, 'refused', 'h', t0, 60_000);
       const refused = f.payment(m);
       const j = job(refused.id);
       expect(await f.create(refused, [j], { key: 'refused', body: {} })).toEqual({ ok: false, reason: 'merchant_deleted' });
-      expect([await s.payments.get(refused.id), await s.payments.events(refused.id), await s.jobs.get(j.id)]).toEqual([null, [], null]);
-      expect(await s.idempotency.claim(p.id, 'refused', 'h', t0, 60_000)).toEqual({ kind: 'in_progress' });
+      expect([await store.s.payments.get(refused.id), await store.s.payments.events(refused.id), await store.s.jobs.get(j.id)]).toEqual([null, [], null]);
+      expect(await store.s.idempotency.claim(p.id, 'refused', 'h', t0, 60_000)).toEqual({ kind: 'in_progress' });
     });
 
     // A payment priced in a token is paid in that token only, so it needs a destination for it.
@@ -106,29 +99,29 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
       const m = await f.merchant(p.id);
       const inB = f.payment(m, { unit: `caip19/${TOKEN_B}`, value: '1000000' });
       expect(await f.create(inB)).toEqual({ ok: false, reason: 'merchant_not_payable' });
-      expect(await s.payments.get(inB.id)).toBeNull();
+      expect(await store.s.payments.get(inB.id)).toBeNull();
       const inA = f.payment(m, { unit: `caip19/${TOKEN_A}`, value: '1000000' });
       expect(await f.create(inA)).toEqual({ ok: true });
-      expect((await s.payments.get(inA.id))?.price).toEqual({ kind: 'token', asset: TOKEN_A, value: 1_000_000n });
+      expect((await store.s.payments.get(inA.id))?.price).toEqual({ kind: 'token', asset: TOKEN_A, value: 1_000_000n });
       const fiat = f.payment(m, { unit: 'iso4217/EUR', value: '1000000' });
       expect(await f.create(fiat)).toEqual({ ok: true });
-      expect((await s.payments.get(fiat.id))?.price).toEqual({ kind: 'fiat', currency: 'EUR', value: 1_000_000n });
+      expect((await store.s.payments.get(fiat.id))?.price).toEqual({ kind: 'fiat', currency: 'EUR', value: 1_000_000n });
     });
 
     it('reads a payment with its merchant and settlements for the gateway, exact to the base unit', async () => {
       const p = await f.partner();
       const m = await f.merchant(p.id, { name: 'Gateway shop', iconUrl: 'https://shop.example/logo.png', settle: [TOKEN_A, TOKEN_B] });
       const pay = await f.stored(m, { unit: `caip19/${TOKEN_A}`, value: '123456789012345678901234567890' });
-      const found = await s.payments.getForGateway(pay.id);
+      const found = await store.s.payments.getForGateway(pay.id);
       expect(found?.payment).toEqual(pay);
       expect(found?.payment.price).toEqual({ kind: 'token', asset: TOKEN_A, value: 123456789012345678901234567890n });
       expect(found?.merchant).toEqual(m);
-      const settlements = await s.settlements.listByMerchant(p.id, m.id);
+      const settlements = await store.s.settlements.listByMerchant(p.id, m.id);
       expect(found?.settlements).toEqual([...settlements].sort((x, y) => (x.id < y.id ? -1 : 1)));
       // A deleted merchant still names the payment's seller.
-      await s.merchants.softDelete(p.id, m.id, t0);
-      expect((await s.payments.getForGateway(pay.id))?.merchant?.deletedAt).toEqual(t0);
-      expect(await s.payments.getForGateway('pay_missing')).toBeNull();
+      await store.s.merchants.softDelete(p.id, m.id, t0);
+      expect((await store.s.payments.getForGateway(pay.id))?.merchant?.deletedAt).toEqual(t0);
+      expect(await store.s.payments.getForGateway('pay_missing')).toBeNull();
     });
 
     it('reads payments asked for together each within its own partner and merchant', async () => {
@@ -147,12 +140,12 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
         [p.id, 'pay_missing', undefined, null],
       ];
       const rounds = await Promise.all(
-        Array.from({ length: 5 }, () => Promise.all(asks.map(([partnerId, id, merchantId]) => s.payments.getForPartner(partnerId, id, merchantId)))),
+        Array.from({ length: 5 }, () => Promise.all(asks.map(([partnerId, id, merchantId]) => store.s.payments.getForPartner(partnerId, id, merchantId)))),
       );
       for (const got of rounds) expect(got).toEqual(asks.map((x) => x[3]));
       // By id alone (the gateway side) whoever asks.
-      expect(await Promise.all([a, b, c].map((x) => s.payments.get(x.id)))).toEqual([a, b, c]);
-      expect(await s.payments.get('pay_missing')).toBeNull();
+      expect(await Promise.all([a, b, c].map((x) => store.s.payments.get(x.id)))).toEqual([a, b, c]);
+      expect(await store.s.payments.get('pay_missing')).toBeNull();
     });
 
     it('transitions only from the states named, writing the change, its event and its jobs in one unit', async () => {
@@ -161,21 +154,21 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
       const j = job(pay.id);
       const at = new Date(t0.getTime() + 5000);
       const t = { to: 'processing' as const, patch: { optionId: 'opt_1', network: 'eip155:1', buyerAccount: 'eip155:1:0xb' }, at, jobs: [j] };
-      const refused = await s.payments.transition(pay.id, { ...t, from: ['processing'], event: { id: newId('event'), type: 'payment.processing', snapshot: () => ({}) } });
+      const refused = await store.s.payments.transition(pay.id, { ...t, from: ['processing'], event: { id: newId('event'), type: 'payment.processing', snapshot: () => ({}) } });
       expect(refused).toEqual({ ok: false, current: pay });
-      expect(await s.payments.get(pay.id)).toEqual(pay);
-      expect((await s.payments.events(pay.id)).map((e) => e.type)).toEqual(['payment.created']);
-      expect(await s.jobs.get(j.id)).toBeNull();
+      expect(await store.s.payments.get(pay.id)).toEqual(pay);
+      expect((await store.s.payments.events(pay.id)).map((e) => e.type)).toEqual(['payment.created']);
+      expect(await store.s.jobs.get(j.id)).toBeNull();
       const eventId = newId('event');
-      const moved = await s.payments.transition(pay.id, {
+      const moved = await store.s.payments.transition(pay.id, {
         ...t,
         from: ['requires_action'],
         event: { id: eventId, type: 'payment.processing', snapshot: (x) => ({ v: x.stateVersion, o: x.optionId }) },
       });
       const expected = { ...pay, status: 'processing', stateVersion: 2, updatedAt: at, optionId: 'opt_1', network: 'eip155:1', buyerAccount: 'eip155:1:0xb' };
       expect(moved).toEqual({ ok: true, payment: expected });
-      expect(await s.payments.get(pay.id)).toEqual(expected);
-      expect((await s.payments.events(pay.id))[1]).toEqual({
+      expect(await store.s.payments.get(pay.id)).toEqual(expected);
+      expect((await store.s.payments.events(pay.id))[1]).toEqual({
         id: eventId,
         paymentId: pay.id,
         partnerId: p.id,
@@ -184,7 +177,7 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
         createdAt: at,
         data: { v: 2, o: 'opt_1' },
       });
-      expect(await s.jobs.get(j.id)).toMatchObject({ type: 'payment.expire', payload: j.payload, runAt: t0, createdAt: at, relayedAt: null, completedAt: null });
+      expect(await store.s.jobs.get(j.id)).toMatchObject({ type: 'payment.expire', payload: j.payload, runAt: t0, createdAt: at, relayedAt: null, completedAt: null });
       expect(await f.move('pay_missing', 'failed')).toEqual({ ok: false, current: null });
     });
 
@@ -195,7 +188,7 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
       const paid = { network: 'eip155:1', txId: '0x' + 'd'.repeat(64), succeededAt: t0 };
       expect((await f.move(a.id, 'succeeded', paid)).ok).toBe(true);
       const j = job(b.id);
-      const r = await s.payments.transition(b.id, {
+      const r = await store.s.payments.transition(b.id, {
         from: ['requires_action'],
         to: 'succeeded',
         patch: paid,
@@ -204,7 +197,7 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
         event: { id: newId('event'), type: 'payment.succeeded', snapshot: () => ({}) },
       });
       expect(r).toEqual({ ok: false, current: b, duplicateTxId: true });
-      expect([await s.payments.get(b.id), (await s.payments.events(b.id)).length, await s.jobs.get(j.id)]).toEqual([b, 1, null]);
+      expect([await store.s.payments.get(b.id), (await store.s.payments.events(b.id)).length, await store.s.jobs.get(j.id)]).toEqual([b, 1, null]);
       // The same hash on another chain is another transaction.
       expect((await f.move(b.id, 'succeeded', { ...paid, network: 'eip155:10' })).ok).toBe(true);
     });
@@ -219,7 +212,11 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
       // would write by itself, so one that hard-codes the domain's type fails here).
       const type = 'payment.refunded.conformance';
       const refund = (partnerId: string, merchantId: string) =>
-        s.payments.markRefunded(partnerId, merchantId, pay.id, at, { id: newId('event'), type, snapshot: (x) => ({ refundedAt: x.refundedAt?.toISOString(), v: x.stateVersion }) });
+        store.s.payments.markRefunded(partnerId, merchantId, pay.id, at, {
+          id: newId('event'),
+          type,
+          snapshot: (x) => ({ refundedAt: x.refundedAt?.toISOString(), v: x.stateVersion }),
+        });
       expect(await refund(p.id, m.id)).toEqual({ ok: false, current: pay });
       const succeeded = await f.move(pay.id, 'succeeded', { succeededAt: t0 });
       if (!succeeded.ok) throw new Error('not succeeded');
@@ -228,7 +225,7 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
       const refunded = { ...succeeded.payment, refundedAt: at, stateVersion: 3, updatedAt: at };
       expect(await refund(p.id, m.id)).toEqual({ ok: true, payment: refunded });
       expect(await refund(p.id, m.id)).toEqual({ ok: false, current: refunded });
-      const events = await s.payments.events(pay.id);
+      const events = await store.s.payments.events(pay.id);
       expect(events.map((e) => [e.type, e.stateVersion])).toEqual([
         ['payment.created', 1],
         ['payment.succeeded', 2],
@@ -243,14 +240,14 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
       const [a, b] = [await f.stored(m), await f.stored(m)];
       const tx = '0x' + 'e'.repeat(64);
       const at = new Date(t0.getTime() + 1000);
-      expect(await s.payments.recordTxId(a.id, tx, at)).toBe(false);
+      expect(await store.s.payments.recordTxId(a.id, tx, at)).toBe(false);
       for (const x of [a, b]) await f.move(x.id, 'processing', { network: 'eip155:1' });
-      expect(await s.payments.recordTxId(a.id, tx, at)).toBe(true);
-      expect(await s.payments.get(a.id)).toMatchObject({ txId: tx, updatedAt: at, stateVersion: 2 });
-      expect(await s.payments.recordTxId(a.id, '0x' + 'f'.repeat(64), at)).toBe(false);
-      expect(await s.payments.recordTxId(b.id, tx, at)).toBe(false);
-      expect((await s.payments.get(b.id))?.txId).toBeNull();
-      expect(await s.payments.recordTxId('pay_missing', tx, at)).toBe(false);
+      expect(await store.s.payments.recordTxId(a.id, tx, at)).toBe(true);
+      expect(await store.s.payments.get(a.id)).toMatchObject({ txId: tx, updatedAt: at, stateVersion: 2 });
+      expect(await store.s.payments.recordTxId(a.id, '0x' + 'f'.repeat(64), at)).toBe(false);
+      expect(await store.s.payments.recordTxId(b.id, tx, at)).toBe(false);
+      expect((await store.s.payments.get(b.id))?.txId).toBeNull();
+      expect(await store.s.payments.recordTxId('pay_missing', tx, at)).toBe(false);
     });
 
     // The EVM relayer records its signed transaction before broadcasting it; a replacement must
@@ -261,33 +258,33 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
       const a = { txId: '0x' + 'a'.repeat(64), rawTx: '0x02aa' };
       const b = { txId: '0x' + 'b'.repeat(64), rawTx: '0x02bb' };
       // Only a processing payment takes one.
-      expect(await s.payments.recordRelayerTx(pay.id, a, null, t0)).toBe(false);
+      expect(await store.s.payments.recordRelayerTx(pay.id, a, null, t0)).toBe(false);
       await f.move(pay.id, 'processing', { optionId: 'opt_1', network: 'eip155:1' });
-      expect(await s.payments.getRelayerTx(pay.id)).toBeNull();
-      expect(await s.payments.recordRelayerTx(pay.id, a, 'tx_other', t0)).toBe(false);
-      expect(await s.payments.recordRelayerTx(pay.id, a, null, t0)).toBe(true);
-      expect(await s.payments.getRelayerTx(pay.id)).toEqual(a);
-      expect((await s.payments.get(pay.id))?.txId).toBe(a.txId);
+      expect(await store.s.payments.getRelayerTx(pay.id)).toBeNull();
+      expect(await store.s.payments.recordRelayerTx(pay.id, a, 'tx_other', t0)).toBe(false);
+      expect(await store.s.payments.recordRelayerTx(pay.id, a, null, t0)).toBe(true);
+      expect(await store.s.payments.getRelayerTx(pay.id)).toEqual(a);
+      expect((await store.s.payments.get(pay.id))?.txId).toBe(a.txId);
       // A second first record (another worker) loses; a replacement must name the current one.
-      expect(await s.payments.recordRelayerTx(pay.id, b, null, t0)).toBe(false);
-      expect(await s.payments.recordRelayerTx(pay.id, b, '0x' + 'c'.repeat(64), t0)).toBe(false);
-      expect(await s.payments.recordRelayerTx(pay.id, b, a.txId, t0)).toBe(true);
-      expect(await s.payments.getRelayerTx(pay.id)).toEqual(b);
+      expect(await store.s.payments.recordRelayerTx(pay.id, b, null, t0)).toBe(false);
+      expect(await store.s.payments.recordRelayerTx(pay.id, b, '0x' + 'c'.repeat(64), t0)).toBe(false);
+      expect(await store.s.payments.recordRelayerTx(pay.id, b, a.txId, t0)).toBe(true);
+      expect(await store.s.payments.getRelayerTx(pay.id)).toEqual(b);
       // Only the named payment's: another processing payment keeps nothing of it.
       const other = await f.stored(await f.merchant(p.id));
       await f.move(other.id, 'processing', { network: 'eip155:1' });
-      expect(await s.payments.getRelayerTx(other.id)).toBeNull();
+      expect(await store.s.payments.getRelayerTx(other.id)).toBeNull();
       // Released: the tx id and its bytes are gone; the next attempt records afresh.
       await f.move(pay.id, 'requires_action', { optionId: null, txId: null });
-      expect(await s.payments.getRelayerTx(pay.id)).toBeNull();
+      expect(await store.s.payments.getRelayerTx(pay.id)).toBeNull();
       await f.move(pay.id, 'processing', { optionId: 'opt_2', network: 'eip155:1' });
-      expect(await s.payments.getRelayerTx(pay.id)).toBeNull();
-      expect(await s.payments.recordRelayerTx(pay.id, a, null, t0)).toBe(true);
-      expect(await s.payments.getRelayerTx(pay.id)).toEqual(a);
+      expect(await store.s.payments.getRelayerTx(pay.id)).toBeNull();
+      expect(await store.s.payments.recordRelayerTx(pay.id, a, null, t0)).toBe(true);
+      expect(await store.s.payments.getRelayerTx(pay.id)).toEqual(a);
       // No longer processing: no replacement.
       await f.move(pay.id, 'succeeded', { succeededAt: t0 }, ['processing']);
-      expect(await s.payments.recordRelayerTx(pay.id, b, a.txId, t0)).toBe(false);
-      expect(await s.payments.getRelayerTx('pay_missing')).toBeNull();
+      expect(await store.s.payments.recordRelayerTx(pay.id, b, a.txId, t0)).toBe(false);
+      expect(await store.s.payments.getRelayerTx('pay_missing')).toBeNull();
     });
 
     it('answers a payment’s events in state order', async () => {
@@ -296,14 +293,14 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
       await f.move(pay.id, 'processing');
       await f.move(pay.id, 'requires_action');
       await f.move(pay.id, 'expired', {}, ['requires_action']);
-      const events = await s.payments.events(pay.id);
+      const events = await store.s.payments.events(pay.id);
       expect(events.map((e) => [e.type, e.stateVersion, e.data])).toEqual([
-        ['payment.created', 1, seenBy(pay, (await s.merchants.get(p.id, pay.merchantId))!)],
+        ['payment.created', 1, seenBy(pay, (await store.s.merchants.get(p.id, pay.merchantId))!)],
         ['payment.processing', 2, { status: 'processing', v: 2 }],
         ['payment.requires_action', 3, { status: 'requires_action', v: 3 }],
         ['payment.expired', 4, { status: 'expired', v: 4 }],
       ]);
-      expect(await s.payments.events('pay_missing')).toEqual([]);
+      expect(await store.s.payments.events('pay_missing')).toEqual([]);
     });
   });
 }

@@ -1,8 +1,7 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WebhookDeliveryPlan, WebhookDispatchItem } from '../../../server/domain/webhooks/records.ts';
-import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { deliveryJob, newDeliveryId } from '../../../server/domain/webhooks/events.ts';
-import { t0, type OpenStore } from './store-fixtures.ts';
+import { t0, useStore, type OpenStore } from './store-fixtures.ts';
 import { endpointOf, paymentFixtures } from './payment-fixtures.ts';
 
 /**
@@ -12,14 +11,8 @@ import { endpointOf, paymentFixtures } from './payment-fixtures.ts';
  */
 export function runWebhookDispatchConformance(name: string, open: OpenStore): void {
   describe(`webhook dispatch conformance: ${name}`, () => {
-    let s: StoragePort & { dispose(): Promise<void> };
-    beforeAll(async () => {
-      s = await open();
-    });
-    afterAll(async () => {
-      await s?.dispose();
-    });
-    const f = paymentFixtures(() => s);
+    const store = useStore(open);
+    const f = paymentFixtures(() => store.s);
     const now = new Date(t0.getTime() + 3_600_000);
     const nothing = (): WebhookDeliveryPlan => ({ deliveries: [], jobs: [] });
     /** A plan of one delivery and job per endpoint, remembering what it was handed. */
@@ -43,7 +36,7 @@ export function runWebhookDispatchConformance(name: string, open: OpenStore): vo
       return { seen, plan };
     }
     const drain = async () => {
-      while ((await s.webhooks.dispatchPending(500, now, nothing)).events > 0);
+      while ((await store.s.webhooks.dispatchPending(500, now, nothing)).events > 0);
     };
 
     it('claims each event once across concurrent claims, hands over only subscribed live endpoints, and writes their deliveries and jobs', async () => {
@@ -54,17 +47,17 @@ export function runWebhookDispatchConformance(name: string, open: OpenStore): vo
       const gone = endpointOf(a.id, {}, t0.getTime() + 3);
       const refundsOnly = endpointOf(a.id, { enabledEvents: ['payment.refunded'] }, t0.getTime() + 4);
       const [bSub, bSub2] = [endpointOf(b.id, {}, t0.getTime() + 5), endpointOf(b.id, {}, t0.getTime() + 6)];
-      for (const e of [sub, off, gone, refundsOnly, bSub, bSub2]) await s.webhooks.createEndpoint(e);
-      await s.webhooks.deleteEndpoint(a.id, gone.id, t0);
+      for (const e of [sub, off, gone, refundsOnly, bSub, bSub2]) await store.s.webhooks.createEndpoint(e);
+      await store.s.webhooks.deleteEndpoint(a.id, gone.id, t0);
       const ma = await f.merchant(a.id);
       const [a1, a2] = [await f.stored(ma), await f.stored(ma)];
       await f.move(a2.id, 'succeeded', { succeededAt: t0 });
       const b1 = await f.stored(await f.merchant(b.id));
       await f.stored(await f.merchant(c.id));
-      const events = async (id: string) => s.payments.events(id);
+      const events = async (id: string) => store.s.payments.events(id);
       const expected = [...(await events(a1.id)), ...(await events(a2.id)), ...(await events(b1.id))];
       const r = recording();
-      const results = await Promise.all([s.webhooks.dispatchPending(3, now, r.plan), s.webhooks.dispatchPending(3, now, r.plan)]);
+      const results = await Promise.all([store.s.webhooks.dispatchPending(3, now, r.plan), store.s.webhooks.dispatchPending(3, now, r.plan)]);
       expect(results.reduce((n, x) => n + x.events, 0)).toBe(5);
       expect(results.reduce((n, x) => n + x.deliveries, 0)).toBe(5);
       const items = r.seen.flat();
@@ -77,9 +70,9 @@ export function runWebhookDispatchConformance(name: string, open: OpenStore): vo
         expect([...item.endpointIds].sort()).toEqual(e.partnerId === a.id ? [sub.id] : [bSub.id, bSub2.id].sort());
       }
       const written = [
-        ...(await s.webhooks.listDeliveries(a.id, sub.id, { limit: 10 })),
-        ...(await s.webhooks.listDeliveries(b.id, bSub.id, { limit: 10 })),
-        ...(await s.webhooks.listDeliveries(b.id, bSub2.id, { limit: 10 })),
+        ...(await store.s.webhooks.listDeliveries(a.id, sub.id, { limit: 10 })),
+        ...(await store.s.webhooks.listDeliveries(b.id, bSub.id, { limit: 10 })),
+        ...(await store.s.webhooks.listDeliveries(b.id, bSub2.id, { limit: 10 })),
       ];
       expect(written.map((d) => d.eventId).sort()).toEqual(
         [...expected.filter((e) => e.partnerId === a.id), ...expected.filter((e) => e.partnerId === b.id), ...expected.filter((e) => e.partnerId === b.id)].map((e) => e.id).sort(),
@@ -92,25 +85,25 @@ export function runWebhookDispatchConformance(name: string, open: OpenStore): vo
           createdAt: now,
           body: `${d.partnerId === a.id ? '2026-02-18' : '2026-02-19.preview'}:${d.eventId}`,
         });
-      const jobs = await s.jobs.claimUnrelayed(100, now);
+      const jobs = await store.s.jobs.claimUnrelayed(100, now);
       const deliverJobs = jobs.filter((j) => j.type === 'webhook.deliver');
       expect(deliverJobs.map((j) => j.payload.deliveryId).sort()).toEqual(written.map((d) => d.id).sort());
       for (const j of deliverJobs) expect(j).toMatchObject({ createdAt: now, runAt: now, payload: { endpointId: written.find((d) => d.id === j.payload.deliveryId)?.endpointId } });
       // Every event is marked dispatched, those nobody subscribed to included.
       const after = recording();
-      expect(await s.webhooks.dispatchPending(100, now, after.plan)).toEqual({ events: 0, deliveries: 0 });
+      expect(await store.s.webhooks.dispatchPending(100, now, after.plan)).toEqual({ events: 0, deliveries: 0 });
       expect(after.seen).toEqual([]);
     });
 
     it('claims the oldest events first', async () => {
       await drain();
       const p = await f.partner();
-      await s.webhooks.createEndpoint(endpointOf(p.id));
+      await store.s.webhooks.createEndpoint(endpointOf(p.id));
       const m = await f.merchant(p.id);
       const made = [];
       for (let i = 3; i > 0; i--) made.push(await f.stored(m, { at: t0.getTime() - i * 1000 }));
       const r = recording();
-      for (let i = 0; i < 3; i++) expect(await s.webhooks.dispatchPending(1, now, r.plan)).toEqual({ events: 1, deliveries: 1 });
+      for (let i = 0; i < 3; i++) expect(await store.s.webhooks.dispatchPending(1, now, r.plan)).toEqual({ events: 1, deliveries: 1 });
       expect(r.seen.map((items) => items.map((x) => x.event.paymentId))).toEqual(made.map((x) => [x.id]));
     });
 
@@ -118,7 +111,7 @@ export function runWebhookDispatchConformance(name: string, open: OpenStore): vo
       await drain();
       const p = await f.partner();
       const e = endpointOf(p.id);
-      await s.webhooks.createEndpoint(e);
+      await store.s.webhooks.createEndpoint(e);
       const pay = await f.stored(await f.merchant(p.id));
       let planned: WebhookDeliveryPlan | undefined;
       const failing = (items: WebhookDispatchItem[]) => {
@@ -126,15 +119,15 @@ export function runWebhookDispatchConformance(name: string, open: OpenStore): vo
         // A job the store cannot take (no valid time): the deliveries written before it go too.
         return { deliveries: planned.deliveries, jobs: [...planned.jobs, { ...planned.jobs[0]!, runAt: new Date(Number.NaN) }] };
       };
-      await expect(s.webhooks.dispatchPending(10, now, failing)).rejects.toThrow();
-      expect(await s.webhooks.getDelivery(planned!.deliveries[0]!.id)).toBeNull();
+      await expect(store.s.webhooks.dispatchPending(10, now, failing)).rejects.toThrow();
+      expect(await store.s.webhooks.getDelivery(planned!.deliveries[0]!.id)).toBeNull();
       await expect(
-        s.webhooks.dispatchPending(10, now, () => {
+        store.s.webhooks.dispatchPending(10, now, () => {
           throw new Error('plan failed');
         }),
       ).rejects.toThrow('plan failed');
       const r = recording();
-      expect(await s.webhooks.dispatchPending(10, now, r.plan)).toEqual({ events: 1, deliveries: 1 });
+      expect(await store.s.webhooks.dispatchPending(10, now, r.plan)).toEqual({ events: 1, deliveries: 1 });
       expect(r.seen.flat().map((i) => i.event.paymentId)).toEqual([pay.id]);
     });
   });

@@ -1,10 +1,9 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PaymentEventRecord } from '../../../server/domain/payments/records.ts';
 import type { NewWebhookDelivery, WebhookEndpointRecord } from '../../../server/domain/webhooks/records.ts';
-import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { newId } from '../../../server/domain/ids.ts';
 import { deliveryJob, newDeliveryId } from '../../../server/domain/webhooks/events.ts';
-import { t0, type OpenStore } from './store-fixtures.ts';
+import { t0, useStore, type OpenStore } from './store-fixtures.ts';
 import { endpointOf, paymentFixtures } from './payment-fixtures.ts';
 
 /**
@@ -14,64 +13,58 @@ import { endpointOf, paymentFixtures } from './payment-fixtures.ts';
  */
 export function runWebhookConformance(name: string, open: OpenStore): void {
   describe(`webhook repository conformance: ${name}`, () => {
-    let s: StoragePort & { dispose(): Promise<void> };
-    beforeAll(async () => {
-      s = await open();
-    });
-    afterAll(async () => {
-      await s?.dispose();
-    });
-    const f = paymentFixtures(() => s);
+    const store = useStore(open);
+    const f = paymentFixtures(() => store.s);
 
     it('keeps endpoints within their partner: create, get, list newest first, update, soft delete', async () => {
       const [p, other] = [await f.partner(), await f.partner()];
       const [a, b] = [endpointOf(p.id, {}, t0.getTime() + 1), endpointOf(p.id, { enabledEvents: ['payment.succeeded', 'payment.failed'] }, t0.getTime() + 2)];
-      for (const e of [a, b]) await s.webhooks.createEndpoint(e);
-      expect(await s.webhooks.getEndpoint(p.id, a.id)).toEqual(a);
-      expect(await s.webhooks.getEndpoint(other.id, a.id)).toBeNull();
-      expect(await s.webhooks.listEndpoints(p.id)).toEqual([b, a]);
-      expect(await s.webhooks.listEndpoints(other.id)).toEqual([]);
+      for (const e of [a, b]) await store.s.webhooks.createEndpoint(e);
+      expect(await store.s.webhooks.getEndpoint(p.id, a.id)).toEqual(a);
+      expect(await store.s.webhooks.getEndpoint(other.id, a.id)).toBeNull();
+      expect(await store.s.webhooks.listEndpoints(p.id)).toEqual([b, a]);
+      expect(await store.s.webhooks.listEndpoints(other.id)).toEqual([]);
       const later = new Date(t0.getTime() + 1000);
-      expect(await s.webhooks.updateEndpoint(other.id, a.id, { enabled: false, updatedAt: later })).toBeNull();
+      expect(await store.s.webhooks.updateEndpoint(other.id, a.id, { enabled: false, updatedAt: later })).toBeNull();
       const rotated = { secret: 'whsec_y', previousSecret: 'whsec_x', previousSecretExpiresAt: later, updatedAt: later };
-      expect(await s.webhooks.updateEndpoint(p.id, a.id, rotated)).toEqual({ ...a, ...rotated });
+      expect(await store.s.webhooks.updateEndpoint(p.id, a.id, rotated)).toEqual({ ...a, ...rotated });
       const off = { enabled: false, disabledReason: 'gone', url: 'https://hooks.example.com/v2', enabledEvents: ['payment.refunded'], updatedAt: later };
-      expect(await s.webhooks.updateEndpoint(p.id, a.id, off)).toEqual({ ...a, ...rotated, ...off });
-      expect(await s.webhooks.deleteEndpoint(other.id, a.id, later)).toBe(false);
-      expect(await s.webhooks.deleteEndpoint(p.id, a.id, later)).toBe(true);
-      expect(await s.webhooks.deleteEndpoint(p.id, a.id, later)).toBe(false);
-      expect(await s.webhooks.getEndpoint(p.id, a.id)).toBeNull();
-      expect(await s.webhooks.listEndpoints(p.id)).toEqual([b]);
-      expect(await s.webhooks.updateEndpoint(p.id, a.id, { enabled: true, updatedAt: later })).toBeNull();
+      expect(await store.s.webhooks.updateEndpoint(p.id, a.id, off)).toEqual({ ...a, ...rotated, ...off });
+      expect(await store.s.webhooks.deleteEndpoint(other.id, a.id, later)).toBe(false);
+      expect(await store.s.webhooks.deleteEndpoint(p.id, a.id, later)).toBe(true);
+      expect(await store.s.webhooks.deleteEndpoint(p.id, a.id, later)).toBe(false);
+      expect(await store.s.webhooks.getEndpoint(p.id, a.id)).toBeNull();
+      expect(await store.s.webhooks.listEndpoints(p.id)).toEqual([b]);
+      expect(await store.s.webhooks.updateEndpoint(p.id, a.id, { enabled: true, updatedAt: later })).toBeNull();
       // The delivery side still finds it, deleted and switched off.
-      expect(await s.webhooks.getEndpointById(a.id)).toEqual({ ...a, ...rotated, ...off, enabled: false, deletedAt: later });
-      expect(await s.webhooks.getEndpointById(b.id)).toEqual(b);
-      expect(await s.webhooks.getEndpointById('we_missing')).toBeNull();
+      expect(await store.s.webhooks.getEndpointById(a.id)).toEqual({ ...a, ...rotated, ...off, enabled: false, deletedAt: later });
+      expect(await store.s.webhooks.getEndpointById(b.id)).toEqual(b);
+      expect(await store.s.webhooks.getEndpointById('we_missing')).toBeNull();
     });
 
     it('creates endpoints within the limit of live ones when creates race, for each partner alone', async () => {
       const [p, q] = [await f.partner(), await f.partner()];
-      const made = await Promise.all([p, q, p, q, p, q, p, q, p, q].map((x) => s.webhooks.createEndpointWithinLimit(endpointOf(x.id), 3)));
+      const made = await Promise.all([p, q, p, q, p, q, p, q, p, q].map((x) => store.s.webhooks.createEndpointWithinLimit(endpointOf(x.id), 3)));
       expect(made.filter(Boolean)).toHaveLength(6);
-      expect((await s.webhooks.listEndpoints(p.id)).length).toBe(3);
-      expect((await s.webhooks.listEndpoints(q.id)).length).toBe(3);
+      expect((await store.s.webhooks.listEndpoints(p.id)).length).toBe(3);
+      expect((await store.s.webhooks.listEndpoints(q.id)).length).toBe(3);
       const refused = endpointOf(p.id);
-      expect(await s.webhooks.createEndpointWithinLimit(refused, 3)).toBe(false);
-      expect(await s.webhooks.getEndpointById(refused.id)).toBeNull();
-      const [gone] = await s.webhooks.listEndpoints(p.id);
-      await s.webhooks.deleteEndpoint(p.id, gone!.id, t0);
+      expect(await store.s.webhooks.createEndpointWithinLimit(refused, 3)).toBe(false);
+      expect(await store.s.webhooks.getEndpointById(refused.id)).toBeNull();
+      const [gone] = await store.s.webhooks.listEndpoints(p.id);
+      await store.s.webhooks.deleteEndpoint(p.id, gone!.id, t0);
       const room = endpointOf(p.id);
-      expect(await s.webhooks.createEndpointWithinLimit(room, 3)).toBe(true);
-      expect(await s.webhooks.getEndpoint(p.id, room.id)).toEqual(room);
+      expect(await store.s.webhooks.createEndpointWithinLimit(room, 3)).toBe(true);
+      expect(await store.s.webhooks.getEndpoint(p.id, room.id)).toEqual(room);
     });
 
     /** A partner's payment event and an endpoint of its partner. */
     async function eventAndEndpoint() {
       const p = await f.partner();
       const pay = await f.stored(await f.merchant(p.id));
-      const event = (await s.payments.events(pay.id))[0]!;
+      const event = (await store.s.payments.events(pay.id))[0]!;
       const e = endpointOf(p.id);
-      await s.webhooks.createEndpoint(e);
+      await store.s.webhooks.createEndpoint(e);
       return { p, event, e };
     }
     const deliveryOf = (e: WebhookEndpointRecord, event: PaymentEventRecord, atMs: number): NewWebhookDelivery => ({
@@ -87,29 +80,37 @@ export function runWebhookConformance(name: string, open: OpenStore): void {
     it('finds a payment event only within its partner', async () => {
       const { p, event } = await eventAndEndpoint();
       const other = await f.partner();
-      expect(await s.webhooks.getEvent(p.id, event.id)).toEqual(event);
-      expect(await s.webhooks.getEvent(other.id, event.id)).toBeNull();
-      expect(await s.webhooks.getEvent(p.id, 'evt_missing')).toBeNull();
+      expect(await store.s.webhooks.getEvent(p.id, event.id)).toEqual(event);
+      expect(await store.s.webhooks.getEvent(other.id, event.id)).toBeNull();
+      expect(await store.s.webhooks.getEvent(p.id, 'evt_missing')).toBeNull();
     });
 
     it('writes a delivery with the job given, pending and unattempted', async () => {
       const { event, e } = await eventAndEndpoint();
       const d = deliveryOf(e, event, t0.getTime() + 10);
       const job = deliveryJob(d);
-      await s.webhooks.createDelivery(d, job);
-      expect(await s.webhooks.getDelivery(d.id)).toEqual({ ...d, status: 'pending', attemptCount: 0, lastStatusCode: null, nextAttemptAt: null, deliveredAt: null, attempts: [] });
-      expect(await s.jobs.get(job.id)).toEqual({ ...job, createdAt: d.createdAt, relayedAt: null, completedAt: null, attempts: 0, lastError: null });
-      expect(await s.webhooks.getDelivery('whdl_missing')).toBeNull();
+      await store.s.webhooks.createDelivery(d, job);
+      expect(await store.s.webhooks.getDelivery(d.id)).toEqual({
+        ...d,
+        status: 'pending',
+        attemptCount: 0,
+        lastStatusCode: null,
+        nextAttemptAt: null,
+        deliveredAt: null,
+        attempts: [],
+      });
+      expect(await store.s.jobs.get(job.id)).toEqual({ ...job, createdAt: d.createdAt, relayedAt: null, completedAt: null, attempts: 0, lastError: null });
+      expect(await store.s.webhooks.getDelivery('whdl_missing')).toBeNull();
       // One unit: a delivery that cannot be written leaves no job behind.
       const again = { ...deliveryJob(d), id: newId('job') };
-      await expect(s.webhooks.createDelivery(d, again)).rejects.toThrow();
-      expect(await s.jobs.get(again.id)).toBeNull();
+      await expect(store.s.webhooks.createDelivery(d, again)).rejects.toThrow();
+      expect(await store.s.jobs.get(again.id)).toBeNull();
     });
 
     it('records each attempt once and in turn, and none once the delivery is settled', async () => {
       const { event, e } = await eventAndEndpoint();
       const [ok, failed] = [deliveryOf(e, event, t0.getTime() + 20), deliveryOf(e, event, t0.getTime() + 21)];
-      for (const d of [ok, failed]) await s.webhooks.createDelivery(d, deliveryJob(d));
+      for (const d of [ok, failed]) await store.s.webhooks.createDelivery(d, deliveryJob(d));
       const attempt = (n: number, statusCode: number | null, ms = 0) => ({
         attempt: n,
         at: new Date(t0.getTime() + 1000 * n + ms),
@@ -118,10 +119,10 @@ export function runWebhookConformance(name: string, open: OpenStore): void {
         error: statusCode ? null : 'timeout',
       });
       const retryAt = new Date(t0.getTime() + 60_000);
-      expect(await s.webhooks.recordAttempt(ok.id, attempt(1, null), { status: 'pending', nextAttemptAt: retryAt })).toBe(true);
-      expect(await s.webhooks.recordAttempt(ok.id, attempt(1, 500), { status: 'pending', nextAttemptAt: retryAt })).toBe(false);
-      expect(await s.webhooks.recordAttempt(ok.id, attempt(3, 500), { status: 'pending', nextAttemptAt: retryAt })).toBe(false);
-      expect(await s.webhooks.getDelivery(ok.id)).toMatchObject({
+      expect(await store.s.webhooks.recordAttempt(ok.id, attempt(1, null), { status: 'pending', nextAttemptAt: retryAt })).toBe(true);
+      expect(await store.s.webhooks.recordAttempt(ok.id, attempt(1, 500), { status: 'pending', nextAttemptAt: retryAt })).toBe(false);
+      expect(await store.s.webhooks.recordAttempt(ok.id, attempt(3, 500), { status: 'pending', nextAttemptAt: retryAt })).toBe(false);
+      expect(await store.s.webhooks.getDelivery(ok.id)).toMatchObject({
         status: 'pending',
         attemptCount: 1,
         lastStatusCode: null,
@@ -129,9 +130,9 @@ export function runWebhookConformance(name: string, open: OpenStore): void {
         deliveredAt: null,
         attempts: [attempt(1, null)],
       });
-      expect(await s.webhooks.recordAttempt(ok.id, attempt(2, 204), { status: 'delivered', nextAttemptAt: null })).toBe(true);
-      expect(await s.webhooks.recordAttempt(ok.id, attempt(3, 204), { status: 'delivered', nextAttemptAt: null })).toBe(false);
-      expect(await s.webhooks.getDelivery(ok.id)).toEqual({
+      expect(await store.s.webhooks.recordAttempt(ok.id, attempt(2, 204), { status: 'delivered', nextAttemptAt: null })).toBe(true);
+      expect(await store.s.webhooks.recordAttempt(ok.id, attempt(3, 204), { status: 'delivered', nextAttemptAt: null })).toBe(false);
+      expect(await store.s.webhooks.getDelivery(ok.id)).toEqual({
         ...ok,
         status: 'delivered',
         attemptCount: 2,
@@ -140,34 +141,40 @@ export function runWebhookConformance(name: string, open: OpenStore): void {
         deliveredAt: attempt(2, 204).at,
         attempts: [attempt(1, null), attempt(2, 204)],
       });
-      expect(await s.webhooks.recordAttempt(failed.id, attempt(1, 500), { status: 'failed', nextAttemptAt: null })).toBe(true);
-      expect(await s.webhooks.recordAttempt(failed.id, attempt(2, 200), { status: 'delivered', nextAttemptAt: null })).toBe(false);
-      expect(await s.webhooks.getDelivery(failed.id)).toMatchObject({ status: 'failed', attemptCount: 1, lastStatusCode: 500, deliveredAt: null, attempts: [attempt(1, 500)] });
-      expect(await s.webhooks.recordAttempt('whdl_missing', attempt(1, 200), { status: 'delivered', nextAttemptAt: null })).toBe(false);
+      expect(await store.s.webhooks.recordAttempt(failed.id, attempt(1, 500), { status: 'failed', nextAttemptAt: null })).toBe(true);
+      expect(await store.s.webhooks.recordAttempt(failed.id, attempt(2, 200), { status: 'delivered', nextAttemptAt: null })).toBe(false);
+      expect(await store.s.webhooks.getDelivery(failed.id)).toMatchObject({
+        status: 'failed',
+        attemptCount: 1,
+        lastStatusCode: 500,
+        deliveredAt: null,
+        attempts: [attempt(1, 500)],
+      });
+      expect(await store.s.webhooks.recordAttempt('whdl_missing', attempt(1, 200), { status: 'delivered', nextAttemptAt: null })).toBe(false);
     });
 
     it('lists an endpoint’s deliveries newest first with their attempts, a page at a time, within its partner', async () => {
       const { p, event, e } = await eventAndEndpoint();
       const other = endpointOf(p.id);
-      await s.webhooks.createEndpoint(other);
+      await store.s.webhooks.createEndpoint(other);
       const ds = Array.from({ length: 7 }, (_, i) => deliveryOf(e, event, t0.getTime() + 100 + i));
-      for (const d of [...ds, deliveryOf(other, event, t0.getTime() + 200)]) await s.webhooks.createDelivery(d, deliveryJob(d));
+      for (const d of [...ds, deliveryOf(other, event, t0.getTime() + 200)]) await store.s.webhooks.createDelivery(d, deliveryJob(d));
       const tried = { attempt: 1, at: t0, statusCode: 503, durationMs: 5, error: null };
-      await s.webhooks.recordAttempt(ds[2]!.id, tried, { status: 'pending', nextAttemptAt: t0 });
+      await store.s.webhooks.recordAttempt(ds[2]!.id, tried, { status: 'pending', nextAttemptAt: t0 });
       const newestFirst = [...ds].reverse().map((d) => d.id);
       const seen: string[] = [];
       let beforeId: string | undefined;
       for (let page = 0; page < 4; page++) {
-        const got = await s.webhooks.listDeliveries(p.id, e.id, { limit: 3, ...(beforeId ? { beforeId } : {}) });
+        const got = await store.s.webhooks.listDeliveries(p.id, e.id, { limit: 3, ...(beforeId ? { beforeId } : {}) });
         seen.push(...got.map((d) => d.id));
         beforeId = got.at(-1)?.id;
         if (got.length < 3) break;
       }
       expect(seen).toEqual(newestFirst);
-      const all = await s.webhooks.listDeliveries(p.id, e.id, { limit: 10 });
+      const all = await store.s.webhooks.listDeliveries(p.id, e.id, { limit: 10 });
       expect(all.find((d) => d.id === ds[2]!.id)).toMatchObject({ attemptCount: 1, lastStatusCode: 503, attempts: [tried] });
       expect(all.find((d) => d.id === ds[3]!.id)?.attempts).toEqual([]);
-      expect(await s.webhooks.listDeliveries((await f.partner()).id, e.id, { limit: 10 })).toEqual([]);
+      expect(await store.s.webhooks.listDeliveries((await f.partner()).id, e.id, { limit: 10 })).toEqual([]);
     });
   });
 }
