@@ -11,16 +11,11 @@
  * it; --env-file also writes it as KEY=VALUE lines (and the assets file beside it).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import { SOLANA_MAINNET } from '../../adapters/chains/solana/config.ts';
-import { solanaRpcHandler } from '../../adapters/sandbox/solana/index.ts';
-import { createSandboxChains, createSandboxRouter, type SandboxChains } from '../../server/composition/sandbox/index.ts';
-import { envLines, productionEnv, writeAssetsFile } from './production-env.ts';
+import { envLines } from './production-env.ts';
+import { startSandboxChainsServer } from './server.ts';
 
 const USAGE = 'usage: npm run sandbox:chains -- [--port <n>] [--env-file <path>]   (port also from SANDBOX_PORT, default 8545)';
 
@@ -29,25 +24,6 @@ function readPort(raw: string | undefined): number {
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be an integer 0..65535, got "${raw}"`);
   return port;
-}
-
-/** JSON-RPC clients expect a JSON-RPC parse error for a malformed body, not an HTML page. */
-const rpcParseError: ErrorRequestHandler = (err: unknown, _req, res, next) => {
-  if ((err as { type?: string }).type !== 'entity.parse.failed') return next(err);
-  res.status(200).json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
-};
-
-function app(chains: SandboxChains, baseUrl: string): express.Express {
-  const server = express();
-  const solana = solanaRpcHandler(chains.solana.connection);
-  // Solana's handler reads the raw body itself, so it is mounted before any body parser.
-  server.post('/solana', (req, res) => solana(req, res));
-  const evm: RequestHandler = (req, res, next) => {
-    chains.evm.handleJsonRpc(req.body).then((answer) => (answer === undefined ? res.status(204).end() : res.json(answer)), next);
-  };
-  server.post(['/', '/evm'], express.json({ limit: '1mb' }), rpcParseError, evm);
-  server.use(createSandboxRouter(chains, { publicBaseUrl: baseUrl }));
-  return server;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -59,23 +35,13 @@ async function main(argv: string[]): Promise<void> {
   const port = readPort(values.port ?? process.env.SANDBOX_PORT);
   const envFile = values['env-file'] ? resolve(values['env-file']) : undefined;
 
-  // Production mode wires Solana as mainnet (no variable names another cluster), so the sandbox
-  // Solana takes mainnet's CAIP-2 reference; the mint and keys stay the sandbox's fixed ones.
-  const chains = await createSandboxChains({ solana: { reference: SOLANA_MAINNET.split(':')[1]! } });
-  const http: Server = createServer();
-  await new Promise<void>((ready, fail) => {
-    http.once('error', fail);
-    http.listen(port, '127.0.0.1', ready);
-  });
-  const baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  http.on('request', app(chains, baseUrl));
-
+  const server = await startSandboxChainsServer({ port, assetsDir: envFile ? dirname(envFile) : mkdtempSync(join(tmpdir(), 'sandbox-chains-')) });
+  const { chains, baseUrl } = server;
   console.log(`EVM chain ${chains.evm.caip2} ready at ${baseUrl}/evm (also ${baseUrl}/)`);
   console.log(`Solana chain ${chains.solana.caip2} ready at ${baseUrl}/solana`);
   console.log(`Sandbox faucet and balances at ${baseUrl}/sandbox`);
 
-  const assetsFile = writeAssetsFile(chains, envFile ? dirname(envFile) : mkdtempSync(join(tmpdir(), 'sandbox-chains-')));
-  const env = envLines(productionEnv(chains, baseUrl, assetsFile));
+  const env = envLines(server.env);
   if (envFile) {
     writeFileSync(envFile, `${env}\n`);
     console.log(`Production environment written to ${envFile}:`);
@@ -89,9 +55,7 @@ async function main(argv: string[]): Promise<void> {
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    http.closeAllConnections();
-    const closed = new Promise<void>((done) => http.close(() => done()));
-    Promise.all([closed, chains.close()]).then(
+    server.close().then(
       () => process.exit(0),
       (err: unknown) => {
         console.error(err);
