@@ -1,8 +1,10 @@
 import { Wallet } from 'ethers';
 import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
 import { createEvmChainAdapter, evmChainsFromConfig } from '../../adapters/chains/evm/gateway-adapter.ts';
 import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
 import { solanaChainFromConfig } from '../../adapters/chains/solana/config.ts';
+import { createPostgresSections } from '../../adapters/locks/postgres/index.ts';
 import type { AppConfig } from '../config.ts';
 import type { AssetConfig } from '../domain/assets.ts';
 import type { ChainPort } from '../ports/chains.ts';
@@ -20,13 +22,26 @@ export interface OpenedChains {
  * The chains this process pays on. Sandbox mode starts the in-process EVM (real USDC and
  * Permit2) and Solana sandboxes and serves their faucet; production mode connects to the
  * configured RPC URLs. The sandbox code is imported only in sandbox mode.
+ *
+ * Every API and worker process with one PostgreSQL server may sign with the one relayer key, so
+ * the relayer's submissions are serialized by advisory locks on that server (a small pool of its
+ * own, closed with the chains). Embedded PGlite is one process: its in-process order suffices.
+ * The Solana fee payer needs nothing of the kind (adapters/chains/solana/README.md).
  */
-export async function openChains(config: AppConfig): Promise<OpenedChains> {
+export async function openChains(config: AppConfig, logger?: Logger): Promise<OpenedChains> {
   if (config.mode === 'production') {
     const evm = config.evmRelayerKey ? evmChainsFromConfig(config.evmRpcUrls, config.evmRelayerKey, config.permit2Address, config.evmConfirmations) : [];
-    const ports: ChainPort[] = evm.length ? [createEvmChainAdapter(evm)] : [];
+    const sections =
+      evm.length && config.databaseUrl
+        ? createPostgresSections({
+            url: config.databaseUrl,
+            max: 4,
+            onLost: (key, err) => logger?.warn({ err, key }, 'relayer lock: its connection failed during a submission; a nonce clash, if any, is re-signed by the next step'),
+          })
+        : undefined;
+    const ports: ChainPort[] = evm.length ? [createEvmChainAdapter(evm, sections ? { sections } : {})] : [];
     if (config.solanaRpcUrl && config.solanaFeePayerKey) ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey)]));
-    return { assets: [], ports, close: async () => {} };
+    return { assets: [], ports, close: async () => sections?.close() };
   }
   const { createSandboxChains, createSandboxRouter } = await import('./sandbox/index.ts');
   const sandbox = await createSandboxChains();

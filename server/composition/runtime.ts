@@ -29,7 +29,7 @@ export interface RuntimeOptions {
   /** Where first-start messages go (the sandbox's first keys); the console by default. */
   print?: (text: string) => void;
   /** Tests: chains without starting the sandbox or dialling RPC URLs. */
-  openChains?: (config: AppConfig) => Promise<OpenedChains>;
+  openChains?: (config: AppConfig, logger: Logger) => Promise<OpenedChains>;
 }
 
 /** Everything one process runs, built from the configuration in one place. */
@@ -101,7 +101,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
     closers.storage = once(() => storage.close());
     if (role === 'api') await firstStart(storage, config, opts.print ?? ((text) => console.log(text)));
 
-    const chains = await (opts.openChains ?? openChains)(config);
+    const chains = await (opts.openChains ?? openChains)(config, logger);
     closers.chains = once(() => chains.close());
     const assets = createAssetRegistry([...config.assets, ...chains.assets]);
     const chainRegistry = createChainRegistry(chains.ports);

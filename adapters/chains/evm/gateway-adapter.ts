@@ -9,10 +9,11 @@ import { buildApproveTransaction, readErc20Allowance } from './permit2.ts';
 import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from './permit2-witness.ts';
 import { advanceRelayerFlow } from './relayer-flow.ts';
 import { advanceDirectTransfer, checkDirectTransferResult, prepareDirectTransfer } from './direct-transfer.ts';
-import { createSerialQueue } from './relayer.ts';
+import { relayerQueue } from './relayer.ts';
 import { deriveNonce, derivePaymentReference } from './nonce.ts';
 import { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';
 import type { Clock } from '../../../server/ports/clock.ts';
+import type { ExclusiveSections } from '../../../server/ports/exclusive-sections.ts';
 
 /** One EVM chain the service pays on. */
 export interface EvmChainConfig {
@@ -43,10 +44,13 @@ function quoteStateOf(raw: unknown): EvmQuoteState {
  * The EVM adapter of the chain port. Flows, best first: EIP-3009 (one signature, relayer
  * submits), Permit2 (signature, preceded by an approval when the allowance is short), direct
  * ERC-20 transfer (the wallet broadcasts, the service verifies). Nonces bind each signature to
- * its payment and option; a payment is never matched by amount.
+ * its payment and option; a payment is never matched by amount. `sections` serializes each
+ * relayer account's submissions across processes (see relayer.ts).
  */
-export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
-  const byChain = new Map(chains.map((c) => [c.caip2, { ...c, queue: createSerialQueue(), domains: new Map<string, TokenDomain>(), head: createHeadCache(c.provider) }]));
+export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections?: ExclusiveSections } = {}): ChainPort {
+  // Every process signing with one relayer key must share `sections` (PostgreSQL); without them the
+  // relayer's nonces are ordered within this process only.
+  const byChain = new Map(chains.map((c) => [c.caip2, { ...c, queue: relayerQueue(opts.sections, c.caip2, c.relayer.address), domains: new Map<string, TokenDomain>(), head: createHeadCache(c.provider) }]));
   const chainOf = (req: OptionRequest) => {
     const c = byChain.get(`${req.asset.parsed.chain.namespace}:${req.asset.parsed.chain.reference}`);
     if (!c) throw new Error(`no EVM chain configured for ${req.asset.id}`);
