@@ -21,13 +21,13 @@ import { signTypedDataParams } from './helpers/gateway-env.ts';
 import { deleteKeysWithPrefix } from './helpers/redis-cleanup.ts';
 import { postgresAvailable, postgresUrl, redisAvailable, redisUrl } from './helpers/services.ts';
 
-const PAYMENTS = Number(process.env.DEBUG_PAYMENTS ?? 200);
+const PAYMENTS = 200;
 const MAX_CONFIRM_TO_SUCCESS_MS = 60_000;
 
 const services = (await postgresAvailable()) && (await redisAvailable());
 const dir = mkdtempSync(join(tmpdir(), 'relayer-shared-key-'));
 const database = `relayer_lock_${process.pid}_${Date.now().toString(36)}`;
-const logger = pino({ level: process.env.DEBUG_LOG ?? 'silent' });
+const logger = pino({ level: 'silent' });
 
 let chains: SandboxChainsServer;
 let api: Runtime;
@@ -100,7 +100,11 @@ function watchRelayerSends(server: SandboxChainsServer): void {
 }
 
 async function call(method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${base}${path}`, { method, headers: { 'Api-Key': key, 'Content-Type': 'application/json', ...headers }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'Api-Key': key, 'Content-Type': 'application/json', ...headers },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -185,15 +189,23 @@ if (services) {
         const asset = flow === 'eip3009' ? usdc : usdt;
         await evm.fund(wallet.address, asset.split(':').pop()!, 2_000_000n);
         if (flow === 'permit2') await evm.fund(wallet.address, null, 10n ** 16n);
-        const p = await call('POST', '/v1/payments', keys.partner, { amount: { unit: 'iso4217/USD', value: '100' }, referenceId: `r-${Math.random()}` }, { 'Merchant-Id': merchantId });
+        const p = await call(
+          'POST',
+          '/v1/payments',
+          keys.partner,
+          { amount: { unit: 'iso4217/USD', value: '100' }, referenceId: `r-${Math.random()}` },
+          { 'Merchant-Id': merchantId },
+        );
         expect(p.status).toBe(201);
         const id = p.body.paymentId as string;
         const o = await call('POST', `/v1/gateway/payment/${id}/options`, keys.wallet, { accounts: [`eip155:31337:${wallet.address}`] });
         expect(o.status).toBe(200);
         // The merchant takes both tokens: the buyer pays with the one it holds.
-        const option = (o.body.options as Array<{ id: string; amount: { unit: string }; actions: unknown[] }>).find((x) => x.amount.unit === `caip19/${asset}`)!;
+        const option = (o.body.options as Array<{ id: string; amount: { unit: string }; actions: Array<{ data: { method: string; params: any[] } }> }>).find(
+          (x) => x.amount.unit === `caip19/${asset}`,
+        )!;
         const results: string[] = [];
-        for (const action of option.actions as Array<{ data: { method: string; params: any[] } }>) {
+        for (const action of option.actions) {
           if (action.data.method === 'eth_sendTransaction') {
             const approve = await wallet.sendTransaction({ ...action.data.params[0], value: 0n });
             await approve.wait();
@@ -201,11 +213,10 @@ if (services) {
           } else results.push(await signTypedDataParams(wallet, action.data.params));
         }
         expect(results).toHaveLength(flow === 'permit2' ? 2 : 1);
-        return { id, optionId: option.id as string, results, flow };
+        return { id, optionId: option.id, results, flow };
       });
       expect(prepared.filter((p) => p.flow === 'permit2')).toHaveLength(PAYMENTS / 2);
 
-      console.log('prepared', Date.now());
       // Confirm all (no wait in the confirm), then follow each by long-polling its status.
       const started = Date.now();
       const outcomes = await inBatches(prepared, 50, async (p) => {

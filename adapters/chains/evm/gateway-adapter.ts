@@ -50,7 +50,12 @@ function quoteStateOf(raw: unknown): EvmQuoteState {
 export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections?: ExclusiveSections } = {}): ChainPort {
   // Every process signing with one relayer key must share `sections` (PostgreSQL); without them the
   // relayer's nonces are ordered within this process only.
-  const byChain = new Map(chains.map((c) => [c.caip2, { ...c, queue: relayerQueue(opts.sections, c.caip2, c.relayer.address), domains: new Map<string, TokenDomain>(), head: createHeadCache(c.provider) }]));
+  const byChain = new Map(
+    chains.map((c) => [
+      c.caip2,
+      { ...c, queue: relayerQueue(opts.sections, c.caip2, c.relayer.address), domains: new Map<string, TokenDomain>(), head: createHeadCache(c.provider) },
+    ]),
+  );
   const chainOf = (req: OptionRequest) => {
     const c = byChain.get(`${req.asset.parsed.chain.namespace}:${req.asset.parsed.chain.reference}`);
     if (!c) throw new Error(`no EVM chain configured for ${req.asset.id}`);

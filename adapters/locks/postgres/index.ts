@@ -39,7 +39,7 @@ export function createPostgresSections(opts: PostgresSectionsOptions): Exclusive
     try {
       client = await connectWithin(pool, left());
     } catch (err) {
-      throw new Error(`exclusive section "${key}": no lock connection within ${waitMs} ms (${(err as Error).message})`);
+      throw new Error(`exclusive section "${key}": no lock connection within ${waitMs} ms (${(err as Error).message})`, { cause: err });
     }
     let lost: Error | null = null;
     const onError = (err: Error) => {
@@ -97,7 +97,10 @@ async function connectWithin(pool: pg.Pool, ms: number): Promise<pg.PoolClient> 
     ]);
   } catch (err) {
     // A connection that arrives after the wait ended goes back to the pool unused.
-    void connecting.then((c) => c.release(), () => {});
+    void connecting.then(
+      (c) => c.release(),
+      () => {},
+    );
     throw err;
   } finally {
     clearTimeout(timer);
