@@ -90,3 +90,11 @@ export function parseFxRates(value: unknown): { rates: Record<string, string> } 
   }
   return { rates: value as Record<string, string> };
 }
+
+/**
+ * A native amount in base units (wei, lamports) written as a whole decimal number: no sign, no
+ * exponent, no decimals (a mistyped `0.01` must not read as 0), at most 40 digits. Null otherwise.
+ */
+export function baseUnits(raw: string): bigint | null {
+  return /^\d{1,40}$/.test(raw.trim()) ? BigInt(raw.trim()) : null;
+}

@@ -61,6 +61,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ EVM_RPC_URLS: '[1]' })).toThrow(/^EVM_RPC_URLS must be a JSON object of strings/);
     expect(() => loadConfig({ PERMIT2_ADDRESS: '0x1234' })).toThrow(/^PERMIT2_ADDRESS must be a 0x-prefixed 20-byte hex address/);
   });
+
+  it('replaces a stuck relayer transaction after 45 s under a 500 gwei cap, and calls 0.01 ETH and 0.05 SOL low, unless told otherwise', () => {
+    const d = loadConfig({});
+    expect([d.evmReplaceAfterS, d.evmMaxFeeGwei, d.evmRelayerMinBalanceWei, d.solanaFeePayerMinLamports]).toEqual([45, 500, 10_000_000_000_000_000n, 50_000_000n]);
+    const c = loadConfig({ EVM_REPLACE_AFTER_S: '120', EVM_MAX_FEE_GWEI: '80', EVM_RELAYER_MIN_BALANCE_WEI: ' 200000000000000000 ', SOLANA_FEE_PAYER_MIN_LAMPORTS: '0' });
+    expect([c.evmReplaceAfterS, c.evmMaxFeeGwei, c.evmRelayerMinBalanceWei, c.solanaFeePayerMinLamports]).toEqual([120, 80, 200_000_000_000_000_000n, 0n]);
+    expect(() => loadConfig({ EVM_REPLACE_AFTER_S: '1' })).toThrow(/^EVM_REPLACE_AFTER_S must be an integer from 5 to 3600, got "1"/);
+    expect(() => loadConfig({ EVM_MAX_FEE_GWEI: '0' })).toThrow(/^EVM_MAX_FEE_GWEI must be an integer from 1/);
+    for (const bad of ['0.01', '1e16', '-5', 'lots', '1'.repeat(41)])
+      expect(() => loadConfig({ EVM_RELAYER_MIN_BALANCE_WEI: bad })).toThrow(/^EVM_RELAYER_MIN_BALANCE_WEI must be a whole number of base units/);
+    expect(() => loadConfig({ SOLANA_FEE_PAYER_MIN_LAMPORTS: '0.05' })).toThrow(/^SOLANA_FEE_PAYER_MIN_LAMPORTS must be a whole number of base units/);
+  });
 });
 
 describe('ASSETS_FILE contents', () => {

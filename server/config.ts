@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AssetConfig } from './domain/assets.ts';
 import type { RateLimit } from './ports/rate-limiter.ts';
-import { parseAssets, parseFxRates } from './config-values.ts';
+import { baseUnits, parseAssets, parseFxRates } from './config-values.ts';
 
 /**
  * Configuration, read once at start from the environment. Every key is checked here; a bad
@@ -37,10 +37,18 @@ export interface AppConfig {
   evmRpcUrls: Record<string, string>;
   evmRelayerKey?: string;
   evmConfirmations: number;
+  /** A relayer transaction the node holds unmined this long is replaced with higher fees. */
+  evmReplaceAfterS: number;
+  /** The highest max fee per gas the relayer signs, gwei: a fee spike cannot drain it. */
+  evmMaxFeeGwei: number;
+  /** Below this native balance (wei) the relayer shows in /readyz and the logs. */
+  evmRelayerMinBalanceWei: bigint;
   permit2Address: string;
   /** Production Solana (mainnet): JSON-RPC URL and the fee payer key (base58 or a JSON byte array). */
   solanaRpcUrl?: string;
   solanaFeePayerKey?: string;
+  /** Below this balance (lamports) the fee payer shows in /readyz and the logs. */
+  solanaFeePayerMinLamports: bigint;
   /** HMAC key of the data-collection page tokens; absent: a random key per process. */
   collectDataSecret?: string;
   /** Requests per API key (per key and address for App-Id wallets); null: no limit. */
@@ -58,6 +66,14 @@ function int(env: NodeJS.ProcessEnv, key: string, fallback: number, min: number,
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${key} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+function units(env: NodeJS.ProcessEnv, key: string, fallback: bigint): bigint {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  const n = baseUnits(raw);
+  if (n === null) throw new ConfigError(`${key} must be a whole number of base units (e.g. ${fallback}), got "${raw}"`);
   return n;
 }
 
@@ -205,6 +221,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     evmRpcUrls,
     ...(evmRelayerKey ? { evmRelayerKey } : {}),
     evmConfirmations: int(env, 'EVM_CONFIRMATIONS', 1, 1, 1000),
+    evmReplaceAfterS: int(env, 'EVM_REPLACE_AFTER_S', 45, 5, 3600),
+    evmMaxFeeGwei: int(env, 'EVM_MAX_FEE_GWEI', 500, 1, 1_000_000),
+    evmRelayerMinBalanceWei: units(env, 'EVM_RELAYER_MIN_BALANCE_WEI', 10n ** 16n),
+    solanaFeePayerMinLamports: units(env, 'SOLANA_FEE_PAYER_MIN_LAMPORTS', 50_000_000n),
     permit2Address: permit2Address(env),
     mode,
     port,

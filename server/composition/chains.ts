@@ -2,7 +2,7 @@ import { Wallet } from 'ethers';
 import type { RequestHandler } from 'express';
 import { createEvmChainAdapter, evmChainsFromConfig } from '../../adapters/chains/evm/gateway-adapter.ts';
 import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
-import { solanaChainFromConfig } from '../../adapters/chains/solana/config.ts';
+import { SOLANA_MAINNET, solanaChainFromConfig } from '../../adapters/chains/solana/config.ts';
 import type { AppConfig } from '../config.ts';
 import type { AssetConfig } from '../domain/assets.ts';
 import type { ChainPort } from '../ports/chains.ts';
@@ -22,10 +22,16 @@ export interface OpenedChains {
  * configured RPC URLs. The sandbox code is imported only in sandbox mode.
  */
 export async function openChains(config: AppConfig): Promise<OpenedChains> {
+  const tuning = {
+    replaceAfterMs: config.evmReplaceAfterS * 1000,
+    maxFeePerGas: BigInt(config.evmMaxFeeGwei) * 1_000_000_000n,
+    minRelayerBalance: config.evmRelayerMinBalanceWei,
+  };
   if (config.mode === 'production') {
-    const evm = config.evmRelayerKey ? evmChainsFromConfig(config.evmRpcUrls, config.evmRelayerKey, config.permit2Address, config.evmConfirmations) : [];
+    const evm = config.evmRelayerKey ? evmChainsFromConfig(config.evmRpcUrls, config.evmRelayerKey, config.permit2Address, config.evmConfirmations, tuning) : [];
     const ports: ChainPort[] = evm.length ? [createEvmChainAdapter(evm)] : [];
-    if (config.solanaRpcUrl && config.solanaFeePayerKey) ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey)]));
+    if (config.solanaRpcUrl && config.solanaFeePayerKey)
+      ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey, SOLANA_MAINNET, config.solanaFeePayerMinLamports)]));
     return { assets: [], ports, close: async () => {} };
   }
   const { createSandboxChains, createSandboxRouter } = await import('./sandbox/index.ts');
@@ -35,8 +41,10 @@ export async function openChains(config: AppConfig): Promise<OpenedChains> {
   return {
     assets: sandbox.assetConfigs(),
     ports: [
-      createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer, permit2: evm.permit2Address, confirmations: 1, etaS: 2 }]),
-      createSolanaChainAdapter([{ caip2: sandbox.solana.caip2, connection: sandbox.solana.connection, feePayer: sandbox.solana.feePayer, etaS: 2 }]),
+      createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer, permit2: evm.permit2Address, confirmations: 1, etaS: 2, ...tuning }]),
+      createSolanaChainAdapter([
+        { caip2: sandbox.solana.caip2, connection: sandbox.solana.connection, feePayer: sandbox.solana.feePayer, etaS: 2, minFeePayerLamports: config.solanaFeePayerMinLamports },
+      ]),
     ],
     routes: createSandboxRouter(sandbox, { publicBaseUrl: config.publicBaseUrl }),
     close: () => sandbox.close(),

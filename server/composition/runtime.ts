@@ -4,6 +4,7 @@ import { createApp } from '../app.ts';
 import type { AppConfig } from '../config.ts';
 import { createAssetRegistry, type AssetRegistry } from '../domain/assets.ts';
 import { createPriceTable } from '../domain/prices.ts';
+import { createServiceAccountChecks } from '../domain/service-accounts.ts';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../jobs/webhook-dispatcher.ts';
 import { firstStart } from '../first-start.ts';
 import { buildJobHandlers } from '../jobs/handlers.ts';
@@ -172,6 +173,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       paymentTimes: { defaultTtlS: config.paymentDefaultTtlS, maxTtlS: config.paymentMaxTtlS },
       onJobsWritten: () => notify(),
       chains: chainRegistry,
+      serviceAccounts: createServiceAccountChecks({ ports: chains.ports, clock: systemClock, logger }),
       prices: createPriceTable(config.fxRates),
       quoteTtlS: config.quoteTtlS,
       ...(chains.routes ? { extraRoutes: chains.routes } : {}),
