@@ -136,13 +136,14 @@ export function createApp(deps: AppDeps): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  const noAccounts: Record<string, AccountCheck> = {};
   app.get('/readyz', async (_req, res) => {
     const [storageOk, accounts] = await Promise.all([
       deps.storage.ping().then(
         () => true,
         () => false,
       ),
-      deps.serviceAccounts?.checks() ?? ({} as Record<string, AccountCheck>),
+      deps.serviceAccounts ? deps.serviceAccounts.checks() : noAccounts,
     ]);
     const checks = { storage: { ok: storageOk }, ...accounts };
     if (!storageOk) return void res.status(503).json({ message: 'Storage is not reachable', code: 'service_unavailable', checks });

@@ -32,7 +32,9 @@ describe('/readyz shows the balances of the accounts paying fees', () => {
     relayer = evm.relayer.address;
     solana.fund(feePayer.publicKey.toBase58(), null, MIN_LAMPORTS);
     const ports = [
-      createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1 }]),
+      createEvmChainAdapter([
+        { caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1 },
+      ]),
       createSolanaChainAdapter([{ caip2: solana.caip2, connection: solana.connection, feePayer }]),
     ];
     t = await startTestApp(await createPostgresStorage({ embedded: true }), { serviceAccounts: createServiceAccountChecks({ ports, clock, logger }) });
@@ -72,7 +74,9 @@ describe('/readyz shows the balances of the accounts paying fees', () => {
     expect(r.body.status).toBe('degraded');
     expect(r.body.checks[`relayer ${evm.caip2}`]).toEqual({ ok: false, account: relayer, balance: (MIN_WEI - 1n).toString(), minimum: MIN_WEI.toString() });
     expect(r.body.checks[`fee-payer ${solana.caip2}`].ok).toBe(true);
-    expect(warnings).toEqual([{ fields: expect.objectContaining({ role: 'relayer', account: relayer, balance: (MIN_WEI - 1n).toString() }), msg: expect.stringMatching(/below its minimum/) }]);
+    expect(warnings).toEqual([
+      { fields: expect.objectContaining({ role: 'relayer', account: relayer, balance: (MIN_WEI - 1n).toString() }), msg: expect.stringMatching(/below its minimum/) },
+    ]);
     later(30_000);
     expect((await t.call('GET', '/readyz')).body.status).toBe('degraded');
     expect(warnings).toHaveLength(1);
@@ -103,13 +107,18 @@ describe('/readyz shows the balances of the accounts paying fees', () => {
 
   it('a node that cannot be read shows as unreachable rather than hanging /readyz', async () => {
     const down = new JsonRpcProvider('http://127.0.0.1:9', 31337, { staticNetwork: true });
-    const port = createEvmChainAdapter([{ caip2: 'eip155:31337', provider: down, relayer: new Wallet(evm.relayer.privateKey, down), permit2: evm.permit2Address, confirmations: 1 }]);
+    const port = createEvmChainAdapter([
+      { caip2: 'eip155:31337', provider: down, relayer: new Wallet(evm.relayer.privateKey, down), permit2: evm.permit2Address, confirmations: 1 },
+    ]);
     const app = await startTestApp(t.storage, { serviceAccounts: createServiceAccountChecks({ ports: [port], clock, logger, timeoutMs: 2_000 }) });
     try {
       const started = Date.now();
       const r = await app.call('GET', '/readyz');
       expect(Date.now() - started).toBeLessThan(5_000);
-      expect(r).toMatchObject({ status: 200, body: { status: 'degraded', checks: { storage: { ok: true }, 'relayer eip155:31337': { ok: false, account: relayer, error: 'rpc unreachable' } } } });
+      expect(r).toMatchObject({
+        status: 200,
+        body: { status: 'degraded', checks: { storage: { ok: true }, 'relayer eip155:31337': { ok: false, account: relayer, error: 'rpc unreachable' } } },
+      });
       expect(warnings.at(-1)?.msg).toMatch(/could not read/);
     } finally {
       down.destroy();

@@ -36,7 +36,7 @@ export function createServiceAccountChecks(opts: ServiceAccountOptions): Service
   const cacheMs = opts.cacheMs ?? 15_000;
   const warnEveryMs = opts.warnEveryMs ?? 60_000;
   const timeoutMs = opts.timeoutMs ?? 3_000;
-  const ports = opts.ports.filter((p) => p.accounts);
+  const ports = opts.ports.filter((p) => p.accounts !== undefined);
   const reads = new Map<ChainPort, Read>();
   /** The accounts each port listed last: a port that cannot answer at all still shows them, unreachable. */
   const known = new Map<ChainPort, ServiceAccount[]>();

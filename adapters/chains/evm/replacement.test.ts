@@ -10,8 +10,7 @@ import { newBuyer, startHarness, type Harness } from './test-support.ts';
 
 const GWEI = 1_000_000_000n;
 const relayer = Wallet.createRandom();
-const signed = (fields: Record<string, unknown>) =>
-  relayer.signTransaction({ to: relayer.address, data: '0x1234', nonce: 7, gasLimit: 90_000n, chainId: 31337n, ...fields });
+const signed = (fields: Record<string, unknown>) => relayer.signTransaction({ to: relayer.address, data: '0x1234', nonce: 7, gasLimit: 90_000n, chainId: 31337n, ...fields });
 
 describe('bumpedReplacement: the same request at the same nonce, with fees nodes accept as a replacement', () => {
   it('raises both fees by a quarter, or to what the node asks now when that is more, and keeps the rest', async () => {
@@ -56,7 +55,15 @@ describe('relayer transaction not mined: replaced with a higher fee at the same 
     const caip19 = `eip155:${h.sandbox.chainId}/erc20:${h.sandbox.usdcAddress}`;
     usdc = createAssetRegistry([{ id: caip19, symbol: 'USDC', name: 'USD Coin', decimals: 6, flows: ['eip3009'], networkName: 'Sandbox' }]).get(caip19)!;
     port = createEvmChainAdapter([
-      { caip2: h.sandbox.caip2, provider: h.sandbox.ethersProvider, relayer: h.relayer, permit2: h.sandbox.permit2Address, confirmations: 1, clock, replaceAfterMs: REPLACE_AFTER_MS },
+      {
+        caip2: h.sandbox.caip2,
+        provider: h.sandbox.ethersProvider,
+        relayer: h.relayer,
+        permit2: h.sandbox.permit2Address,
+        confirmations: 1,
+        clock,
+        replaceAfterMs: REPLACE_AFTER_MS,
+      },
     ]);
   }, 120_000);
   afterAll(async () => {
