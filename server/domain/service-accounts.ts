@@ -45,7 +45,13 @@ export function createServiceAccountChecks(opts: ServiceAccountOptions): Service
   async function accountsOf(port: ChainPort, now: number): Promise<ServiceAccount[]> {
     let read = reads.get(port);
     if (!read || now - read.at >= cacheMs) {
-      read = { at: now, accounts: withTimeout(port.accounts!(), timeoutMs) };
+      read = {
+        at: now,
+        accounts: withTimeout(
+          Promise.resolve().then(() => port.accounts!()),
+          timeoutMs,
+        ),
+      };
       reads.set(port, read);
     }
     try {
