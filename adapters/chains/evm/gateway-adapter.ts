@@ -24,7 +24,7 @@ export interface EvmChainConfig {
   permit2: string;
   confirmations: number;
   etaS?: number;
-  /** The service's time (default the system's): when a direct transfer's hash is given up on, and when a relayer transaction is replaced. */
+  /** The service's time (default the system's): when a direct transfer's hash is given up on, when a relayer transaction is replaced. */
   clock?: Clock;
   /** A relayer transaction the node holds unmined this long is replaced with higher fees (default 45 s). */
   replaceAfterMs?: number;

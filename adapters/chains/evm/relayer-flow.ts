@@ -216,10 +216,11 @@ function overdue(c: RelayerChain, ctx: AdvanceContext): boolean {
 
 /**
  * Follows the recorded relayer transaction `txId`. Mined and deep enough: its receipt decides.
- * Not mined but known to the node: wait, then replace it with higher fees once overdue. Unknown to the node: if its relayer nonce is still free
- * (a crash before broadcast, or dropped), send the recorded bytes again; if another transaction
- * took that nonce, ours can never mine: sign a new one while the buyer's authorization is unused,
- * else the authorization went elsewhere and this attempt failed.
+ * Not mined but known to the node: wait, and once overdue replace it at its nonce with higher
+ * fees (every later relayer transaction queues behind that nonce). Unknown to the node: if its
+ * relayer nonce is still free (a crash before broadcast, or dropped), send the recorded bytes
+ * again; if another transaction took that nonce, ours can never mine: sign a new one while the
+ * buyer's authorization is unused, else the authorization went elsewhere and this attempt failed.
  */
 async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, txId: string, ctx: AdvanceContext, quote: QuoteTimes): Promise<TransferState> {
   const state = await getConfirmations(c.provider, txId);
