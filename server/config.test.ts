@@ -61,6 +61,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ EVM_RPC_URLS: '[1]' })).toThrow(/^EVM_RPC_URLS must be a JSON object of strings/);
     expect(() => loadConfig({ PERMIT2_ADDRESS: '0x1234' })).toThrow(/^PERMIT2_ADDRESS must be a 0x-prefixed 20-byte hex address/);
   });
+
+  it('pays Solana on mainnet unless SOLANA_CHAIN_ID names another cluster (or the sandbox) by its CAIP-2 id', () => {
+    expect(loadConfig({}).solanaChainId).toBe('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp');
+    expect(loadConfig({ SOLANA_CHAIN_ID: '' }).solanaChainId).toBe('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp');
+    expect(loadConfig({ SOLANA_CHAIN_ID: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' }).solanaChainId).toBe('solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1');
+    expect(loadConfig({ SERVICE_MODE: 'production', SOLANA_CHAIN_ID: 'solana:sandbox' }).solanaChainId).toBe('solana:sandbox');
+    for (const bad of [
+      'solana:devnet',
+      'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa', // 31 characters
+      'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1x', // 33
+      'solana:0tWTRABZaYq6iMfeYKouRu166VU2xqa1', // 0 is not base58
+      'solana:OtWTRABZaYq6iMfeYKouRu166VU2xqa1', // nor O, I and l
+      'eip155:1',
+      '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+      'solana:sandbox-2',
+    ]) {
+      expect(() => loadConfig({ SOLANA_CHAIN_ID: bad }), bad).toThrow(new RegExp(`^SOLANA_CHAIN_ID must be solana:<the first 32 base58 characters .*; got "${bad}"$`));
+    }
+  });
 });
 
 describe('ASSETS_FILE contents', () => {

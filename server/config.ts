@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AssetConfig } from './domain/assets.ts';
 import type { RateLimit } from './ports/rate-limiter.ts';
-import { parseAssets, parseFxRates } from './config-values.ts';
+import { SOLANA_MAINNET_CHAIN_ID, parseAssets, parseFxRates, parseSolanaChainId } from './config-values.ts';
 
 /**
  * Configuration, read once at start from the environment. Every key is checked here; a bad
@@ -38,9 +38,11 @@ export interface AppConfig {
   evmRelayerKey?: string;
   evmConfirmations: number;
   permit2Address: string;
-  /** Production Solana (mainnet): JSON-RPC URL and the fee payer key (base58 or a JSON byte array). */
+  /** Production Solana: JSON-RPC URL and the fee payer key (base58 or a JSON byte array). */
   solanaRpcUrl?: string;
   solanaFeePayerKey?: string;
+  /** The CAIP-2 id of the cluster SOLANA_RPC_URL serves (default mainnet): its assets' ids start with it. */
+  solanaChainId: string;
   /** HMAC key of the data-collection page tokens; absent: a random key per process. */
   collectDataSecret?: string;
   /** Requests per API key (per key and address for App-Id wallets); null: no limit. */
@@ -143,6 +145,12 @@ function fxRates(env: NodeJS.ProcessEnv): Record<string, string> {
   return parsed.rates;
 }
 
+function solanaChainId(env: NodeJS.ProcessEnv): string {
+  const parsed = parseSolanaChainId(env.SOLANA_CHAIN_ID || SOLANA_MAINNET_CHAIN_ID);
+  if ('problem' in parsed) throw new ConfigError(`SOLANA_CHAIN_ID ${parsed.problem}`);
+  return parsed.chainId;
+}
+
 function permit2Address(env: NodeJS.ProcessEnv): string {
   const raw = env.PERMIT2_ADDRESS || '0x000000000022D473030F116dDEE9F6B43aC78BA3';
   if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) throw new ConfigError(`PERMIT2_ADDRESS must be a 0x-prefixed 20-byte hex address, got "${raw}"`);
@@ -199,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ...(collectDataSecret ? { collectDataSecret } : {}),
     ...(solanaRpcUrl ? { solanaRpcUrl } : {}),
     ...(solanaFeePayerKey ? { solanaFeePayerKey } : {}),
+    solanaChainId: solanaChainId(env),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
     quoteTtlS: int(env, 'QUOTE_TTL_S', 300, 30, 3600),
     fxRates: fxRates(env),
