@@ -85,7 +85,7 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
   const storage = await createPostgresStorage({ embedded: true });
   const assets = createAssetRegistry((opts.assets ?? ((a) => a))(wired.assets));
   const registry = createChainRegistry(wired.ports);
-  const logger = pino({ level: process.env.E2E_LOG ?? 'silent' });
+  const logger = pino({ level: 'silent' });
   let notify = () => {};
   const jobs = await startJobs({
     storage,
