@@ -25,7 +25,8 @@ export async function openChains(config: AppConfig): Promise<OpenedChains> {
   if (config.mode === 'production') {
     const evm = config.evmRelayerKey ? evmChainsFromConfig(config.evmRpcUrls, config.evmRelayerKey, config.permit2Address, config.evmConfirmations) : [];
     const ports: ChainPort[] = evm.length ? [createEvmChainAdapter(evm)] : [];
-    if (config.solanaRpcUrl && config.solanaFeePayerKey) ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey, config.solanaChainId)]));
+    if (config.solanaRpcUrl && config.solanaFeePayerKey)
+      ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey, config.solanaChainId)]));
     return { assets: [], ports, close: async () => {} };
   }
   const { createSandboxChains, createSandboxRouter } = await import('./sandbox/index.ts');
