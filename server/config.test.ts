@@ -80,6 +80,17 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ SOLANA_CHAIN_ID: bad }), bad).toThrow(new RegExp(`^SOLANA_CHAIN_ID must be solana:<the first 32 base58 characters .*; got "${bad}"$`));
     }
   });
+
+  it('refuses, in production with a Solana RPC, Solana assets on another cluster than SOLANA_CHAIN_ID: they could never be paid', () => {
+    const solana = { SERVICE_MODE: 'production', SOLANA_RPC_URL: 'https://solana.example', SOLANA_FEE_PAYER_KEY: JSON.stringify(Array(64).fill(1)) };
+    // The default assets file lists mainnet USDC.
+    expect(loadConfig(solana).solanaChainId).toBe('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp');
+    expect(() => loadConfig({ ...solana, SOLANA_CHAIN_ID: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' })).toThrow(
+      /^ASSETS_FILE lists solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp\/token:\w+, not on SOLANA_CHAIN_ID \(solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1\)/,
+    );
+    // Without a Solana RPC nothing is paid on Solana at all, so the file's Solana entries are not checked.
+    expect(loadConfig({ SERVICE_MODE: 'production', SOLANA_CHAIN_ID: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' }).solanaChainId).toBe('solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1');
+  });
 });
 
 describe('ASSETS_FILE contents', () => {

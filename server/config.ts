@@ -194,6 +194,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (collectDataSecret !== undefined && collectDataSecret.length < 32) throw new ConfigError('COLLECT_DATA_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
   if (mode === 'production' && solanaRpcUrl && !solanaFeePayerKey)
     throw new ConfigError('SOLANA_RPC_URL needs SOLANA_FEE_PAYER_KEY (the service pays the fee of every Solana payment)');
+  const solanaChain = solanaChainId(env);
+  // The service pays on one Solana cluster: an asset on another would be accepted for settlement
+  // and then never offered to a buyer, with nothing saying why.
+  const elsewhere = mode === 'production' && solanaRpcUrl ? assets.find((a) => a.id.startsWith('solana:') && !a.id.startsWith(`${solanaChain}/`)) : undefined;
+  if (elsewhere) throw new ConfigError(`ASSETS_FILE lists ${elsewhere.id}, not on SOLANA_CHAIN_ID (${solanaChain}), the Solana cluster SOLANA_RPC_URL serves`);
   const ratePerS = int(env, 'RATE_LIMIT_PER_S', 100, 0, 1_000_000);
   const rateBurst = int(env, 'RATE_LIMIT_BURST', Math.max(1, 2 * ratePerS), 1, 10_000_000);
   // Guessing keys: a client with a valid key spends this only on its first request per process
@@ -207,7 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ...(collectDataSecret ? { collectDataSecret } : {}),
     ...(solanaRpcUrl ? { solanaRpcUrl } : {}),
     ...(solanaFeePayerKey ? { solanaFeePayerKey } : {}),
-    solanaChainId: solanaChainId(env),
+    solanaChainId: solanaChain,
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
     quoteTtlS: int(env, 'QUOTE_TTL_S', 300, 30, 3600),
     fxRates: fxRates(env),
