@@ -73,6 +73,36 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ EVM_RELAYER_MIN_BALANCE_WEI: bad })).toThrow(/^EVM_RELAYER_MIN_BALANCE_WEI must be a whole number of base units/);
     expect(() => loadConfig({ SOLANA_FEE_PAYER_MIN_LAMPORTS: '0.05' })).toThrow(/^SOLANA_FEE_PAYER_MIN_LAMPORTS must be a whole number of base units/);
   });
+
+  it('pays Solana on mainnet unless SOLANA_CHAIN_ID names another cluster (or the sandbox) by its CAIP-2 id', () => {
+    expect(loadConfig({}).solanaChainId).toBe('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp');
+    expect(loadConfig({ SOLANA_CHAIN_ID: '' }).solanaChainId).toBe('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp');
+    expect(loadConfig({ SOLANA_CHAIN_ID: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' }).solanaChainId).toBe('solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1');
+    expect(loadConfig({ SERVICE_MODE: 'production', SOLANA_CHAIN_ID: 'solana:sandbox' }).solanaChainId).toBe('solana:sandbox');
+    for (const bad of [
+      'solana:devnet',
+      'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa', // 31 characters
+      'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1x', // 33
+      'solana:0tWTRABZaYq6iMfeYKouRu166VU2xqa1', // 0 is not base58
+      'solana:OtWTRABZaYq6iMfeYKouRu166VU2xqa1', // nor O, I and l
+      'eip155:1',
+      '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+      'solana:sandbox-2',
+    ]) {
+      expect(() => loadConfig({ SOLANA_CHAIN_ID: bad }), bad).toThrow(new RegExp(`^SOLANA_CHAIN_ID must be solana:<the first 32 base58 characters .*; got "${bad}"$`));
+    }
+  });
+
+  it('refuses, in production with a Solana RPC, Solana assets on another cluster than SOLANA_CHAIN_ID: they could never be paid', () => {
+    const solana = { SERVICE_MODE: 'production', SOLANA_RPC_URL: 'https://solana.example', SOLANA_FEE_PAYER_KEY: JSON.stringify(Array(64).fill(1)) };
+    // The default assets file lists mainnet USDC.
+    expect(loadConfig(solana).solanaChainId).toBe('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp');
+    expect(() => loadConfig({ ...solana, SOLANA_CHAIN_ID: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' })).toThrow(
+      /^ASSETS_FILE lists solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp\/token:\w+, not on SOLANA_CHAIN_ID \(solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1\)/,
+    );
+    // Without a Solana RPC nothing is paid on Solana at all, so the file's Solana entries are not checked.
+    expect(loadConfig({ SERVICE_MODE: 'production', SOLANA_CHAIN_ID: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' }).solanaChainId).toBe('solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1');
+  });
 });
 
 describe('ASSETS_FILE contents', () => {

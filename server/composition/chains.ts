@@ -2,7 +2,7 @@ import { Wallet } from 'ethers';
 import type { RequestHandler } from 'express';
 import { createEvmChainAdapter, evmChainsFromConfig } from '../../adapters/chains/evm/gateway-adapter.ts';
 import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
-import { SOLANA_MAINNET, solanaChainFromConfig } from '../../adapters/chains/solana/config.ts';
+import { solanaChainFromConfig } from '../../adapters/chains/solana/config.ts';
 import type { AppConfig } from '../config.ts';
 import type { AssetConfig } from '../domain/assets.ts';
 import type { ChainPort } from '../ports/chains.ts';
@@ -31,7 +31,7 @@ export async function openChains(config: AppConfig): Promise<OpenedChains> {
     const evm = config.evmRelayerKey ? evmChainsFromConfig(config.evmRpcUrls, config.evmRelayerKey, config.permit2Address, config.evmConfirmations, tuning) : [];
     const ports: ChainPort[] = evm.length ? [createEvmChainAdapter(evm)] : [];
     if (config.solanaRpcUrl && config.solanaFeePayerKey)
-      ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey, SOLANA_MAINNET, config.solanaFeePayerMinLamports)]));
+      ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey, config.solanaChainId, config.solanaFeePayerMinLamports)]));
     return { assets: [], ports, close: async () => {} };
   }
   const { createSandboxChains, createSandboxRouter } = await import('./sandbox/index.ts');
