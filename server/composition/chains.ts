@@ -29,8 +29,13 @@ export interface OpenedChains {
  * The Solana fee payer needs nothing of the kind (adapters/chains/solana/README.md).
  */
 export async function openChains(config: AppConfig, logger?: Logger): Promise<OpenedChains> {
+  const tuning = {
+    replaceAfterMs: config.evmReplaceAfterS * 1000,
+    maxFeePerGas: BigInt(config.evmMaxFeeGwei) * 1_000_000_000n,
+    minRelayerBalance: config.evmRelayerMinBalanceWei,
+  };
   if (config.mode === 'production') {
-    const evm = config.evmRelayerKey ? evmChainsFromConfig(config.evmRpcUrls, config.evmRelayerKey, config.permit2Address, config.evmConfirmations) : [];
+    const evm = config.evmRelayerKey ? evmChainsFromConfig(config.evmRpcUrls, config.evmRelayerKey, config.permit2Address, config.evmConfirmations, tuning) : [];
     const sections =
       evm.length && config.databaseUrl
         ? createPostgresSections({
@@ -40,7 +45,8 @@ export async function openChains(config: AppConfig, logger?: Logger): Promise<Op
           })
         : undefined;
     const ports: ChainPort[] = evm.length ? [createEvmChainAdapter(evm, sections ? { sections } : {})] : [];
-    if (config.solanaRpcUrl && config.solanaFeePayerKey) ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey)]));
+    if (config.solanaRpcUrl && config.solanaFeePayerKey)
+      ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey, config.solanaChainId, config.solanaFeePayerMinLamports)]));
     return { assets: [], ports, close: async () => sections?.close() };
   }
   const { createSandboxChains, createSandboxRouter } = await import('./sandbox/index.ts');
@@ -50,8 +56,10 @@ export async function openChains(config: AppConfig, logger?: Logger): Promise<Op
   return {
     assets: sandbox.assetConfigs(),
     ports: [
-      createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer, permit2: evm.permit2Address, confirmations: 1, etaS: 2 }]),
-      createSolanaChainAdapter([{ caip2: sandbox.solana.caip2, connection: sandbox.solana.connection, feePayer: sandbox.solana.feePayer, etaS: 2 }]),
+      createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer, permit2: evm.permit2Address, confirmations: 1, etaS: 2, ...tuning }]),
+      createSolanaChainAdapter([
+        { caip2: sandbox.solana.caip2, connection: sandbox.solana.connection, feePayer: sandbox.solana.feePayer, etaS: 2, minFeePayerLamports: config.solanaFeePayerMinLamports },
+      ]),
     ],
     routes: createSandboxRouter(sandbox, { publicBaseUrl: config.publicBaseUrl }),
     close: () => sandbox.close(),
