@@ -11,6 +11,7 @@ import type { LiteSVM } from 'litesvm';
 import type { SolanaRpc } from '../../chains/solana/rpc.ts';
 import { base58Encode } from '../../chains/solana/base58.ts';
 import { describeFailure } from './errors.ts';
+import { afterPrograms } from './x87.ts';
 
 /** Solana's blockhash validity window (MAX_PROCESSING_AGE). */
 export const BLOCKHASH_VALIDITY_BLOCKS = 150;
@@ -71,13 +72,13 @@ export function createSandboxConnection(ledger: SandboxLedger): SandboxConnectio
       throw rejected('Transaction simulation failed: This transaction has already been processed', []);
     }
     if (!skipPreflight) {
-      const simulated = ledger.svm.simulateTransaction(tx);
+      const simulated = afterPrograms(() => ledger.svm.simulateTransaction(tx));
       if ('err' in simulated) {
         const failure = describeFailure(simulated);
         throw rejected(`Transaction simulation failed: ${failure.message}`, simulated.meta().logs());
       }
     }
-    const result = ledger.svm.sendTransaction(tx);
+    const result = afterPrograms(() => ledger.svm.sendTransaction(tx));
     if ('err' in result) {
       const failure = describeFailure(result);
       // Only executed transactions are kept in LiteSVM's history; sanity failures never landed.
