@@ -72,6 +72,17 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
       await f.s.quotes.updateState(newId('option'), permit2State(false), deadline);
     });
 
+    it('refuses an invalid Date by name, changing nothing', async () => {
+      const pay = await paid();
+      const q = quote(pay.id, 300_000, { collectData: true });
+      await f.s.quotes.save([q]);
+      const invalid = new Date(Number.NaN);
+      await expect(f.s.quotes.updateState(q.optionId, permit2State(false), invalid)).rejects.toThrow(/invalid Date/);
+      await expect(f.s.quotes.live(pay.id, invalid)).rejects.toThrow(/invalid Date/);
+      await expect(f.s.quotes.saveCollected(pay.id, q.optionId, { data: { termsAccepted: true }, termsAcceptedAt: t0, at: invalid })).rejects.toThrow(/invalid Date/);
+      expect(await f.s.quotes.get(pay.id, q.optionId)).toEqual(q);
+    });
+
     it('finds a payment’s quotes still live after a time, exact to the base unit', async () => {
       const q = await quoted();
       expect(await f.s.quotes.live(q.pay.id, t0)).toEqual([q.live]);

@@ -29,6 +29,21 @@ export interface SqlDb extends SqlClient {
 
 const INT8_OID = 20;
 
+/**
+ * Query parameters as they go to either engine: a Date is sent as its ISO instant, and an invalid
+ * one is refused by name. Why here rather than in pg: pg formats a Date's UTC offset with a
+ * floating-point `%`, which a native library that leaves the x87 FPU dirty turns into
+ * "…+00:NaN" (adapters/sandbox/solana/x87.ts), and it sends an invalid Date on as "NaN-NaN-…",
+ * which PostgreSQL refuses with an error naming neither the field nor the cause.
+ */
+function sqlParams(params: unknown[] | undefined): unknown[] {
+  return (params ?? []).map((p, i) => {
+    if (!(p instanceof Date)) return p;
+    if (Number.isNaN(p.getTime())) throw new RangeError(`storage refuses an invalid Date as query parameter $${i + 1}`);
+    return p.toISOString();
+  });
+}
+
 export function createPgDb(opts: { url: string; schema?: string; max?: number }): SqlDb {
   const pool = new pg.Pool({
     connectionString: opts.url,
@@ -42,14 +57,14 @@ export function createPgDb(opts: { url: string; schema?: string; max?: number })
   // An idle client's connection error must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[], name?: string) => {
-    const r = name ? await named(client, sql, params, name) : await client.query(sql, params);
+    const r = name ? await named(client, sql, sqlParams(params), name) : await client.query(sql, sqlParams(params));
     return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
   };
   // pg copies a `{ name, text, values }` config property by property through descriptors, which
   // was 5 % of the status endpoint's CPU; a Query built from the text alone skips that copy.
-  const named = (client: pg.Pool | pg.PoolClient, sql: string, params: unknown[] | undefined, name: string) =>
+  const named = (client: pg.Pool | pg.PoolClient, sql: string, params: unknown[], name: string) =>
     new Promise<pg.QueryResult>((resolve, reject) => {
-      const q = new pg.Query(sql, params ?? []);
+      const q = new pg.Query(sql, params);
       (q as unknown as { name: string }).name = name;
       (client.query as (q: unknown, cb: (err: Error | null, r: pg.QueryResult) => void) => void).call(client, q, (err, r) => (err ? reject(err) : resolve(r)));
     });
@@ -89,7 +104,7 @@ export async function createPgliteDb(opts: { dataDir?: string }): Promise<SqlDb>
       await c.exec(sql);
     },
     async query<R>(sql: string, params?: unknown[]) {
-      const r = await c.query<R>(sql, params);
+      const r = await c.query<R>(sql, sqlParams(params));
       // PGlite reports affectedRows 0 for a SELECT; count returned rows there, as pg does.
       return { rows: r.rows, rowCount: r.rows.length > 0 ? r.rows.length : (r.affectedRows ?? 0) };
     },
