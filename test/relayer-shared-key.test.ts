@@ -1,12 +1,14 @@
 // One relayer key, two worker processes: 200 gasless payments (EIP-3009 and Permit2) on the
 // standalone sandbox chains, with PostgreSQL and Redis, each paid by one relayer transaction of its
-// own nonce. Each runtime has its own pools, providers and relayer wallet, as separate processes do.
+// own nonce, and Solana payments beside them (their sandbox runs programs in this very process).
+// Each runtime has its own pools, providers and relayer wallet, as separate processes do.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { Keypair, Transaction as SolanaTransaction } from '@solana/web3.js';
 import { Transaction, Wallet } from 'ethers';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -22,6 +24,8 @@ import { deleteKeysWithPrefix } from './helpers/redis-cleanup.ts';
 import { postgresAvailable, postgresUrl, redisAvailable, redisUrl } from './helpers/services.ts';
 
 const PAYMENTS = 200;
+/** Paid alongside on Solana with the one fee payer key, which needs no lock (no account nonce). */
+const SOLANA_PAYMENTS = 20;
 const MAX_CONFIRM_TO_SUCCESS_MS = 60_000;
 
 const services = (await postgresAvailable()) && (await redisAvailable());
@@ -63,18 +67,21 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** Counts, per worker, the steps that handed a relayer transaction to the node. */
+/** Counts, per worker, the steps that handed an EVM relayer transaction to the node. */
 function countingSubmissions(counter: { submitted: number }) {
   return async (...args: Parameters<typeof openChains>) => {
     const opened = await openChains(...args);
-    const count = (port: ChainPort): ChainPort => ({
-      ...port,
-      advance: async (...a) => {
-        const state = await port.advance(...a);
-        if (state.state === 'submitted') counter.submitted++;
-        return state;
-      },
-    });
+    const count = (port: ChainPort): ChainPort =>
+      port.namespace !== 'eip155'
+        ? port
+        : {
+            ...port,
+            advance: async (...a) => {
+              const state = await port.advance(...a);
+              if (state.state === 'submitted') counter.submitted++;
+              return state;
+            },
+          };
     return { ...opened, ports: opened.ports.map(count) };
   };
 }
@@ -165,30 +172,28 @@ if (services) {
   }, 60_000);
 
   describe('one relayer key shared by two worker processes', () => {
-    it(`pays ${PAYMENTS} gasless payments, each with one relayer transaction of its own nonce, none stalled`, async () => {
+    it(`pays ${PAYMENTS} gasless EVM payments, each with one relayer transaction of its own nonce, and ${SOLANA_PAYMENTS} Solana ones, none stalled`, async () => {
       const evm = chains.chains.evm;
       const usdc = chains.chains.assetConfigs().find((a) => a.symbol === 'USDC' && a.id.startsWith('eip155'))!.id;
       const usdt = chains.chains.assetConfigs().find((a) => a.symbol === 'USDT')!.id;
+      const solUsdc = chains.chains.assetConfigs().find((a) => a.id.startsWith('solana:'))!.id;
+      const solana = chains.chains.solana;
       const destination = Wallet.createRandom().address;
+      const solDestination = Keypair.generate().publicKey.toBase58();
       const m = await call('POST', '/v1/merchants', keys.partner, { merchantName: 'Shared Shop', merchantEmail: 'shop@shared.test' }, { 'Idempotency-Key': `m-${Math.random()}` });
       expect(m.status).toBe(201);
       const merchantId = m.body.merchant.id as string;
-      const s = await call(
-        'POST',
-        `/v1/merchants/${merchantId}/settlements/crypto`,
-        keys.partner,
-        { settlements: [usdc, usdt].map((asset) => ({ asset, destination: `eip155:31337:${destination}` })) },
-        { 'Idempotency-Key': `s-${Math.random()}` },
-      );
+      const settlements = [
+        ...[usdc, usdt].map((asset) => ({ asset, destination: `eip155:31337:${destination}` })),
+        { asset: solUsdc, destination: `${solUsdc.split('/')[0]}:${solDestination}` },
+      ];
+      const s = await call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, keys.partner, { settlements }, { 'Idempotency-Key': `s-${Math.random()}` });
       expect(s.status).toBe(201);
       const relayerNonceBefore = await evm.ethersProvider.getTransactionCount(evm.relayer.address, 'latest');
 
-      // Buyers funded, and every Permit2 buyer's approval in place, before the clock starts.
-      const plan = Array.from({ length: PAYMENTS }, (_, i) => ({ flow: i % 2 === 0 ? 'eip3009' : 'permit2', wallet: Wallet.createRandom().connect(evm.ethersProvider) }));
-      const prepared = await inBatches(plan, 8, async ({ flow, wallet }) => {
-        const asset = flow === 'eip3009' ? usdc : usdt;
-        await evm.fund(wallet.address, asset.split(':').pop()!, 2_000_000n);
-        if (flow === 'permit2') await evm.fund(wallet.address, null, 10n ** 16n);
+      type Option = { id: string; amount: { unit: string }; actions: Array<{ data: { method: string; params: any[]; data?: string } }> };
+      /** A new payment's option in `asset` for `account` (the merchant takes three tokens: the buyer pays with the one it holds). */
+      const optionFor = async (account: string, asset: string): Promise<{ id: string; option: Option }> => {
         const p = await call(
           'POST',
           '/v1/payments',
@@ -198,12 +203,18 @@ if (services) {
         );
         expect(p.status).toBe(201);
         const id = p.body.paymentId as string;
-        const o = await call('POST', `/v1/gateway/payment/${id}/options`, keys.wallet, { accounts: [`eip155:31337:${wallet.address}`] });
+        const o = await call('POST', `/v1/gateway/payment/${id}/options`, keys.wallet, { accounts: [account] });
         expect(o.status).toBe(200);
-        // The merchant takes both tokens: the buyer pays with the one it holds.
-        const option = (o.body.options as Array<{ id: string; amount: { unit: string }; actions: Array<{ data: { method: string; params: any[] } }> }>).find(
-          (x) => x.amount.unit === `caip19/${asset}`,
-        )!;
+        return { id, option: (o.body.options as Option[]).find((x) => x.amount.unit === `caip19/${asset}`)! };
+      };
+
+      // Buyers funded, every Permit2 buyer's approval in place, and every result signed, before the clock starts.
+      const plan = Array.from({ length: PAYMENTS }, (_, i) => ({ flow: i % 2 === 0 ? 'eip3009' : 'permit2', wallet: Wallet.createRandom().connect(evm.ethersProvider) }));
+      const prepared = await inBatches(plan, 8, async ({ flow, wallet }) => {
+        const asset = flow === 'eip3009' ? usdc : usdt;
+        await evm.fund(wallet.address, asset.split(':').pop()!, 2_000_000n);
+        if (flow === 'permit2') await evm.fund(wallet.address, null, 10n ** 16n);
+        const { id, option } = await optionFor(`eip155:31337:${wallet.address}`, asset);
         const results: string[] = [];
         for (const action of option.actions) {
           if (action.data.method === 'eth_sendTransaction') {
@@ -216,10 +227,21 @@ if (services) {
         return { id, optionId: option.id, results, flow };
       });
       expect(prepared.filter((p) => p.flow === 'permit2')).toHaveLength(PAYMENTS / 2);
+      // Solana last: its transactions carry a recent blockhash, kept fresh until confirmed.
+      const solanaPrepared = await inBatches(Array.from({ length: SOLANA_PAYMENTS }), 8, async () => {
+        const buyer = Keypair.generate();
+        solana.fund(buyer.publicKey.toBase58(), solana.mint.toBase58(), 2_000_000n);
+        const { id, option } = await optionFor(`${solana.caip2}:${buyer.publicKey.toBase58()}`, solUsdc);
+        const f = await call('POST', `/v1/gateway/payment/${id}/fetch`, keys.wallet, { optionId: option.id, data: option.actions[0]!.data.data });
+        expect(f.status).toBe(200);
+        const tx = SolanaTransaction.from(Buffer.from(f.body.actions[0].data.params[0].transaction as string, 'base64'));
+        tx.partialSign(buyer);
+        return { id, optionId: option.id, results: [tx.serialize({ requireAllSignatures: false, verifySignatures: false }).toString('base64')], flow: 'solana' };
+      });
 
       // Confirm all (no wait in the confirm), then follow each by long-polling its status.
       const started = Date.now();
-      const outcomes = await inBatches(prepared, 50, async (p) => {
+      const outcomes = await inBatches([...prepared, ...solanaPrepared], 60, async (p) => {
         const confirmedAt = Date.now();
         const c = await call('POST', `/v1/gateway/payment/${p.id}/confirm?maxPollMs=0`, keys.wallet, {
           optionId: p.optionId,
@@ -231,19 +253,23 @@ if (services) {
         while (!status.isFinal && status.status !== 'requires_action' && Date.now() - confirmedAt < MAX_CONFIRM_TO_SUCCESS_MS + 10_000) {
           status = (await call('GET', `/v1/gateway/payment/${p.id}/status?maxPollMs=5000`, keys.wallet)).body;
         }
-        return { status: status.status as string, txId: status.info?.txId as string | undefined, ms: Date.now() - confirmedAt };
+        return { flow: p.flow, status: status.status as string, txId: status.info?.txId as string | undefined, ms: Date.now() - confirmedAt };
       });
       const totalMs = Date.now() - started;
+      const evmOutcomes = outcomes.filter((o) => o.flow !== 'solana');
+      const solanaOutcomes = outcomes.filter((o) => o.flow === 'solana');
       const slowest = Math.max(...outcomes.map((o) => o.ms));
       console.log(
-        `${PAYMENTS} payments on one relayer key, 2 workers: ${totalMs} ms from the first confirm to the last success, ` +
-          `${((PAYMENTS * 1000) / totalMs).toFixed(1)} payments/s; slowest confirm → succeeded ${slowest} ms; ` +
-          `submissions per worker ${counters.map((c) => c.submitted).join(' / ')}; relayer sends refused by the node ${relayerSends.refused.length}`,
+        `${PAYMENTS} EVM payments on one relayer key + ${SOLANA_PAYMENTS} Solana payments on one fee payer, 2 workers: ` +
+          `${totalMs} ms from the first confirm to the last success, ${((outcomes.length * 1000) / totalMs).toFixed(1)} payments/s; ` +
+          `slowest confirm → succeeded ${slowest} ms; EVM submissions per worker ${counters.map((c) => c.submitted).join(' / ')}; ` +
+          `relayer sends refused by the node ${relayerSends.refused.length}`,
       );
 
       expect(outcomes.filter((o) => o.status !== 'succeeded')).toEqual([]);
       expect(slowest).toBeLessThan(MAX_CONFIRM_TO_SUCCESS_MS);
-      const txIds = new Set(outcomes.map((o) => o.txId));
+      expect(new Set(solanaOutcomes.map((o) => o.txId)).size).toBe(SOLANA_PAYMENTS);
+      const txIds = new Set(evmOutcomes.map((o) => o.txId));
       expect(txIds.size).toBe(PAYMENTS);
       // Every payment's transaction is the relayer's, mined and successful, each with its own nonce...
       const txs = await inBatches([...txIds], 20, async (hash) => {
