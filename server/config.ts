@@ -49,6 +49,10 @@ export interface AppConfig {
   unauthenticatedRateLimit: RateLimit | null;
   /** Proxies in front of the service (X-Forwarded-For hops to believe); 0: clients connect directly. */
   trustProxyHops: number;
+  /** SIGTERM: how long an API process lets requests in flight finish before it cuts them and exits. */
+  shutdownTimeoutS: number;
+  /** SIGTERM: how long a worker waits for its running jobs before it exits non-zero (they are then run again elsewhere). */
+  workerShutdownTimeoutS: number;
 }
 
 export class ConfigError extends Error {}
@@ -196,6 +200,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     rateLimit: ratePerS === 0 ? null : { perSecond: ratePerS, burst: rateBurst },
     unauthenticatedRateLimit: unauthPerS === 0 ? null : { perSecond: unauthPerS, burst: unauthBurst },
     trustProxyHops: int(env, 'TRUST_PROXY', 0, 0, 10),
+    // Below a balancer's usual drain time (and Kubernetes' 30 s grace period), so the process,
+    // not the platform's SIGKILL, decides what is cut.
+    shutdownTimeoutS: int(env, 'SHUTDOWN_TIMEOUT_S', 10, 1, 300),
+    workerShutdownTimeoutS: int(env, 'WORKER_SHUTDOWN_TIMEOUT_S', 30, 1, 3600),
     ...(collectDataSecret ? { collectDataSecret } : {}),
     ...(solanaRpcUrl ? { solanaRpcUrl } : {}),
     ...(solanaFeePayerKey ? { solanaFeePayerKey } : {}),
