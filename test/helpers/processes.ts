@@ -49,8 +49,8 @@ export async function startService(kind: ServiceKind, env: Record<string, string
   const script = kind === 'api' ? 'server/main.ts' : 'server/worker.ts';
   const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...baseEnv(), LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
   const name = opts.name ?? `${kind}-${started.length + 1}`;
   const logLines = () =>
@@ -77,12 +77,7 @@ export async function startService(kind: ServiceKind, env: Record<string, string
   };
   started.push(proc);
   const ready = kind === 'api' ? 'listening' : 'worker started';
-  await waitFor(
-    `${name} to log "${ready}"`,
-    () => child.exitCode !== null || logLines().some((l) => l.msg === ready),
-    opts.readyMs ?? 60_000,
-    50,
-  ).catch((err: Error) => {
+  await waitFor(`${name} to log "${ready}"`, () => child.exitCode !== null || logLines().some((l) => l.msg === ready), opts.readyMs ?? 60_000, 50).catch((err: Error) => {
     throw new Error(`${err.message}\n--- ${name} logs ---\n${text}`);
   });
   if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before it was ready:\n${text}`);

@@ -108,7 +108,11 @@ export async function startCluster(name: string): Promise<Cluster> {
     const api = async (extra: Record<string, string> = {}) => startService('api', { ...env, PORT: String(await freePort()), ...extra });
     const first = await api();
     const call = async (path: string, body: unknown, headers: Record<string, string>) => {
-      const res = await fetch(`${first.url}${path}`, { method: 'POST', headers: { 'Api-Key': partnerKey, 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      const res = await fetch(`${first.url}${path}`, {
+        method: 'POST',
+        headers: { 'Api-Key': partnerKey, 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as Record<string, any> };
     };
     const m = await call('/v1/merchants', { merchantName: 'Multi Shop', merchantEmail: 'shop@multi.test' }, { 'Idempotency-Key': `m-${Math.random()}` });

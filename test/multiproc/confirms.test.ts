@@ -32,7 +32,13 @@ describe.runIf(up)('concurrent confirms of one payment through two API processes
     const usdc = cluster.chains.chains.assetConfigs().find((a) => a.symbol === 'USDC' && a.id.startsWith('eip155'))!.id;
     const token = usdc.split(':').pop()!;
     const [a, b] = apis as [ServiceProcess, ServiceProcess];
-    const p = await post(a, '/v1/payments', cluster.partnerKey, { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: `c-${Math.random()}` }, { 'Merchant-Id': cluster.merchantId });
+    const p = await post(
+      a,
+      '/v1/payments',
+      cluster.partnerKey,
+      { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: `c-${Math.random()}` },
+      { 'Merchant-Id': cluster.merchantId },
+    );
     expect(p.status).toBe(201);
     const paymentId = p.body.paymentId as string;
     const wallet = Wallet.createRandom();
@@ -47,7 +53,9 @@ describe.runIf(up)('concurrent confirms of one payment through two API processes
     const fromBlock = await evm.ethersProvider.getBlockNumber();
 
     const body = { optionId: option.id, results: [{ type: 'walletRpc', data: [signature] }] };
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => post(apis[i % 2]!, `/v1/gateway/payment/${paymentId}/confirm?maxPollMs=30000`, cluster.walletKey, body)));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post(apis[i % 2]!, `/v1/gateway/payment/${paymentId}/confirm?maxPollMs=30000`, cluster.walletKey, body)),
+    );
     console.log(`10 concurrent confirms: statuses ${answers.map((r) => `${r.status}/${r.body.status ?? r.body.code}`).join(', ')}`);
     for (const r of answers) expect(r.status).toBe(200);
     expect(answers.some((r) => r.body.status === 'succeeded')).toBe(true);

@@ -63,7 +63,11 @@ describe.runIf(up)('SIGTERM to an API process', () => {
     const idle = await new Promise<number>((done) => request(new URL('/healthz', api.url), { agent }, (res) => res.resume().on('end', () => done(res.statusCode!))).end());
     expect(idle).toBe(200);
     const polls = Array.from({ length: 3 }, () =>
-      fetch(`${api.url}/v1/payments/${paymentId}/status?maxPollMs=30000`, { headers: headers() }).then(async (r) => ({ status: r.status, body: (await r.json()) as any, at: Date.now() })),
+      fetch(`${api.url}/v1/payments/${paymentId}/status?maxPollMs=30000`, { headers: headers() }).then(async (r) => ({
+        status: r.status,
+        body: await r.json(),
+        at: Date.now(),
+      })),
     );
     const slow = slowCreate(api, agent);
     // Every request has reached the process: it counts them in flight when told to stop.

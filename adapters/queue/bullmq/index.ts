@@ -103,6 +103,9 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
         settings: { backoffStrategy: (attemptsMade: number) => backoffDelay(policy, attemptsMade) },
       });
       w.on('error', (err) => log.warn({ err: describeError(err), queue: name }, 'bullmq worker error'));
+      // Any live worker's periodic check finds a job whose worker died (or gave up at its shutdown
+      // bound) once that worker's lock lapses, and runs it again here.
+      w.on('stalled', (jobId) => log.warn({ jobId, queue: name }, 'job stalled (its worker stopped without finishing it); running it again'));
       w.on('failed', (bj, err) => {
         if (!bj) return;
         const last = bj.attemptsMade >= policy.maxAttempts;
