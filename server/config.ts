@@ -53,6 +53,13 @@ export interface AppConfig {
   shutdownTimeoutS: number;
   /** SIGTERM: how long a worker waits for its running jobs before it exits non-zero (they are then run again elsewhere). */
   workerShutdownTimeoutS: number;
+  /**
+   * BullMQ's job lock and stalled-job check interval: a job whose worker died runs again elsewhere
+   * within two to three times this. A running job's lock is renewed every half of it, so a job on a
+   * slow RPC keeps it; shorter recovers sooner, but a worker that cannot renew in time (event loop
+   * blocked, Redis unreachable) has its job judged stalled and run again elsewhere.
+   */
+  queueLockS: number;
 }
 
 export class ConfigError extends Error {}
@@ -204,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     // not the platform's SIGKILL, decides what is cut.
     shutdownTimeoutS: int(env, 'SHUTDOWN_TIMEOUT_S', 10, 1, 300),
     workerShutdownTimeoutS: int(env, 'WORKER_SHUTDOWN_TIMEOUT_S', 30, 1, 3600),
+    queueLockS: int(env, 'QUEUE_LOCK_S', 30, 2, 600),
     ...(collectDataSecret ? { collectDataSecret } : {}),
     ...(solanaRpcUrl ? { solanaRpcUrl } : {}),
     ...(solanaFeePayerKey ? { solanaFeePayerKey } : {}),

@@ -11,8 +11,8 @@ import { startCluster, type Cluster } from './cluster.ts';
 import { startRpcGate, type RpcGate } from './rpc-gate.ts';
 
 const up = (await postgresAvailable()) && (await redisAvailable());
-/** BullMQ's defaults: a dead worker's lock lapses within 30 s, and a live worker checks for stalled jobs every 30 s. */
-const RECOVERY_BOUND_MS = 90_000;
+/** QUEUE_LOCK_S=5 (cluster.ts): a dead worker's lock lapses within 5 s, and a live worker checks for stalled jobs every 5 s. */
+const RECOVERY_BOUND_MS = 30_000;
 
 describe.runIf(up)('SIGTERM and SIGKILL to a worker running a job', () => {
   let cluster: Cluster;
@@ -122,7 +122,7 @@ describe.runIf(up)('SIGTERM and SIGKILL to a worker running a job', () => {
     await worker();
     await waitFor('both payments to succeed', async () => (await statusOf(first.paymentId)) === 'succeeded' && (await statusOf(second.paymentId)) === 'succeeded', 60_000, 200);
     await expectPaidOnce(before, first.amount, 2);
-  }, 150_000);
+  }, 90_000);
 
   for (const stop of ['bound', 'SIGKILL'] as const) {
     it(`${stop === 'bound' ? 'SIGTERM past WORKER_SHUTDOWN_TIMEOUT_S: exits 1' : 'SIGKILL'} with the transaction sent but unrecorded; another worker finishes the job, paid once`, async () => {
@@ -147,6 +147,6 @@ describe.runIf(up)('SIGTERM and SIGKILL to a worker running a job', () => {
       // Recovered by BullMQ's stalled-job check (the outbox relay does not enqueue a relayed job again).
       expect(w2.logLines().some((l) => String(l.msg).startsWith('job stalled'))).toBe(true);
       await expectPaidOnce(before, amount);
-    }, 150_000);
+    }, 90_000);
   }
 });
