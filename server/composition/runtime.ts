@@ -4,6 +4,7 @@ import { createApp } from '../app.ts';
 import type { AppConfig } from '../config.ts';
 import { createAssetRegistry, type AssetRegistry } from '../domain/assets.ts';
 import { createPriceTable } from '../domain/prices.ts';
+import { createServiceAccountChecks } from '../domain/service-accounts.ts';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../jobs/webhook-dispatcher.ts';
 import { firstStart } from '../first-start.ts';
 import { buildJobHandlers } from '../jobs/handlers.ts';
@@ -29,7 +30,7 @@ export interface RuntimeOptions {
   /** Where first-start messages go (the sandbox's first keys); the console by default. */
   print?: (text: string) => void;
   /** Tests: chains without starting the sandbox or dialling RPC URLs. */
-  openChains?: (config: AppConfig) => Promise<OpenedChains>;
+  openChains?: (config: AppConfig, logger: Logger) => Promise<OpenedChains>;
 }
 
 /** Everything one process runs, built from the configuration in one place. */
@@ -103,8 +104,16 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
     closers.storage = once(() => storage.close());
     if (role === 'api') await firstStart(storage, config, opts.print ?? ((text) => console.log(text)));
 
-    const chains = await (opts.openChains ?? openChains)(config);
-    closers.chains = once(() => chains.close());
+    const chains = await (opts.openChains ?? openChains)(config, logger);
+    // Fee accounts run dry quietly: read every minute in every process (a worker serves no
+    // /readyz), so a low one is in the logs even where nothing polls readiness.
+    const serviceAccounts = createServiceAccountChecks({ ports: chains.ports, clock: systemClock, logger });
+    const balanceWatch = setInterval(() => void serviceAccounts.checks(), 60_000);
+    balanceWatch.unref();
+    closers.chains = once(() => {
+      clearInterval(balanceWatch);
+      return chains.close();
+    });
     const assets = createAssetRegistry([...config.assets, ...chains.assets]);
     const chainRegistry = createChainRegistry(chains.ports);
 
@@ -174,6 +183,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       paymentTimes: { defaultTtlS: config.paymentDefaultTtlS, maxTtlS: config.paymentMaxTtlS },
       onJobsWritten: () => notify(),
       chains: chainRegistry,
+      serviceAccounts,
       prices: createPriceTable(config.fxRates),
       quoteTtlS: config.quoteTtlS,
       ...(chains.routes ? { extraRoutes: chains.routes } : {}),
