@@ -46,6 +46,22 @@ describe('loadConfig', () => {
     expect(loadConfig({ SERVICE_MODE: 'production', HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
   });
 
+  it('bounds shutdown: 10 s for an API process and 30 s for a worker unless told otherwise, named when out of range', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownTimeoutS: 10, workerShutdownTimeoutS: 30 });
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_S: '3', WORKER_SHUTDOWN_TIMEOUT_S: '120' })).toMatchObject({ shutdownTimeoutS: 3, workerShutdownTimeoutS: 120 });
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_S: '0' })).toThrow(/^SHUTDOWN_TIMEOUT_S must be an integer from 1 to 300, got "0"$/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_S: '2.5' })).toThrow(/^SHUTDOWN_TIMEOUT_S must be an integer/);
+    expect(() => loadConfig({ WORKER_SHUTDOWN_TIMEOUT_S: 'soon' })).toThrow(/^WORKER_SHUTDOWN_TIMEOUT_S must be an integer from 1 to 3600/);
+  });
+
+  it('locks a queued job for 30 s (BullMQ’s default) unless QUEUE_LOCK_S says otherwise, from 2 s to 10 min', () => {
+    expect(loadConfig({}).queueLockS).toBe(30);
+    expect(loadConfig({ QUEUE_LOCK_S: '5' }).queueLockS).toBe(5);
+    expect(() => loadConfig({ QUEUE_LOCK_S: '1' })).toThrow(/^QUEUE_LOCK_S must be an integer from 2 to 600, got "1"$/);
+    expect(() => loadConfig({ QUEUE_LOCK_S: '601' })).toThrow(/^QUEUE_LOCK_S must be an integer from 2 to 600/);
+    expect(() => loadConfig({ QUEUE_LOCK_S: '2.5' })).toThrow(/^QUEUE_LOCK_S must be an integer/);
+  });
+
   it('refuses switches other than on and off, naming the variable', () => {
     expect(loadConfig({ JOB_WORKERS: 'off', REDIS_URL: 'redis://127.0.0.1:6379' }).jobWorkers).toBe(false);
     expect(loadConfig({ LOGO_CHECKS: 'off' }).logoChecks).toBe(false);

@@ -59,6 +59,17 @@ export interface AppConfig {
   unauthenticatedRateLimit: RateLimit | null;
   /** Proxies in front of the service (X-Forwarded-For hops to believe); 0: clients connect directly. */
   trustProxyHops: number;
+  /** SIGTERM: how long an API process lets requests in flight finish before it cuts them and exits. */
+  shutdownTimeoutS: number;
+  /** SIGTERM: how long a worker waits for its running jobs before it exits non-zero (they are then run again elsewhere). */
+  workerShutdownTimeoutS: number;
+  /**
+   * BullMQ's job lock and stalled-job check interval: a job whose worker died runs again elsewhere
+   * within two to three times this. A running job's lock is renewed every half of it, so a job on a
+   * slow RPC keeps it; shorter recovers sooner, but a worker that cannot renew in time (event loop
+   * blocked, Redis unreachable) has its job judged stalled and run again elsewhere.
+   */
+  queueLockS: number;
 }
 
 export class ConfigError extends Error {}
@@ -225,6 +236,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     rateLimit: ratePerS === 0 ? null : { perSecond: ratePerS, burst: rateBurst },
     unauthenticatedRateLimit: unauthPerS === 0 ? null : { perSecond: unauthPerS, burst: unauthBurst },
     trustProxyHops: int(env, 'TRUST_PROXY', 0, 0, 10),
+    // Below a balancer's usual drain time (and Kubernetes' 30 s grace period), so the process,
+    // not the platform's SIGKILL, decides what is cut.
+    shutdownTimeoutS: int(env, 'SHUTDOWN_TIMEOUT_S', 10, 1, 300),
+    workerShutdownTimeoutS: int(env, 'WORKER_SHUTDOWN_TIMEOUT_S', 30, 1, 3600),
+    queueLockS: int(env, 'QUEUE_LOCK_S', 30, 2, 600),
     ...(collectDataSecret ? { collectDataSecret } : {}),
     ...(solanaRpcUrl ? { solanaRpcUrl } : {}),
     ...(solanaFeePayerKey ? { solanaFeePayerKey } : {}),

@@ -60,7 +60,7 @@ export interface Runtime {
    * the server's close does not wait for them. `close()` does it too.
    */
   wakeWaiters(): Promise<void>;
-  /** Stops and closes everything opened, in order: webhooks → jobs → limiters → payment changes → storage → chains. Safe to call twice. */
+  /** Stops and closes everything opened, in order: payment changes (wakes long-polls) → webhooks → jobs → queue → limiters → storage → chains. Safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -84,9 +84,11 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
   // Closers in opening order; close() runs them in the reverse of a fixed order below.
   const closers: Partial<Record<'webhooks' | 'jobs' | 'rateLimiter' | 'unauthenticatedLimiter' | 'paymentChanges' | 'storage' | 'chains' | 'queue', () => Promise<void>>> = {};
   const closeAll = once(async () => {
-    // Dispatching stops before jobs (it writes delivery jobs), jobs before storage (handlers in
-    // flight write to it), storage before chains (a handler may still be reading a chain).
-    for (const name of ['webhooks', 'jobs', 'queue', 'rateLimiter', 'unauthenticatedLimiter', 'paymentChanges', 'storage', 'chains'] as const) {
+    // Long-polls are woken first (they answer with the payment as it is; the API process has
+    // stopped accepting before), dispatching stops before jobs (it writes delivery jobs), jobs
+    // before storage (handlers in flight write to it), storage before chains (a handler may still
+    // be reading a chain).
+    for (const name of ['paymentChanges', 'webhooks', 'jobs', 'queue', 'rateLimiter', 'unauthenticatedLimiter', 'storage', 'chains'] as const) {
       const close = closers[name];
       if (!close) continue;
       try {
