@@ -121,7 +121,14 @@ if (services) {
     it('(d) runs once a job Redis lost: it came back empty (a restart without persistence) while the job waited in its delayed set', async () => {
       const queueName = `q${++n}`;
       const queue = createBullmqQueue({ redisUrl, prefix, queueName, retry: { baseMs: 50, maxMs: 500 }, memoryCheckMs: 100 });
-      const jobs = await startJobs({ storage, queue, handlers: { 'crash.effect': effectHandler(storage.db) }, clock: { now: () => Date.now() }, logger: silentLogger, relayIntervalMs: 100 });
+      const jobs = await startJobs({
+        storage,
+        queue,
+        handlers: { 'crash.effect': effectHandler(storage.db) },
+        clock: { now: () => Date.now() },
+        logger: silentLogger,
+        relayIntervalMs: 100,
+      });
       try {
         const id = `job_d_${Date.now().toString(36)}`;
         const now = new Date();

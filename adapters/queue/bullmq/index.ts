@@ -37,7 +37,8 @@ function validate(o: BullmqQueueOptions): void {
   if (o.queueName !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(o.queueName)) throw new Error('bullmq queue: queueName must be 1-100 of A-Z a-z 0-9 _ . -');
   if (o.prefix !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(o.prefix)) throw new Error('bullmq queue: prefix must be 1-100 of A-Z a-z 0-9 _ . -');
   if (o.connectionName !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(o.connectionName)) throw new Error('bullmq queue: connectionName must be 1-100 of A-Z a-z 0-9 _ . -');
-  if (o.memoryCheckMs !== undefined && (!Number.isInteger(o.memoryCheckMs) || o.memoryCheckMs < 10)) throw new Error('bullmq queue: memoryCheckMs must be an integer of at least 10');
+  if (o.memoryCheckMs !== undefined && (!Number.isInteger(o.memoryCheckMs) || o.memoryCheckMs < 10))
+    throw new Error('bullmq queue: memoryCheckMs must be an integer of at least 10');
   if (o.keepFinishedMs !== undefined && (!Number.isInteger(o.keepFinishedMs) || o.keepFinishedMs < 1000))
     throw new Error('bullmq queue: keepFinishedMs must be an integer of at least 1000');
 }
@@ -76,7 +77,7 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
       if ((await client.get(memoryKey)) !== null) return;
       await client.set(memoryKey, String(Date.now()));
       if (!closed) {
-        log.warn({ queue: name }, 'Redis does not hold this queue\'s jobs (restarted empty, or new): unfinished outbox jobs are handed to it again');
+        log.warn({ queue: name }, "Redis does not hold this queue's jobs (restarted empty, or new): unfinished outbox jobs are handed to it again");
         for (const listener of lostListeners) listener();
       }
     } catch (err) {
