@@ -33,6 +33,7 @@ import type { PaymentTimeLimits } from './domain/payments/create-payment.ts';
 import { createChainRegistry, type ChainRegistry } from './ports/chains.ts';
 import { createPriceTable, type PricePort } from './domain/prices.ts';
 import { pagesRouter } from './pages/index.ts';
+import type { AccountCheck, ServiceAccountChecks } from './domain/service-accounts.ts';
 
 export interface AppDeps {
   storage: StoragePort;
@@ -46,6 +47,8 @@ export interface AppDeps {
   paymentTimes?: PaymentTimeLimits;
   /** The chains payments can be made on; none: options are always empty. */
   chains?: ChainRegistry;
+  /** The balances of the accounts paying fees, shown in /readyz; absent: storage alone. */
+  serviceAccounts?: ServiceAccountChecks;
   prices?: PricePort;
   /** How long a quoted option holds, seconds (default 300). */
   quoteTtlS?: number;
@@ -133,13 +136,20 @@ export function createApp(deps: AppDeps): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  const noAccounts: Record<string, AccountCheck> = {};
   app.get('/readyz', async (_req, res) => {
-    try {
-      await deps.storage.ping();
-      res.json({ status: 'ready' });
-    } catch {
-      res.status(503).json({ message: 'Storage is not reachable', code: 'service_unavailable' });
-    }
+    const [storageOk, accounts] = await Promise.all([
+      deps.storage.ping().then(
+        () => true,
+        () => false,
+      ),
+      deps.serviceAccounts ? deps.serviceAccounts.checks() : noAccounts,
+    ]);
+    const checks = { storage: { ok: storageOk }, ...accounts };
+    if (!storageOk) return void res.status(503).json({ message: 'Storage is not reachable', code: 'service_unavailable', checks });
+    // A low fee account answers 200 "degraded", never 503: taking the API out of its load balancer
+    // would stop creates, reads and direct transfers, which need no gas from the service.
+    res.json({ status: Object.values(accounts).every((c) => c.ok) ? 'ready' : 'degraded', checks });
   });
 
   const steps: express.RequestHandler[] = [

@@ -90,3 +90,31 @@ export function parseFxRates(value: unknown): { rates: Record<string, string> } 
   }
   return { rates: value as Record<string, string> };
 }
+
+/**
+ * A native amount in base units (wei, lamports) written as a whole decimal number: no sign, no
+ * exponent, no decimals (a mistyped `0.01` must not read as 0), at most 40 digits. Null otherwise.
+ */
+export function baseUnits(raw: string): bigint | null {
+  return /^\d{1,40}$/.test(raw.trim()) ? BigInt(raw.trim()) : null;
+}
+
+/** Solana mainnet-beta's CAIP-2 id: the default of SOLANA_CHAIN_ID. */
+export const SOLANA_MAINNET_CHAIN_ID = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
+
+/**
+ * The sandbox Solana's id (adapters/sandbox/solana's default reference). It is no cluster's genesis
+ * hash, yet the standalone sandbox chains serve it to production-mode processes, so it is accepted.
+ */
+const SOLANA_SANDBOX_CHAIN_ID = 'solana:sandbox';
+
+/** A cluster's CAIP-2 reference: the first 32 base58 characters of its genesis hash. */
+const SOLANA_CLUSTER_ID = /^solana:[1-9A-HJ-NP-Za-km-z]{32}$/;
+
+/** SOLANA_CHAIN_ID's value, or its problem. */
+export function parseSolanaChainId(value: string): { chainId: string } | { problem: string } {
+  if (SOLANA_CLUSTER_ID.test(value) || value === SOLANA_SANDBOX_CHAIN_ID) return { chainId: value };
+  return {
+    problem: `must be solana:<the first 32 base58 characters of the cluster's genesis hash>, e.g. ${SOLANA_MAINNET_CHAIN_ID} (mainnet), or ${SOLANA_SANDBOX_CHAIN_ID}; got "${value}"`,
+  };
+}

@@ -46,6 +46,22 @@ describe('loadConfig', () => {
     expect(loadConfig({ SERVICE_MODE: 'production', HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
   });
 
+  it('bounds shutdown: 10 s for an API process and 30 s for a worker unless told otherwise, named when out of range', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownTimeoutS: 10, workerShutdownTimeoutS: 30 });
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_S: '3', WORKER_SHUTDOWN_TIMEOUT_S: '120' })).toMatchObject({ shutdownTimeoutS: 3, workerShutdownTimeoutS: 120 });
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_S: '0' })).toThrow(/^SHUTDOWN_TIMEOUT_S must be an integer from 1 to 300, got "0"$/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_S: '2.5' })).toThrow(/^SHUTDOWN_TIMEOUT_S must be an integer/);
+    expect(() => loadConfig({ WORKER_SHUTDOWN_TIMEOUT_S: 'soon' })).toThrow(/^WORKER_SHUTDOWN_TIMEOUT_S must be an integer from 1 to 3600/);
+  });
+
+  it('locks a queued job for 30 s (BullMQ’s default) unless QUEUE_LOCK_S says otherwise, from 2 s to 10 min', () => {
+    expect(loadConfig({}).queueLockS).toBe(30);
+    expect(loadConfig({ QUEUE_LOCK_S: '5' }).queueLockS).toBe(5);
+    expect(() => loadConfig({ QUEUE_LOCK_S: '1' })).toThrow(/^QUEUE_LOCK_S must be an integer from 2 to 600, got "1"$/);
+    expect(() => loadConfig({ QUEUE_LOCK_S: '601' })).toThrow(/^QUEUE_LOCK_S must be an integer from 2 to 600/);
+    expect(() => loadConfig({ QUEUE_LOCK_S: '2.5' })).toThrow(/^QUEUE_LOCK_S must be an integer/);
+  });
+
   it('refuses switches other than on and off, naming the variable', () => {
     expect(loadConfig({ JOB_WORKERS: 'off', REDIS_URL: 'redis://127.0.0.1:6379' }).jobWorkers).toBe(false);
     expect(loadConfig({ LOGO_CHECKS: 'off' }).logoChecks).toBe(false);
@@ -60,6 +76,48 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...key, EVM_RPC_URLS: '{"eip155:8453":"rpc.example"}' })).toThrow(/^EVM_RPC_URLS: "eip155:8453" must map to an http/);
     expect(() => loadConfig({ EVM_RPC_URLS: '[1]' })).toThrow(/^EVM_RPC_URLS must be a JSON object of strings/);
     expect(() => loadConfig({ PERMIT2_ADDRESS: '0x1234' })).toThrow(/^PERMIT2_ADDRESS must be a 0x-prefixed 20-byte hex address/);
+  });
+
+  it('replaces a stuck relayer transaction after 45 s under a 500 gwei cap, and calls 0.01 ETH and 0.05 SOL low, unless told otherwise', () => {
+    const d = loadConfig({});
+    expect([d.evmReplaceAfterS, d.evmMaxFeeGwei, d.evmRelayerMinBalanceWei, d.solanaFeePayerMinLamports]).toEqual([45, 500, 10_000_000_000_000_000n, 50_000_000n]);
+    const c = loadConfig({ EVM_REPLACE_AFTER_S: '120', EVM_MAX_FEE_GWEI: '80', EVM_RELAYER_MIN_BALANCE_WEI: ' 200000000000000000 ', SOLANA_FEE_PAYER_MIN_LAMPORTS: '0' });
+    expect([c.evmReplaceAfterS, c.evmMaxFeeGwei, c.evmRelayerMinBalanceWei, c.solanaFeePayerMinLamports]).toEqual([120, 80, 200_000_000_000_000_000n, 0n]);
+    expect(() => loadConfig({ EVM_REPLACE_AFTER_S: '1' })).toThrow(/^EVM_REPLACE_AFTER_S must be an integer from 5 to 3600, got "1"/);
+    expect(() => loadConfig({ EVM_MAX_FEE_GWEI: '0' })).toThrow(/^EVM_MAX_FEE_GWEI must be an integer from 1/);
+    for (const bad of ['0.01', '1e16', '-5', 'lots', '1'.repeat(41)])
+      expect(() => loadConfig({ EVM_RELAYER_MIN_BALANCE_WEI: bad })).toThrow(/^EVM_RELAYER_MIN_BALANCE_WEI must be a whole number of base units/);
+    expect(() => loadConfig({ SOLANA_FEE_PAYER_MIN_LAMPORTS: '0.05' })).toThrow(/^SOLANA_FEE_PAYER_MIN_LAMPORTS must be a whole number of base units/);
+  });
+
+  it('pays Solana on mainnet unless SOLANA_CHAIN_ID names another cluster (or the sandbox) by its CAIP-2 id', () => {
+    expect(loadConfig({}).solanaChainId).toBe('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp');
+    expect(loadConfig({ SOLANA_CHAIN_ID: '' }).solanaChainId).toBe('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp');
+    expect(loadConfig({ SOLANA_CHAIN_ID: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' }).solanaChainId).toBe('solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1');
+    expect(loadConfig({ SERVICE_MODE: 'production', SOLANA_CHAIN_ID: 'solana:sandbox' }).solanaChainId).toBe('solana:sandbox');
+    for (const bad of [
+      'solana:devnet',
+      'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa', // 31 characters
+      'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1x', // 33
+      'solana:0tWTRABZaYq6iMfeYKouRu166VU2xqa1', // 0 is not base58
+      'solana:OtWTRABZaYq6iMfeYKouRu166VU2xqa1', // nor O, I and l
+      'eip155:1',
+      '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+      'solana:sandbox-2',
+    ]) {
+      expect(() => loadConfig({ SOLANA_CHAIN_ID: bad }), bad).toThrow(new RegExp(`^SOLANA_CHAIN_ID must be solana:<the first 32 base58 characters .*; got "${bad}"$`));
+    }
+  });
+
+  it('refuses, in production with a Solana RPC, Solana assets on another cluster than SOLANA_CHAIN_ID: they could never be paid', () => {
+    const solana = { SERVICE_MODE: 'production', SOLANA_RPC_URL: 'https://solana.example', SOLANA_FEE_PAYER_KEY: JSON.stringify(Array(64).fill(1)) };
+    // The default assets file lists mainnet USDC.
+    expect(loadConfig(solana).solanaChainId).toBe('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp');
+    expect(() => loadConfig({ ...solana, SOLANA_CHAIN_ID: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' })).toThrow(
+      /^ASSETS_FILE lists solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp\/token:\w+, not on SOLANA_CHAIN_ID \(solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1\)/,
+    );
+    // Without a Solana RPC nothing is paid on Solana at all, so the file's Solana entries are not checked.
+    expect(loadConfig({ SERVICE_MODE: 'production', SOLANA_CHAIN_ID: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' }).solanaChainId).toBe('solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1');
   });
 });
 

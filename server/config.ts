@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AssetConfig } from './domain/assets.ts';
 import type { RateLimit } from './ports/rate-limiter.ts';
-import { parseAssets, parseFxRates } from './config-values.ts';
+import { SOLANA_MAINNET_CHAIN_ID, baseUnits, parseAssets, parseFxRates, parseSolanaChainId } from './config-values.ts';
 import { parseWebhookConfig, type WebhookConfig } from './config-webhooks.ts';
 
 /**
@@ -38,10 +38,20 @@ export interface AppConfig extends WebhookConfig {
   evmRpcUrls: Record<string, string>;
   evmRelayerKey?: string;
   evmConfirmations: number;
+  /** A relayer transaction the node holds unmined this long is replaced with higher fees. */
+  evmReplaceAfterS: number;
+  /** The highest max fee per gas the relayer signs, gwei: a fee spike cannot drain it. */
+  evmMaxFeeGwei: number;
+  /** Below this native balance (wei) the relayer shows in /readyz and the logs. */
+  evmRelayerMinBalanceWei: bigint;
   permit2Address: string;
-  /** Production Solana (mainnet): JSON-RPC URL and the fee payer key (base58 or a JSON byte array). */
+  /** Production Solana: JSON-RPC URL and the fee payer key (base58 or a JSON byte array). */
   solanaRpcUrl?: string;
   solanaFeePayerKey?: string;
+  /** Below this balance (lamports) the fee payer shows in /readyz and the logs. */
+  solanaFeePayerMinLamports: bigint;
+  /** The CAIP-2 id of the cluster SOLANA_RPC_URL serves (default mainnet): its assets' ids start with it. */
+  solanaChainId: string;
   /** HMAC key of the data-collection page tokens; absent: a random key per process. */
   collectDataSecret?: string;
   /** Requests per API key (per key and address for App-Id wallets); null: no limit. */
@@ -50,6 +60,17 @@ export interface AppConfig extends WebhookConfig {
   unauthenticatedRateLimit: RateLimit | null;
   /** Proxies in front of the service (X-Forwarded-For hops to believe); 0: clients connect directly. */
   trustProxyHops: number;
+  /** SIGTERM: how long an API process lets requests in flight finish before it cuts them and exits. */
+  shutdownTimeoutS: number;
+  /** SIGTERM: how long a worker waits for its running jobs before it exits non-zero (they are then run again elsewhere). */
+  workerShutdownTimeoutS: number;
+  /**
+   * BullMQ's job lock and stalled-job check interval: a job whose worker died runs again elsewhere
+   * within two to three times this. A running job's lock is renewed every half of it, so a job on a
+   * slow RPC keeps it; shorter recovers sooner, but a worker that cannot renew in time (event loop
+   * blocked, Redis unreachable) has its job judged stalled and run again elsewhere.
+   */
+  queueLockS: number;
 }
 
 export class ConfigError extends Error {}
@@ -59,6 +80,14 @@ function int(env: NodeJS.ProcessEnv, key: string, fallback: number, min: number,
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${key} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+function units(env: NodeJS.ProcessEnv, key: string, fallback: bigint): bigint {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  const n = baseUnits(raw);
+  if (n === null) throw new ConfigError(`${key} must be a whole number of base units (e.g. ${fallback}), got "${raw}"`);
   return n;
 }
 
@@ -144,6 +173,12 @@ function fxRates(env: NodeJS.ProcessEnv): Record<string, string> {
   return parsed.rates;
 }
 
+function solanaChainId(env: NodeJS.ProcessEnv): string {
+  const parsed = parseSolanaChainId(env.SOLANA_CHAIN_ID || SOLANA_MAINNET_CHAIN_ID);
+  if ('problem' in parsed) throw new ConfigError(`SOLANA_CHAIN_ID ${parsed.problem}`);
+  return parsed.chainId;
+}
+
 function permit2Address(env: NodeJS.ProcessEnv): string {
   const raw = env.PERMIT2_ADDRESS || '0x000000000022D473030F116dDEE9F6B43aC78BA3';
   if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) throw new ConfigError(`PERMIT2_ADDRESS must be a 0x-prefixed 20-byte hex address, got "${raw}"`);
@@ -187,6 +222,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (collectDataSecret !== undefined && collectDataSecret.length < 32) throw new ConfigError('COLLECT_DATA_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
   if (mode === 'production' && solanaRpcUrl && !solanaFeePayerKey)
     throw new ConfigError('SOLANA_RPC_URL needs SOLANA_FEE_PAYER_KEY (the service pays the fee of every Solana payment)');
+  const solanaChain = solanaChainId(env);
+  // The service pays on one Solana cluster: an asset on another would be accepted for settlement
+  // and then never offered to a buyer, with nothing saying why.
+  const elsewhere = mode === 'production' && solanaRpcUrl ? assets.find((a) => a.id.startsWith('solana:') && !a.id.startsWith(`${solanaChain}/`)) : undefined;
+  if (elsewhere) throw new ConfigError(`ASSETS_FILE lists ${elsewhere.id}, not on SOLANA_CHAIN_ID (${solanaChain}), the Solana cluster SOLANA_RPC_URL serves`);
   const ratePerS = int(env, 'RATE_LIMIT_PER_S', 100, 0, 1_000_000);
   const rateBurst = int(env, 'RATE_LIMIT_BURST', Math.max(1, 2 * ratePerS), 1, 10_000_000);
   // Guessing keys: a client with a valid key spends this only on its first request per process
@@ -200,15 +240,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     rateLimit: ratePerS === 0 ? null : { perSecond: ratePerS, burst: rateBurst },
     unauthenticatedRateLimit: unauthPerS === 0 ? null : { perSecond: unauthPerS, burst: unauthBurst },
     trustProxyHops: int(env, 'TRUST_PROXY', 0, 0, 10),
+    // Below a balancer's usual drain time (and Kubernetes' 30 s grace period), so the process,
+    // not the platform's SIGKILL, decides what is cut.
+    shutdownTimeoutS: int(env, 'SHUTDOWN_TIMEOUT_S', 10, 1, 300),
+    workerShutdownTimeoutS: int(env, 'WORKER_SHUTDOWN_TIMEOUT_S', 30, 1, 3600),
+    queueLockS: int(env, 'QUEUE_LOCK_S', 30, 2, 600),
     ...(collectDataSecret ? { collectDataSecret } : {}),
     ...(solanaRpcUrl ? { solanaRpcUrl } : {}),
     ...(solanaFeePayerKey ? { solanaFeePayerKey } : {}),
+    solanaChainId: solanaChain,
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
     quoteTtlS: int(env, 'QUOTE_TTL_S', 300, 30, 3600),
     fxRates: fxRates(env),
     evmRpcUrls,
     ...(evmRelayerKey ? { evmRelayerKey } : {}),
     evmConfirmations: int(env, 'EVM_CONFIRMATIONS', 1, 1, 1000),
+    evmReplaceAfterS: int(env, 'EVM_REPLACE_AFTER_S', 45, 5, 3600),
+    evmMaxFeeGwei: int(env, 'EVM_MAX_FEE_GWEI', 500, 1, 1_000_000),
+    evmRelayerMinBalanceWei: units(env, 'EVM_RELAYER_MIN_BALANCE_WEI', 10n ** 16n),
+    solanaFeePayerMinLamports: units(env, 'SOLANA_FEE_PAYER_MIN_LAMPORTS', 50_000_000n),
     permit2Address: permit2Address(env),
     mode,
     port,

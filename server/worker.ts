@@ -17,16 +17,28 @@ async function main() {
   // Signal handlers go in before anything starts: a SIGTERM during start-up then waits for it and
   // stops cleanly, instead of killing the process with the default action.
   let running: Promise<Runtime> | null = null;
+  let opened: Runtime | null = null;
   let stopping = false;
+  const boundMs = config.workerShutdownTimeoutS * 1000;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'worker shutting down; waiting for jobs in flight');
-    setTimeout(() => process.exit(1), 30_000).unref();
+    const started = Date.now();
+    const jobsInFlight = opened?.jobs.inFlight() ?? 0;
+    logger.info({ signal, jobsInFlight, boundS: boundMs / 1000 }, 'worker shutting down; taking no new jobs, waiting for jobs in flight');
+    // Past the bound the jobs still running are left to BullMQ: their locks lapse and another
+    // worker's stalled-job check runs them again (handlers are idempotent; see run-worker.ts).
+    setTimeout(() => {
+      logger.error({ jobsInFlight: opened?.jobs.inFlight() ?? 0, durationMs: Date.now() - started }, 'worker shutdown bound passed; jobs in flight are left to other workers');
+      process.exit(1);
+    }, boundMs).unref();
     Promise.resolve(running)
       .then((r) => r?.close())
       .then(
-        () => process.exit(0),
+        () => {
+          logger.info({ jobsInFlight, durationMs: Date.now() - started }, 'worker shut down');
+          process.exit(0);
+        },
         (err: unknown) => {
           logger.error({ err }, 'worker shutdown failed');
           process.exit(1);
@@ -38,6 +50,7 @@ async function main() {
 
   running = openRuntime(config, { role: 'worker', logger });
   const runtime = await running;
+  opened = runtime;
   logger.info({ jobTypes: Object.keys(runtime.jobHandlers) }, 'worker started');
 }
 

@@ -1,8 +1,10 @@
 import { Wallet } from 'ethers';
 import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
 import { createEvmChainAdapter, evmChainsFromConfig } from '../../adapters/chains/evm/gateway-adapter.ts';
 import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
 import { solanaChainFromConfig } from '../../adapters/chains/solana/config.ts';
+import { createPostgresSections } from '../../adapters/locks/postgres/index.ts';
 import type { AppConfig } from '../config.ts';
 import type { AssetConfig } from '../domain/assets.ts';
 import type { ChainPort } from '../ports/chains.ts';
@@ -20,13 +22,32 @@ export interface OpenedChains {
  * The chains this process pays on. Sandbox mode starts the in-process EVM (real USDC and
  * Permit2) and Solana sandboxes and serves their faucet; production mode connects to the
  * configured RPC URLs. The sandbox code is imported only in sandbox mode.
+ *
+ * Every API and worker process with one PostgreSQL server may sign with the one relayer key, so
+ * the relayer's submissions are serialized by advisory locks on that server (a small pool of its
+ * own, closed with the chains). Embedded PGlite is one process: its in-process order suffices.
+ * The Solana fee payer needs nothing of the kind (adapters/chains/solana/README.md).
  */
-export async function openChains(config: AppConfig): Promise<OpenedChains> {
+export async function openChains(config: AppConfig, logger?: Logger): Promise<OpenedChains> {
+  const tuning = {
+    replaceAfterMs: config.evmReplaceAfterS * 1000,
+    maxFeePerGas: BigInt(config.evmMaxFeeGwei) * 1_000_000_000n,
+    minRelayerBalance: config.evmRelayerMinBalanceWei,
+  };
   if (config.mode === 'production') {
-    const evm = config.evmRelayerKey ? evmChainsFromConfig(config.evmRpcUrls, config.evmRelayerKey, config.permit2Address, config.evmConfirmations) : [];
-    const ports: ChainPort[] = evm.length ? [createEvmChainAdapter(evm)] : [];
-    if (config.solanaRpcUrl && config.solanaFeePayerKey) ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey)]));
-    return { assets: [], ports, close: async () => {} };
+    const evm = config.evmRelayerKey ? evmChainsFromConfig(config.evmRpcUrls, config.evmRelayerKey, config.permit2Address, config.evmConfirmations, tuning) : [];
+    const sections =
+      evm.length && config.databaseUrl
+        ? createPostgresSections({
+            url: config.databaseUrl,
+            max: 4,
+            onLost: (key, err) => logger?.warn({ err, key }, 'relayer lock: its connection failed during a submission; a nonce clash, if any, is re-signed by the next step'),
+          })
+        : undefined;
+    const ports: ChainPort[] = evm.length ? [createEvmChainAdapter(evm, sections ? { sections } : {})] : [];
+    if (config.solanaRpcUrl && config.solanaFeePayerKey)
+      ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey, config.solanaChainId, config.solanaFeePayerMinLamports)]));
+    return { assets: [], ports, close: async () => sections?.close() };
   }
   const { createSandboxChains, createSandboxRouter } = await import('./sandbox/index.ts');
   const sandbox = await createSandboxChains();
@@ -35,8 +56,10 @@ export async function openChains(config: AppConfig): Promise<OpenedChains> {
   return {
     assets: sandbox.assetConfigs(),
     ports: [
-      createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer, permit2: evm.permit2Address, confirmations: 1, etaS: 2 }]),
-      createSolanaChainAdapter([{ caip2: sandbox.solana.caip2, connection: sandbox.solana.connection, feePayer: sandbox.solana.feePayer, etaS: 2 }]),
+      createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer, permit2: evm.permit2Address, confirmations: 1, etaS: 2, ...tuning }]),
+      createSolanaChainAdapter([
+        { caip2: sandbox.solana.caip2, connection: sandbox.solana.connection, feePayer: sandbox.solana.feePayer, etaS: 2, minFeePayerLamports: config.solanaFeePayerMinLamports },
+      ]),
     ],
     routes: createSandboxRouter(sandbox, { publicBaseUrl: config.publicBaseUrl }),
     close: () => sandbox.close(),

@@ -77,7 +77,7 @@ describe('openRuntime', () => {
     const order = recordCloses(r);
     await r.close();
     await r.close();
-    expect(order).toEqual(['webhooks', 'jobs', 'queue', 'rateLimiter', 'unauthenticatedLimiter', 'paymentChanges', 'storage', 'chains']);
+    expect(order).toEqual(['paymentChanges', 'webhooks', 'jobs', 'queue', 'rateLimiter', 'unauthenticatedLimiter', 'storage', 'chains']);
     expect(chains.close).toHaveBeenCalledTimes(1);
     await expect(r.storage.ping()).rejects.toThrow();
   }, 60_000);

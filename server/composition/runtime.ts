@@ -4,6 +4,7 @@ import { createApp } from '../app.ts';
 import type { AppConfig } from '../config.ts';
 import { createAssetRegistry, type AssetRegistry } from '../domain/assets.ts';
 import { createPriceTable } from '../domain/prices.ts';
+import { createServiceAccountChecks } from '../domain/service-accounts.ts';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../jobs/webhook-dispatcher.ts';
 import { firstStart } from '../first-start.ts';
 import { buildJobHandlers } from '../jobs/handlers.ts';
@@ -29,7 +30,7 @@ export interface RuntimeOptions {
   /** Where first-start messages go (the sandbox's first keys); the console by default. */
   print?: (text: string) => void;
   /** Tests: chains without starting the sandbox or dialling RPC URLs. */
-  openChains?: (config: AppConfig) => Promise<OpenedChains>;
+  openChains?: (config: AppConfig, logger: Logger) => Promise<OpenedChains>;
 }
 
 /** Everything one process runs, built from the configuration in one place. */
@@ -59,7 +60,7 @@ export interface Runtime {
    * the server's close does not wait for them. `close()` does it too.
    */
   wakeWaiters(): Promise<void>;
-  /** Stops and closes everything opened, in order: webhooks → jobs → limiters → payment changes → storage → chains. Safe to call twice. */
+  /** Stops and closes everything opened, in order: payment changes (wakes long-polls) → webhooks → jobs → queue → limiters → storage → chains. Safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -83,9 +84,11 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
   // Closers in opening order; close() runs them in the reverse of a fixed order below.
   const closers: Partial<Record<'webhooks' | 'jobs' | 'rateLimiter' | 'unauthenticatedLimiter' | 'paymentChanges' | 'storage' | 'chains' | 'queue', () => Promise<void>>> = {};
   const closeAll = once(async () => {
-    // Dispatching stops before jobs (it writes delivery jobs), jobs before storage (handlers in
-    // flight write to it), storage before chains (a handler may still be reading a chain).
-    for (const name of ['webhooks', 'jobs', 'queue', 'rateLimiter', 'unauthenticatedLimiter', 'paymentChanges', 'storage', 'chains'] as const) {
+    // Long-polls are woken first (they answer with the payment as it is; the API process has
+    // stopped accepting before), dispatching stops before jobs (it writes delivery jobs), jobs
+    // before storage (handlers in flight write to it), storage before chains (a handler may still
+    // be reading a chain).
+    for (const name of ['paymentChanges', 'webhooks', 'jobs', 'queue', 'rateLimiter', 'unauthenticatedLimiter', 'storage', 'chains'] as const) {
       const close = closers[name];
       if (!close) continue;
       try {
@@ -101,8 +104,16 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
     closers.storage = once(() => storage.close());
     if (role === 'api') await firstStart(storage, config, opts.print ?? ((text) => console.log(text)));
 
-    const chains = await (opts.openChains ?? openChains)(config);
-    closers.chains = once(() => chains.close());
+    const chains = await (opts.openChains ?? openChains)(config, logger);
+    // Fee accounts run dry quietly: read every minute in every process (a worker serves no
+    // /readyz), so a low one is in the logs even where nothing polls readiness.
+    const serviceAccounts = createServiceAccountChecks({ ports: chains.ports, clock: systemClock, logger });
+    const balanceWatch = setInterval(() => void serviceAccounts.checks(), 60_000);
+    balanceWatch.unref();
+    closers.chains = once(() => {
+      clearInterval(balanceWatch);
+      return chains.close();
+    });
     const assets = createAssetRegistry([...config.assets, ...chains.assets]);
     const chainRegistry = createChainRegistry(chains.ports);
 
@@ -172,6 +183,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       paymentTimes: { defaultTtlS: config.paymentDefaultTtlS, maxTtlS: config.paymentMaxTtlS },
       onJobsWritten: () => notify(),
       chains: chainRegistry,
+      serviceAccounts,
       prices: createPriceTable(config.fxRates),
       quoteTtlS: config.quoteTtlS,
       ...(chains.routes ? { extraRoutes: chains.routes } : {}),

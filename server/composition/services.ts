@@ -17,8 +17,8 @@ import type { openConfiguredStorage } from './storage.ts';
  * inline queue runs jobs in the API process, and the outbox keeps them across restarts. A worker
  * always has Redis (its configuration is refused otherwise: see `assertWorkerConfig`).
  */
-export function openQueue(config: Pick<AppConfig, 'redisUrl'>, role: 'api' | 'worker', logger: Logger): QueuePort {
-  if (config.redisUrl) return createBullmqQueue({ redisUrl: config.redisUrl, logger });
+export function openQueue(config: Pick<AppConfig, 'redisUrl' | 'queueLockS'>, role: 'api' | 'worker', logger: Logger): QueuePort {
+  if (config.redisUrl) return createBullmqQueue({ redisUrl: config.redisUrl, lockMs: config.queueLockS * 1000, logger });
   if (role === 'worker') throw new Error('a worker needs REDIS_URL');
   return createInlineQueue({ clock: systemClock, logger });
 }

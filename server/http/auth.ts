@@ -49,7 +49,8 @@ function credentialOf(req: Request, auth: readonly string[], legacyKeyHeader: bo
  * A key this process trusts (read in the last `keyTrustMs`) costs no I/O and is never counted
  * against its address. Anything else counts against the client address first (429 once over),
  * so a flood of guessed keys from one address costs at most its allowance in database reads:
- * a stranger's key, a missing or malformed one, a sandbox key in production. A known key whose
+ * a stranger's key (counted once while its lookup runs, see `firstLookup`), a missing or malformed
+ * one, a sandbox key in production. A known key whose
  * trust lapsed is read again without being counted; if it was revoked meanwhile, the refusal counts.
  */
 export function authenticate(deps: AuthOptions): RequestHandler {
@@ -70,14 +71,36 @@ export function authenticate(deps: AuthOptions): RequestHandler {
       throw new AppError('invalid_api_key', 'Sandbox keys (sk_test_…) are not accepted in production mode: use a live key (sk_live_…)');
     }
     const hash = looksLikeApiKey(credential) ? hashApiKey(credential) : undefined;
-    const trusted = hash ? keys.trusted(hash) : undefined;
+    if (!hash) {
+      await throttle(req);
+      return null;
+    }
+    const trusted = keys.trusted(hash);
     if (trusted) return trusted;
-    const known = hash !== undefined && keys.known(hash);
-    if (!known) await throttle(req);
-    const found = hash ? await keys.load(hash) : null;
+    if (!keys.known(hash)) return firstLookup(req, hash);
+    const found = await keys.load(hash);
     // A key that was valid and is no longer (revoked): the refusal counts like any other.
-    if (!found && known) await throttle(req).catch(() => {});
+    if (!found) await throttle(req).catch(() => {});
     return found;
+  }
+
+  // Lookups of keys this process has not proven, by hash, from being counted to being read.
+  const unproven = new Map<string, Promise<KeyLookup | null>>();
+  /**
+   * A key this process has not proven yet is counted once and read once, however many requests
+   * bring it at the same time: a client's first burst to a fresh process is one guess, not one per
+   * request, while every distinct key still costs one count before its read. Requests that join a
+   * lookup share its outcome, a 429 included (only someone holding the same key can join).
+   */
+  function firstLookup(req: Request, hash: string): Promise<KeyLookup | null> {
+    let pending = unproven.get(hash);
+    if (!pending) {
+      pending = throttle(req)
+        .then(() => keys.load(hash))
+        .finally(() => unproven.delete(hash));
+      unproven.set(hash, pending);
+    }
+    return pending;
   }
 
   return async (req, res, next) => {

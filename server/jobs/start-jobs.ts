@@ -27,6 +27,8 @@ export interface StartJobsOptions {
 export interface RunningJobs {
   /** Call `relay.notify()` after committing work that wrote jobs. */
   relay: OutboxRelay;
+  /** Jobs this process is running right now (what a shutdown waits for). */
+  inFlight(): number;
   /** Stops the relay, then closes the queue (which waits for handlers in flight). */
   stop(): Promise<void>;
 }
@@ -44,7 +46,19 @@ export async function startJobs(opts: StartJobsOptions): Promise<RunningJobs> {
     if (n > 0) opts.logger.info({ jobs: n }, 'non-durable queue: unfinished outbox jobs requeued');
   }
   const m = opts.maintenance;
-  const handlers = m ? { ...opts.handlers, [MAINTENANCE_JOB_TYPE]: maintenanceJob({ storage: m.storage, clock: opts.clock, logger: opts.logger }, m) } : opts.handlers;
+  const all = m ? { ...opts.handlers, [MAINTENANCE_JOB_TYPE]: maintenanceJob({ storage: m.storage, clock: opts.clock, logger: opts.logger }, m) } : opts.handlers;
+  let running = 0;
+  const handlers: Record<string, JobHandler> = {};
+  for (const [type, handler] of Object.entries(all)) {
+    handlers[type] = async (job) => {
+      running++;
+      try {
+        return await handler(job);
+      } finally {
+        running--;
+      }
+    };
+  }
   if (m) await scheduleMaintenance(opts.storage, opts.clock);
   if (opts.runWorker ?? true) await startJobWorker({ ...opts, handlers });
   const relay = createOutboxRelay({ ...opts, ...(opts.relayIntervalMs ? { intervalMs: opts.relayIntervalMs } : {}) });
@@ -62,6 +76,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<RunningJobs> {
   });
   return {
     relay,
+    inFlight: () => running,
     async stop() {
       await relay.stop();
       await opts.queue.close();

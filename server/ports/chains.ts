@@ -75,11 +75,29 @@ export interface AdvanceContext {
   /** The signed bytes recorded with the known tx id, when the service signed it; null otherwise. */
   rawTx: string | null;
   /**
+   * When the known tx id was recorded (null when none was, or unknown): how long a relayer
+   * transaction the node holds has gone unmined, so it is replaced at its nonce with a higher fee.
+   */
+  recordedAt: Date | null;
+  /**
    * Records a signed transaction before it is broadcast: in place of `replaces` (the tx id
    * recorded now), or as the first one when null. False when the payment moved on or another
    * transaction was recorded meanwhile: then nothing may be broadcast.
    */
   record(tx: RecordedTransaction, replaces: string | null): Promise<boolean>;
+}
+
+/** An account the service pays fees from on a chain, with what it holds and what it should hold. */
+export interface ServiceAccount {
+  role: 'relayer' | 'fee-payer';
+  /** CAIP-2. */
+  chain: string;
+  /** The account's address on that chain. */
+  account: string;
+  /** Native base units (wei, lamports); null when the node could not be read. */
+  balance: bigint | null;
+  /** Below this the account may not pay the next fees: operators must top it up. */
+  minimum: bigint;
 }
 
 export interface ChainPort {
@@ -105,6 +123,8 @@ export interface ChainPort {
    * paid the destination confirms the payment with its own id.
    */
   advance(req: OptionRequest, submission: Submission, knownTxId: string | null, ctx?: AdvanceContext): Promise<TransferState>;
+  /** The accounts paying fees on this adapter's chains, balances read now (the caller caches). */
+  accounts?(): Promise<ServiceAccount[]>;
 }
 
 export interface ChainRegistry {

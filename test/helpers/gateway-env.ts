@@ -5,6 +5,9 @@ import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts'
 import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
 import { createEvmChainAdapter } from '../../adapters/chains/evm/gateway-adapter.ts';
 import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
+import { openChains } from '../../server/composition/chains.ts';
+import { loadConfig } from '../../server/config.ts';
+import type { SandboxChainsServer } from '../../tools/sandbox-chains/server.ts';
 import { toEthersTypedData, type Eip712TypedData } from '../../adapters/chains/evm/typed-data.ts';
 import { createSandboxChains, type SandboxChains } from '../../server/composition/sandbox/index.ts';
 import { createAssetRegistry, type AssetConfig } from '../../server/domain/assets.ts';
@@ -12,7 +15,7 @@ import { createPriceTable } from '../../server/domain/prices.ts';
 import { buildJobHandlers } from '../../server/jobs/handlers.ts';
 import { webhookSettings } from '../../server/composition/webhooks.ts';
 import { startJobs, type RunningJobs } from '../../server/jobs/start-jobs.ts';
-import { createChainRegistry } from '../../server/ports/chains.ts';
+import { createChainRegistry, type ChainPort } from '../../server/ports/chains.ts';
 import { systemClock, type Clock } from '../../server/ports/clock.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
@@ -21,29 +24,67 @@ import { startTestApp, type TestApp } from './test-app.ts';
  * running submissions and confirmations, and real contracts. `assets` may override the sandbox
  * registry (e.g. a token offered by direct transfer only). `clock` (default the system's) is the
  * service's time everywhere, the EVM adapter's included, so a test can move time on.
+ *
+ * Two transports: by default the adapters hold the in-process sandbox objects; with `rpc` (a
+ * started standalone chains server) they are built as production builds them, from `loadConfig`
+ * of the server's env through `openChains`, and speak JSON-RPC over HTTP to it. `chains` is then
+ * the server's: the test's world (funding, balances, time) still reaches the chains directly.
  */
 export interface GatewayEnv {
   t: TestApp;
   chains: SandboxChains;
+  transport: Transport;
   jobs: RunningJobs;
   close(): Promise<void>;
 }
 
-/** `extraRoutes` is passed to the app as is (e.g. the sandbox router, for tools that need `/sandbox`). */
-export async function startGatewayEnv(
-  opts: { chains?: SandboxChains; assets?: (a: AssetConfig[]) => AssetConfig[]; quoteTtlS?: number; extraRoutes?: RequestHandler; clock?: Clock } = {},
-): Promise<GatewayEnv> {
-  const chains = opts.chains ?? (await createSandboxChains());
-  const storage = await createPostgresStorage({ embedded: true });
-  const assets = createAssetRegistry((opts.assets ?? ((a) => a))(chains.assetConfigs()));
+export type Transport = 'sandbox' | 'rpc';
+
+export interface GatewayEnvOptions {
+  chains?: SandboxChains;
+  rpc?: SandboxChainsServer;
+  assets?: (a: AssetConfig[]) => AssetConfig[];
+  quoteTtlS?: number;
+  extraRoutes?: RequestHandler;
+  clock?: Clock;
+}
+
+/** The in-process wiring: adapters over the sandbox objects, on the given clock. */
+function sandboxPorts(chains: SandboxChains, clock: Clock): ChainPort[] {
   const evm = chains.evm;
-  const clock = opts.clock ?? systemClock;
-  const registry = createChainRegistry([
+  return [
     createEvmChainAdapter([
       { caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1, clock },
     ]),
     createSolanaChainAdapter([{ caip2: chains.solana.caip2, connection: chains.solana.connection, feePayer: chains.solana.feePayer }]),
-  ]);
+  ];
+}
+
+/** The production wiring: the server's env read by `loadConfig`, its chains opened by `openChains`. */
+async function rpcPorts(server: SandboxChainsServer): Promise<Wired> {
+  const config = loadConfig({ ...server.env });
+  if (config.mode !== 'production') throw new Error(`the chains server's env is not production (${config.mode})`);
+  const opened = await openChains(config);
+  return { ports: opened.ports, assets: config.assets, close: opened.close };
+}
+
+interface Wired {
+  ports: ChainPort[];
+  assets: AssetConfig[];
+  close(): Promise<void>;
+}
+
+/** `extraRoutes` is passed to the app as is (e.g. the sandbox router, for tools that need `/sandbox`). */
+export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<GatewayEnv> {
+  // Production adapters run on the system clock; a test moving time cannot reach them.
+  if (opts.rpc && opts.clock) throw new Error('the rpc transport builds its adapters as production does, on the system clock');
+  if (opts.rpc && opts.chains) throw new Error('give chains or rpc (whose chains are used), not both');
+  const chains = opts.rpc?.chains ?? opts.chains ?? (await createSandboxChains());
+  const clock = opts.clock ?? systemClock;
+  const wired: Wired = opts.rpc ? await rpcPorts(opts.rpc) : { ports: sandboxPorts(chains, clock), assets: chains.assetConfigs(), close: async () => {} };
+  const storage = await createPostgresStorage({ embedded: true });
+  const assets = createAssetRegistry((opts.assets ?? ((a) => a))(wired.assets));
+  const registry = createChainRegistry(wired.ports);
   const logger = pino({ level: 'silent' });
   let notify = () => {};
   const jobs = await startJobs({
@@ -68,12 +109,14 @@ export async function startGatewayEnv(
   return {
     t,
     chains,
+    transport: opts.rpc ? 'rpc' : 'sandbox',
     jobs,
     async close() {
       await jobs.stop();
       await t.close();
       await storage.close();
-      if (!opts.chains) await chains.close();
+      await wired.close();
+      if (!opts.chains && !opts.rpc) await chains.close();
     },
   };
 }

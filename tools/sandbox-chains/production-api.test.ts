@@ -103,7 +103,7 @@ describe('a production-mode API on the standalone sandbox chains', () => {
     const p = await call('POST', '/v1/payments', partnerKey, { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: `p-${Math.random()}` }, { 'Merchant-Id': merchantId });
     expect(p.status).toBe(201);
     const evmBuyer = `eip155:31337:${Wallet.createRandom().address}`;
-    const solBuyer = `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:${Keypair.generate().publicKey.toBase58()}`;
+    const solBuyer = `${env.SOLANA_CHAIN_ID!}:${Keypair.generate().publicKey.toBase58()}`;
     const o = await call('POST', `/v1/gateway/payment/${p.body.paymentId as string}/options`, walletKey, { accounts: [evmBuyer, solBuyer] });
     expect(o.status).toBe(200);
     const accounts = new Set((o.body.options as { account: string }[]).map((option) => option.account));

@@ -17,6 +17,7 @@ export function productionEnv(chains: SandboxChains, baseUrl: string, assetsFile
     EVM_CONFIRMATIONS: '1',
     PERMIT2_ADDRESS: evm.permit2Address,
     SOLANA_RPC_URL: `${baseUrl}/solana`,
+    SOLANA_CHAIN_ID: solana.caip2,
     SOLANA_FEE_PAYER_KEY: JSON.stringify(Array.from(solana.feePayer.secretKey)),
     ASSETS_FILE: assetsFile,
   };

@@ -96,8 +96,9 @@ describe('npm run sandbox:chains', () => {
     expect(config.solanaRpcUrl).toBe(`${base}/solana`);
     expect(config.solanaFeePayerKey).toBeDefined();
     expect(config.assets.map((a) => a.id)).toEqual(described.assets.map((a) => a.caip19));
-    // Production wires Solana as mainnet, so the sandbox Solana must carry that id for its assets to be payable.
-    expect(described.chains[1]!.caip2).toBe('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp');
+    // The env names the sandbox Solana's own id (not mainnet's), the one its assets carry.
+    expect(described.chains[1]!.caip2).toBe('solana:sandbox');
+    expect(config.solanaChainId).toBe(described.chains[1]!.caip2);
     // The relayer the env names holds native coin to pay gas with.
     const relayerBalance = await rpc('/evm', 'eth_getBalance', [new (await import('ethers')).Wallet(config.evmRelayerKey!).address, 'latest']);
     expect(BigInt(relayerBalance.result as string)).toBeGreaterThan(0n);

@@ -3,7 +3,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import { SOLANA_MAINNET } from '../../adapters/chains/solana/config.ts';
 import { solanaRpcHandler } from '../../adapters/sandbox/solana/index.ts';
 import { createSandboxChains, createSandboxRouter, type SandboxChains } from '../../server/composition/sandbox/index.ts';
 import { productionEnv, writeAssetsFile } from './production-env.ts';
@@ -38,9 +37,9 @@ function app(chains: SandboxChains, baseUrl: string): express.Express {
 
 /** Starts the chains and listens on 127.0.0.1:`port` (0 picks a free one). */
 export async function startSandboxChainsServer(opts: { port: number; assetsDir: string }): Promise<SandboxChainsServer> {
-  // Production mode wires Solana as mainnet (no variable names another cluster), so the sandbox
-  // Solana takes mainnet's CAIP-2 reference; the mint and keys stay the sandbox's fixed ones.
-  const chains = await createSandboxChains({ solana: { reference: SOLANA_MAINNET.split(':')[1]! } });
+  // The same chains, ids included, as the in-process sandbox: the env names the Solana cluster
+  // (SOLANA_CHAIN_ID), so nothing here has to pretend to be mainnet.
+  const chains = await createSandboxChains();
   const http: Server = createServer();
   try {
     await new Promise<void>((ready, fail) => {

@@ -1,3 +1,4 @@
+// Long because: one suite covers every port member on every adapter, and its cases share the opened harness.
 // The chain port's conformance suite: every flow an adapter offers, through every ChainPort method,
 // on a real chain (sandbox). Paid means the merchant's balance grew by the amount to the base unit;
 // nothing the job repeats pays twice; no crash point loses a transfer; nothing is `failed` while
@@ -75,7 +76,7 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
         req,
         destination,
         submission: verdict.submission,
-        record: paymentRecord(verdict.txId ?? null),
+        record: paymentRecord(verdict.txId ?? null, h.now),
       };
     }
 
@@ -184,6 +185,31 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
         expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
       }, 120_000);
 
+      it('a transaction held unmined past the replacement bound is never failed, and pays once when included', async () => {
+        const { req, destination, submission, record } = await confirmed(flow(), { holdBeforeWallet: flow().walletBroadcasts });
+        const ids = new Set<string>(record.state.txId === null ? [] : [record.state.txId]);
+        const known = ids.size;
+        try {
+          if (!flow().walletBroadcasts) await h.holdBroadcasts();
+          for (let i = 0; i < 2; i++) {
+            const s = await step(req, submission, record);
+            expect(['pending', 'submitted']).toContain(s.state);
+            if (record.state.txId) ids.add(record.state.txId);
+            // Past any replacement bound (the service's clock; the quote's deadline stays ahead).
+            await h.passTime(5 * 60_000);
+          }
+          // Replacing (where the service signs) keeps a single recorded transaction, in place of the old.
+          expect(record.state.records).toBe(ids.size - known);
+          expect(await h.balance(destination, flow().asset)).toBe(0n);
+        } finally {
+          await h.releaseBroadcasts();
+        }
+        const { last, steps } = await settle(req, submission, record);
+        expect(steps.filter((s) => s.state === 'failed')).toEqual([]);
+        expect(last.state).toBe('confirmed');
+        expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
+      }, 120_000);
+
       // Only where someone else can submit: a wallet-broadcast flow's only submitter is the wallet.
       if (d.submittable)
         it('funds moved by another submitter are never failed: confirmed with that transaction', async () => {
@@ -223,7 +249,7 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
             expect(['invalid_signature', 'invalid_results']).toContain(verdict.code);
           } else {
             // Accepted only where the chain decides (a hash the wallet sent): it must fail there.
-            const { last } = await settle(req, verdict.submission, paymentRecord(verdict.txId ?? null));
+            const { last } = await settle(req, verdict.submission, paymentRecord(verdict.txId ?? null, h.now));
             expect(last.state).toBe('failed');
           }
           // Another account paying in the buyer's place may well fill the destination: still not this payment.
@@ -265,7 +291,7 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
               signature: 's',
               lastValidBlockHeight: 1,
             };
-      await expect(port.advance(req, foreignSubmission, null, paymentRecord(null).ctx())).rejects.toMatchObject({ code: 'invalid_state' });
+      await expect(port.advance(req, foreignSubmission, null, paymentRecord(null, h.now).ctx())).rejects.toMatchObject({ code: 'invalid_state' });
     });
 
     // Last: moving the chain's time forward must not shorten the other tests' quotes.
@@ -280,13 +306,33 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
         await h.expire(req.deadline);
         const verdict = await port.verifyResults(req, state, results);
         if (!verdict.ok) expect(verdict.code).toBe('quote_expired');
-        else expect((await settle(req, verdict.submission, paymentRecord(verdict.txId ?? null))).last.state).toBe('failed');
+        else expect((await settle(req, verdict.submission, paymentRecord(verdict.txId ?? null, h.now))).last.state).toBe('failed');
         expect(await h.balance(destination, f.asset)).toBe(0n);
       }, 120_000);
     });
 
+    it('lists the accounts it pays fees from on its chain, and reads a drained one below its minimum', async () => {
+      expect(port.accounts, 'every adapter pays fees from an account operators must keep funded').toBeTypeOf('function');
+      const funded = await port.accounts!();
+      expect(funded.length).toBeGreaterThan(0);
+      for (const a of funded) {
+        expect(['relayer', 'fee-payer']).toContain(a.role);
+        expect(a.chain).toBe(h.caip2);
+        expect(a.minimum).toBeGreaterThan(0n);
+        expect(a.balance).toBeGreaterThanOrEqual(a.minimum);
+      }
+      const { account, minimum, balance } = funded[0]!;
+      try {
+        await h.setServiceBalance(account, minimum - 1n);
+        expect((await port.accounts!()).find((a) => a.account === account)).toMatchObject({ balance: minimum - 1n, minimum });
+      } finally {
+        await h.setServiceBalance(account, balance!);
+      }
+      expect((await port.accounts!()).find((a) => a.account === account)?.balance).toBe(balance);
+    });
+
     it('called every method of the port', () => {
-      const offered = (m: MethodName) => m !== 'fetchActions' || h.port.fetchActions !== undefined;
+      const offered = (m: MethodName) => (m !== 'fetchActions' || h.port.fetchActions !== undefined) && (m !== 'accounts' || h.port.accounts !== undefined);
       for (const [m, n] of Object.entries(counts) as Array<[MethodName, number]>) if (offered(m)) expect(n, m).toBeGreaterThan(0);
       console.info(`chain port conformance (${name}) calls per method: ${JSON.stringify(counts)}`);
     });

@@ -50,6 +50,10 @@ export interface ChainHarness {
   /** Broadcasts reach the node but are not included until `releaseBroadcasts`. */
   holdBroadcasts(): Promise<void>;
   releaseBroadcasts(): Promise<void>;
+  /** Moves the service's clock (and the chain's next block time) forward by `ms`. */
+  passTime(ms: number): Promise<void>;
+  /** Sets the native balance (wei, lamports) of one of the adapter's service accounts. */
+  setServiceBalance(account: string, value: bigint): Promise<void>;
   /** Moves the chain (and the service's clock) past this quote's deadline. */
   expire(deadline: Date): Promise<void>;
   /** Where the adapter bounds its log searches: every `eth_getLogs` range asked so far, and the bound. */
@@ -66,19 +70,22 @@ export interface ChainHarness {
  * signed bytes of a relayer transaction. `crashAfterRecord` makes the process die right after a
  * record commits, before anything is broadcast.
  */
-export function paymentRecord(confirmedTxId: string | null) {
+export function paymentRecord(confirmedTxId: string | null, now: () => number) {
   const state = {
     txId: confirmedTxId,
     rawTx: null as string | null,
+    recordedAt: null as Date | null,
     records: 0,
     crashAfterRecord: false,
   };
   const ctx = (): AdvanceContext => ({
     rawTx: state.rawTx,
+    recordedAt: state.recordedAt,
     async record(tx: RecordedTransaction, replaces: string | null) {
       if (state.txId !== replaces) return false;
       state.txId = tx.txId;
       state.rawTx = tx.rawTx;
+      state.recordedAt = new Date(now());
       state.records++;
       if (state.crashAfterRecord) throw new Error('crash after record');
       return true;
@@ -87,7 +94,7 @@ export function paymentRecord(confirmedTxId: string | null) {
   return { state, ctx };
 }
 
-export type MethodName = 'namespace' | 'supportsChain' | 'isValidAddress' | 'prepareOption' | 'fetchActions' | 'expectedResults' | 'verifyResults' | 'advance';
+export type MethodName = 'namespace' | 'supportsChain' | 'isValidAddress' | 'prepareOption' | 'fetchActions' | 'expectedResults' | 'verifyResults' | 'advance' | 'accounts';
 
 /** The port with every method call (and every read of `namespace`) counted. */
 export function countingPort(port: ChainPort): {
@@ -103,8 +110,10 @@ export function countingPort(port: ChainPort): {
     expectedResults: 0,
     verifyResults: 0,
     advance: 0,
+    accounts: 0,
   };
   const fetch = port.fetchActions?.bind(port);
+  const accounts = port.accounts?.bind(port);
   const counted: ChainPort = {
     get namespace() {
       counts.namespace++;
@@ -121,6 +130,7 @@ export function countingPort(port: ChainPort): {
     expectedResults: (state) => (counts.expectedResults++, port.expectedResults(state)),
     verifyResults: (req, state, results) => (counts.verifyResults++, port.verifyResults(req, state, results)),
     advance: (req, sub, txId, ctx) => (counts.advance++, port.advance(req, sub, txId, ctx)),
+    ...(accounts ? { accounts: () => (counts.accounts++, accounts()) } : {}),
   };
   return { port: counted, counts };
 }

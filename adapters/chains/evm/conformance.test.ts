@@ -120,6 +120,13 @@ chainPortConformance(
       holdBroadcasts: async () => {
         await rpc('evm_setAutomine', [false]);
       },
+      async passTime(ms) {
+        offsetMs += ms;
+        await rpc('evm_increaseTime', [Math.ceil(ms / 1000)]);
+      },
+      setServiceBalance: async (account, value) => {
+        await rpc('hardhat_setBalance', [account, toQuantity(value)]);
+      },
       async releaseBroadcasts() {
         await rpc('evm_setAutomine', [true]);
         await rpc('evm_mine');

@@ -9,10 +9,11 @@ import { buildApproveTransaction, readErc20Allowance } from './permit2.ts';
 import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from './permit2-witness.ts';
 import { advanceRelayerFlow } from './relayer-flow.ts';
 import { advanceDirectTransfer, checkDirectTransferResult, prepareDirectTransfer } from './direct-transfer.ts';
-import { createSerialQueue } from './relayer.ts';
+import { relayerQueue } from './relayer.ts';
 import { deriveNonce, derivePaymentReference } from './nonce.ts';
 import { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';
 import type { Clock } from '../../../server/ports/clock.ts';
+import type { ExclusiveSections } from '../../../server/ports/exclusive-sections.ts';
 
 /** One EVM chain the service pays on. */
 export interface EvmChainConfig {
@@ -24,9 +25,21 @@ export interface EvmChainConfig {
   permit2: string;
   confirmations: number;
   etaS?: number;
-  /** The service's time (default the system's): when a direct transfer's hash is given up on. */
+  /** The service's time (default the system's): when a direct transfer's hash is given up on, when a relayer transaction is replaced. */
   clock?: Clock;
+  /** A relayer transaction the node holds unmined this long is replaced with higher fees (default 45 s). */
+  replaceAfterMs?: number;
+  /** The highest maxFeePerGas the relayer signs, wei (default 500 gwei). */
+  maxFeePerGas?: bigint;
+  /** Below this native balance (wei) the relayer shows as low (default 0.01 ETH). */
+  minRelayerBalance?: bigint;
 }
+
+/** The default of `minRelayerBalance`: 0.01 ETH, a few hundred relayed transfers on an L2. */
+export const DEFAULT_MIN_RELAYER_BALANCE = 10n ** 16n;
+
+/** The tuning of every configured chain: `EVM_REPLACE_AFTER_S`, `EVM_MAX_FEE_GWEI`, `EVM_RELAYER_MIN_BALANCE_WEI`. */
+export type EvmRelayerTuning = Pick<EvmChainConfig, 'replaceAfterMs' | 'maxFeePerGas' | 'minRelayerBalance'>;
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130,}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -43,10 +56,18 @@ function quoteStateOf(raw: unknown): EvmQuoteState {
  * The EVM adapter of the chain port. Flows, best first: EIP-3009 (one signature, relayer
  * submits), Permit2 (signature, preceded by an approval when the allowance is short), direct
  * ERC-20 transfer (the wallet broadcasts, the service verifies). Nonces bind each signature to
- * its payment and option; a payment is never matched by amount.
+ * its payment and option; a payment is never matched by amount. `sections` serializes each
+ * relayer account's submissions across processes (see relayer.ts).
  */
-export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
-  const byChain = new Map(chains.map((c) => [c.caip2, { ...c, queue: createSerialQueue(), domains: new Map<string, TokenDomain>(), head: createHeadCache(c.provider) }]));
+export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections?: ExclusiveSections } = {}): ChainPort {
+  // Every process signing with one relayer key must share `sections` (PostgreSQL); without them the
+  // relayer's nonces are ordered within this process only.
+  const byChain = new Map(
+    chains.map((c) => [
+      c.caip2,
+      { ...c, queue: relayerQueue(opts.sections, c.caip2, c.relayer.address), domains: new Map<string, TokenDomain>(), head: createHeadCache(c.provider) },
+    ]),
+  );
   const chainOf = (req: OptionRequest) => {
     const c = byChain.get(`${req.asset.parsed.chain.namespace}:${req.asset.parsed.chain.reference}`);
     if (!c) throw new Error(`no EVM chain configured for ${req.asset.id}`);
@@ -170,13 +191,24 @@ export function createEvmChainAdapter(chains: EvmChainConfig[]): ChainPort {
       const check = { token: token(req), from: addressOf(req.account), to: addressOf(req.destination), minValue: req.amount };
       return advanceRelayerFlow(c, check, submission, knownTxId, ctx, { quotedAt: req.quotedAt, deadline: req.deadline });
     },
+
+    accounts: () =>
+      Promise.all(
+        chains.map(async (c) => ({
+          role: 'relayer' as const,
+          chain: c.caip2,
+          account: c.relayer.address,
+          balance: await c.provider.getBalance(c.relayer.address).catch(() => null),
+          minimum: c.minRelayerBalance ?? DEFAULT_MIN_RELAYER_BALANCE,
+        })),
+      ),
   };
 }
 
 /** Production chains from configuration: `EVM_RPC_URLS` JSON of CAIP-2 → URL, one relayer key. */
-export function evmChainsFromConfig(rpcUrls: Record<string, string>, relayerKey: string, permit2: string, confirmations: number): EvmChainConfig[] {
+export function evmChainsFromConfig(rpcUrls: Record<string, string>, relayerKey: string, permit2: string, confirmations: number, tuning: EvmRelayerTuning = {}): EvmChainConfig[] {
   return Object.entries(rpcUrls).map(([caip2, url]) => {
     const provider = new JsonRpcProvider(url, Number(caip2.split(':')[1]), { staticNetwork: true, cacheTimeout: -1 });
-    return { caip2, provider, relayer: new Wallet(relayerKey, provider), permit2, confirmations };
+    return { caip2, provider, relayer: new Wallet(relayerKey, provider), permit2, confirmations, ...tuning };
   });
 }

@@ -80,6 +80,7 @@ describe('relayer flow on the sandbox: record, broadcast, crash and recover', ()
     const state = { recorded: null as RecordedTransaction | null, records: 0, crashAfterRecord: false };
     const ctx = (): AdvanceContext => ({
       rawTx: state.recorded?.rawTx ?? null,
+      recordedAt: null,
       async record(tx, replaces) {
         if ((state.recorded?.txId ?? null) !== replaces) return false;
         state.recorded = tx;
@@ -246,13 +247,13 @@ describe('relayer flow on the sandbox: record, broadcast, crash and recover', ()
       },
     });
     const blind = createEvmChainAdapter([{ caip2: h.sandbox.caip2, provider: failing, relayer: h.relayer, permit2: h.sandbox.permit2Address, confirmations: 1 }]);
-    const step = await blind.advance(req, sub, null, { rawTx: null, record: async () => true });
+    const step = await blind.advance(req, sub, null, { rawTx: null, recordedAt: null, record: async () => true });
     expect(step).toMatchObject({ state: 'pending', reason: expect.stringMatching(/searching/) });
   }, 60_000);
 
   it('sends nothing when the record is refused (the payment moved on)', async () => {
     const { req, sub, destination } = await signedPayment();
-    const step = await port.advance(req, sub, null, { rawTx: null, record: async () => false });
+    const step = await port.advance(req, sub, null, { rawTx: null, recordedAt: null, record: async () => false });
     expect(step).toMatchObject({ state: 'pending' });
     expect(await balance(destination)).toBe(0n);
     await expect(port.advance(req, sub, null)).rejects.toThrow(/advance context/);

@@ -5,7 +5,7 @@
 // buyer to the destination. A nonce found used proves nothing: the buyer can burn his own. But a
 // used authorization is never answered `failed` before the blocks it could have been used in are
 // searched (scan.ts): a front-runner submitting the buyer's authorization pays the merchant too.
-import { Contract, Signature, Transaction, keccak256, type Provider, type TransactionReceipt, type TransactionRequest, type Wallet } from 'ethers';
+import { Contract, Signature, Transaction, keccak256, type FeeData, type Provider, type TransactionReceipt, type TransactionRequest, type Wallet } from 'ethers';
 import { checksummed } from './address.ts';
 import { EIP3009_ABI } from './abis.ts';
 import { readAuthorizationState } from './eip3009.ts';
@@ -16,7 +16,9 @@ import type { SerialQueue } from './relayer.ts';
 import { sumTransfers } from './transfer.ts';
 import { messageAddress, messageUint } from './typed-data.ts';
 import { findPayingTransaction, scanWindow } from './scan.ts';
+import { DEFAULT_MAX_FEE_PER_GAS, bumpedReplacement, capFees } from './replacement.ts';
 import type { AdvanceContext, RelayerSubmission, TransferState } from '../../../server/ports/chains.ts';
+import { systemClock, type Clock } from '../../../server/ports/clock.ts';
 
 export type RelayerChain = {
   provider: Provider;
@@ -25,7 +27,16 @@ export type RelayerChain = {
   confirmations: number;
   /** Serializes the relayer's sign → record → broadcast, so each takes the next account nonce. */
   queue: SerialQueue;
+  /** The service's time (default the system's): how long a recorded transaction went unmined. */
+  clock?: Clock;
+  /** Known to the node but unmined this long after it was recorded: replaced (default 45 s). */
+  replaceAfterMs?: number;
+  /** The highest maxFeePerGas (or gasPrice) the relayer signs, wei (default 500 gwei). */
+  maxFeePerGas?: bigint;
 };
+
+/** The default of `replaceAfterMs`: a few blocks on any chain, well under a quote's life. */
+const REPLACE_AFTER_MS = 45_000;
 
 /** What the payment needs to see on chain: `minValue` of `token` moved from `from` to `to`. */
 export type PaymentCheck = { token: string; from: string; to: string; minValue: bigint };
@@ -133,7 +144,8 @@ async function signRecordBroadcast(
   const outcome = await c.queue(async (): Promise<TransferState | { refused: Extract<TransferState, { state: 'failed' }> }> => {
     let rawTx: string;
     try {
-      rawTx = await c.relayer.signTransaction(await c.relayer.populateTransaction(await relayerRequest(c.relayer, sub, check)));
+      const populated = await c.relayer.populateTransaction(await relayerRequest(c.relayer, sub, check));
+      rawTx = await c.relayer.signTransaction(capFees(populated, c.maxFeePerGas ?? DEFAULT_MAX_FEE_PER_GAS));
     } catch (err) {
       if (classifySubmitError(err) !== 'rejected') return { state: 'pending', reason: 'could not prepare the relayer transaction' };
       return { refused: { state: 'failed', reason: `refused before broadcast: ${(err as Error).message.slice(0, 200)}` } };
@@ -170,11 +182,45 @@ async function relayerNonceConsumed(c: RelayerChain, nonce: number): Promise<boo
 }
 
 /**
+ * Replaces the recorded `txId`, which the node holds unmined for longer than the bound, by the
+ * same request at the same nonce with higher fees: recorded in its place, then broadcast. If the
+ * old one mines after all, the new one is unknown with its nonce consumed and the authorization
+ * used, and the search for who used it (usedElsewhere) confirms the payment with the old one.
+ */
+async function replaceStuck(c: RelayerChain, txId: string, rawTx: string, ctx: AdvanceContext): Promise<TransferState> {
+  let fees: FeeData;
+  try {
+    fees = await c.provider.getFeeData();
+  } catch {
+    return { state: 'pending', txId, reason: 'rpc error' };
+  }
+  const replacement = bumpedReplacement(rawTx, fees, c.maxFeePerGas ?? DEFAULT_MAX_FEE_PER_GAS);
+  if (!replacement.ok) return { state: 'pending', txId, reason: `not mined yet; ${replacement.reason}` };
+  const { tx } = replacement;
+  tx.signature = c.relayer.signingKey.sign(tx.unsignedHash);
+  const next = { txId: tx.hash!, rawTx: tx.serialized };
+  if (!(await ctx.record(next, txId))) return { state: 'pending', txId, reason: 'not replaced: the payment changed meanwhile' };
+  try {
+    await c.provider.broadcastTransaction(next.rawTx);
+  } catch {
+    return { state: 'pending', txId: next.txId, reason: 'replacement broadcast outcome unknown' };
+  }
+  return { state: 'submitted', txId: next.txId };
+}
+
+/** Whether the recorded transaction has waited unmined longer than the bound. */
+function overdue(c: RelayerChain, ctx: AdvanceContext): boolean {
+  if (!ctx.recordedAt) return false;
+  return (c.clock ?? systemClock).now() - ctx.recordedAt.getTime() >= (c.replaceAfterMs ?? REPLACE_AFTER_MS);
+}
+
+/**
  * Follows the recorded relayer transaction `txId`. Mined and deep enough: its receipt decides.
- * Not mined but known to the node: wait. Unknown to the node: if its relayer nonce is still free
- * (a crash before broadcast, or dropped), send the recorded bytes again; if another transaction
- * took that nonce, ours can never mine: sign a new one while the buyer's authorization is unused,
- * else the authorization went elsewhere and this attempt failed.
+ * Not mined but known to the node: wait, and once overdue replace it at its nonce with higher
+ * fees (every later relayer transaction queues behind that nonce). Unknown to the node: if its
+ * relayer nonce is still free (a crash before broadcast, or dropped), send the recorded bytes
+ * again; if another transaction took that nonce, ours can never mine: sign a new one while the
+ * buyer's authorization is unused, else the authorization went elsewhere and this attempt failed.
  */
 async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, txId: string, ctx: AdvanceContext, quote: QuoteTimes): Promise<TransferState> {
   const state = await getConfirmations(c.provider, txId);
@@ -191,8 +237,14 @@ async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: Relayer
     return (await usedElsewhere(c, check, sub, quote, txId)) ?? { state: 'failed', reason: verdict.reason, txId };
   }
   if (state.reason === 'rpc_error') return { state: 'pending', txId, reason: 'rpc error' };
+  let held: boolean;
   try {
-    if (await c.provider.getTransaction(txId)) return { state: 'pending', txId, reason: 'not mined yet' };
+    held = (await c.provider.getTransaction(txId)) !== null;
+  } catch {
+    return { state: 'pending', txId, reason: 'rpc error' };
+  }
+  if (held) return ctx.rawTx && overdue(c, ctx) ? replaceStuck(c, txId, ctx.rawTx, ctx) : { state: 'pending', txId, reason: 'not mined yet' };
+  try {
     const nonce = ctx.rawTx ? Transaction.from(ctx.rawTx).nonce : null;
     if (ctx.rawTx && nonce !== null && !(await relayerNonceConsumed(c, nonce))) {
       try {

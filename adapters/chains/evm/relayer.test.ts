@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTransferWithAuthorization, readTokenDomain, submitTransferWithAuthorization } from './eip3009.ts';
 import { deriveNonce } from './nonce.ts';
 import { waitForReceipt } from './receipts.ts';
-import { createSerialQueue } from './relayer.ts';
+import { createSerialQueue, relayerQueue } from './relayer.ts';
 import { toEthersTypedData } from './typed-data.ts';
 import { startHarness, type Harness } from './test-support.ts';
+import type { ExclusiveSections } from '../../../server/ports/exclusive-sections.ts';
 
 describe('createSerialQueue', () => {
   it('runs work in call order, one at a time, and survives failures', async () => {
@@ -22,6 +23,28 @@ describe('createSerialQueue', () => {
     const results = await Promise.allSettled([step('a', 30), step('b', 1, true), step('c', 1)]);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
+  });
+});
+
+describe('relayerQueue', () => {
+  it('runs each submission under one key per relayer account and chain, the same whatever the address case', async () => {
+    const keys: string[] = [];
+    const sections: ExclusiveSections = {
+      run: (key, work) => {
+        keys.push(key);
+        return work();
+      },
+      close: async () => {},
+    };
+    const address = Wallet.createRandom().address;
+    expect(await relayerQueue(sections, 'eip155:8453', address)(async () => 'sent')).toBe('sent');
+    await relayerQueue(sections, 'eip155:8453', address.toLowerCase())(async () => 'sent');
+    await relayerQueue(sections, 'eip155:10', address)(async () => 'sent');
+    expect(keys).toEqual([
+      `evm-relayer:eip155:8453:${address.toLowerCase()}`,
+      `evm-relayer:eip155:8453:${address.toLowerCase()}`,
+      `evm-relayer:eip155:10:${address.toLowerCase()}`,
+    ]);
   });
 });
 

@@ -26,9 +26,11 @@ export function parseSolanaSecretKey(text: string): Keypair {
 }
 
 /**
- * The production chain from `SOLANA_RPC_URL` and `SOLANA_FEE_PAYER_KEY`: mainnet, through web3.js's
- * `Connection` (which satisfies `SolanaRpc` as is), succeeded at `confirmed` commitment.
+ * The production chain from `SOLANA_RPC_URL`, `SOLANA_FEE_PAYER_KEY` and `SOLANA_CHAIN_ID` (default
+ * mainnet), through web3.js's `Connection` (which satisfies `SolanaRpc` as is), succeeded at
+ * `confirmed` commitment.
  */
-export function solanaChainFromConfig(rpcUrl: string, feePayerKey: string, caip2 = SOLANA_MAINNET): SolanaChainConfig {
-  return { caip2, connection: new Connection(rpcUrl, 'confirmed'), feePayer: parseSolanaSecretKey(feePayerKey), commitment: 'confirmed', etaS: 13 };
+export function solanaChainFromConfig(rpcUrl: string, feePayerKey: string, caip2 = SOLANA_MAINNET, minFeePayerLamports?: bigint): SolanaChainConfig {
+  const chain: SolanaChainConfig = { caip2, connection: new Connection(rpcUrl, 'confirmed'), feePayer: parseSolanaSecretKey(feePayerKey), commitment: 'confirmed', etaS: 13 };
+  return minFeePayerLamports === undefined ? chain : { ...chain, minFeePayerLamports };
 }

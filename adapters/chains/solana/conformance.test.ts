@@ -1,7 +1,7 @@
 // The chain port conformance suite on the Solana adapter, against the LiteSVM sandbox: a buyer
 // holding USDC and no SOL, a wallet that signs what fetch built, and a node that can hold
 // transactions it accepted (a mempool) until told to include them.
-import { PublicKey, VersionedMessage, VersionedTransaction } from '@solana/web3.js';
+import { PublicKey, SystemProgram, Transaction, VersionedMessage, VersionedTransaction } from '@solana/web3.js';
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { createAssetRegistry } from '../../../server/domain/assets.ts';
 import type { Submission, WireAction } from '../../../server/ports/chains.ts';
@@ -38,6 +38,7 @@ chainPortConformance('Solana adapter on the sandbox (LiteSVM)', [{ flow: 'spl', 
   const a = sandbox.assets[0]!;
   const asset = createAssetRegistry([{ id: a.caip19, symbol: a.symbol, name: a.name, decimals: a.decimals, flows: ['spl'], networkName: 'Sandbox Solana' }]).get(a.caip19)!;
   let buyers = 0;
+  let offsetMs = 0;
   const offCurve = PublicKey.findProgramAddressSync([Buffer.from('conformance')], sandbox.mint)[0].toBase58();
 
   return {
@@ -59,7 +60,27 @@ chainPortConformance('Solana adapter on the sandbox (LiteSVM)', [{ flow: 'spl', 
         },
       },
     ],
-    now: () => Date.now(),
+    now: () => Date.now() + offsetMs,
+    passTime: async (ms) => {
+      offsetMs += ms;
+    },
+    // Down by a real transfer out of the fee payer (signed with its key), up by the faucet.
+    async setServiceBalance(account, value) {
+      const owner = sandbox.feePayer;
+      if (account !== owner.publicKey.toBase58()) throw new Error(`not a service account: ${account}`);
+      const excess = sandbox.balance(account, null) - value;
+      if (excess > 0n) {
+        const { blockhash } = await sandbox.connection.getLatestBlockhash();
+        const tx = new Transaction({ feePayer: owner.publicKey, recentBlockhash: blockhash }).add(
+          SystemProgram.transfer({ fromPubkey: owner.publicKey, toPubkey: sandbox.keypair('conformance-sink').publicKey, lamports: excess }),
+        );
+        tx.sign(owner);
+        await sandbox.connection.sendRawTransaction(tx.serialize());
+      }
+      // The transfer's fee took a little more: the faucet gives it back, to the lamport.
+      const short = value - sandbox.balance(account, null);
+      if (short > 0n) sandbox.fund(account, null, short);
+    },
     async newBuyer(_flow, amount) {
       const buyer = sandbox.keypair(`conformance-buyer-${++buyers}`);
       sandbox.fund(buyer.publicKey.toBase58(), sandbox.mint.toBase58(), amount);

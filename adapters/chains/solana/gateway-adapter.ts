@@ -21,7 +21,12 @@ export interface SolanaChainConfig {
   /** Commitment at which a payment counts as succeeded (default `confirmed`). */
   commitment?: SolanaCommitment;
   etaS?: number;
+  /** Below this balance (lamports) the fee payer shows as low (default 0.05 SOL). */
+  minFeePayerLamports?: bigint;
 }
+
+/** The default of `minFeePayerLamports`: 0.05 SOL, thousands of fees plus a few token account rents. */
+export const DEFAULT_MIN_FEE_PAYER_LAMPORTS = 50_000_000n;
 
 /**
  * Confirm refuses a transaction this close to its last valid block height with `quote_expired`: the
@@ -172,5 +177,20 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
       if (after.status === 'failed') return { state: 'failed', reason: after.reason, txId };
       return { state: 'submitted', txId };
     },
+
+    accounts: () =>
+      Promise.all(
+        chains.map(async (c) => ({
+          role: 'fee-payer' as const,
+          chain: c.caip2,
+          account: c.feePayer.publicKey.toBase58(),
+          // No account at all holds nothing: a fee payer never funded reads as empty, not as an error.
+          balance: await c.connection.getAccountInfo(c.feePayer.publicKey, 'confirmed').then(
+            (info) => BigInt(info?.lamports ?? 0),
+            () => null,
+          ),
+          minimum: c.minFeePayerLamports ?? DEFAULT_MIN_FEE_PAYER_LAMPORTS,
+        })),
+      ),
   };
 }

@@ -13,6 +13,8 @@ describe('bullmq queue options', () => {
     expect(() => createBullmqQueue({ redisUrl, queueName: 'a:b' })).toThrow(/queueName/);
     expect(() => createBullmqQueue({ redisUrl, prefix: '' })).toThrow(/prefix/);
     expect(() => createBullmqQueue({ redisUrl, retry: { maxAttempts: 0 } })).toThrow(/maxAttempts/);
+    expect(() => createBullmqQueue({ redisUrl, lockMs: 999 })).toThrow(/lockMs/);
+    expect(() => createBullmqQueue({ redisUrl, lockMs: 1500.5 })).toThrow(/lockMs/);
   });
 });
 

@@ -16,6 +16,15 @@ export interface BullmqQueueOptions {
    * the id is ignored; after it the outbox's `completedAt` still stops a second run.
    */
   keepFinishedMs?: number;
+  /**
+   * A running job's lock (default 30 000, BullMQ's): a job whose worker died is run again by another
+   * worker within two to three times this (stalled jobs are looked for at the same interval, and
+   * a job is moved back on the check after the one that found its lock gone). A job waiting on a
+   * slow RPC keeps its lock, as the worker renews it every half of it; a shorter lock costs more
+   * renewals, and a worker that cannot renew in time (event loop blocked, Redis out of reach for
+   * longer than the lock) has its job judged stalled and run again by another.
+   */
+  lockMs?: number;
   logger?: Logger;
   /** Shown by Redis `CLIENT LIST` for this queue's connections, to tell processes apart. */
   connectionName?: string;
@@ -41,6 +50,7 @@ function validate(o: BullmqQueueOptions): void {
     throw new Error('bullmq queue: memoryCheckMs must be an integer of at least 10');
   if (o.keepFinishedMs !== undefined && (!Number.isInteger(o.keepFinishedMs) || o.keepFinishedMs < 1000))
     throw new Error('bullmq queue: keepFinishedMs must be an integer of at least 1000');
+  if (o.lockMs !== undefined && (!Number.isInteger(o.lockMs) || o.lockMs < 1000)) throw new Error('bullmq queue: lockMs must be an integer of at least 1000');
 }
 
 /**
@@ -133,9 +143,13 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
         connection: { url: opts.redisUrl, maxRetriesPerRequest: null, ...named },
         prefix,
         concurrency,
+        ...(opts.lockMs === undefined ? {} : { lockDuration: opts.lockMs, stalledInterval: opts.lockMs }),
         settings: { backoffStrategy: (attemptsMade: number) => backoffDelay(policy, attemptsMade) },
       });
       w.on('error', (err) => log.warn({ err: describeError(err), queue: name }, 'bullmq worker error'));
+      // Any live worker's periodic check finds a job whose worker died (or gave up at its shutdown
+      // bound) once that worker's lock lapses, and runs it again here.
+      w.on('stalled', (jobId) => log.warn({ jobId, queue: name }, 'job stalled (its worker stopped without finishing it); running it again'));
       w.on('failed', (bj, err) => {
         if (!bj) return;
         const last = bj.attemptsMade >= policy.maxAttempts;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { t0, useStore, type OpenStore } from './store-fixtures.ts';
+import { paymentFixtures } from './payment-fixtures.ts';
 
 /**
  * What every storage adapter's idempotency repository does: one request at a time holds a key
@@ -10,6 +11,7 @@ export function runIdempotencyConformance(name: string, open: OpenStore): void {
   describe(`idempotency conformance: ${name}`, () => {
     const f = useStore(open);
     const at = (ms: number) => new Date(t0.getTime() + ms);
+    const payments = paymentFixtures(() => f.s);
 
     it('claims keys: claim, in progress, replay, conflict, release', async () => {
       const p = await f.partner();
@@ -23,6 +25,28 @@ export function runIdempotencyConformance(name: string, open: OpenStore): void {
       expect(await claim('k2', 'h')).toEqual({ kind: 'claimed' });
       await f.s.idempotency.release(p.id, 'k2');
       expect(await claim('k2', 'other hash')).toEqual({ kind: 'claimed' });
+    });
+
+    // Keys in an order no store sorts into: longer before shorter, reverse alphabetical, nested.
+    const ordered = { paymentId: 'pay_1', zeta: 'z', a: 1, amount: { value: '1050', unit: 'iso4217/USD' }, list: [{ yy: true, x: null }], é: 'ü', '': 0 };
+    const replayedText = async (partnerId: string, key: string) => {
+      const replay = await f.s.idempotency.claim(partnerId, key, 'h', t0, 60_000);
+      return replay.kind === 'replay' ? JSON.stringify(replay.body) : replay.kind;
+    };
+
+    it('replays an answer as the same JSON text, object key order included', async () => {
+      const p = await f.partner();
+      await f.s.idempotency.claim(p.id, 'ordered', 'h', t0, 60_000);
+      await f.s.idempotency.complete({ partnerId: p.id, key: 'ordered', statusCode: 201, body: ordered });
+      expect(await replayedText(p.id, 'ordered')).toBe(JSON.stringify(ordered));
+    });
+
+    it('replays the answer stored with a created payment as the same JSON text', async () => {
+      const p = await f.partner();
+      const m = await payments.merchant(p.id);
+      await f.s.idempotency.claim(p.id, 'created', 'h', t0, 60_000);
+      expect(await payments.create(payments.payment(m), [], { key: 'created', body: ordered })).toEqual({ ok: true });
+      expect(await replayedText(p.id, 'created')).toBe(JSON.stringify(ordered));
     });
 
     it('keeps each partner’s keys apart: the same key is claimed, completed and released per partner', async () => {

@@ -2,7 +2,10 @@ import type { IdempotencyClaim, IdempotencyCompletion } from '../../../server/do
 import type { IdempotencyRepository } from '../../../server/ports/storage/idempotency.ts';
 import type { SqlClient, SqlDb } from './sql-db.ts';
 
-/** Writes the stored answer; called inside the transaction that creates the resource. */
+/**
+ * Writes the stored answer; called inside the transaction that creates the resource. It is kept as
+ * the JSON text (a text column, not jsonb) so a replay sends the first answer's bytes, key order too.
+ */
 export async function completeIdempotency(tx: SqlClient, c: IdempotencyCompletion): Promise<void> {
   await tx.query('UPDATE idempotency_keys SET status_code = $3, response_body = $4 WHERE partner_id = $1 AND key = $2', [c.partnerId, c.key, c.statusCode, JSON.stringify(c.body)]);
 }
@@ -17,7 +20,7 @@ export function createIdempotencyRepository(db: SqlDb): IdempotencyRepository {
         'idempotency_claim',
       );
       if (inserted.rowCount === 1) return { kind: 'claimed' };
-      const { rows } = await db.query<{ request_hash: string; status_code: number | null; response_body: unknown; claimed_at: Date }>(
+      const { rows } = await db.query<{ request_hash: string; status_code: number | null; response_body: string | null; claimed_at: Date }>(
         'SELECT request_hash, status_code, response_body, claimed_at FROM idempotency_keys WHERE partner_id = $1 AND key = $2',
         [partnerId, key],
       );
@@ -26,8 +29,8 @@ export function createIdempotencyRepository(db: SqlDb): IdempotencyRepository {
       if (!row) return this.claim(partnerId, key, requestHash, now, staleAfterMs);
       if (row.request_hash !== requestHash) return { kind: 'conflict' };
       if (row.status_code !== null) {
-        const body: unknown = typeof row.response_body === 'string' ? JSON.parse(row.response_body) : row.response_body;
-        return { kind: 'replay', statusCode: row.status_code, body };
+        // Parsing keeps the text's key order, so serializing the replay gives the same bytes again.
+        return { kind: 'replay', statusCode: row.status_code, body: row.response_body === null ? null : (JSON.parse(row.response_body) as unknown) };
       }
       const staleBefore = new Date(now.getTime() - staleAfterMs);
       const taken = await db.query(

@@ -119,7 +119,8 @@ export async function insertPayments(db: SqlClient, items: NewPayment[]): Promis
       idem_partner: idempotency?.partnerId ?? null,
       idem_key: idempotency?.key ?? null,
       idem_status: idempotency?.statusCode ?? null,
-      idem_body: idempotency?.body ?? null,
+      // Its JSON text, not a nested value: the rows go through jsonb, which would reorder its keys.
+      idem_body: idempotency ? JSON.stringify(idempotency.body) : null,
     })),
   );
   const jobs = JSON.stringify(items.flatMap(({ p, jobs }) => jobRows(jobs, p.createdAt, p.id)));
@@ -128,7 +129,7 @@ export async function insertPayments(db: SqlClient, items: NewPayment[]): Promis
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
          id text, partner_id text, merchant_id text, merchant_version text, reference_id text, fiat_currency text, price_asset text, fiat_value numeric, status text,
          state_version integer, expires_at timestamptz, created_at timestamptz, checkout_success_url text, checkout_error_url text,
-         event_id text, event_type text, event_data jsonb, idem_partner text, idem_key text, idem_status integer, idem_body jsonb)
+         event_id text, event_type text, event_data jsonb, idem_partner text, idem_key text, idem_status integer, idem_body text)
      ), ok AS MATERIALIZED (
        SELECT x.* FROM x JOIN merchants m ON m.id = x.merchant_id AND m.partner_id = x.partner_id AND m.deleted_at IS NULL AND m.xmin = x.merchant_version::xid
        WHERE EXISTS (SELECT 1 FROM crypto_settlements s WHERE s.merchant_id = m.id AND (x.price_asset IS NULL OR s.asset = x.price_asset))

@@ -90,6 +90,9 @@ export async function advanceAttempt(deps: AdvanceDeps, payload: Record<string, 
   // The payload is JSON as confirm wrote it; the adapter checks its shape at its edge.
   const step = await chain.advance(optionRequestOf(deps, quote), payload.submission as Submission, payment.txId, {
     rawTx: recorded?.txId === payment.txId ? recorded.rawTx : null,
+    // A processing payment's row changes only when a transaction is recorded for it (the status
+    // changes end processing), so its updated time is when the current one was recorded.
+    recordedAt: recorded?.txId === payment.txId ? payment.updatedAt : null,
     record: (tx, replaces) => deps.storage.payments.recordRelayerTx(payment.id, tx, replaces, new Date(deps.clock.now())),
   });
   const now = deps.clock.now();
