@@ -33,8 +33,9 @@ const config: KnipConfig = {
       project: ['src/**/*.ts', 'scripts/**/*.ts', '!src/generated/**'],
     },
   },
-  // The HTTPS test servers make their throwaway certificate with the system's openssl.
-  ignoreBinaries: ['openssl'],
+  // The HTTPS test servers make their throwaway certificate with the system's openssl; the fault
+  // suite starts its own PostgreSQL (found through pg_config) and redis-server.
+  ignoreBinaries: ['openssl', 'pg_config', 'redis-server'],
   // An export its own file also uses is alive, just visible (often for a test's sake); exports
   // nothing uses anywhere are still reported.
   ignoreExportsUsedInFile: true,

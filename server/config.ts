@@ -3,13 +3,14 @@ import { resolve } from 'node:path';
 import type { AssetConfig } from './domain/assets.ts';
 import type { RateLimit } from './ports/rate-limiter.ts';
 import { SOLANA_MAINNET_CHAIN_ID, baseUnits, parseAssets, parseFxRates, parseSolanaChainId } from './config-values.ts';
+import { parseWebhookConfig, type WebhookConfig } from './config-webhooks.ts';
 
 /**
  * Configuration, read once at start from the environment. Every key is checked here; a bad
  * value stops the process with a message naming the key, rather than failing at the first
  * request that needs it.
  */
-export interface AppConfig {
+export interface AppConfig extends WebhookConfig {
   mode: 'sandbox' | 'production';
   port: number;
   host: string;
@@ -232,7 +233,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   // (and when its key was revoked); 5/s with 30 at once leaves room for a mistyped key and retries.
   const unauthPerS = int(env, 'UNAUTHENTICATED_RATE_PER_S', 5, 0, 1_000_000);
   const unauthBurst = int(env, 'UNAUTHENTICATED_BURST', 30, 1, 10_000_000);
+  const webhooks = parseWebhookConfig(env, mode);
+  if ('problem' in webhooks) throw new ConfigError(webhooks.problem);
   return {
+    ...webhooks,
     rateLimit: ratePerS === 0 ? null : { perSecond: ratePerS, burst: rateBurst },
     unauthenticatedRateLimit: unauthPerS === 0 ? null : { perSecond: unauthPerS, burst: unauthBurst },
     trustProxyHops: int(env, 'TRUST_PROXY', 0, 0, 10),

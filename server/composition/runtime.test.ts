@@ -95,7 +95,8 @@ describe('openRuntime', () => {
 
   if (services) {
     it('builds the worker with the API process’s job handlers and webhook settings, and closes its chains and storage', async () => {
-      const env = await serverEnv();
+      // Webhook settings from the environment reach the delivery job of both processes.
+      const env = { ...(await serverEnv()), WEBHOOK_ALLOW_LOOPBACK: 'on', WEBHOOK_RETRY_SCHEDULE_S: '0,2,5' };
       const apiChains = fakeChains();
       const workerChains = fakeChains();
       const api = await openRuntime(loadConfig(env), { role: 'api', logger, print: () => {}, openChains: apiChains.open });
@@ -110,7 +111,10 @@ describe('openRuntime', () => {
           return { delivery, endpoints };
         };
         expect(settings(worker)).toEqual(settings(api));
-        expect(settings(worker)).toEqual({ delivery: { allowLoopbackEndpoints: false, ownPort: 4999 }, endpoints: { allowLoopback: false, ownPort: 4999 } });
+        expect(settings(worker)).toEqual({
+          delivery: { allowLoopbackEndpoints: true, ownPort: 4999, schedule: [0, 2000, 5000] },
+          endpoints: { allowLoopback: true, ownPort: 4999 },
+        });
       } finally {
         const order = recordCloses(worker);
         await worker.close();

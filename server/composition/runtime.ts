@@ -120,7 +120,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
     const queue = openQueue(config, role, logger);
     // Until jobs own it (startJobs closes the queue on stop), the queue is closed on its own.
     closers.queue = once(() => queue.close());
-    const settings = webhookSettings({ allowLoopback: config.mode === 'sandbox', ownPort: config.port });
+    const settings = webhookSettings({ allowLoopback: config.webhookAllowLoopback, ownPort: config.port, delivery: { schedule: config.webhookRetryScheduleMs } });
 
     // Work committed by a handler or a request is handed on at once: to the relay (outbox jobs)
     // and to the dispatcher (payment events for webhooks). Set once both exist.

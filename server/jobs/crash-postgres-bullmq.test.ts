@@ -118,6 +118,31 @@ if (services) {
       expect(await countRuns(storage.db, id)).toEqual({ runs: 1, effects: 1 });
     }, 90_000);
 
+    it('(d) runs once a job Redis lost: it came back empty (a restart without persistence) while the job waited in its delayed set', async () => {
+      const queueName = `q${++n}`;
+      const queue = createBullmqQueue({ redisUrl, prefix, queueName, retry: { baseMs: 50, maxMs: 500 }, memoryCheckMs: 100 });
+      const jobs = await startJobs({
+        storage,
+        queue,
+        handlers: { 'crash.effect': effectHandler(storage.db) },
+        clock: { now: () => Date.now() },
+        logger: silentLogger,
+        relayIntervalMs: 100,
+      });
+      try {
+        const id = `job_d_${Date.now().toString(36)}`;
+        const now = new Date();
+        await storage.jobs.insert([{ id, type: 'crash.effect', payload: { marker: id }, runAt: new Date(now.getTime() + 1500), createdAt: now }]);
+        jobs.relay.notify();
+        await waitFor('the job to be relayed', async () => Boolean((await storage.jobs.get(id))?.relayedAt));
+        expect(await deleteKeysWithPrefix(redisUrl, `${prefix}:${queueName}`)).toBeGreaterThan(0);
+        await waitFor('the lost job to complete', completed(id), 30_000);
+        expect(await countRuns(storage.db, id)).toEqual({ runs: 1, effects: 1 });
+      } finally {
+        await jobs.stop();
+      }
+    }, 60_000);
+
     it('(c) runs exactly once a job the relay enqueued twice because it died before markRelayed', async () => {
       const id = `job_c_${Date.now().toString(36)}`;
       await storage.jobs.insert([{ id, type: 'crash.effect', payload: { marker: id }, runAt: new Date(), createdAt: new Date() }]);

@@ -1,7 +1,7 @@
 import type { Clock } from '../ports/clock.ts';
 import type { JobHandler, QueuePort } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
-import type { Logger } from '../ports/logger.ts';
+import { describeError, type Logger } from '../ports/logger.ts';
 import { createOutboxRelay, type OutboxRelay } from './outbox-relay.ts';
 import { startJobWorker } from './run-worker.ts';
 import { MAINTENANCE_JOB_TYPE, maintenanceJob, scheduleMaintenance, type MaintenanceOptions } from './maintenance.ts';
@@ -63,6 +63,17 @@ export async function startJobs(opts: StartJobsOptions): Promise<RunningJobs> {
   if (opts.runWorker ?? true) await startJobWorker({ ...opts, handlers });
   const relay = createOutboxRelay({ ...opts, ...(opts.relayIntervalMs ? { intervalMs: opts.relayIntervalMs } : {}) });
   relay.start();
+  // A durable queue can still come back empty (Redis restarted without persistence): jobs it was
+  // handed would wait forever as "relayed". The outbox gives it every unfinished one again.
+  opts.queue.onMemoryLost(() => {
+    opts.storage.jobs.requeueUnfinished().then(
+      (n) => {
+        opts.logger.warn({ jobs: n }, 'the queue lost its jobs: unfinished outbox jobs requeued');
+        relay.notify();
+      },
+      (err: unknown) => opts.logger.error({ err: describeError(err) }, 'requeueing unfinished outbox jobs failed; the queue may miss jobs until the next check'),
+    );
+  });
   return {
     relay,
     inFlight: () => running,

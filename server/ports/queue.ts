@@ -28,5 +28,13 @@ export interface QueuePort {
    * answers `retryAt` is run again at that time.
    */
   startWorker(handlers: Record<string, JobHandler>, opts?: { concurrency?: number }): Promise<void>;
+  /**
+   * Calls `listener` whenever the queue finds it no longer holds the jobs it was given: its
+   * server came back empty (a Redis restart without persistence, a failover to an empty replica,
+   * a flush) or was empty when this process first reached it. The caller hands it every
+   * unfinished outbox job again. A queue that forgets only with its process (inline) never calls
+   * it: its process start is when that is done.
+   */
+  onMemoryLost(listener: () => void): void;
   close(): Promise<void>;
 }

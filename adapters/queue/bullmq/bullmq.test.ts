@@ -19,7 +19,11 @@ describe('bullmq queue options', () => {
 });
 
 if (await redisAvailable()) {
-  const open = (queueName: string) => createBullmqQueue({ redisUrl, prefix, queueName, retry: { baseMs: 50, maxMs: 200 } });
-  runQueueConformance('bullmq', async () => open(`q${++n}`), { durable: true, reopen: async () => open(`q${n}`) });
+  const open = (queueName: string) => createBullmqQueue({ redisUrl, prefix, queueName, retry: { baseMs: 50, maxMs: 200 }, memoryCheckMs: 50 });
+  runQueueConformance('bullmq', async () => open(`q${++n}`), {
+    durable: true,
+    reopen: async () => open(`q${n}`),
+    forget: async () => void (await deleteKeysWithPrefix(redisUrl, `${prefix}:q${n}`)),
+  });
   afterAll(() => deleteKeysWithPrefix(redisUrl, prefix));
 }

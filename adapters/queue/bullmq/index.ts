@@ -28,6 +28,8 @@ export interface BullmqQueueOptions {
   logger?: Logger;
   /** Shown by Redis `CLIENT LIST` for this queue's connections, to tell processes apart. */
   connectionName?: string;
+  /** How often to look whether Redis still holds this queue's memory (default 2 s). */
+  memoryCheckMs?: number;
 }
 
 interface JobData {
@@ -44,6 +46,8 @@ function validate(o: BullmqQueueOptions): void {
   if (o.queueName !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(o.queueName)) throw new Error('bullmq queue: queueName must be 1-100 of A-Z a-z 0-9 _ . -');
   if (o.prefix !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(o.prefix)) throw new Error('bullmq queue: prefix must be 1-100 of A-Z a-z 0-9 _ . -');
   if (o.connectionName !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(o.connectionName)) throw new Error('bullmq queue: connectionName must be 1-100 of A-Z a-z 0-9 _ . -');
+  if (o.memoryCheckMs !== undefined && (!Number.isInteger(o.memoryCheckMs) || o.memoryCheckMs < 10))
+    throw new Error('bullmq queue: memoryCheckMs must be an integer of at least 10');
   if (o.keepFinishedMs !== undefined && (!Number.isInteger(o.keepFinishedMs) || o.keepFinishedMs < 1000))
     throw new Error('bullmq queue: keepFinishedMs must be an integer of at least 1000');
   if (o.lockMs !== undefined && (!Number.isInteger(o.lockMs) || o.lockMs < 1000)) throw new Error('bullmq queue: lockMs must be an integer of at least 1000');
@@ -70,6 +74,28 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
   queue.on('error', (err) => log.warn({ err: describeError(err), queue: name }, 'bullmq queue connection error'));
   let worker: Worker<JobData> | null = null;
   let closed = false;
+  const lostListeners: (() => void)[] = [];
+  let memoryTimer: NodeJS.Timeout | null = null;
+  // A key that lives as long as Redis keeps this queue's jobs: found missing, Redis has lost
+  // them (restarted without persistence, failed over to an empty replica, flushed). Each process
+  // that finds it missing puts it back and tells its listeners; two doing so at once only
+  // requeue the outbox twice, and Redis ignores the ids it already holds.
+  const memoryKey = `${prefix}:${name}:mps:memory`;
+  const checkMemory = async () => {
+    try {
+      const client = await queue.backend.client;
+      if ((await client.get(memoryKey)) !== null) return;
+      await client.set(memoryKey, String(Date.now()));
+      if (!closed) {
+        log.warn({ queue: name }, "Redis does not hold this queue's jobs (restarted empty, or new): unfinished outbox jobs are handed to it again");
+        for (const listener of lostListeners) listener();
+      }
+    } catch (err) {
+      // Redis unreachable: looked at again at the next tick, once it is back.
+      log.debug({ err: describeError(err), queue: name }, 'queue memory check failed');
+    }
+  };
+  const memoryCheckMs = opts.memoryCheckMs ?? 2000;
 
   const process = async (bj: Job<JobData>, handlers: Record<string, JobHandler>, token?: string) => {
     const job: QueuedJob = { id: String(bj.id), type: bj.data.type, payload: bj.data.payload, runAt: new Date(bj.data.runAt) };
@@ -101,6 +127,13 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
         },
       );
     },
+    onMemoryLost(listener) {
+      lostListeners.push(listener);
+      if (memoryTimer || closed) return;
+      void checkMemory();
+      memoryTimer = setInterval(() => void checkMemory(), memoryCheckMs);
+      memoryTimer.unref();
+    },
     async startWorker(handlers, o) {
       if (closed) throw new Error('bullmq queue: closed');
       if (worker) throw new Error('bullmq queue: startWorker was already called');
@@ -129,6 +162,7 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
     },
     async close() {
       closed = true;
+      if (memoryTimer) clearInterval(memoryTimer);
       // Worker.close() without force waits for the handlers in flight.
       if (worker) await worker.close();
       await queue.close();

@@ -16,6 +16,11 @@ export interface QueueConformanceOptions {
    * would open it (for a queue without a store, simply a new one).
    */
   reopen: QueueFactory;
+  /**
+   * Empties the store of the queue the factory made last, as a server restarted without
+   * persistence comes back; absent for a queue whose memory goes only with its process.
+   */
+  forget?: () => Promise<void>;
 }
 
 let seq = 0;
@@ -30,7 +35,7 @@ const job = (type: string, payload: Record<string, unknown> = {}, runAt = new Da
  * The behaviour every QueuePort adapter must show; the outbox relay and the job worker rely on
  * exactly these properties (dedup by id, delays, retries, retryAt, concurrency, graceful close,
  * refusal once closed, and `durable` telling the truth about a restart). Every member of the
- * port is called: durable, enqueue, startWorker, close.
+ * port is called: durable, enqueue, startWorker, onMemoryLost, close.
  */
 export function runQueueConformance(name: string, factory: QueueFactory, opts: QueueConformanceOptions): void {
   describe(`queue conformance: ${name}`, () => {
@@ -222,5 +227,31 @@ export function runQueueConformance(name: string, factory: QueueFactory, opts: Q
       await waitFor('the marker job', () => r.count(marker.id) === 1);
       expect(r.count(a.id)).toBe(opts.durable ? 1 : 0);
     });
+
+    const forget = opts.forget;
+    if (forget) {
+      it('tells its listeners when its store comes back empty, once per loss, not before', async () => {
+        const q = await make();
+        let told = 0;
+        q.onMemoryLost(() => told++);
+        // A store this queue never reached counts as lost (jobs handed to it earlier may be gone).
+        await waitFor('the first look at the store', () => told === 1);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(told).toBe(1);
+        await forget();
+        await waitFor('the loss to be noticed', () => told === 2);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(told).toBe(2);
+      });
+    } else {
+      it('never reports a lost memory while its process lives (it forgets only with it)', async () => {
+        const q = await make();
+        let told = 0;
+        q.onMemoryLost(() => told++);
+        await q.enqueue(job('a.test'));
+        await new Promise((r) => setTimeout(r, 200));
+        expect(told).toBe(0);
+      });
+    }
   });
 }

@@ -131,6 +131,8 @@ export function createInlineQueue(opts: InlineQueueOptions = {}): QueuePort {
       known.set(job.id, entry);
       schedule(entry, entry.dueAt);
     },
+    // Its memory goes only with its process, and startJobs requeues at every process start.
+    onMemoryLost() {},
     async startWorker(h, o) {
       if (closed) throw new Error('inline queue: closed');
       if (handlers) throw new Error('inline queue: startWorker was already called');

@@ -63,7 +63,7 @@ export async function startEdrNode(options: EdrNodeOptions): Promise<EvmNode> {
   const provider: EdrProvider = await context.createProvider(
     L1_CHAIN_TYPE,
     {
-      allowBlocksWithSameTimestamp: false,
+      allowBlocksWithSameTimestamp: true,
       allowUnlimitedContractSize: false,
       bailOnCallFailure: false,
       bailOnTransactionFailure: false,

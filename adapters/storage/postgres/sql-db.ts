@@ -75,6 +75,15 @@ export function createPgDb(opts: { url: string; schema?: string; max?: number })
     },
     async transaction(fn) {
       const client = await pool.connect();
+      // pg-pool takes its idle error listener off a client it hands out, so a connection cut
+      // while this transaction waits between statements (a server restart) would be an
+      // unhandled 'error' event and kill the process. Keep it: the next statement fails, and the
+      // broken connection is discarded instead of going back to the pool.
+      let broken: Error | undefined;
+      const onError = (err: Error) => {
+        broken = err;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn({
@@ -89,7 +98,8 @@ export function createPgDb(opts: { url: string; schema?: string; max?: number })
         await client.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
-        client.release();
+        client.off('error', onError);
+        client.release(broken);
       }
     },
     close: () => pool.end(),

@@ -1,0 +1,169 @@
+// The steady load, over HTTP only: a partner creating payments (each with its own
+// Idempotency-Key, repeated with the same key until acknowledged) and a wallet paying others
+// through the gateway with EIP-3009 (USDC), Permit2 (USDT, approval sent by the wallet itself)
+// and Solana SPL (fetch → sign → confirm). Buyers are funded by the chains' HTTP faucet.
+import { randomUUID } from 'node:crypto';
+import { createGatewayClient, executeActions, GatewayError, resolveBuildActions, type PaymentOption } from '../../clients/wallet/src/index.ts';
+import { createBuyer } from '../demo-wallet/buyer.ts';
+import { createSandboxApi, type SandboxInfo } from '../demo-wallet/sandbox-api.ts';
+import type { Api } from './api.ts';
+
+export type Flow = 'eip3009' | 'permit2' | 'spl';
+export const FLOWS: Flow[] = ['eip3009', 'permit2', 'spl'];
+
+export interface LoadSetup {
+  api: Api;
+  partnerKey: string;
+  walletKey: string;
+  merchantId: string;
+  chainsUrl: string;
+  sandbox: SandboxInfo;
+  /** CAIP-19 of the asset each flow pays in. */
+  assetOf: Record<Flow, string>;
+}
+
+export interface LoadStats {
+  /** referenceId → paymentId, for every create the API acknowledged (201). */
+  acked: Map<string, string>;
+  /** Creates never acknowledged (a 4xx, or no answer within the client's patience): counted, not hidden. */
+  createFailures: string[];
+  /** paymentId → the flow, for every confirm the gateway accepted. */
+  confirmed: Map<string, Flow>;
+  /** Payments the wallet could not get to an accepted confirm, with why. */
+  walletErrors: string[];
+  /** Confirms sent and not yet answered: a worker is killed while this is above zero. */
+  confirmsInFlight: number;
+}
+
+const CREATES_PER_S = 10;
+const PAYMENTS_PER_S = 1.5;
+const MAX_CREATES_IN_FLIGHT = 16;
+const MAX_PAYMENTS_IN_FLIGHT = 8;
+/** Creates expire soon, so every expiry job is due (and must be done) shortly after the load. */
+export const CREATE_TTL_S = 40;
+/** Payments to pay live long enough to be paid; they are due within the drain bound too. */
+export const PAY_TTL_S = 60;
+/** Native coin for a buyer who sends the Permit2 approval himself. */
+const GAS_MONEY = 10n ** 17n;
+
+function message(err: unknown): string {
+  if (err instanceof GatewayError) return `${err.status} ${err.code}: ${err.message}`;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** One create, repeated with the same Idempotency-Key on no answer or a 5xx until acknowledged. */
+async function create(s: LoadSetup, stats: LoadStats, referenceId: string, value: string, ttlS: number): Promise<string | null> {
+  const key = randomUUID();
+  const body = { amount: { unit: 'iso4217/USD', value }, referenceId, expiresAt: Math.floor(Date.now() / 1000) + ttlS };
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await s.api.call('POST', '/v1/payments', s.partnerKey, body, { 'Merchant-Id': s.merchantId, 'Idempotency-Key': key });
+      if (res.status === 201) {
+        const paymentId = (res.body as { paymentId: string }).paymentId;
+        stats.acked.set(referenceId, paymentId);
+        return paymentId;
+      }
+      // 409 idempotency_in_progress: the first attempt with this key is still being written
+      // (by the other process, perhaps); its answer says to retry shortly.
+      const busy = res.status === 409 && (res.body as { code?: string } | null)?.code === 'idempotency_in_progress';
+      if (res.status < 500 && res.status !== 429 && !busy) {
+        stats.createFailures.push(`${referenceId}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        return null;
+      }
+    } catch {
+      // no answer from either process yet: same key again
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  stats.createFailures.push(`${referenceId}: not acknowledged within 90 s`);
+  return null;
+}
+
+/** A fresh buyer pays one payment with `flow`, up to an accepted confirm. */
+async function pay(s: LoadSetup, stats: LoadStats, paymentId: string, flow: Flow): Promise<void> {
+  const client = createGatewayClient({ baseUrl: s.api.bases[0]!, apiKey: s.walletKey }, { fetch: s.api.fetch });
+  const faucet = createSandboxApi(s.chainsUrl);
+  const buyer = await createBuyer(s.sandbox);
+  try {
+    const offer = await client.getOptions(paymentId, { accounts: buyer.accounts });
+    const asset = s.assetOf[flow].toLowerCase();
+    const option = offer.options.find((o: PaymentOption) => o.amount.unit.replace(/^caip19\//, '').toLowerCase() === asset);
+    if (!option) throw new Error(`no ${flow} option among ${offer.options.map((o) => o.amount.unit).join(', ')}`);
+    await faucet.fund(option.account, s.assetOf[flow], BigInt(option.amount.value));
+    if (flow === 'permit2') await faucet.fund(option.account, null, GAS_MONEY);
+    const actions = await resolveBuildActions(option.actions, (build) => client.fetchAction(paymentId, { optionId: option.id, data: build.build.data }));
+    const results = await executeActions(actions, buyer.signers);
+    stats.confirmsInFlight++;
+    try {
+      await confirmOnce(client, paymentId, option.id, results);
+    } finally {
+      stats.confirmsInFlight--;
+    }
+    stats.confirmed.set(paymentId, flow);
+  } finally {
+    buyer.close();
+  }
+}
+
+type Results = Awaited<ReturnType<typeof executeActions>>;
+
+/**
+ * Confirm with a short long-poll. A confirm whose answer was lost may have been taken: sent again,
+ * the service answers that the payment is no longer payable with these results, so the status
+ * decides whether it was accepted.
+ */
+async function confirmOnce(client: ReturnType<typeof createGatewayClient>, paymentId: string, optionId: string, results: Results): Promise<void> {
+  try {
+    await client.confirm(paymentId, { optionId, results }, { maxPollMs: 1000 });
+  } catch (err) {
+    const status = await client.getStatus(paymentId).catch(() => null);
+    if (status && status.status !== 'requires_action' && status.status !== 'expired' && status.status !== 'cancelled') return;
+    throw err;
+  }
+}
+
+export interface Load {
+  stats: LoadStats;
+  /** Stops launching and waits (bounded) for everything launched to finish. */
+  stop(drainMs: number): Promise<void>;
+}
+
+/** Starts the creates and the payments at steady rates, each with bounded concurrency. */
+export function startLoad(s: LoadSetup): Load {
+  const stats: LoadStats = { acked: new Map(), createFailures: [], confirmed: new Map(), walletErrors: [], confirmsInFlight: 0 };
+  const running = new Set<Promise<void>>();
+  let creates = 0;
+  let payments = 0;
+  let creating = 0;
+  let paying = 0;
+  const run = (work: Promise<void>) => {
+    const p = work.finally(() => running.delete(p));
+    running.add(p);
+  };
+  const createTimer = setInterval(() => {
+    if (creating >= MAX_CREATES_IN_FLIGHT) return;
+    creating++;
+    const n = creates++;
+    run(create(s, stats, `load-${n}`, String(100 + (n % 900)), CREATE_TTL_S).then(() => void creating--));
+  }, 1000 / CREATES_PER_S);
+  const payTimer = setInterval(() => {
+    if (paying >= MAX_PAYMENTS_IN_FLIGHT) return;
+    paying++;
+    const n = payments++;
+    const flow = FLOWS[n % FLOWS.length]!;
+    const work = async () => {
+      const id = await create(s, stats, `pay-${n}`, String(50 + (n % 450)), PAY_TTL_S);
+      if (id) await pay(s, stats, id, flow).catch((err: unknown) => void stats.walletErrors.push(`pay-${n} (${flow}, ${id}): ${message(err)}`));
+    };
+    run(work().finally(() => void paying--));
+  }, 1000 / PAYMENTS_PER_S);
+  return {
+    stats,
+    async stop(drainMs) {
+      clearInterval(createTimer);
+      clearInterval(payTimer);
+      await Promise.race([Promise.allSettled([...running]), new Promise((r) => setTimeout(r, drainMs))]);
+    },
+  };
+}

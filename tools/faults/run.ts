@@ -1,0 +1,260 @@
+// `npm run test:faults`: the production path (standalone sandbox chains, 2 API processes and 2
+// workers on PostgreSQL + Redis) under a steady load of creates and gateway payments, through a
+// schedule of faults; then the checks, printed as a table. Exit 0 only when every row holds.
+// Everything it starts (temp dirs, PostgreSQL, Redis, children) is stopped on exit, error, Ctrl-C
+// or the global bound.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Keypair } from '@solana/web3.js';
+import { Wallet } from 'ethers';
+import pg from 'pg';
+import { createSandboxApi } from '../demo-wallet/sandbox-api.ts';
+import { createApi } from './api.ts';
+import { diagnose, formatTable, pending, runChecks, type CheckInput } from './checks.ts';
+import { healthy, proc, ROOT, until, type Proc } from './cluster.ts';
+import { runFaults } from './faults.ts';
+import { CREATE_TTL_S, FLOWS, PAY_TTL_S, startLoad, type Flow } from './load.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+import { freePort, MissingToolError, startPostgres, startRedis, type Postgres, type Redis } from './services.ts';
+
+/** The whole run, hard: past it everything is killed and the run fails. */
+const HARD_BOUND_MS = 10 * 60_000;
+const LOAD_MS = 120_000;
+/** After the load: how long confirmed payments may take to go final and events to be delivered. */
+const DRAIN_BOUND_MS = 120_000;
+/** Short retries, so deliveries refused while the receiver was down arrive within the drain bound. */
+const WEBHOOK_RETRY_SCHEDULE_S = '0,2,5,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10';
+
+const started = Date.now();
+const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
+
+const procs: Proc[] = [];
+let postgres: Postgres | null = null;
+let redis: Redis | null = null;
+let receiver: Receiver | null = null;
+let tmp: string | null = null;
+
+/** Synchronous parts first, so an exit handler can run it too. */
+function killAll(): void {
+  for (const p of procs) void p.kill9();
+  postgres?.stop();
+  redis?.stop();
+  postgres = null;
+  redis = null;
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+  tmp = null;
+}
+
+function env(chainsEnv: Record<string, string>, extra: Record<string, string>): NodeJS.ProcessEnv {
+  // Nothing from the developer's own environment that would point the processes elsewhere.
+  const { DATABASE_URL: _d, REDIS_URL: _r, PORT: _p, DATA_DIR: _dd, ...rest } = process.env;
+  return { ...rest, ...chainsEnv, ...extra };
+}
+
+function keys(args: string[], processEnv: NodeJS.ProcessEnv): Record<string, string> {
+  const run = spawnSync(process.execPath, ['tools/keys/cli.ts', ...args, '--json'], { cwd: ROOT, env: processEnv, encoding: 'utf8', timeout: 60_000 });
+  if (run.status !== 0) throw new Error(`keys ${args.join(' ')} failed: ${run.stderr}`);
+  return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, string>;
+}
+
+async function main(): Promise<number> {
+  tmp = mkdtempSync(join(tmpdir(), 'faults-'));
+  log('starting PostgreSQL, Redis and the sandbox chains');
+  const chainsPort = await freePort();
+  const chains = proc('sandbox chains', ['tools/sandbox-chains/cli.ts', '--', '--port', String(chainsPort), '--env-file', join(tmp, 'chains.env')], env({}, {}));
+  procs.push(chains);
+  chains.start();
+  [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+  const databaseUrl = postgres.url;
+  await until('the sandbox chains', () => chains.printed('sandbox chains ready at') || !chains.running(), 120_000);
+  if (!chains.running()) throw new Error(`the sandbox chains exited:\n${chains.tail()}`);
+  const chainsEnv = Object.fromEntries(
+    readFileSync(join(tmp, 'chains.env'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+  const chainsUrl = `http://127.0.0.1:${chainsPort}`;
+
+  const receiverPort = await freePort();
+  receiver = await startReceiver(receiverPort);
+  const apiPorts = [await freePort(), await freePort()];
+  const common = {
+    DATABASE_URL: postgres.url,
+    REDIS_URL: redis.url,
+    HOST: '127.0.0.1',
+    LOGO_CHECKS: 'off',
+    // Warnings and errors only (workers log at info: their start line says they are ready).
+    LOG_LEVEL: 'warn',
+    // Several API processes hand out links and data-collection tokens that the others must read.
+    PAY_BASE_URL: `http://127.0.0.1:${apiPorts[0]}/pay`,
+    COLLECT_DATA_SECRET: 'fault-suite-collect-data-secret-0123456789',
+    // The load is one partner and one wallet key; this suite is not about rate limits.
+    RATE_LIMIT_PER_S: '0',
+    WEBHOOK_ALLOW_LOOPBACK: 'on',
+    WEBHOOK_RETRY_SCHEDULE_S,
+  };
+  const baseEnv = env(chainsEnv, common);
+  const partner = keys(['create-partner', '--name', 'Fault suite shop'], baseEnv);
+  const walletKey = keys(['create-key', '--partner', partner.partnerId!, '--scope', 'wallet'], baseEnv).apiKey!;
+  const partnerKey = partner.apiKey!;
+
+  const apis = apiPorts.map((port, i) => ({
+    proc: proc(`API ${i + 1}`, ['server/main.ts'], { ...baseEnv, PORT: String(port), JOB_WORKERS: 'off' }),
+    base: `http://127.0.0.1:${port}`,
+  }));
+  const workers = [1, 2].map((i) => proc(`worker ${i}`, ['server/worker.ts'], { ...baseEnv, LOG_LEVEL: 'info' }));
+  procs.push(...apis.map((a) => a.proc), ...workers);
+  for (const p of [...apis.map((a) => a.proc), ...workers]) p.start();
+  await Promise.all(apis.map((a) => until(`${a.proc.name} healthy`, async () => !a.proc.running() || (await healthy(a.base)), 90_000)));
+  for (const p of procs) if (!p.running()) throw new Error(`${p.name} exited at start:\n${p.tail()}`);
+  await until('the workers to start', () => workers.every((w) => w.printed('worker started') || !w.running()), 90_000);
+  log('2 API processes and 2 workers up');
+
+  const api = createApi(apis.map((a) => a.base));
+  const sandbox = await createSandboxApi(chainsUrl).info();
+  const assetOf = {} as Record<Flow, string>;
+  for (const flow of FLOWS) {
+    // The service pays an asset with its best flow, listed first: USDC EIP-3009, USDT Permit2, Solana SPL.
+    const asset = sandbox.assets.find((a) => a.flows[0] === flow);
+    if (!asset) throw new Error(`GET /sandbox lists no asset paid with ${flow}`);
+    assetOf[flow] = asset.caip19;
+  }
+  const m = await api.call('POST', '/v1/merchants', partnerKey, { merchantName: 'Fault Shop', merchantEmail: 'shop@faults.test' }, { 'Idempotency-Key': 'faults-merchant' });
+  if (m.status !== 201) throw new Error(`create merchant: ${m.status} ${JSON.stringify(m.body)}`);
+  const merchantId = (m.body as { merchant: { id: string } }).merchant.id;
+  const evm = Wallet.createRandom().address;
+  const sol = Keypair.generate().publicKey.toBase58();
+  const destinations = FLOWS.map((flow) => {
+    const asset = assetOf[flow];
+    return { flow, asset, account: `${asset.split('/')[0]}:${flow === 'spl' ? sol : evm}` };
+  });
+  const s = await api.call(
+    'POST',
+    `/v1/merchants/${merchantId}/settlements/crypto`,
+    partnerKey,
+    { settlements: destinations.map((d) => ({ asset: d.asset, destination: d.account })) },
+    { 'Idempotency-Key': 'faults-settle' },
+  );
+  if (s.status !== 201) throw new Error(`settlements: ${s.status} ${JSON.stringify(s.body)}`);
+  const endpointSince = new Date();
+  const types = ['payment.created', 'payment.processing', 'payment.succeeded', 'payment.failed', 'payment.expired', 'payment.cancelled', 'payment.refunded'];
+  const w = await api.call('POST', '/v1/webhook-endpoints', partnerKey, { url: receiver.url, enabledEvents: types });
+  if (w.status !== 201) throw new Error(`webhook endpoint: ${w.status} ${JSON.stringify(w.body)}`);
+  receiver.setSecret((w.body as { secret: string }).secret);
+
+  log(`load for ${LOAD_MS / 1000} s: creates and payments (EIP-3009, Permit2, Solana) over both APIs`);
+  const loadStart = Date.now();
+  const load = startLoad({ api, partnerKey, walletKey, merchantId, chainsUrl, sandbox, assetOf });
+  const progress = setInterval(() => {
+    const st = load.stats;
+    log(`  creates acked ${st.acked.size}, confirms accepted ${st.confirmed.size}, wallet errors ${st.walletErrors.length}, webhook ids ${receiver!.ids.size}`);
+  }, 15_000);
+  try {
+    // A connection per look: the PostgreSQL restart must not leave the harness a dead one.
+    const submissionsInFlight = async () => {
+      const c = new pg.Client({ connectionString: databaseUrl });
+      try {
+        await c.connect();
+        const r = await c.query<{ n: string }>("SELECT count(*) AS n FROM payments WHERE status = 'processing'");
+        return Number(r.rows[0]!.n);
+      } catch {
+        return 0;
+      } finally {
+        await c.end().catch(() => {});
+      }
+    };
+    await runFaults({ apis, workers, postgres, redis, receiver, stats: load.stats, submissionsInFlight }, loadStart, log);
+    const left = loadStart + LOAD_MS - Date.now();
+    if (left > 0) await new Promise((r) => setTimeout(r, left));
+    log('load stopping; waiting for what it launched');
+    await load.stop(90_000);
+  } finally {
+    clearInterval(progress);
+  }
+
+  const loadEnd = Date.now();
+  const db = new pg.Client({ connectionString: postgres.url });
+  await db.connect();
+  try {
+    const input: CheckInput = {
+      databaseUrl: postgres.url,
+      partnerId: partner.partnerId!,
+      chainsUrl,
+      stats: load.stats,
+      httpRetries: api.retries(),
+      receiver,
+      endpointSince,
+      destinations,
+      perpetualJobTypes: ['maintenance.purge'],
+    };
+    // Every payment created in the load expires by then: its expiry job is due and must be done.
+    const allDue = loadEnd + Math.max(CREATE_TTL_S, PAY_TTL_S) * 1000 + 2000;
+    log(`drain: waiting (at most ${DRAIN_BOUND_MS / 1000} s) for payments to go final, events to be delivered and due jobs to be done`);
+    let lastLog = 0;
+    try {
+      await until(
+        'the drain',
+        async () => {
+          const p = await pending(db, input);
+          if (Date.now() - lastLog > 5000) {
+            log(`  not final ${p.notFinal}, undelivered events ${p.undelivered}, due jobs ${p.dueJobs}`);
+            lastLog = Date.now();
+          }
+          return Date.now() > allDue && p.notFinal === 0 && p.undelivered === 0 && p.dueJobs === 0;
+        },
+        DRAIN_BOUND_MS,
+      );
+    } catch {
+      log('drain bound reached; checking what is there');
+    }
+    const rows = await runChecks(db, input);
+    console.log(`\n${formatTable(rows)}\n`);
+    const failed = rows.filter((r) => !r.ok);
+    for (const e of [...load.stats.createFailures, ...load.stats.walletErrors].slice(0, 10)) console.log(`  ${e}`);
+    if (failed.length === 0) {
+      log(`all ${rows.length} checks hold`);
+      return 0;
+    }
+    log(`${failed.length} check(s) failed; what the database holds:`);
+    for (const line of await diagnose(db, input)) console.log(`  ${line}`);
+    log("the processes' last log lines:");
+    for (const p of procs) console.log(`--- ${p.name}\n${p.tail() || '(nothing)'}`);
+    console.log(`--- PostgreSQL\n${postgres.logTail()}`);
+    return 1;
+  } finally {
+    await db.end().catch(() => {});
+    await Promise.all(procs.map((p) => p.stop(5000)));
+    await receiver.close();
+  }
+}
+
+process.on('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    log(`${signal}: stopping everything`);
+    killAll();
+    process.exit(130);
+  });
+}
+setTimeout(() => {
+  log(`the run passed its hard bound of ${HARD_BOUND_MS / 60_000} minutes; stopping everything`);
+  for (const p of procs) console.log(`--- ${p.name}\n${p.tail() || '(nothing)'}`);
+  killAll();
+  process.exit(1);
+}, HARD_BOUND_MS).unref();
+
+main().then(
+  (code) => {
+    killAll();
+    process.exit(code);
+  },
+  (err: unknown) => {
+    console.error(err instanceof MissingToolError ? `fault suite: ${err.message}` : err);
+    for (const p of procs) console.error(`--- ${p.name}\n${p.tail() || '(nothing)'}`);
+    killAll();
+    process.exit(1);
+  },
+);
