@@ -153,6 +153,40 @@ export function runWebhookConformance(name: string, open: OpenStore): void {
       expect(await store.s.webhooks.recordAttempt('whdl_missing', attempt(1, 200), { status: 'delivered', nextAttemptAt: null })).toBe(false);
     });
 
+    it('reads a delivery to send with its endpoint, deleted or gone ones included', async () => {
+      const { p, event, e } = await eventAndEndpoint();
+      const d = deliveryOf(e, event, t0.getTime() + 30);
+      await store.s.webhooks.createDelivery(d, deliveryJob(d));
+      const pending = { ...d, status: 'pending', attemptCount: 0, lastStatusCode: null, nextAttemptAt: null, deliveredAt: null };
+      const rotated = { previousSecret: 'whsec_old', previousSecretExpiresAt: new Date(t0.getTime() + 5000), updatedAt: new Date(t0.getTime() + 1000) };
+      await store.s.webhooks.updateEndpoint(p.id, e.id, rotated);
+      // Asked at once, as concurrent jobs do: the answers are each one's own.
+      const [got, missing] = await Promise.all([store.s.webhooks.getDeliveryToSend(d.id), store.s.webhooks.getDeliveryToSend('whdl_missing')]);
+      expect(got).toEqual({ delivery: pending, endpoint: { ...e, ...rotated } });
+      expect(missing).toBeNull();
+      await store.s.webhooks.deleteEndpoint(p.id, e.id, new Date(t0.getTime() + 2000));
+      expect((await store.s.webhooks.getDeliveryToSend(d.id))?.endpoint).toMatchObject({ id: e.id, enabled: false, deletedAt: new Date(t0.getTime() + 2000) });
+    });
+
+    it('records concurrent attempts each once: distinct deliveries all, one delivery’s same attempt exactly once', async () => {
+      const { event, e } = await eventAndEndpoint();
+      const ds = Array.from({ length: 6 }, (_, i) => deliveryOf(e, event, t0.getTime() + 40 + i));
+      for (const d of ds) await store.s.webhooks.createDelivery(d, deliveryJob(d));
+      const at = new Date(t0.getTime() + 3000);
+      const tried = (code: number) => ({ attempt: 1, at, statusCode: code, durationMs: 3, error: null });
+      const results = await Promise.all([
+        ...ds.map((d) => store.s.webhooks.recordAttempt(d.id, tried(200), { status: 'delivered', nextAttemptAt: null })),
+        store.s.webhooks.recordAttempt(ds[0]!.id, tried(500), { status: 'pending', nextAttemptAt: at }),
+        store.s.webhooks.recordAttempt(ds[0]!.id, tried(502), { status: 'pending', nextAttemptAt: at }),
+      ]);
+      expect(results.slice(1, 6)).toEqual([true, true, true, true, true]);
+      expect(results.filter((r, i) => r && (i === 0 || i >= 6))).toHaveLength(1);
+      for (const d of ds.slice(1)) expect(await store.s.webhooks.getDelivery(d.id)).toMatchObject({ status: 'delivered', deliveredAt: at, attempts: [tried(200)] });
+      const first = await store.s.webhooks.getDelivery(ds[0]!.id);
+      expect(first?.attempts).toHaveLength(1);
+      expect(first?.lastStatusCode).toBe(first?.attempts[0]?.statusCode);
+    });
+
     it('lists an endpoint’s deliveries newest first with their attempts, a page at a time, within its partner', async () => {
       const { p, event, e } = await eventAndEndpoint();
       const other = endpointOf(p.id);

@@ -49,6 +49,13 @@ export function toDelivery(r: Row, attempts: WebhookAttemptRecord[]): WebhookDel
   };
 }
 
+/** A delivery row with its endpoint as `to_jsonb` made it (null when the endpoint row is missing). */
+export function toPendingDelivery(r: Row): { delivery: Omit<WebhookDeliveryRecord, 'attempts'>; endpoint: WebhookEndpointRecord | null } {
+  const { attempts: _, ...delivery } = toDelivery(r, []);
+  const e = typeof r.endpoint === 'string' ? (JSON.parse(r.endpoint) as Row) : (r.endpoint as Row | null);
+  return { delivery, endpoint: e ? toEndpoint(e) : null };
+}
+
 export function toEvent(r: Row): PaymentEventRecord {
   return {
     id: String(r.id),

@@ -1,11 +1,19 @@
 import type { NewJob } from '../../../server/domain/jobs/records.ts';
-import type { NewWebhookDelivery, WebhookDispatchItem, WebhookEndpointPatch } from '../../../server/domain/webhooks/records.ts';
+import type {
+  NewWebhookDelivery,
+  WebhookAttemptRecord,
+  WebhookDeliveryStatus,
+  WebhookDispatchItem,
+  WebhookEndpointPatch,
+} from '../../../server/domain/webhooks/records.ts';
 import type { WebhookRepository } from '../../../server/ports/storage/webhooks.ts';
+import { createBatcher } from './batcher.ts';
 import { INSERT_JOBS_FROM_PARAM, jobsParam } from './payment-sql.ts';
 import type { SqlClient, SqlDb } from './sql-db.ts';
-import { toAttempt, toDelivery, toEndpoint, toEvent } from './webhook-rows.ts';
+import { toAttempt, toDelivery, toEndpoint, toEvent, toPendingDelivery } from './webhook-rows.ts';
 
 type Row = Record<string, unknown>;
+type AttemptToRecord = { deliveryId: string; attempt: WebhookAttemptRecord; next: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null } };
 
 const PATCH_COLUMNS: Array<[keyof WebhookEndpointPatch, string]> = [
   ['url', 'url'],
@@ -32,6 +40,44 @@ async function insertDeliveries(tx: SqlClient, deliveries: NewWebhookDelivery[],
   if (jobs.length > 0) await tx.query(`${INSERT_JOBS_FROM_PARAM('$1')} ON CONFLICT (id) DO NOTHING`, [jobsParam(jobs, at)]);
 }
 
+/**
+ * Many attempts in one statement (one round trip, one commit): each input row updates its delivery
+ * only while that delivery is pending at the attempt before, and its attempt row is written only
+ * if that update happened. Two rows for one delivery and attempt (a job run twice at once) update
+ * it once: the row PostgreSQL picked comes back in RETURNING, the other answers false.
+ */
+const RECORD_ATTEMPTS_SQL = `
+  WITH i AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb)
+      AS x(n int, id text, status text, attempt int, code int, next timestamptz, at timestamptz, ms int, error text)
+  ), u AS (
+    UPDATE webhook_deliveries d SET status = i.status, attempt_count = i.attempt, last_status_code = i.code, next_attempt_at = i.next,
+      delivered_at = CASE WHEN i.status = 'delivered' THEN i.at ELSE NULL END
+    FROM i WHERE d.id = i.id AND d.status = 'pending' AND d.attempt_count = i.attempt - 1
+    RETURNING i.n
+  ), a AS (
+    INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, duration_ms, error)
+    SELECT i.id, i.attempt, i.at, i.code, i.ms, i.error FROM i JOIN u ON u.n = i.n
+  )
+  SELECT n FROM u`;
+
+async function recordAttempts(db: SqlClient, items: AttemptToRecord[]): Promise<boolean[]> {
+  const rows = items.map(({ deliveryId, attempt: a, next }, n) => ({
+    n,
+    id: deliveryId,
+    status: next.status,
+    attempt: a.attempt,
+    code: a.statusCode,
+    next: next.nextAttemptAt?.toISOString() ?? null,
+    at: a.at.toISOString(),
+    ms: a.durationMs,
+    error: a.error,
+  }));
+  const { rows: done } = await db.query<Row>(RECORD_ATTEMPTS_SQL, [JSON.stringify(rows)], 'webhook_attempts_record');
+  const recorded = new Set(done.map((r) => Number(r.n)));
+  return items.map((_, n) => recorded.has(n));
+}
+
 /** Webhook endpoints, deliveries and the event dispatcher's claim on PostgreSQL or PGlite. */
 export function createWebhookRepository(db: SqlDb): WebhookRepository {
   const attemptsOf = async (ids: string[]) => {
@@ -41,6 +87,26 @@ export function createWebhookRepository(db: SqlDb): WebhookRepository {
     for (const r of rows) map.set(String(r.delivery_id), [...(map.get(String(r.delivery_id)) ?? []), toAttempt(r)]);
     return map;
   };
+  // The delivery job's two statements, each shared by the attempts in flight at once (see
+  // batcher.ts): its read of the delivery with its endpoint, and its record of the outcome.
+  // Both run at once when the database is idle; batches form only while it is busy.
+  const readToSend = createBatcher<string, ReturnType<typeof toPendingDelivery> | null>({
+    async run(ids) {
+      const { rows } = await db.query<Row>(
+        `SELECT d.*, to_jsonb(e.*) AS endpoint FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = ANY($1::text[])`,
+        [ids],
+        'webhook_deliveries_to_send',
+      );
+      const byId = new Map(rows.map((r) => [String(r.id), r]));
+      return ids.map((id) => {
+        const r = byId.get(id);
+        return r ? toPendingDelivery(r) : null;
+      });
+    },
+    maxInFlight: 2,
+    maxBatch: 256,
+  });
+  const recordInBatch = createBatcher<AttemptToRecord, boolean>({ run: (items) => recordAttempts(db, items), maxInFlight: 2, maxBatch: 256 });
   return {
     async createEndpoint(e) {
       await db.query(
@@ -140,23 +206,11 @@ export function createWebhookRepository(db: SqlDb): WebhookRepository {
       const { rows } = await db.query<Row>('SELECT * FROM webhook_deliveries WHERE id = $1', [id], 'webhook_delivery_by_id');
       return rows[0] ? toDelivery(rows[0], (await attemptsOf([id])).get(id) ?? []) : null;
     },
-    recordAttempt(deliveryId, a, next) {
-      return db.transaction(async (tx) => {
-        const { rowCount } = await tx.query(
-          `UPDATE webhook_deliveries SET status = $2, attempt_count = $3, last_status_code = $4, next_attempt_at = $5,
-             delivered_at = CASE WHEN $2 = 'delivered' THEN $6::timestamptz ELSE NULL END
-           WHERE id = $1 AND status = 'pending' AND attempt_count = $3 - 1`,
-          [deliveryId, next.status, a.attempt, a.statusCode, next.nextAttemptAt, a.at],
-          'webhook_delivery_attempted',
-        );
-        if (rowCount === 0) return false;
-        await tx.query(
-          'INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5, $6)',
-          [deliveryId, a.attempt, a.at, a.statusCode, a.durationMs, a.error],
-          'webhook_attempt_insert',
-        );
-        return true;
-      });
+    recordAttempt(deliveryId, attempt, next) {
+      return recordInBatch({ deliveryId, attempt, next });
+    },
+    getDeliveryToSend(id) {
+      return readToSend(id);
     },
     async listDeliveries(partnerId, endpointId, q) {
       const params: unknown[] = [partnerId, endpointId, q.limit];

@@ -66,7 +66,7 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
   const policy = { allowLoopback: deps.allowLoopbackEndpoints ?? false };
   const inFlight = new Map<string, number>();
 
-  async function post(endpoint: WebhookEndpointRecord, delivery: WebhookDeliveryRecord, now: number): Promise<AttemptResult> {
+  async function post(endpoint: WebhookEndpointRecord, delivery: Pick<WebhookDeliveryRecord, 'eventId' | 'body'>, now: number): Promise<AttemptResult> {
     const headers = { ...signedHeaders(delivery.eventId, now, delivery.body, signingSecrets(endpoint, now)), 'content-type': 'application/json' };
     const started = performance.now();
     const took = () => Math.round(performance.now() - started);
@@ -95,9 +95,10 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
     // The job names its endpoint, so a busy endpoint's jobs are put back before any read.
     const named = typeof job.payload.endpointId === 'string' ? job.payload.endpointId : null;
     if (named && (inFlight.get(named) ?? 0) >= cap) return later();
-    const delivery = await deps.storage.webhooks.getDelivery(String(job.payload.deliveryId));
-    if (!delivery || delivery.status !== 'pending') return;
-    const endpoint = await deps.storage.webhooks.getEndpointById(delivery.endpointId);
+    // One read for the delivery and its endpoint (shared with the attempts in flight at once).
+    const found = await deps.storage.webhooks.getDeliveryToSend(String(job.payload.deliveryId));
+    if (!found || found.delivery.status !== 'pending') return;
+    const { delivery, endpoint } = found;
     const attempt = delivery.attemptCount + 1;
     if (!endpoint || endpoint.deletedAt || !endpoint.enabled) {
       const at = new Date(deps.clock.now());

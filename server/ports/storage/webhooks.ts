@@ -44,6 +44,11 @@ export interface WebhookRepository {
   getEvent(partnerId: string, eventId: string): Promise<PaymentEventRecord | null>;
   getDelivery(id: string): Promise<WebhookDeliveryRecord | null>;
   /**
+   * What one delivery attempt reads: the delivery (without its attempts) and its endpoint by id,
+   * deleted ones included (null when the endpoint row is gone); null when the delivery is unknown.
+   */
+  getDeliveryToSend(id: string): Promise<{ delivery: Omit<WebhookDeliveryRecord, 'attempts'>; endpoint: WebhookEndpointRecord | null } | null>;
+  /**
    * Records an attempt and the delivery's new state, in one unit; false (nothing written) when the
    * delivery is no longer pending or this attempt number is already recorded.
    */
