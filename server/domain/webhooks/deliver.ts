@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../ports/clock.ts';
 import { isHttpFetchError, type HttpFetchPort } from '../../ports/http-fetch.ts';
 import type { JobHandler } from '../../ports/queue.ts';
@@ -31,7 +32,18 @@ export interface WebhookDeliveryDeps {
 
 /** How much of a receiver's answer is read; the body itself is not kept. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
-const BUSY_RETRY_MS = 1000;
+/**
+ * Bounds of the wait before a job put back by the per-endpoint cap runs again. Within them the
+ * wait follows the endpoint: about as long as its attempts take (the recent average, or the age
+ * of its oldest attempt in flight if that is longer), since that is when a slot frees up. A
+ * receiver answering in a millisecond has its queued deliveries back in tens of milliseconds
+ * (a fixed second made the cap, not the receiver, set a fast endpoint's rate); a slow or hanging
+ * one waits the full second, so its backlog costs the queue a few put-backs per second at most.
+ */
+const BUSY_RETRY_MIN_MS = 20;
+const BUSY_RETRY_MAX_MS = 1000;
+/** Weight of the newest attempt in an endpoint's running average of attempt durations. */
+const DURATION_WEIGHT = 0.2;
 
 type AttemptResult = { statusCode: number | null; error: DeliveryFailure | null; durationMs: number };
 
@@ -64,7 +76,11 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
   const timeoutMs = deps.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const cap = deps.maxInFlightPerEndpoint ?? 8;
   const policy = { allowLoopback: deps.allowLoopbackEndpoints ?? false };
-  const inFlight = new Map<string, number>();
+  /** Per endpoint: start times (performance.now()) of its attempts in flight in this process. */
+  const inFlight = new Map<string, Set<number>>();
+  /** Per endpoint: running average of its attempts' durations, ms; endpoints not tried lately are forgotten. */
+  const typicalMs = new LRUCache<string, number>({ max: 10_000 });
+  const busy = (endpointId: string) => (inFlight.get(endpointId)?.size ?? 0) >= cap;
 
   async function post(endpoint: WebhookEndpointRecord, delivery: Pick<WebhookDeliveryRecord, 'eventId' | 'body'>, now: number): Promise<AttemptResult> {
     const headers = { ...signedHeaders(delivery.eventId, now, delivery.body, signingSecrets(endpoint, now)), 'content-type': 'application/json' };
@@ -88,13 +104,18 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
     }
   }
 
-  /** Put back for a moment, with jitter so a crowd of waiting jobs does not come back at once. */
-  const later = () => ({ retryAt: new Date(deps.clock.now() + BUSY_RETRY_MS / 2 + Math.floor(Math.random() * BUSY_RETRY_MS)) });
+  /** Put back until a slot is likely free (see BUSY_RETRY_MIN_MS), with jitter so a crowd of waiting jobs does not come back at once. */
+  const later = (endpointId: string) => {
+    const oldest = Math.min(...(inFlight.get(endpointId) ?? []));
+    const age = Number.isFinite(oldest) ? performance.now() - oldest : 0;
+    const wait = Math.min(BUSY_RETRY_MAX_MS, Math.max(BUSY_RETRY_MIN_MS, typicalMs.get(endpointId) ?? 0, age));
+    return { retryAt: new Date(deps.clock.now() + Math.round(wait / 2 + Math.random() * wait)) };
+  };
 
   return async (job) => {
     // The job names its endpoint, so a busy endpoint's jobs are put back before any read.
     const named = typeof job.payload.endpointId === 'string' ? job.payload.endpointId : null;
-    if (named && (inFlight.get(named) ?? 0) >= cap) return later();
+    if (named && busy(named)) return later(named);
     // One read for the delivery and its endpoint (shared with the attempts in flight at once).
     const found = await deps.storage.webhooks.getDeliveryToSend(String(job.payload.deliveryId));
     if (!found || found.delivery.status !== 'pending') return;
@@ -109,18 +130,24 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
       );
       return;
     }
-    const busy = inFlight.get(endpoint.id) ?? 0;
-    if (busy >= cap) return later();
-    inFlight.set(endpoint.id, busy + 1);
+    if (busy(endpoint.id)) return later(endpoint.id);
+    const mine = inFlight.get(endpoint.id) ?? new Set<number>();
+    inFlight.set(endpoint.id, mine);
+    // Unique within the set: two attempts starting in the same tick must not share an entry.
+    let startedAt = performance.now();
+    while (mine.has(startedAt)) startedAt += 1e-6;
+    mine.add(startedAt);
     let result: AttemptResult;
     const now = deps.clock.now();
     try {
       result = await post(endpoint, delivery, now);
     } finally {
-      const left = (inFlight.get(endpoint.id) ?? 1) - 1;
-      if (left > 0) inFlight.set(endpoint.id, left);
-      else inFlight.delete(endpoint.id);
+      mine.delete(startedAt);
+      if (mine.size === 0) inFlight.delete(endpoint.id);
     }
+    const took = performance.now() - startedAt;
+    const avg = typicalMs.get(endpoint.id);
+    typicalMs.set(endpoint.id, avg === undefined ? took : avg + DURATION_WEIGHT * (took - avg));
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const gone = result.statusCode === 410;
     const delay = ok || gone ? null : nextAttemptDelay(schedule, attempt);
