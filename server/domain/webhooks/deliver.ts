@@ -8,11 +8,16 @@ import type { Logger } from '../../ports/logger.ts';
 import { DELIVERY_TIMEOUT_MS, nextAttemptDelay, WEBHOOK_RETRY_SCHEDULE_MS } from './schedule.ts';
 import { signedHeaders } from './signing.ts';
 import { isAllowedLoopback } from './url-policy.ts';
+import { BATCH_BUDGET_MS, createBatchSender } from './deliver-batch.ts';
 
 export interface WebhookDeliveryDeps {
-  storage: Pick<StoragePort, 'webhooks'>;
+  storage: Pick<StoragePort, 'webhooks' | 'jobs'>;
   clock: Clock;
   logger: Logger;
+  /** Called after a batch job wrote follow-up jobs (retries, its rest), so the relay hands them on at once. */
+  onJobsWritten?: () => void;
+  /** How long one batch job starts new attempts before it hands the rest on (default 10 s; tests shorten it). */
+  batchBudgetMs?: number;
   /** The SSRF-guarded fetch (see `createWebhookFetch`): it re-checks the endpoint's address at every attempt. */
   fetch: HttpFetchPort;
   /** Sandbox mode only: plain-http loopback receivers. */
@@ -66,7 +71,9 @@ export function signingSecrets(endpoint: WebhookEndpointRecord, now: number): st
 }
 
 /**
- * The `webhook.deliver` job: one attempt per run. 2xx → delivered; 410 → the endpoint is disabled
+ * The `webhook.deliver` job. A job naming one delivery (`deliveryId`: retries, redeliveries, test
+ * events) makes one attempt per run. A job naming many of one endpoint (`deliveryIds`: what the
+ * dispatcher writes) makes one attempt of each; see deliver-batch.ts. Per attempt: 2xx → delivered; 410 → the endpoint is disabled
  * and the delivery failed; anything else (or no answer) → `{ retryAt }` per the schedule, then
  * failed. Idempotent: a delivery no longer pending is left alone, and an attempt is recorded only
  * if no concurrent run recorded the same attempt number first.
@@ -112,14 +119,13 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
     return { retryAt: new Date(deps.clock.now() + Math.round(wait / 2 + Math.random() * wait)) };
   };
 
-  return async (job) => {
-    // The job names its endpoint, so a busy endpoint's jobs are put back before any read.
-    const named = typeof job.payload.endpointId === 'string' ? job.payload.endpointId : null;
-    if (named && busy(named)) return later(named);
-    // One read for the delivery and its endpoint (shared with the attempts in flight at once).
-    const found = await deps.storage.webhooks.getDeliveryToSend(String(job.payload.deliveryId));
-    if (!found || found.delivery.status !== 'pending') return;
-    const { delivery, endpoint } = found;
+  type Found = NonNullable<Awaited<ReturnType<WebhookDeliveryDeps['storage']['webhooks']['getDeliveryToSend']>>>;
+
+  /**
+   * One attempt of a delivery read pending: records it and answers when the next is due (or
+   * nothing when settled or recorded by a concurrent run). `'busy'`: the endpoint has no slot.
+   */
+  async function attemptFound({ delivery, endpoint }: Found): Promise<'busy' | { retryAt: Date } | undefined> {
     const attempt = delivery.attemptCount + 1;
     if (!endpoint || endpoint.deletedAt || !endpoint.enabled) {
       const at = new Date(deps.clock.now());
@@ -130,7 +136,7 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
       );
       return;
     }
-    if (busy(endpoint.id)) return later(endpoint.id);
+    if (busy(endpoint.id)) return 'busy';
     const mine = inFlight.get(endpoint.id) ?? new Set<number>();
     inFlight.set(endpoint.id, mine);
     // Unique within the set: two attempts starting in the same tick must not share an entry.
@@ -160,5 +166,27 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
       await deps.storage.webhooks.updateEndpoint(endpoint.partnerId, endpoint.id, { enabled: false, disabledReason: 'gone', updatedAt: new Date(deps.clock.now()) });
     }
     if (nextAttemptAt) return { retryAt: nextAttemptAt };
+  }
+
+  const sendBatch = createBatchSender({
+    storage: deps.storage,
+    clock: deps.clock,
+    cap,
+    budgetMs: deps.batchBudgetMs ?? BATCH_BUDGET_MS,
+    attempt: attemptFound,
+    wait: (endpointId) => later(endpointId).retryAt.getTime() - deps.clock.now(),
+    ...(deps.onJobsWritten ? { onJobsWritten: deps.onJobsWritten } : {}),
+  });
+
+  return async (job) => {
+    if (Array.isArray(job.payload.deliveryIds)) return sendBatch(String(job.payload.endpointId), job.payload.deliveryIds.map(String));
+    // The job names its endpoint, so a busy endpoint's jobs are put back before any read.
+    const named = typeof job.payload.endpointId === 'string' ? job.payload.endpointId : null;
+    if (named && busy(named)) return later(named);
+    // One read for the delivery and its endpoint (shared with the attempts in flight at once).
+    const found = await deps.storage.webhooks.getDeliveryToSend(String(job.payload.deliveryId));
+    if (!found || found.delivery.status !== 'pending') return;
+    const outcome = await attemptFound(found);
+    return outcome === 'busy' ? later(found.delivery.endpointId) : outcome;
   };
 }

@@ -13,23 +13,30 @@ const event = (id: string, partnerId: string) => ({
 });
 
 describe('webhook delivery plan', () => {
-  it('makes one delivery per event and subscribed endpoint, in event order, each with the job that sends it', () => {
+  it('makes one delivery per event and subscribed endpoint, in event order, and one job per endpoint that sends its deliveries in order', () => {
     const items = [
       { event: event('evt_1', 'ptr_a'), apiVersion: '2026-02-18', endpointIds: ['we_1', 'we_2'] },
       { event: event('evt_2', 'ptr_b'), apiVersion: '2026-02-19.preview', endpointIds: ['we_3'] },
+      { event: event('evt_3', 'ptr_a'), apiVersion: '2026-02-18', endpointIds: ['we_1'] },
     ];
     const { deliveries, jobs } = planDeliveries(items, now);
     expect(deliveries.map((d) => [d.eventId, d.endpointId, d.partnerId])).toEqual([
       ['evt_1', 'we_1', 'ptr_a'],
       ['evt_1', 'we_2', 'ptr_a'],
       ['evt_2', 'we_3', 'ptr_b'],
+      ['evt_3', 'we_1', 'ptr_a'],
     ]);
     expect(deliveries.map((d) => d.id)).toEqual([...deliveries.map((d) => d.id)].sort());
-    expect(new Set(deliveries.map((d) => d.id)).size).toBe(3);
+    expect(new Set(deliveries.map((d) => d.id)).size).toBe(4);
     expect(deliveries[0]!.body).toBe(envelopeOf(items[0]!.event, '2026-02-18'));
     expect(deliveries[2]!.body).toBe(envelopeOf(items[1]!.event, '2026-02-19.preview'));
     for (const d of deliveries) expect(d.createdAt).toEqual(new Date(now));
-    expect(jobs.map((j) => [j.type, j.payload, j.runAt])).toEqual(deliveries.map((d) => ['webhook.deliver', { deliveryId: d.id, endpointId: d.endpointId }, new Date(now)]));
+    const [a, b, c, d] = deliveries.map((x) => x.id);
+    expect(jobs.map((j) => [j.type, j.payload, j.runAt])).toEqual([
+      ['webhook.deliver', { endpointId: 'we_1', deliveryIds: [a, d] }, new Date(now)],
+      ['webhook.deliver', { endpointId: 'we_2', deliveryIds: [b] }, new Date(now)],
+      ['webhook.deliver', { endpointId: 'we_3', deliveryIds: [c] }, new Date(now)],
+    ]);
     expect(new Set(jobs.map((j) => j.id)).size).toBe(3);
     expect(planDeliveries([], now)).toEqual({ deliveries: [], jobs: [] });
   });

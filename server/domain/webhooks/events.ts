@@ -26,9 +26,10 @@ export function deliveryJob(d: Pick<NewWebhookDelivery, 'id' | 'endpointId' | 'c
 }
 
 /**
- * One delivery (and job) per event × subscribed endpoint: the dispatcher's plan. Delivery ids are
- * handed out in ascending order, so the deliveries of one pass list in event order (ids of one
- * millisecond otherwise sort at random among themselves).
+ * One delivery per event × subscribed endpoint, and one `webhook.deliver` job per endpoint naming
+ * its deliveries in event order (see deliver-batch.ts for why a batch): the dispatcher's plan.
+ * Delivery ids are handed out in ascending order, so the deliveries of one pass list in event
+ * order (ids of one millisecond otherwise sort at random among themselves).
  */
 export function planDeliveries(items: WebhookDispatchItem[], now: number): WebhookDeliveryPlan {
   const planned = items.flatMap(({ event, apiVersion, endpointIds }) => {
@@ -37,5 +38,17 @@ export function planDeliveries(items: WebhookDispatchItem[], now: number): Webho
   });
   const ids = planned.map(() => newDeliveryId(now)).sort();
   const deliveries = planned.map((d, i) => ({ id: ids[i]!, ...d }));
-  return { deliveries, jobs: deliveries.map(deliveryJob) };
+  const byEndpoint = new Map<string, string[]>();
+  for (const d of deliveries) {
+    const list = byEndpoint.get(d.endpointId) ?? [];
+    list.push(d.id);
+    byEndpoint.set(d.endpointId, list);
+  }
+  const jobs = [...byEndpoint].map(([endpointId, deliveryIds]) => ({
+    id: newId('job', now),
+    type: 'webhook.deliver',
+    payload: { endpointId, deliveryIds },
+    runAt: new Date(now),
+  }));
+  return { deliveries, jobs };
 }
