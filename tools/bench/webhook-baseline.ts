@@ -14,11 +14,12 @@ export interface SignedPost {
 
 /**
  * What a plain implementation does with a list of signed deliveries: `concurrency` loops, each
- * POSTing the next body over a keep-alive connection and reading the answer. No database, no
+ * POSTing the next body over a keep-alive connection (or, with `keepAlive` false, a new one per
+ * POST, as the SSRF guard's fetch does: it connects to the address it checked) and reading the answer. No database, no
  * queue, no guard: the ceiling the service's delivery path is measured against.
  */
-export async function postAll(posts: SignedPost[], concurrency: number): Promise<void> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+export async function postAll(posts: SignedPost[], concurrency: number, keepAlive = true): Promise<void> {
+  const agent = new http.Agent({ keepAlive, maxSockets: concurrency });
   let next = 0;
   const one = (p: SignedPost) =>
     new Promise<void>((resolve, reject) => {

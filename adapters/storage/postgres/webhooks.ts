@@ -1,11 +1,5 @@
 import type { NewJob } from '../../../server/domain/jobs/records.ts';
-import type {
-  NewWebhookDelivery,
-  WebhookAttemptRecord,
-  WebhookDeliveryStatus,
-  WebhookDispatchItem,
-  WebhookEndpointPatch,
-} from '../../../server/domain/webhooks/records.ts';
+import type { NewWebhookDelivery, WebhookAttemptRecord, WebhookDeliveryStatus, WebhookDispatchItem, WebhookEndpointPatch } from '../../../server/domain/webhooks/records.ts';
 import type { WebhookRepository } from '../../../server/ports/storage/webhooks.ts';
 import { createBatcher } from './batcher.ts';
 import { INSERT_JOBS_FROM_PARAM, jobsParam } from './payment-sql.ts';
