@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
+import { createHmac, randomBytes } from 'node:crypto';
 
 /** Secrets are `whsec_` + base64 of 24 random bytes: the Standard Webhooks format receivers expect. */
 export function newWebhookSecret(): string {
@@ -12,10 +11,20 @@ export function newWebhookSecret(): string {
  * holding the old secret keeps verifying.
  */
 export function signedHeaders(msgId: string, timestampMs: number, body: string, secrets: string[]): Record<string, string> {
-  const at = new Date(Math.floor(timestampMs / 1000) * 1000);
+  const seconds = String(Math.floor(timestampMs / 1000));
   return {
     'webhook-id': msgId,
-    'webhook-timestamp': String(Math.floor(timestampMs / 1000)),
-    'webhook-signature': secrets.map((s) => new Webhook(s).sign(msgId, at, body)).join(' '),
+    'webhook-timestamp': seconds,
+    'webhook-signature': secrets.map((s) => `v1,${createHmac('sha256', secretKey(s)).update(`${msgId}.${seconds}.${body}`).digest('base64')}`).join(' '),
   };
+}
+
+/**
+ * The HMAC key of a secret as the Standard Webhooks libraries read it: the base64 after `whsec_`.
+ * Signed with node:crypto rather than the `standardwebhooks` package, whose HMAC is SHA-256 in
+ * JavaScript: the same bytes (signing.test.ts checks them against the package), a fraction of the
+ * CPU per delivery.
+ */
+function secretKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
 }
