@@ -21,8 +21,9 @@ export type WebhookDispatcher = PassLoop;
 
 /**
  * Fans payment events out to webhook endpoints after the fact, so the payment units write nothing
- * for webhooks: each unit claims undispatched events (disjoint across processes), writes one
- * `webhook.deliver` job per subscribed endpoint and marks the events dispatched, atomically.
+ * for webhooks: each unit claims undispatched events (disjoint across processes), writes their
+ * deliveries, one `webhook.deliver` job per endpoint naming that endpoint's deliveries (see
+ * server/domain/webhooks/deliver-batch.ts), and marks the events dispatched, atomically.
  * A process that dies mid-pass loses nothing: its transaction rolls back and the events stay.
  */
 export function createWebhookDispatcher(opts: WebhookDispatcherOptions): WebhookDispatcher {
