@@ -12,6 +12,12 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { steadyLoad } from './steady-load.ts';
 
+// Named sub-benches: `npm run bench -- <name>` runs only that one.
+if (process.argv[2] === 'pages') {
+  await (await import('./pages.ts')).benchPages();
+  process.exit(0);
+}
+
 const url = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
