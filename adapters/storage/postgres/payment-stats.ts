@@ -45,8 +45,9 @@ async function counted(db: SqlDb, partnerId: string, q: PaymentListQuery): Promi
     `payments_stats_${shape}`,
   );
   const row = rows[0];
-  const raw = typeof row?.totals === 'string' ? JSON.parse(row.totals) : row?.totals;
-  const totals = (raw ?? []) as Array<{ currency: string; n: string; minor: string }>;
+  type Total = { currency: string; n: string; minor: string };
+  // PGlite hands json back parsed, node-postgres too unless configured otherwise; text either way is read.
+  const totals = ((typeof row?.totals === 'string' ? (JSON.parse(row.totals) as unknown) : row?.totals) ?? []) as Total[];
   return {
     revenue: totals.filter((t) => t.currency !== '').map((t) => ({ currency: t.currency, minor: BigInt(t.minor) })),
     transactions: totals.reduce((sum, t) => sum + Number(t.n), 0),
