@@ -13,6 +13,7 @@ const UNDO_COUNTERS = `
   DROP FUNCTION paid_counters_track();
   DROP FUNCTION paid_counters_apply(text, text, text, numeric, text, integer);
   DROP TABLE paid_totals, paid_buyers, paid_customers;
+  DROP INDEX payments_paid_created;
   DELETE FROM schema_migrations WHERE name = '013-paid-counters.sql';`;
 
 for (const backend of await storageBackends()) {
