@@ -12,7 +12,11 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { steadyLoad } from './steady-load.ts';
 
-// Named sub-benches: `npm run bench -- <name>` runs that one alone; no name runs the set below.
+// Named sub-benches: `npm run bench -- <name>` runs only that one.
+if (process.argv[2] === 'pages') {
+  await (await import('./pages.ts')).benchPages();
+  process.exit(0);
+}
 if (process.argv[2] === 'webhooks') {
   await (await import('./webhooks.ts')).runWebhookBench();
   process.exit(0);
