@@ -61,9 +61,9 @@ describe.each(backends)('webhook batch delivery on $name', (backend) => {
     await dispose?.();
   });
 
-  const deliverer = (cap: number, batchBudgetMs?: number) =>
+  const deliverer = (cap: number, batchBudgetMs?: number, store: StoragePort = storage) =>
     createWebhookDeliverer({
-      storage,
+      storage: store,
       clock,
       logger: silentLogger,
       fetch: createWebhookFetch(guardedFetchFactory, { allowLoopback: true }),
@@ -117,6 +117,21 @@ describe.each(backends)('webhook batch delivery on $name', (backend) => {
     expect(await h({ id: retryId, type: 'webhook.deliver', payload: { deliveryId: failed.id, endpointId }, runAt: new Date(clock.now()) })).toBeUndefined();
     expect(await storage.webhooks.getDelivery(failed.id)).toMatchObject({ status: 'delivered', attemptCount: 2, lastStatusCode: 200 });
     expect(rx.ids).toHaveLength(7);
+    await rx.stop();
+  });
+
+  it('run again after a run that died before handing a failure on: sends nothing settled again and writes the retry job', async () => {
+    const rx = await holdingReceiver(5, (n) => (n === 2 ? 503 : 200));
+    const { job, ids } = await dispatchedBatch(rx.url, 4);
+    // The first run's process "dies" when it comes to write its follow-up jobs.
+    const dying = { ...storage, jobs: { ...storage.jobs, insert: () => Promise.reject(new Error('process killed')) } };
+    await expect(deliverer(2, undefined, dying)(job)).rejects.toThrow('process killed');
+    expect(rx.ids).toHaveLength(4);
+    const failed = (await Promise.all(ids.map((id) => storage.webhooks.getDelivery(id)))).find((d) => d!.status === 'pending')!;
+    expect(await storage.jobs.get(`job_whr_${failed.id}_1`)).toBeNull();
+    expect(await deliverer(2)(job)).toBeUndefined();
+    expect(rx.ids).toHaveLength(4);
+    expect(await storage.jobs.get(`job_whr_${failed.id}_1`)).toMatchObject({ runAt: failed.nextAttemptAt, completedAt: null });
     await rx.stop();
   });
 
