@@ -17,6 +17,7 @@ if (process.argv[2] === 'pages') {
   await (await import('./pages.ts')).benchPages();
   process.exit(0);
 }
+if (process.argv[2] === 'tail') await (await import('./tail.ts')).benchTail().then(() => process.exit(0));
 if (process.argv[2] === 'webhooks') {
   await (await import('./webhooks.ts')).runWebhookBench();
   process.exit(0);

@@ -3,6 +3,7 @@
  * generator does not share its event loop. Prints `ready <port> <json>` with the ids it seeded.
  */
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { createPostgresPaymentChanges } from '../../adapters/payment-changes/postgres/index.ts';
@@ -38,6 +39,21 @@ const server = app.listen(0, '127.0.0.1', () => {
   console.log(`ready ${port} ${JSON.stringify({ apiKey, partnerId: partner.id })}`);
 });
 server.keepAliveTimeout = 60_000;
+// With BENCH_LOOP_STATS, SIGUSR2 prints the event-loop delay since the last SIGUSR2 (`stats <json>`,
+// in ms) and starts over: pauses (GC, long synchronous work) show here, queueing does not.
+if (process.env.BENCH_LOOP_STATS) {
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  let elu = performance.eventLoopUtilization();
+  const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+  process.on('SIGUSR2', () => {
+    // Utilization: the share of the time the loop was busy; near 1, every request queues behind others.
+    const busy = Math.round(performance.eventLoopUtilization(elu).utilization * 100);
+    console.log(`stats ${JSON.stringify({ p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max), busy })}`);
+    loop.reset();
+    elu = performance.eventLoopUtilization();
+  });
+}
 process.on('SIGTERM', () =>
   server.close(
     () =>
