@@ -12,6 +12,19 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { steadyLoad } from './steady-load.ts';
 
+// Named sub-benches: `npm run bench -- <name>` runs only that one.
+const subBenches: Record<string, () => Promise<void>> = {
+  longpoll: async () => (await import('./longpoll.ts')).longPollBench(),
+  memory: async () => (await import('./memory.ts')).memoryBench(),
+};
+const named = process.argv[2];
+if (named !== undefined) {
+  const run = subBenches[named];
+  if (!run) throw new Error(`unknown bench "${named}"; named ones: ${Object.keys(subBenches).join(', ')}`);
+  await run();
+  process.exit(0);
+}
+
 const url = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
