@@ -18,6 +18,13 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+/** The fields of an answer the benches read. */
+export interface ApiBody {
+  paymentId?: string;
+  merchant?: { id: string };
+  status?: string;
+}
+
 export interface ApiProcess {
   url: string;
   pid: number;
@@ -28,7 +35,7 @@ export interface ApiProcess {
   walletKey: string;
   merchantId: string;
   /** A POST/GET with the partner key and the merchant, answering status and JSON body. */
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: Record<string, any> }>;
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: ApiBody }>;
   close(): Promise<void>;
 }
 
@@ -170,11 +177,11 @@ export async function startApiProcess(name: string, mode: 'production' | 'sandbo
         headers: { 'Api-Key': partner.apiKey!, 'Content-Type': 'application/json', ...headers },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-      return { status: res.status, body: (await res.json()) as Record<string, any> };
+      return { status: res.status, body: (await res.json()) as ApiBody };
     };
     const m = await call('POST', '/v1/merchants', { merchantName: 'Bench Shop', merchantEmail: 'shop@bench.test' }, { 'Idempotency-Key': `m-${Math.random()}` });
     if (m.status !== 201) throw new Error(`merchant: ${JSON.stringify(m.body)}`);
-    const merchantId = m.body.merchant.id as string;
+    const merchantId = m.body.merchant!.id;
     // Both modes' EVM chain is the sandbox's, at the same addresses.
     const asset = `eip155:31337/erc20:${sandboxAddresses().usdc}`;
     const s = await call(

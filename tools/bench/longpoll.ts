@@ -27,9 +27,11 @@ const ms = (x: number) => `${x.toFixed(1)} ms`;
 /** Runs `fn` over `items`, `width` at a time. */
 async function inParallel<T>(items: T[], width: number, fn: (item: T) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 function delta(a: { transactions: number; paymentReads: number }, b: { transactions: number; paymentReads: number }) {
@@ -51,9 +53,14 @@ export async function longPollBench(): Promise<void> {
     const ids: string[] = [];
     const t0 = performance.now();
     await inParallel([...Array(waiters).keys()], 16, async (i) => {
-      const r = await api.call('POST', '/v1/payments', { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: `lp-${i}`, expiresAt: null }, { 'Merchant-Id': api.merchantId });
+      const r = await api.call(
+        'POST',
+        '/v1/payments',
+        { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: `lp-${i}`, expiresAt: null },
+        { 'Merchant-Id': api.merchantId },
+      );
       if (r.status !== 201) throw new Error(`create: ${r.status} ${JSON.stringify(r.body)}`);
-      ids.push(r.body.paymentId as string);
+      ids.push(r.body.paymentId!);
     });
     console.log(`  ${ids.length} payments created in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
@@ -129,7 +136,9 @@ export async function longPollBench(): Promise<void> {
     console.log(
       `  answer after its payment's commit: p50 ${ms(pct(latency, 50))}   p99 ${ms(pct(latency, 99))}   max ${ms(Math.max(...latency))}  (goal p99 < 100 ms)  ${pct(latency, 99) < 100 ? 'met' : 'NOT met'}`,
     );
-    console.log(`  baseline, the cancel request itself:  p50 ${ms(pct(cancelMs, 50))}   p99 ${ms(pct(cancelMs, 99))}  (ratio p99 ${(pct(latency, 99) / pct(cancelMs, 99)).toFixed(2)})`);
+    console.log(
+      `  baseline, the cancel request itself:  p50 ${ms(pct(cancelMs, 50))}   p99 ${ms(pct(cancelMs, 99))}  (ratio p99 ${(pct(latency, 99) / pct(cancelMs, 99)).toFixed(2)})`,
+    );
     console.log(
       `  API RSS: before ${before.rssMb.toFixed(0)} MB, while ${waiters} wait ${Math.max(...waiting).toFixed(0)} MB (growth ${growth.toFixed(0)} MB, goal < 100 MB) ${growth < 100 ? 'met' : 'NOT met'}; after ${after.rssMb.toFixed(0)} MB`,
     );

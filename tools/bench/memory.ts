@@ -39,7 +39,7 @@ async function measure(title: string, mode: 'production' | 'sandbox', nodeOption
     const sampler = setInterval(() => (peakMb = Math.max(peakMb, memoryOf(api.pid).rssMb)), 100);
     try {
       const ids: string[] = [];
-      for (let i = 0; i < 200; i++) ids.push((await api.call('POST', '/v1/payments', createBody, { 'Merchant-Id': api.merchantId })).body.paymentId as string);
+      for (let i = 0; i < 200; i++) ids.push((await api.call('POST', '/v1/payments', createBody, { 'Merchant-Id': api.merchantId })).body.paymentId!);
       const create = await autocannon({ url: `${api.url}/v1/payments`, method: 'POST', headers, body: JSON.stringify(createBody), connections, duration: seconds });
       let next = 0;
       const status = await autocannon({
@@ -70,7 +70,9 @@ export async function memoryBench(): Promise<void> {
   ];
   const first = runs[0]!;
   for (const r of runs) {
-    console.log(`  ${r.title.padEnd(40)} idle ${r.idleMb.toFixed(0).padStart(4)} MB   peak ${r.peakMb.toFixed(0).padStart(4)} MB  (goal < ${GOAL_MB} MB) ${r.peakMb < GOAL_MB ? 'met' : 'NOT met'}`);
+    console.log(
+      `  ${r.title.padEnd(40)} idle ${r.idleMb.toFixed(0).padStart(4)} MB   peak ${r.peakMb.toFixed(0).padStart(4)} MB  (goal < ${GOAL_MB} MB) ${r.peakMb < GOAL_MB ? 'met' : 'NOT met'}`,
+    );
     console.log(
       `  ${''.padEnd(40)} ${r.creates} creates at ${Math.round(r.createRps)} req/s (×${(r.createRps / first.createRps).toFixed(2)}), status ${Math.round(r.statusRps)} req/s (×${(r.statusRps / first.statusRps).toFixed(2)})`,
     );
