@@ -13,15 +13,16 @@ import pg from 'pg';
 import { steadyLoad } from './steady-load.ts';
 
 // Named sub-benches: `npm run bench -- <name>` runs only that one.
-const subBenches: Record<string, () => Promise<void>> = {
-  longpoll: async () => (await import('./longpoll.ts')).longPollBench(),
-  memory: async () => (await import('./memory.ts')).memoryBench(),
-};
-const named = process.argv[2];
-if (named !== undefined) {
-  const run = subBenches[named];
-  if (!run) throw new Error(`unknown bench "${named}"; named ones: ${Object.keys(subBenches).join(', ')}`);
-  await run();
+if (process.argv[2] === 'pages') {
+  await (await import('./pages.ts')).benchPages();
+  process.exit(0);
+}
+if (process.argv[2] === 'longpoll') {
+  await (await import('./longpoll.ts')).longPollBench();
+  process.exit(0);
+}
+if (process.argv[2] === 'memory') {
+  await (await import('./memory.ts')).memoryBench();
   process.exit(0);
 }
 

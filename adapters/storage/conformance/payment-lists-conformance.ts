@@ -125,6 +125,57 @@ export function runPaymentListConformance(name: string, open: OpenStore): void {
       expect(await store.s.payments.stats('ptr_missing', q())).toEqual({ revenue: [], transactions: 0, customers: 0 });
     });
 
+    /**
+     * The stats of a filter on merchants and status come from counters the adapter keeps; a
+     * creation-time bound that excludes nothing makes the same filter read the payments
+     * themselves. The two must agree after every kind of write.
+     */
+    async function expectCountersAgree(partnerId: string, ms: Array<{ id: string }>) {
+      const filters: Array<Partial<PaymentListQuery>> = [
+        {},
+        { merchantIds: [ms[0]!.id] },
+        { merchantIds: [ms[0]!.id, ms[1]!.id] },
+        { merchantIds: [ms[2]!.id, ms[2]!.id] },
+        { statuses: ['succeeded', 'failed'] },
+        { statuses: ['failed', 'expired'] },
+        { merchantIds: [ms[1]!.id], statuses: ['succeeded'] },
+        { merchantIds: [''] },
+      ];
+      for (const filter of filters) {
+        const counted = await store.s.payments.stats(partnerId, q(filter));
+        expect(counted, JSON.stringify(filter)).toEqual(await store.s.payments.stats(partnerId, q({ ...filter, createdFrom: new Date(0) })));
+      }
+    }
+
+    it('keeps the stats of merchant and status filters equal to a count of the payments through creates, payments, expiry, refunds and races', async () => {
+      const p = await f.partner();
+      const ms = [await f.merchant(p.id, { settle: [TOKEN_A] }), await f.merchant(p.id), await f.merchant(p.id)];
+      const units = ['iso4217/USD', 'iso4217/EUR', `caip19/${TOKEN_A}`];
+      const made: PaymentRecord[] = [];
+      for (let i = 0; i < 24; i++) made.push(await f.stored(ms[i % 3]!, { unit: units[i % units.length]!, value: String(100 + i), at: t0.getTime() + i }));
+      const buyer = (i: number) => `eip155:1:0xb${i % 4}`;
+      const pay = (i: number) => f.move(made[i]!.id, 'succeeded', { buyerAccount: buyer(i), asset: TOKEN_A, network: 'eip155:1', succeededAt: t0 });
+      const refund = (i: number) =>
+        store.s.payments.markRefunded(p.id, made[i]!.merchantId, made[i]!.id, t0, { id: newId('event'), type: 'payment.refunded', snapshot: () => ({}) });
+      await expectCountersAgree(p.id, ms);
+      for (let i = 0; i < 8; i++) expect((await pay(i)).ok).toBe(true);
+      await f.move(made[8]!.id, 'failed', { failureCode: 'x' });
+      await f.move(made[9]!.id, 'expired');
+      await f.move(made[10]!.id, 'processing', { buyerAccount: buyer(10) });
+      await expectCountersAgree(p.id, ms);
+      expect((await pay(10)).ok).toBe(true);
+      expect((await refund(1)).ok).toBe(true);
+      expect((await refund(5)).ok).toBe(true);
+      // A paid payment whose buyer changes moves from one customer to another.
+      await f.move(made[2]!.id, 'succeeded', { buyerAccount: 'eip155:1:0xnew' }, ['succeeded']);
+      await expectCountersAgree(p.id, ms);
+      // Races: payments and refunds of the same merchants and buyers at once.
+      const raced = await Promise.all([...[11, 12, 13, 14, 15, 16, 17, 18, 19].map(pay), ...[0, 3, 4].map(refund), refund(0)]);
+      expect(raced.filter((r) => r.ok)).toHaveLength(12);
+      await expectCountersAgree(p.id, ms);
+      expect(await store.s.payments.stats(p.id, q())).toMatchObject({ transactions: 13 });
+    });
+
     it('keeps who paid (account and wallet app) with the payment and forgets it on release', async () => {
       const p = { id: newId('partner'), name: 'Wallet team', defaultVersion: '2026-02-18', createdAt: t0, iconUrl: 'https://wallet.example/i.png' };
       await store.s.partners.create(p);

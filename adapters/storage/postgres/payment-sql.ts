@@ -59,7 +59,10 @@ export function listClauses(partnerId: string, q: PaymentListQuery, params: unkn
     return `$${params.length}`;
   };
   const conds = [`partner_id = ${p(partnerId)}`];
-  if (q.merchantIds?.length) conds.push(`merchant_id = ANY(${p(q.merchantIds)}::text[])`);
+  // One merchant as an equality: PostgreSQL reads an index in order under `=`, not under `= ANY`,
+  // so a merchant's pages walk (partner_id, merchant_id, id) instead of sorting its payments.
+  if (q.merchantIds?.length === 1) conds.push(`merchant_id = ${p(q.merchantIds[0])}`);
+  else if (q.merchantIds?.length) conds.push(`merchant_id = ANY(${p(q.merchantIds)}::text[])`);
   if (q.statuses?.length) conds.push(`status = ANY(${p(q.statuses)}::text[])`);
   if (q.createdFrom) conds.push(`created_at >= ${p(q.createdFrom)}`);
   if (q.createdBefore) conds.push(`created_at < ${p(q.createdBefore)}`);

@@ -4,6 +4,7 @@ import type { CreatePaymentResult, PaymentRecord } from '../../../server/domain/
 import type { PaymentRepository } from '../../../server/ports/storage/payments.ts';
 import { toMerchant, toPayment, toSettlement } from './rows.ts';
 import { INSERT_JOBS_FROM_PARAM, insertPayments, jobsParam, listClauses, lockMerchantForCreate, patchAssignments, type NewPayment } from './payment-sql.ts';
+import { paymentStats } from './payment-stats.ts';
 import { createBatcher } from './batcher.ts';
 import { isUniqueViolation, type SqlClient, type SqlDb } from './sql-db.ts';
 import { NOTIFY_RETURNED_PAYMENT } from './change-channel.ts';
@@ -180,22 +181,8 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
       return rows.map(toPayment);
     },
 
-    async stats(partnerId, q) {
-      const params: unknown[] = [];
-      const { filterOnly } = listClauses(partnerId, { ...q, after: undefined }, params);
-      const paid = `${filterOnly} AND status = 'succeeded' AND refunded_at IS NULL`;
-      const [revenue, counts] = await Promise.all([
-        db.query<{ currency: string; minor: string }>(
-          `SELECT fiat_currency AS currency, sum(fiat_value)::text AS minor FROM payments WHERE ${paid} AND fiat_currency IS NOT NULL GROUP BY fiat_currency ORDER BY fiat_currency`,
-          params,
-        ),
-        db.query<{ transactions: bigint; customers: bigint }>(`SELECT count(*) AS transactions, count(DISTINCT buyer_account) AS customers FROM payments WHERE ${paid}`, params),
-      ]);
-      return {
-        revenue: revenue.rows.map((r) => ({ currency: r.currency, minor: BigInt(r.minor) })),
-        transactions: Number(counts.rows[0]?.transactions ?? 0n),
-        customers: Number(counts.rows[0]?.customers ?? 0n),
-      };
+    stats(partnerId, q) {
+      return paymentStats(db, partnerId, q);
     },
 
     async events(paymentId) {
