@@ -3,7 +3,7 @@
  * generator does not share its event loop. Prints `ready <port> <json>` with the ids it seeded.
  */
 import type { AddressInfo } from 'node:net';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { createPostgresPaymentChanges } from '../../adapters/payment-changes/postgres/index.ts';
@@ -45,11 +45,23 @@ if (process.env.BENCH_LOOP_STATS) {
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   let elu = performance.eventLoopUtilization();
+  // Garbage collections in the same window: pauses the loop delay shows that GC explains.
+  const gc = { count: 0, total: 0, max: 0 };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gc.count++;
+      gc.total += e.duration;
+      gc.max = Math.max(gc.max, e.duration);
+    }
+  }).observe({ entryTypes: ['gc'] });
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
   process.on('SIGUSR2', () => {
     // Utilization: the share of the time the loop was busy; near 1, every request queues behind others.
     const busy = Math.round(performance.eventLoopUtilization(elu).utilization * 100);
-    console.log(`stats ${JSON.stringify({ p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max), busy })}`);
+    console.log(
+      `stats ${JSON.stringify({ p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max), busy, gcs: gc.count, gcMs: Math.round(gc.total), gcMax: Math.round(gc.max * 10) / 10 })}`,
+    );
+    Object.assign(gc, { count: 0, total: 0, max: 0 });
     loop.reset();
     elu = performance.eventLoopUtilization();
   });

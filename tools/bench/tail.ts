@@ -101,7 +101,9 @@ export async function benchTail(): Promise<void> {
       service.child.kill('SIGUSR2');
       const loop = await service.nextStats();
       console.log(`  service POST /v1/payments ${line(s)}`);
-      console.log(`    service event-loop delay: p50 ${loop.p50} ms  p99 ${loop.p99} ms  max ${loop.max} ms  busy ${loop.busy} %`);
+      console.log(
+        `    service event-loop delay: p50 ${loop.p50} ms  p99 ${loop.p99} ms  max ${loop.max} ms  busy ${loop.busy} %; GC ${loop.gcs} pauses, ${loop.gcMs} ms in all, longest ${loop.gcMax} ms`,
+      );
       if (b.failed || s.failed) throw new Error(`tail: ${b.failed} baseline and ${s.failed} service requests failed`);
       best.svc = Math.min(best.svc, s.p99);
       best.base = Math.min(best.base, b.p99);
