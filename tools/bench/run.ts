@@ -12,13 +12,21 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { steadyLoad } from './steady-load.ts';
 
-// Named sub-benches: `npm run bench -- <name>` runs only that one.
-if (process.argv[2] === 'pages') {
-  await (await import('./pages.ts')).benchPages();
-  process.exit(0);
-}
-if (process.argv[2] === 'webhooks') {
-  await (await import('./webhooks.ts')).runWebhookBench();
+// Named sub-benches: `npm run bench -- <name>` runs only that one; no name runs the main bench below.
+const SUB_BENCHES: Record<string, () => Promise<void>> = {
+  pages: async () => (await import('./pages.ts')).benchPages(),
+  webhooks: async () => (await import('./webhooks.ts')).runWebhookBench(),
+  longpoll: async () => (await import('./longpoll.ts')).longPollBench(),
+  memory: async () => (await import('./memory.ts')).memoryBench(),
+};
+const subBench = process.argv[2];
+if (subBench !== undefined) {
+  const run = SUB_BENCHES[subBench];
+  if (!run) {
+    console.error(`unknown bench "${subBench}"; one of: ${Object.keys(SUB_BENCHES).join(', ')} (or none for the main bench)`);
+    process.exit(2);
+  }
+  await run();
   process.exit(0);
 }
 

@@ -1,0 +1,199 @@
+/**
+ * One API process (`node server/main.ts`) as the long-poll and memory benches measure it: its own
+ * PostgreSQL database and Redis database, partner and wallet keys from the keys CLI, a merchant
+ * with EVM settlements. Production mode runs on the standalone sandbox chains (in the bench's
+ * process, over JSON-RPC); sandbox mode has the chains inside the API process.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { sandboxAddresses } from '../../adapters/sandbox/evm/index.ts';
+import { startSandboxChainsServer, type SandboxChainsServer } from '../sandbox-chains/server.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** The fields of an answer the benches read. */
+export interface ApiBody {
+  paymentId?: string;
+  merchant?: { id: string };
+  status?: string;
+}
+
+export interface ApiProcess {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  databaseUrl: string;
+  database: string;
+  partnerKey: string;
+  walletKey: string;
+  merchantId: string;
+  /** A POST/GET with the partner key and the merchant, answering status and JSON body. */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: ApiBody }>;
+  close(): Promise<void>;
+}
+
+function withPath(url: string, path: string): string {
+  const u = new URL(url);
+  u.pathname = path;
+  return u.toString();
+}
+
+/** Resident and peak resident memory of a process, in MB, from /proc (Linux). */
+export function memoryOf(pid: number): { rssMb: number; hwmMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
+}
+
+/**
+ * What the database has done so far: transactions committed or rolled back on it (a statement
+ * outside a transaction is one), and reads of the payments table (index and sequential scans).
+ * Asked over a connection to another database, so asking adds nothing to either count.
+ */
+export async function databaseCounters(database: string): Promise<{ transactions: number; paymentReads: number }> {
+  return onAdmin(async (c) => {
+    // Backends report their counts when a transaction ends (at most about once a second when busy).
+    await c.query('SELECT pg_stat_clear_snapshot()');
+    const r = await c.query<{ n: string }>('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [database]);
+    const t = new pg.Client({ connectionString: withPath(postgresUrl, `/${database}`) });
+    await t.connect();
+    try {
+      const reads = await t.query<{ n: string }>("SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0) AS n FROM pg_stat_user_tables WHERE relname = 'payments'");
+      return { transactions: Number(r.rows[0]!.n), paymentReads: Number(reads.rows[0]!.n) };
+    } finally {
+      await t.end();
+    }
+  });
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+/** An empty logical Redis database (1-15), claimed with a marker key so parallel runs never share one. */
+async function claimRedisDb(): Promise<number> {
+  for (const db of [...Array(15).keys()].map((i) => i + 1).sort(() => Math.random() - 0.5)) {
+    const client = new Redis(withPath(redisUrl, `/${db}`), { maxRetriesPerRequest: 1 });
+    try {
+      if ((await client.dbsize()) > 0) continue;
+      if ((await client.set('bench:claimed-by', String(process.pid), 'EX', 3600, 'NX')) === 'OK' && (await client.dbsize()) === 1) return db;
+    } finally {
+      client.disconnect();
+    }
+  }
+  throw new Error('no empty Redis database (1-15) to claim for the bench');
+}
+
+async function onAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: withPath(postgresUrl, '/postgres') });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+function keysCli(env: Record<string, string>, args: string[]): Record<string, string> {
+  const run = spawnSync(process.execPath, ['tools/keys/cli.ts', ...args, '--json'], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`keys ${args.join(' ')} failed: ${run.stderr}`);
+  return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, string>;
+}
+
+/** Starts the API in `mode` and waits until it listens; `close` stops it and removes everything it made. */
+export async function startApiProcess(name: string, mode: 'production' | 'sandbox', extraEnv: Record<string, string> = {}): Promise<ApiProcess> {
+  const dir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
+  const database = `bench_${name}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`.replace(/[^a-z0-9_]/g, '_');
+  const databaseUrl = withPath(postgresUrl, `/${database}`);
+  await onAdmin((c) => c.query(`CREATE DATABASE ${database}`));
+  const redisDb = await claimRedisDb();
+  let chains: SandboxChainsServer | null = null;
+  let child: ChildProcess | null = null;
+  const close = async () => {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((done) => child!.once('exit', done));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child!.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await chains?.close().catch(() => {});
+    const redis = new Redis(withPath(redisUrl, `/${redisDb}`), { maxRetriesPerRequest: 1 });
+    await redis.flushdb().catch(() => {});
+    redis.disconnect();
+    await onAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)).catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    if (mode === 'production') chains = await startSandboxChainsServer({ port: 0, assetsDir: dir });
+    const port = await freePort();
+    const env: Record<string, string> = {
+      ...(chains ? { ...chains.env, JOB_WORKERS: 'off' } : { SERVICE_MODE: 'sandbox' }),
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: withPath(redisUrl, `/${redisDb}`),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOGO_CHECKS: 'off',
+      // The bench sends thousands of requests from one key: the limiter is not what it measures.
+      RATE_LIMIT_PER_S: '0',
+      DATA_DIR: join(dir, 'data'),
+      LOG_LEVEL: 'info',
+      ...extraEnv,
+    };
+    const partner = keysCli(env, ['create-partner', '--name', 'Bench shop']);
+    const walletKey = keysCli(env, ['create-key', '--partner', partner.partnerId!, '--scope', 'wallet']).apiKey!;
+    const { DATABASE_URL: _d, REDIS_URL: _r, JOB_WORKERS: _j, ...inherited } = process.env;
+    child = spawn(process.execPath, ['server/main.ts'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let logs = '';
+    child.stderr!.on('data', (b: Buffer) => (logs += b.toString()));
+    await new Promise<void>((ready, fail) => {
+      const timer = setTimeout(() => fail(new Error(`API did not start in 60 s:\n${logs}`)), 60_000);
+      child!.stdout!.on('data', (b: Buffer) => {
+        const text = b.toString();
+        if (text.includes('"msg":"listening"')) {
+          clearTimeout(timer);
+          ready();
+        }
+        // Only warnings and errors are kept (pino info lines are the start-up's): the run's own noise.
+        for (const line of text.split('\n')) if (/"level":(40|50|60)/.test(line)) logs += `${line}\n`;
+      });
+      child!.once('exit', (code) => fail(new Error(`API exited with ${code}:\n${logs}`)));
+    });
+    const url = `http://127.0.0.1:${port}`;
+    const call: ApiProcess['call'] = async (method, path, body, headers = {}) => {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: { 'Api-Key': partner.apiKey!, 'Content-Type': 'application/json', ...headers },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: res.status, body: (await res.json()) as ApiBody };
+    };
+    const m = await call('POST', '/v1/merchants', { merchantName: 'Bench Shop', merchantEmail: 'shop@bench.test' }, { 'Idempotency-Key': `m-${Math.random()}` });
+    if (m.status !== 201) throw new Error(`merchant: ${JSON.stringify(m.body)}`);
+    const merchantId = m.body.merchant!.id;
+    // Both modes' EVM chain is the sandbox's, at the same addresses.
+    const asset = `eip155:31337/erc20:${sandboxAddresses().usdc}`;
+    const s = await call(
+      'POST',
+      `/v1/merchants/${merchantId}/settlements/crypto`,
+      { settlements: [{ asset, destination: `${asset.split('/')[0]}:0x1234567890abcdef1234567890abcdef12345678` }] },
+      { 'Idempotency-Key': `s-${Math.random()}` },
+    );
+    if (s.status !== 201) throw new Error(`settlements: ${JSON.stringify(s.body)}`);
+    return { url, pid: child.pid!, child, databaseUrl, database, partnerKey: partner.apiKey!, walletKey, merchantId, call, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
