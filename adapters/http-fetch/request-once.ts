@@ -22,6 +22,8 @@ export type HopRequest = {
   signal: AbortSignal;
   /** Trust anchors for https, or undefined for Node's defaults. */
   ca: Array<string | Buffer> | undefined;
+  /** Keep-alive agent for exactly this checked (protocol, address, port, servername); see connection-pool.ts. */
+  agent: http.Agent;
   /** Decides from status and headers whether the body is wanted (not for a redirect to follow). */
   wantsBody: (status: number, headers: Record<string, string>) => boolean;
 };
@@ -66,13 +68,13 @@ export function requestOnce(hop: HopRequest): Promise<HopResponse> {
     const finish = (outcome: () => void): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(connectTimer);
+      if (connectTimer) clearTimeout(connectTimer);
       hop.signal.removeEventListener('abort', onAbort);
       outcome();
     };
     const fail = (err: HttpFetchError): void =>
       finish(() => {
-        req.destroy();
+        req.destroy(); // destroys the socket too: a failed exchange never goes back to the pool
         reject(err);
       });
     const onAbort = (): void => {
@@ -86,21 +88,28 @@ export function requestOnce(hop: HopRequest): Promise<HopResponse> {
       port: url.port || (isHttps ? 443 : 80),
       path: `${url.pathname}${url.search}`,
       method: hop.method,
-      headers: { ...hop.headers, host: url.host, connection: 'close' },
+      headers: { ...hop.headers, host: url.host },
+      // A new socket connects to the checked address; a reused one is already connected to it (the agent is keyed by it).
       lookup: pinnedLookup,
-      agent: false, // no pooled sockets: every hop connects to the address checked for it
+      agent: hop.agent,
       ...(isHttps && hop.ca ? { ca: hop.ca } : {}),
     });
-    const connectTimer = setTimeout(() => {
-      fail(new HttpFetchError('timeout', `connecting to ${url.host} took longer than ${hop.connectTimeoutMs} ms`, url.href));
-    }, hop.connectTimeoutMs);
+    // Started when a new socket is assigned (a request may wait for a slot under maxSockets, bounded
+    // by the overall deadline); a reused keep-alive socket is connected already.
+    let connectTimer: NodeJS.Timeout | undefined;
     if (hop.signal.aborted) return onAbort();
     hop.signal.addEventListener('abort', onAbort, { once: true });
 
-    req.on('socket', (socket) => socket.once(isHttps ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer)));
+    req.on('socket', (socket) => {
+      if (req.reusedSocket || settled) return;
+      connectTimer = setTimeout(() => {
+        fail(new HttpFetchError('timeout', `connecting to ${url.host} took longer than ${hop.connectTimeoutMs} ms`, url.href));
+      }, hop.connectTimeoutMs);
+      socket.once(isHttps ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+    });
     req.on('error', (err) => fail(toFetchError(err, url)));
     req.on('response', (res) => {
-      clearTimeout(connectTimer);
+      if (connectTimer) clearTimeout(connectTimer);
       const status = res.statusCode ?? 0;
       const headers = flattenHeaders(res.headers);
       if (!hop.wantsBody(status, headers))

@@ -137,7 +137,11 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       concurrency: CONCURRENCY[role],
       maintenance: { storage },
     });
-    closers.jobs = once(() => jobs.stop());
+    closers.jobs = once(async () => {
+      await jobs.stop();
+      // No delivery is in flight once the jobs have stopped: drop the webhook fetch's kept-alive sockets.
+      settings.delivery.fetch.close?.();
+    });
     delete closers.queue;
     // Every process fans payment events out to webhook endpoints; claims are disjoint across processes.
     const webhooks = createWebhookDispatcher({ storage, clock: systemClock, logger, onJobsWritten: () => jobs.relay.notify() });

@@ -73,6 +73,8 @@ export interface HttpFetchResponse {
 export interface HttpFetchPort {
   /** Resolves with any HTTP status (4xx/5xx included); rejects only with {@link HttpFetchError}. */
   fetch(url: string, options: HttpFetchOptions): Promise<HttpFetchResponse>;
+  /** Closes kept-alive connections (idle ones at once); for process shutdown. Fetching after it still works. */
+  close?(): void;
 }
 
 /** A (host name, address) pair the guard lets through although the address is not public. */

@@ -1,5 +1,5 @@
 import { networkInterfaces } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isHttpFetchError, type AddressPolicyPort, type HttpFetchFailureCode, type HttpFetchOptions, type HttpFetchPort } from '../../../server/ports/http-fetch.ts';
 import type { Exact } from '../../../server/domain/vocabulary.ts';
 import type { AllowedAddress, LookupFn } from '../resolve-destination.ts';
@@ -200,6 +200,83 @@ export function runHttpFetchConformance(name: string, factory: HttpFetchFactory,
       await failure(fetcher.fetch(`https://${TEST_HOST}:${await closedPort()}/x`, OPTS), 'unreachable');
       await failure(fetcher.fetch('not a url', OPTS), 'unreachable');
       await failure(fetcher.fetch('https://nowhere.test/', OPTS), 'dns_failure');
+    });
+
+    describe('kept-alive connections', () => {
+      // The shared fetcher's idle sockets would blur the server-side connection counts below.
+      beforeEach(() => fetcher.close?.());
+      /** A fetcher of its own (own connections, DNS table the test may change), closed after the test. */
+      function isolated(table: Record<string, string> = { [TEST_HOST]: '127.0.0.1' }): HttpFetchPort {
+        return factory({ lookup: fakeLookup(table), ca: servers.ca, allowAddresses: TEST_ALLOW });
+      }
+      async function until(condition: () => boolean, what: string): Promise<void> {
+        const deadline = Date.now() + 2000;
+        while (!condition()) {
+          if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      }
+
+      it('sends sequential requests to one destination over one connection (https and http)', async () => {
+        const f = isolated();
+        try {
+          const before = servers.connectionsAccepted();
+          for (let i = 0; i < 3; i++) expect((await f.fetch(servers.httpsUrl('/hello'), OPTS)).status).toBe(200);
+          expect((await f.fetch(servers.httpsUrl('/echo'), { ...OPTS, method: 'POST', body: 'x' })).status).toBe(200);
+          expect(servers.connectionsAccepted() - before).toBe(1);
+          for (let i = 0; i < 2; i++) expect((await f.fetch(servers.httpUrl('/hello'), { ...OPTS, httpsOnly: false })).status).toBe(200);
+          expect(servers.connectionsAccepted() - before).toBe(2);
+        } finally {
+          f.close?.();
+        }
+      });
+
+      it('checks the destination again before reusing: a name now resolving to a private address is refused while a socket to the old one is idle', async () => {
+        const table: Record<string, string> = { [TEST_HOST]: '127.0.0.1' };
+        const f = isolated(table);
+        try {
+          expect((await f.fetch(servers.httpsUrl('/hello'), OPTS)).status).toBe(200);
+          expect(servers.connectionsOpen()).toBeGreaterThan(0); // the idle keep-alive socket
+          const hits = servers.hits.get('/hello') ?? 0;
+          table[TEST_HOST] = '10.0.0.5';
+          await failure(f.fetch(servers.httpsUrl('/hello'), OPTS), 'blocked_address');
+          expect(servers.hits.get('/hello') ?? 0).toBe(hits);
+        } finally {
+          f.close?.();
+        }
+      });
+
+      it('does not keep a socket whose response was over the body limit, nor one that timed out', async () => {
+        const f = isolated();
+        try {
+          await until(() => servers.connectionsOpen() === 0, 'earlier connections closed');
+          expect((await f.fetch(servers.httpsUrl('/hello'), OPTS)).status).toBe(200);
+          await failure(f.fetch(servers.httpsUrl('/large'), OPTS), 'too_large'); // on the kept socket
+          await until(() => servers.connectionsOpen() === 0, 'the over-limit socket is closed');
+          const afterLarge = servers.connectionsAccepted();
+          expect((await f.fetch(servers.httpsUrl('/hello'), OPTS)).status).toBe(200);
+          expect(servers.connectionsAccepted() - afterLarge).toBe(1); // a new connection, not the over-limit one
+          await failure(f.fetch(servers.httpsUrl('/never-ends'), { ...OPTS, timeoutMs: 300 }), 'timeout');
+          await until(() => servers.connectionsOpen() === 0, 'the timed-out socket is closed');
+          const before = servers.connectionsAccepted();
+          expect((await f.fetch(servers.httpsUrl('/hello'), OPTS)).status).toBe(200);
+          expect(servers.connectionsAccepted() - before).toBe(1);
+        } finally {
+          f.close?.();
+        }
+      });
+
+      it('closes idle connections on close(), and still fetches afterwards', async () => {
+        const f = isolated();
+        expect(typeof f.close).toBe('function');
+        await until(() => servers.connectionsOpen() === 0, 'earlier connections closed');
+        expect((await f.fetch(servers.httpsUrl('/hello'), OPTS)).status).toBe(200);
+        expect(servers.connectionsOpen()).toBe(1);
+        f.close?.();
+        await until(() => servers.connectionsOpen() === 0, 'the idle socket is closed');
+        expect((await f.fetch(servers.httpsUrl('/hello'), OPTS)).status).toBe(200);
+        f.close?.();
+      });
     });
 
     it('produced every failure code of the port', () => {

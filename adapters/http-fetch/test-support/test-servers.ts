@@ -24,6 +24,10 @@ export type TestServers = {
   httpPort: number;
   /** Requests seen per path (both servers), to prove a refused URL was never requested. */
   hits: Map<string, number>;
+  /** TCP connections accepted so far (both servers), to tell a reused keep-alive socket from a new one. */
+  connectionsAccepted(): number;
+  /** TCP connections currently open (both servers). */
+  connectionsOpen(): number;
   route(path: string, handler: Handler): void;
   httpsUrl(path: string, host?: string): string;
   httpUrl(path: string, host?: string): string;
@@ -88,6 +92,15 @@ export async function startTestServers(): Promise<TestServers> {
   };
   const secure = https.createServer({ key, cert }, dispatch);
   const plain = http.createServer(dispatch);
+  let accepted = 0;
+  const open = new Set<net.Socket>();
+  for (const server of [secure, plain]) {
+    server.on('connection', (socket: net.Socket) => {
+      accepted += 1;
+      open.add(socket);
+      socket.once('close', () => open.delete(socket));
+    });
+  }
   const httpsPort = await listen(secure);
   const httpPort = await listen(plain);
   return {
@@ -95,6 +108,8 @@ export async function startTestServers(): Promise<TestServers> {
     httpsPort,
     httpPort,
     hits,
+    connectionsAccepted: () => accepted,
+    connectionsOpen: () => open.size,
     route: (path, handler) => void routes.set(path, handler),
     httpsUrl: (path, host = TEST_HOST) => `https://${host}:${httpsPort}${path}`,
     httpUrl: (path, host = TEST_HOST) => `http://${host}:${httpPort}${path}`,

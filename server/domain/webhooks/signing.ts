@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 /** Secrets are `whsec_` + base64 of 24 random bytes: the Standard Webhooks format receivers expect. */
 export function newWebhookSecret(): string {
@@ -25,6 +25,20 @@ export function signedHeaders(msgId: string, timestampMs: number, body: string, 
  * JavaScript: the same bytes (signing.test.ts checks them against the package), a fraction of the
  * CPU per delivery.
  */
-function secretKey(secret: string): Buffer {
-  return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+function secretKey(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= MAX_CACHED_KEYS) keys.clear();
+    key = createSecretKey(Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64'));
+    keys.set(secret, key);
+  }
+  return key;
 }
+
+/**
+ * KeyObjects by secret: createHmac with a Buffer key spends more CPU checking whether it is a
+ * KeyObject (an exception per call in node:crypto) than hashing a webhook body; a KeyObject is
+ * taken as is. Bounded (cleared when full) so rotated-away secrets do not accumulate.
+ */
+const keys = new Map<string, KeyObject>();
+const MAX_CACHED_KEYS = 4096;
