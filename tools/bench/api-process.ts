@@ -4,6 +4,7 @@
  * with EVM settlements. Production mode runs on the standalone sandbox chains (in the bench's
  * process, over JSON-RPC); sandbox mode has the chains inside the API process.
  */
+import { SERVER_V8_FLAGS } from '../../server/v8-flags.ts';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -112,7 +113,13 @@ function keysCli(env: Record<string, string>, args: string[]): Record<string, st
 }
 
 /** Starts the API in `mode` and waits until it listens; `close` stops it and removes everything it made. */
-export async function startApiProcess(name: string, mode: 'production' | 'sandbox', extraEnv: Record<string, string> = {}): Promise<ApiProcess> {
+/** `nodeFlags`: what node runs server/main.ts with; by default the flags `npm start` passes. */
+export async function startApiProcess(
+  name: string,
+  mode: 'production' | 'sandbox',
+  extraEnv: Record<string, string> = {},
+  nodeFlags: readonly string[] = SERVER_V8_FLAGS,
+): Promise<ApiProcess> {
   const dir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
   const database = `bench_${name}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`.replace(/[^a-z0-9_]/g, '_');
   const databaseUrl = withPath(postgresUrl, `/${database}`);
@@ -154,7 +161,7 @@ export async function startApiProcess(name: string, mode: 'production' | 'sandbo
     const partner = keysCli(env, ['create-partner', '--name', 'Bench shop']);
     const walletKey = keysCli(env, ['create-key', '--partner', partner.partnerId!, '--scope', 'wallet']).apiKey!;
     const { DATABASE_URL: _d, REDIS_URL: _r, JOB_WORKERS: _j, ...inherited } = process.env;
-    child = spawn(process.execPath, ['server/main.ts'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [...nodeFlags, 'server/main.ts'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let logs = '';
     child.stderr!.on('data', (b: Buffer) => (logs += b.toString()));
     await new Promise<void>((ready, fail) => {

@@ -3,14 +3,15 @@
  * its peak under create/status load (autocannon: MEMORY_LOAD_S seconds of POST /v1/payments, then
  * half as long of GET status across 200 payments, MEMORY_CONNECTIONS connections), on PostgreSQL.
  * Four processes in turn: production mode (chains over JSON-RPC on the standalone sandbox chains)
- * as `node server/main.ts` starts, the same with V8's young generation capped at 16 MB semi-spaces
- * (Node 24 sizes them from the machine's memory: 64 MB each here, which an idle process keeps
- * committed), then also with the old generation capped at 192 MB (V8 otherwise lets it grow
+ * as `npm start` runs it (V8's young generation capped at 16 MB semi-spaces: server/v8-flags.ts),
+ * the same with V8's defaults (Node 24 sizes semi-spaces from the machine's memory: 64 MB each here,
+ * which an idle process keeps committed), then also with the old generation capped at 192 MB (V8 otherwise lets it grow
  * towards a limit sized from the machine's memory before collecting it), and sandbox mode (chains inside the process), whose idle difference with production
  * is what the in-process chains cost. Throughput under each is printed as a ratio against the
  * first, so a memory saving that costs speed shows.
  */
 import autocannon from 'autocannon';
+import { SERVER_V8_FLAGS } from '../../server/v8-flags.ts';
 import { memoryOf, startApiProcess } from './api-process.ts';
 
 const seconds = Number(process.env.MEMORY_LOAD_S ?? 10);
@@ -27,8 +28,8 @@ interface Measured {
   statusRps: number;
 }
 
-async function measure(title: string, mode: 'production' | 'sandbox', nodeOptions: string): Promise<Measured> {
-  const api = await startApiProcess('memory', mode, nodeOptions ? { NODE_OPTIONS: nodeOptions } : {});
+async function measure(title: string, mode: 'production' | 'sandbox', nodeFlags: readonly string[]): Promise<Measured> {
+  const api = await startApiProcess('memory', mode, {}, nodeFlags);
   try {
     const headers = { 'content-type': 'application/json', 'api-key': api.partnerKey, 'merchant-id': api.merchantId };
     const createBody = { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: 'bench-memory', expiresAt: null };
@@ -63,10 +64,10 @@ async function measure(title: string, mode: 'production' | 'sandbox', nodeOption
 export async function memoryBench(): Promise<void> {
   console.log(`memory bench: one API process on PostgreSQL, ${seconds} s of creates then ${Math.round(seconds / 2)} s of status, ${connections} connections`);
   const runs = [
-    await measure('production, as `node server/main.ts`', 'production', ''),
-    await measure('production, --max-semi-space-size=16', 'production', '--max-semi-space-size=16'),
-    await measure('production, + --max-old-space-size=192', 'production', '--max-semi-space-size=16 --max-old-space-size=192'),
-    await measure('sandbox, as `node server/main.ts`', 'sandbox', ''),
+    await measure('production, as `npm start` runs it', 'production', SERVER_V8_FLAGS),
+    await measure('production, V8 defaults (no flags)', 'production', []),
+    await measure('production, + --max-old-space-size=192', 'production', [...SERVER_V8_FLAGS, '--max-old-space-size=192']),
+    await measure('sandbox, as `npm start` runs it', 'sandbox', SERVER_V8_FLAGS),
   ];
   const first = runs[0]!;
   for (const r of runs) {

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { SERVER_V8_FLAGS } from '../../server/v8-flags.ts';
 import { steadyLoad } from './steady-load.ts';
 
 // Named sub-benches: `npm run bench -- <name>` runs only that one; no name runs the main bench below.
@@ -38,7 +39,9 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const schema = `bench_${Date.now().toString(36)}`;
 
 function start(file: string): Promise<{ child: ChildProcess; port: number; info: Record<string, string> }> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, file), url, schema], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The service runs with the V8 flags it ships with; the bare baseline with node's defaults.
+  const flags = file === 'baseline-server.ts' ? [] : SERVER_V8_FLAGS;
+  const child = spawn(process.execPath, [...flags, join(import.meta.dirname, file), url, schema], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {

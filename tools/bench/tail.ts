@@ -7,6 +7,7 @@
  * server up at the same rate first. The service also reports its event-loop delay over each
  * measured round (perf_hooks monitorEventLoopDelay), to tell pauses from queueing.
  */
+import { SERVER_V8_FLAGS } from '../../server/v8-flags.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
@@ -27,7 +28,9 @@ interface Server {
 }
 
 function start(file: string, schema: string): Promise<Server> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, file), url, schema], {
+  // The service runs with the V8 flags it ships with; the bare baseline with node's defaults.
+  const flags = file === 'baseline-server.ts' ? [] : SERVER_V8_FLAGS;
+  const child = spawn(process.execPath, [...flags, join(import.meta.dirname, file), url, schema], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, BENCH_LOOP_STATS: '1' },
   });
