@@ -33,6 +33,7 @@ import type { PaymentTimeLimits } from './domain/payments/create-payment.ts';
 import { createChainRegistry, type ChainRegistry } from './ports/chains.ts';
 import { createPriceTable, type PricePort } from './domain/prices.ts';
 import { pagesRouter } from './pages/index.ts';
+import { dashboardRouter, type DashboardOptions } from './dashboard/index.ts';
 import type { AccountCheck, ServiceAccountChecks } from './domain/service-accounts.ts';
 
 export interface AppDeps {
@@ -82,6 +83,8 @@ export interface AppDeps {
   mode?: 'sandbox' | 'production';
   /** Proxies in front of the service whose X-Forwarded-For is believed (Express `trust proxy` hops). */
   trustProxyHops?: number;
+  /** The partner dashboard at /dashboard; absent: not served (404). */
+  dashboard?: DashboardOptions;
 }
 
 /** Everything handlers need, built from the deps once. */
@@ -199,6 +202,8 @@ export function createApp(deps: AppDeps): Express {
 
   // The API owns /v1/; it goes first so its requests skip the pages' routes.
   app.use((req, res, next) => (req.path.startsWith('/v1/') ? api(req, res, next) : next()));
+  // The partner dashboard: its own pages, session and CSP (server/dashboard).
+  if (deps.dashboard) app.use(dashboardRouter({ ...deps.dashboard, storage: deps.storage, clock: deps.clock, mode: deps.mode ?? 'sandbox', keyTrustMs: deps.keyTrustMs ?? 1000 }));
   // Buyer pages and /docs: their own CSP (page-csp.ts).
   app.use(pagesRouter({ ...deps, payBaseUrl: deps.payBaseUrl ?? 'http://localhost:3000/pay', docs, collectDataSecret }));
   if (deps.extraRoutes) app.use(deps.extraRoutes);

@@ -1,3 +1,4 @@
+// Long because: every environment key is read and checked here, in one place, so a bad value stops the start naming its key.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AssetConfig } from './domain/assets.ts';
@@ -71,6 +72,8 @@ export interface AppConfig extends WebhookConfig {
    * blocked, Redis unreachable) has its job judged stalled and run again elsewhere.
    */
   queueLockS: number;
+  /** Serve the partner dashboard at /dashboard (DASHBOARD=off: 404 there). */
+  dashboard: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -245,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     shutdownTimeoutS: int(env, 'SHUTDOWN_TIMEOUT_S', 10, 1, 300),
     workerShutdownTimeoutS: int(env, 'WORKER_SHUTDOWN_TIMEOUT_S', 30, 1, 3600),
     queueLockS: int(env, 'QUEUE_LOCK_S', 30, 2, 600),
+    dashboard: flag(env, 'DASHBOARD', true),
     ...(collectDataSecret ? { collectDataSecret } : {}),
     ...(solanaRpcUrl ? { solanaRpcUrl } : {}),
     ...(solanaFeePayerKey ? { solanaFeePayerKey } : {}),
