@@ -161,6 +161,13 @@ describe('dashboard CSRF', () => {
     await c.get('/dashboard/keys');
     expect((await c.post('/dashboard/keys', form, { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
     await c.get('/dashboard/keys');
+    expect((await c.post('/dashboard/keys', form, { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+    await c.get('/dashboard/keys');
+    expect((await c.post('/dashboard/keys', form, { Origin: 'null' })).status).toBe(403);
+    await c.get('/dashboard/keys');
+    // What Chromium sends for a form of a no-referrer page: Origin null, Fetch Metadata same-origin.
+    expect((await c.post('/dashboard/keys', form, { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' })).status).toBe(201);
+    await c.get('/dashboard/keys');
     expect((await c.post('/dashboard/keys', form, { Origin: t.url })).status).toBe(201);
     // Another session's token is not this session's.
     const other = await signedIn('owner');

@@ -47,13 +47,16 @@ export function preSessionToken(req: Request, res: Response): string {
 
 /**
  * Cross-site POSTs are refused before their token is even read: the Origin a browser sends must
- * be this service's own; without Origin, Fetch Metadata must not say cross-site. (SameSite=Strict
- * cookies already stay home; this also covers the sign-in form, which has no session yet.)
+ * be this service's own. The pages' `no-referrer` policy makes Chromium send `Origin: null` on
+ * form posts, so then Fetch Metadata decides: it must say same-origin. Without either header (not
+ * a browser, or a very old one) the token alone decides. (SameSite=Strict cookies already stay
+ * home; this also covers the sign-in form, which has no session yet.)
  */
 export function sameOrigin(req: Request): boolean {
   const origin = req.get('origin');
-  if (origin !== undefined) return origin === `${req.protocol}://${req.host}`;
   const site = req.get('sec-fetch-site');
+  if (origin !== undefined && origin !== 'null') return origin === `${req.protocol}://${req.host}`;
+  if (origin === 'null') return site === 'same-origin';
   return site === undefined || site === 'same-origin' || site === 'none';
 }
 
