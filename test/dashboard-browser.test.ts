@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import axe from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory/index.ts';
@@ -21,7 +21,7 @@ import { startTestApp, type TestApp } from './helpers/test-app.ts';
  * docs/screenshots/dashboard/.
  */
 const SHOTS = join(import.meta.dirname, '../docs/screenshots/dashboard');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const AXE = axe.source;
 const PASSWORD = 'correct horse battery staple';
 const OWNER = 'owner@acme.example';
 const VIEWER = 'viewer@acme.example';
@@ -197,7 +197,7 @@ describe('partner dashboard in chromium', () => {
     await page.goto(`${t.url}/dashboard/audit`);
     const actions = await page
       .locator('tr[data-action]')
-      .evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-action')} ${r.querySelector('td[data-label=Who]')!.textContent!.split(' ')[0]}`));
+      .evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-action')} ${r.querySelector('td[data-label=Who]')!.textContent.split(' ')[0]}`));
     expect(actions).toEqual([
       `session.sign_in ${VIEWER}`,
       `api_key.revoke ${OWNER}`,
