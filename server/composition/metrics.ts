@@ -38,8 +38,8 @@ export function collectScrapeGauges(metrics: MetricsPort, src: ScrapeGaugeSource
           // Keys are `<role> <CAIP-2>`: one per configured chain and role.
           const [role = '', chain = ''] = key.split(' ');
           metrics.set(METRICS.serviceAccountMinimum, { role, chain }, Number(check.minimum));
-          // An unreadable balance is left out rather than shown as 0: "absent" alerts on it, a 0 would page as empty.
-          if ('balance' in check) metrics.set(METRICS.serviceAccountBalance, { role, chain }, Number(check.balance));
+          // An unreadable balance is NaN, not 0 (which would read as empty) nor the last value read (which would hide the outage).
+          metrics.set(METRICS.serviceAccountBalance, { role, chain }, 'balance' in check ? Number(check.balance) : NaN);
         }
       }),
     );
