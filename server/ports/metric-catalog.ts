@@ -53,7 +53,10 @@ export const METRICS = {
     ['chain', 'flow'],
     FINALITY_BUCKETS,
   ),
-  serviceAccountBalance: gauge('chain_service_account_balance', 'Native balance of a relayer or fee payer, base units (wei, lamports); NaN while its RPC cannot be read.', ['role', 'chain']),
+  serviceAccountBalance: gauge('chain_service_account_balance', 'Native balance of a relayer or fee payer, base units (wei, lamports); NaN while its RPC cannot be read.', [
+    'role',
+    'chain',
+  ]),
   serviceAccountMinimum: gauge('chain_service_account_balance_minimum', 'The balance below which a relayer or fee payer is reported low, base units.', ['role', 'chain']),
 
   webhookDeliveries: counter('webhook_deliveries_total', 'Webhook delivery attempts, by outcome (delivered, retry, failed).', ['outcome']),

@@ -48,13 +48,3 @@ export interface MetricsPort {
   /** Everything recorded, in the Prometheus text format. */
   exposition(): Promise<Exposition>;
 }
-
-/** What an app or job runs with when no metrics were asked for: records nothing, exposes nothing. */
-export const noMetrics: MetricsPort = {
-  count: () => {},
-  observe: () => {},
-  set: () => {},
-  add: () => {},
-  onCollect: () => () => {},
-  exposition: async () => ({ contentType: 'text/plain; version=0.0.4; charset=utf-8', text: '' }),
-};
