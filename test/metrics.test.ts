@@ -215,6 +215,28 @@ describe.runIf(available)('GET /metrics after a scripted session', () => {
     expect([...new Set(second.filter((x) => x.labels.http_request_method !== undefined).map((x) => x.labels.http_request_method))].sort()).toEqual(['GET', 'POST', '_OTHER']);
   }, 120_000);
 
+  it('counts long-polls while they wait, and times a cancelled payment to its final status', async () => {
+    const created = await call('POST', '/v1/payments', {
+      key: partnerKey,
+      headers: { 'Merchant-Id': session.merchantId! },
+      body: { amount: { unit: 'iso4217/USD', value: '500' }, referenceId: `o-${Math.random()}` },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.paymentId as string;
+    const waits = Array.from({ length: 3 }, () => call('GET', `/v1/payments/${id}/status?maxPollMs=20000`, { key: partnerKey, headers: { 'Merchant-Id': session.merchantId! } }));
+    expect(await eventually(async () => sampleValue(await scrape(), 'payment_long_poll_waiters', {}) === 3, 15_000)).toBe(true);
+    const cancelled = await call('POST', `/v1/payments/${id}/cancel`, { key: partnerKey, headers: { 'Merchant-Id': session.merchantId! }, body: { reason: 'metrics test' } });
+    expect(cancelled.status).toBe(200);
+    expect((await Promise.all(waits)).map((w) => w.body.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+    const s = await scrape();
+    expect(sampleValue(s, 'payment_long_poll_waiters', {})).toBe(0);
+    expect(sampleValue(s, 'payment_transitions_total', { from: 'requires_action', to: 'cancelled' })).toBe(1);
+    expect(sampleValue(s, 'payment_time_to_final_seconds_count', { status: 'cancelled' })).toBe(1);
+    expect(
+      sampleValue(s, 'http_server_request_duration_seconds_count', { http_request_method: 'GET', http_route: '/v1/payments/{id}/status', http_response_status_code: '200' }),
+    ).toBe(3);
+  }, 60_000);
+
   it('answers only the token holder when METRICS_TOKEN is set: 401 in the error shape without it or with another', async () => {
     const none = await call('GET', '/metrics');
     expect(none.status).toBe(401);
