@@ -34,6 +34,10 @@ import { createChainRegistry, type ChainRegistry } from './ports/chains.ts';
 import { createPriceTable, type PricePort } from './domain/prices.ts';
 import { pagesRouter } from './pages/index.ts';
 import type { AccountCheck, ServiceAccountChecks } from './domain/service-accounts.ts';
+import type { MetricsPort } from './ports/metrics.ts';
+import { metricsHandler } from './http/metrics.ts';
+import { httpMetrics } from './http/metrics-timing.ts';
+import { countedWaiters } from './http/metrics-waiters.ts';
 
 export interface AppDeps {
   storage: StoragePort;
@@ -82,6 +86,10 @@ export interface AppDeps {
   mode?: 'sandbox' | 'production';
   /** Proxies in front of the service whose X-Forwarded-For is believed (Express `trust proxy` hops). */
   trustProxyHops?: number;
+  /** Where requests, payments, jobs and webhooks are counted; served at GET /metrics. Absent: nothing is recorded and there is no /metrics. */
+  metrics?: MetricsPort;
+  /** METRICS_TOKEN: a scrape of /metrics must send it as a Bearer token; absent, anyone may read /metrics. */
+  metricsToken?: string;
 }
 
 /** Everything handlers need, built from the deps once. */
@@ -114,7 +122,9 @@ function buildHandlers(deps: AppDeps & { collectDataSecret: string }): Operation
  * idempotency key → validation against that version's spec → idempotency claim → handler → errors.
  * The API's steps run as one chain (http/chain.ts) on /v1/ before the buyer pages.
  */
-export function createApp(deps: AppDeps): Express {
+export function createApp(given: AppDeps): Express {
+  // Long-poll waiters are counted where they subscribe; handlers and pages use the counted port.
+  const deps = given.metrics ? { ...given, paymentChanges: countedWaiters(given.paymentChanges, given.metrics) } : given;
   const docs = new Map([...(deps.docs ?? loadOpenApiDocs())].map(([v, d]) => [v, normalizeNullableRefs(d)]));
   const opsByVersion = new Map([...docs].map(([version, doc]) => [version, listOperations(doc)]));
   const allOps = [...opsByVersion.values()].flat();
@@ -131,7 +141,10 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'extended');
   if (deps.trustProxyHops) app.set('trust proxy', deps.trustProxyHops);
   app.use(requestContext(deps.logger));
+  if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(securityHeaders());
+  // Before the API's chain: a scraper holds no API key, and its scrapes must not spend a client's rate limit.
+  if (deps.metrics) app.get('/metrics', metricsHandler({ metrics: deps.metrics, ...(deps.metricsToken ? { token: deps.metricsToken } : {}) }));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
