@@ -100,6 +100,23 @@ export interface ServiceAccount {
   minimum: bigint;
 }
 
+/**
+ * What the node behind one of the adapter's chains answered when asked which chain it serves
+ * (`eth_chainId`; Solana's genesis hash). `served` is that chain as CAIP-2, compared by the caller
+ * with `chain`; null with `error` when the node could not be read.
+ */
+export interface NodeHealth {
+  /** The CAIP-2 chain the adapter is configured for. */
+  chain: string;
+  served: string | null;
+  /**
+   * False when the node's answer cannot name a CAIP-2 reference to compare: a Solana cluster
+   * configured under a name (`solana:sandbox`) rather than its genesis hash. Reachability alone counts then.
+   */
+  comparable: boolean;
+  error?: string;
+}
+
 export interface ChainPort {
   readonly namespace: string;
   /** Whether this adapter can pay on the CAIP-2 chain. */
@@ -125,7 +142,12 @@ export interface ChainPort {
   advance(req: OptionRequest, submission: Submission, knownTxId: string | null, ctx?: AdvanceContext): Promise<TransferState>;
   /** The accounts paying fees on this adapter's chains, balances read now (the caller caches). */
   accounts?(): Promise<ServiceAccount[]>;
+  /** Asks each chain's node which chain it serves, now (the caller bounds the wait and caches). */
+  health?(): Promise<NodeHealth[]>;
 }
+
+/** True when the node answered and serves the chain configured (or could only be compared by reachability). */
+export const nodeServesChain = (h: NodeHealth): boolean => h.served !== null && (!h.comparable || h.served === h.chain);
 
 export interface ChainRegistry {
   forChain(caip2: string): ChainPort | undefined;

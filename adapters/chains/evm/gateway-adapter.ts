@@ -1,6 +1,6 @@
-import { JsonRpcProvider, Wallet, isAddress, type Provider } from 'ethers';
+import { JsonRpcApiProvider, JsonRpcProvider, Wallet, isAddress, type Provider } from 'ethers';
 import { checksummed } from './address.ts';
-import type { ChainPort, EvmQuoteState, OptionRequest, TransferState, VerifyOutcome, WireAction } from '../../../server/ports/chains.ts';
+import type { ChainPort, NodeHealth, EvmQuoteState, OptionRequest, TransferState, VerifyOutcome, WireAction } from '../../../server/ports/chains.ts';
 import { AppError } from '../../../server/errors.ts';
 import { parseEvmQuoteState, parseEvmSubmission } from './state.ts';
 import { createHeadCache } from './scan.ts';
@@ -202,8 +202,27 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
           minimum: c.minRelayerBalance ?? DEFAULT_MIN_RELAYER_BALANCE,
         })),
       ),
+
+    health: () => Promise.all(chains.map((c) => nodeHealth(c.caip2, c.provider))),
   };
 }
+
+/**
+ * Asks the node itself (`eth_chainId`): the providers are built with a static network, so
+ * `getNetwork()` would answer the configured id without asking, and a URL pointing at another
+ * chain would pass.
+ */
+async function nodeHealth(caip2: string, provider: Provider): Promise<NodeHealth> {
+  try {
+    const id = provider instanceof JsonRpcApiProvider ? BigInt(await provider.send('eth_chainId', [])) : (await provider.getNetwork()).chainId;
+    return { chain: caip2, served: `eip155:${id}`, comparable: true };
+  } catch (err) {
+    return { chain: caip2, served: null, comparable: true, error: `rpc unreachable: ${shortReason(err)}` };
+  }
+}
+
+/** The first line of a provider error, without the request it carried (never a key: reads carry none). */
+const shortReason = (err: unknown) => ((err as { shortMessage?: string }).shortMessage ?? (err instanceof Error ? err.message : String(err))).split('\n')[0]!.slice(0, 160);
 
 /** Production chains from configuration: `EVM_RPC_URLS` JSON of CAIP-2 → URL, one relayer key. */
 export function evmChainsFromConfig(rpcUrls: Record<string, string>, relayerKey: string, permit2: string, confirmations: number, tuning: EvmRelayerTuning = {}): EvmChainConfig[] {

@@ -1,5 +1,5 @@
 import { PublicKey, type Keypair } from '@solana/web3.js';
-import type { ChainPort, OptionRequest, SplQuoteState, SplSubmission, TransferState, VerifyOutcome } from '../../../server/ports/chains.ts';
+import type { ChainPort, NodeHealth, OptionRequest, SplQuoteState, SplSubmission, TransferState, VerifyOutcome } from '../../../server/ports/chains.ts';
 import { AppError } from '../../../server/errors.ts';
 import { parseSplQuoteState, parseSplSubmission } from './state.ts';
 import type { SolanaCommitment, SolanaRpc } from './rpc.ts';
@@ -192,5 +192,25 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
           minimum: c.minFeePayerLamports ?? DEFAULT_MIN_FEE_PAYER_LAMPORTS,
         })),
       ),
+
+    health: () => Promise.all(chains.map(nodeHealth)),
   };
+}
+
+/** A CAIP-2 reference naming a cluster by its genesis hash (its first 32 base58 characters). */
+const GENESIS_REFERENCE = /^[1-9A-HJ-NP-Za-km-z]{32}$/;
+
+/**
+ * The node's genesis hash is the cluster's identity. A cluster configured under a name instead
+ * (`solana:sandbox`, a local validator) cannot be compared: reachability alone counts for it.
+ */
+async function nodeHealth(c: SolanaChainConfig): Promise<NodeHealth> {
+  const comparable = GENESIS_REFERENCE.test(c.caip2.slice('solana:'.length));
+  try {
+    const hash = await c.connection.getGenesisHash();
+    return { chain: c.caip2, served: `solana:${hash.slice(0, 32)}`, comparable };
+  } catch (err) {
+    const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 160);
+    return { chain: c.caip2, served: null, comparable, error: `rpc unreachable: ${reason}` };
+  }
 }
