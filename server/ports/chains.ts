@@ -142,8 +142,11 @@ export interface ChainPort {
   advance(req: OptionRequest, submission: Submission, knownTxId: string | null, ctx?: AdvanceContext): Promise<TransferState>;
   /** The accounts paying fees on this adapter's chains, balances read now (the caller caches). */
   accounts?(): Promise<ServiceAccount[]>;
-  /** Asks each chain's node which chain it serves, now (the caller bounds the wait and caches). */
-  health?(): Promise<NodeHealth[]>;
+  /**
+   * Asks each chain's node which chain it serves, now (the caller caches): one answer per chain,
+   * a node slower than `timeoutMs` (default 3 s) answering as unreachable.
+   */
+  health?(opts?: { timeoutMs?: number }): Promise<NodeHealth[]>;
 }
 
 /** True when the node answered and serves the chain configured (or could only be compared by reachability). */
@@ -155,4 +158,22 @@ export interface ChainRegistry {
 
 export function createChainRegistry(ports: ChainPort[]): ChainRegistry {
   return { forChain: (caip2) => ports.find((p) => p.supportsChain(caip2)) };
+}
+
+/**
+ * One node's health from `ask` (the CAIP-2 chain it says it serves), bounded by `timeoutMs`: what
+ * every adapter's `health` does around its own question. The error keeps the first line of the
+ * driver's message for the logs and the doctor; /readyz publishes none of it.
+ */
+export async function checkNode(chain: string, comparable: boolean, ask: () => Promise<string>, timeoutMs = 3_000): Promise<NodeHealth> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs)));
+  try {
+    return { chain, served: await Promise.race([ask(), late]), comparable };
+  } catch (err) {
+    const message = (err as { shortMessage?: string }).shortMessage ?? (err instanceof Error ? err.message : String(err));
+    return { chain, served: null, comparable, error: `rpc unreachable: ${message.split('\n')[0]!.slice(0, 160)}` };
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -5,7 +5,16 @@
 // funds may have moved; and nothing a wallet tampers with is paid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../server/errors.ts';
-import { createChainRegistry, nodeServesChain, type ChainPort, type OptionRequest, type QuoteState, type Submission, type TransferState, type WireAction } from '../../../server/ports/chains.ts';
+import {
+  createChainRegistry,
+  nodeServesChain,
+  type ChainPort,
+  type OptionRequest,
+  type QuoteState,
+  type Submission,
+  type TransferState,
+  type WireAction,
+} from '../../../server/ports/chains.ts';
 import { countingPort, paymentRecord, type ChainHarness, type FlowFixture, type MethodName, type Tamper } from './harness.ts';
 
 export type { ChainHarness, ConformanceWallet, FlowFixture, Tamper } from './harness.ts';

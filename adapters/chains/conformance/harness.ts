@@ -100,7 +100,8 @@ export function paymentRecord(confirmedTxId: string | null, now: () => number) {
   return { state, ctx };
 }
 
-export type MethodName = 'namespace' | 'supportsChain' | 'isValidAddress' | 'prepareOption' | 'fetchActions' | 'expectedResults' | 'verifyResults' | 'advance' | 'accounts' | 'health';
+export type MethodName =
+  'namespace' | 'supportsChain' | 'isValidAddress' | 'prepareOption' | 'fetchActions' | 'expectedResults' | 'verifyResults' | 'advance' | 'accounts' | 'health';
 
 /** The port with every method call (and every read of `namespace`) counted. */
 export function countingPort(port: ChainPort): {
@@ -139,7 +140,7 @@ export function countingPort(port: ChainPort): {
     verifyResults: (req, state, results) => (counts.verifyResults++, port.verifyResults(req, state, results)),
     advance: (req, sub, txId, ctx) => (counts.advance++, port.advance(req, sub, txId, ctx)),
     ...(accounts ? { accounts: () => (counts.accounts++, accounts()) } : {}),
-    ...(health ? { health: () => (counts.health++, health()) } : {}),
+    ...(health ? { health: (o) => (counts.health++, health(o)) } : {}),
   };
   return { port: counted, counts };
 }

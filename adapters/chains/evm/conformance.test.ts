@@ -102,7 +102,9 @@ chainPortConformance(
       otherChain: 'eip155:1',
       broken: {
         misnamed: createEvmChainAdapter([{ caip2: 'eip155:1', provider, relayer, permit2: sandbox.permit2Address, confirmations: 1 }]),
-        unreachable: createEvmChainAdapter([{ caip2: sandbox.caip2, provider: down, relayer: new Wallet(sandbox.relayer.privateKey, down), permit2: sandbox.permit2Address, confirmations: 1 }]),
+        unreachable: createEvmChainAdapter([
+          { caip2: sandbox.caip2, provider: down, relayer: new Wallet(sandbox.relayer.privateKey, down), permit2: sandbox.permit2Address, confirmations: 1 },
+        ]),
       },
       // Any case is accepted (wallets send lowercase as often as EIP-55); the checksum is not asked for.
       addresses: {

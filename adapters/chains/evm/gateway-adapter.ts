@@ -1,6 +1,6 @@
 import { JsonRpcApiProvider, JsonRpcProvider, Wallet, isAddress, type Provider } from 'ethers';
 import { checksummed } from './address.ts';
-import type { ChainPort, NodeHealth, EvmQuoteState, OptionRequest, TransferState, VerifyOutcome, WireAction } from '../../../server/ports/chains.ts';
+import { checkNode, type ChainPort, type EvmQuoteState, type OptionRequest, type TransferState, type VerifyOutcome, type WireAction } from '../../../server/ports/chains.ts';
 import { AppError } from '../../../server/errors.ts';
 import { parseEvmQuoteState, parseEvmSubmission } from './state.ts';
 import { createHeadCache } from './scan.ts';
@@ -203,7 +203,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
         })),
       ),
 
-    health: () => Promise.all(chains.map((c) => nodeHealth(c.caip2, c.provider))),
+    health: (o) => Promise.all(chains.map((c) => checkNode(c.caip2, true, () => servedChain(c.provider), o?.timeoutMs))),
   };
 }
 
@@ -212,18 +212,8 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
  * `getNetwork()` would answer the configured id without asking, and a URL pointing at another
  * chain would pass.
  */
-async function nodeHealth(caip2: string, provider: Provider): Promise<NodeHealth> {
-  try {
-    const id = provider instanceof JsonRpcApiProvider ? BigInt(await provider.send('eth_chainId', [])) : (await provider.getNetwork()).chainId;
-    return { chain: caip2, served: `eip155:${id}`, comparable: true };
-  } catch (err) {
-    return { chain: caip2, served: null, comparable: true, error: `rpc unreachable: ${shortReason(err)}` };
-  }
-}
-
-/** The first line of a provider error, without the request it carried (never a key: reads carry none). */
-const shortReason = (err: unknown) => ((err as { shortMessage?: string }).shortMessage ?? (err instanceof Error ? err.message : String(err))).split('\n')[0]!.slice(0, 160);
-
+const servedChain = async (provider: Provider): Promise<string> =>
+  `eip155:${provider instanceof JsonRpcApiProvider ? BigInt(await provider.send('eth_chainId', [])) : (await provider.getNetwork()).chainId}`;
 /** Production chains from configuration: `EVM_RPC_URLS` JSON of CAIP-2 → URL, one relayer key. */
 export function evmChainsFromConfig(rpcUrls: Record<string, string>, relayerKey: string, permit2: string, confirmations: number, tuning: EvmRelayerTuning = {}): EvmChainConfig[] {
   return Object.entries(rpcUrls).map(([caip2, url]) => {

@@ -1,5 +1,5 @@
 import { PublicKey, type Keypair } from '@solana/web3.js';
-import type { ChainPort, NodeHealth, OptionRequest, SplQuoteState, SplSubmission, TransferState, VerifyOutcome } from '../../../server/ports/chains.ts';
+import { checkNode, type ChainPort, type OptionRequest, type SplQuoteState, type SplSubmission, type TransferState, type VerifyOutcome } from '../../../server/ports/chains.ts';
 import { AppError } from '../../../server/errors.ts';
 import { parseSplQuoteState, parseSplSubmission } from './state.ts';
 import type { SolanaCommitment, SolanaRpc } from './rpc.ts';
@@ -193,7 +193,7 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
         })),
       ),
 
-    health: () => Promise.all(chains.map(nodeHealth)),
+    health: (o) => Promise.all(chains.map((c) => nodeHealth(c, o?.timeoutMs))),
   };
 }
 
@@ -204,13 +204,5 @@ const GENESIS_REFERENCE = /^[1-9A-HJ-NP-Za-km-z]{32}$/;
  * The node's genesis hash is the cluster's identity. A cluster configured under a name instead
  * (`solana:sandbox`, a local validator) cannot be compared: reachability alone counts for it.
  */
-async function nodeHealth(c: SolanaChainConfig): Promise<NodeHealth> {
-  const comparable = GENESIS_REFERENCE.test(c.caip2.slice('solana:'.length));
-  try {
-    const hash = await c.connection.getGenesisHash();
-    return { chain: c.caip2, served: `solana:${hash.slice(0, 32)}`, comparable };
-  } catch (err) {
-    const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 160);
-    return { chain: c.caip2, served: null, comparable, error: `rpc unreachable: ${reason}` };
-  }
-}
+const nodeHealth = (c: SolanaChainConfig, timeoutMs?: number) =>
+  checkNode(c.caip2, GENESIS_REFERENCE.test(c.caip2.slice('solana:'.length)), async () => `solana:${(await c.connection.getGenesisHash()).slice(0, 32)}`, timeoutMs);
