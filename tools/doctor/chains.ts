@@ -40,7 +40,7 @@ export async function checkBalances(ports: ChainPort[], timeoutMs: number): Prom
             name: `accounts ${p.namespace}`,
             reason: `could not be read: ${messageOf(err)}`,
           }))
-        : [],
+        : Promise.resolve([]),
     ),
   );
   return lists.flatMap((list) =>

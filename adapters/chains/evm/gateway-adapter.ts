@@ -213,7 +213,8 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
  * chain would pass.
  */
 const servedChain = async (provider: Provider): Promise<string> =>
-  `eip155:${provider instanceof JsonRpcApiProvider ? BigInt(await provider.send('eth_chainId', [])) : (await provider.getNetwork()).chainId}`;
+  `eip155:${provider instanceof JsonRpcApiProvider ? BigInt((await provider.send('eth_chainId', [])) as string) : (await provider.getNetwork()).chainId}`;
+
 /** Production chains from configuration: `EVM_RPC_URLS` JSON of CAIP-2 → URL, one relayer key. */
 export function evmChainsFromConfig(rpcUrls: Record<string, string>, relayerKey: string, permit2: string, confirmations: number, tuning: EvmRelayerTuning = {}): EvmChainConfig[] {
   return Object.entries(rpcUrls).map(([caip2, url]) => {
