@@ -130,7 +130,14 @@ export function createReadiness(opts: ReadinessOptions): Readiness {
   return {
     report() {
       const now = opts.clock.now();
-      if (!last || now - last.at >= cacheMs) last = { at: now, report: measure() };
+      if (!last || now - last.at >= cacheMs) {
+        const current = { at: now, report: measure() };
+        // A round that failed outright (not a dependency down: a bug) is not served from the cache.
+        current.report.catch(() => {
+          if (last === current) last = undefined;
+        });
+        last = current;
+      }
       return last.report;
     },
   };
