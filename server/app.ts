@@ -33,11 +33,12 @@ import type { PaymentTimeLimits } from './domain/payments/create-payment.ts';
 import { createChainRegistry, type ChainRegistry } from './ports/chains.ts';
 import { createPriceTable, type PricePort } from './domain/prices.ts';
 import { pagesRouter } from './pages/index.ts';
-import type { AccountCheck, ServiceAccountChecks } from './domain/service-accounts.ts';
+import type { ServiceAccountChecks } from './domain/service-accounts.ts';
 import type { MetricsPort } from './ports/metrics.ts';
 import { metricsHandler } from './http/metrics.ts';
 import { httpMetrics } from './http/metrics-timing.ts';
 import { countedWaiters } from './http/metrics-waiters.ts';
+import { createReadiness, readinessHandler, type Readiness } from './http/readiness.ts';
 
 export interface AppDeps {
   storage: StoragePort;
@@ -51,8 +52,10 @@ export interface AppDeps {
   paymentTimes?: PaymentTimeLimits;
   /** The chains payments can be made on; none: options are always empty. */
   chains?: ChainRegistry;
-  /** The balances of the accounts paying fees, shown in /readyz; absent: storage alone. */
+  /** The balances of the accounts paying fees, shown in /readyz when `readiness` is absent. */
   serviceAccounts?: ServiceAccountChecks;
+  /** /readyz's checks (storage, queue, chain nodes, fee accounts); absent: storage and `serviceAccounts` alone. */
+  readiness?: Readiness;
   prices?: PricePort;
   /** How long a quoted option holds, seconds (default 300). */
   quoteTtlS?: number;
@@ -149,21 +152,13 @@ export function createApp(given: AppDeps): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  const noAccounts: Record<string, AccountCheck> = {};
-  app.get('/readyz', async (_req, res) => {
-    const [storageOk, accounts] = await Promise.all([
-      deps.storage.ping().then(
-        () => true,
-        () => false,
-      ),
-      deps.serviceAccounts ? deps.serviceAccounts.checks() : noAccounts,
-    ]);
-    const checks = { storage: { ok: storageOk }, ...accounts };
-    if (!storageOk) return void res.status(503).json({ message: 'Storage is not reachable', code: 'service_unavailable', checks });
-    // A low fee account answers 200 "degraded", never 503: taking the API out of its load balancer
-    // would stop creates, reads and direct transfers, which need no gas from the service.
-    res.json({ status: Object.values(accounts).every((c) => c.ok) ? 'ready' : 'degraded', checks });
-  });
+  app.get(
+    '/readyz',
+    readinessHandler(
+      deps.readiness ??
+        createReadiness({ storage: deps.storage, clock: deps.clock, logger: deps.logger, ...(deps.serviceAccounts ? { serviceAccounts: deps.serviceAccounts } : {}) }),
+    ),
+  );
 
   const steps: express.RequestHandler[] = [
     express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }),

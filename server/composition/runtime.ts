@@ -5,6 +5,7 @@ import type { AppConfig } from '../config.ts';
 import { createAssetRegistry, type AssetRegistry } from '../domain/assets.ts';
 import { createPriceTable } from '../domain/prices.ts';
 import { createServiceAccountChecks } from '../domain/service-accounts.ts';
+import { createReadiness } from '../http/readiness.ts';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../jobs/webhook-dispatcher.ts';
 import { firstStart } from '../first-start.ts';
 import { buildJobHandlers } from '../jobs/handlers.ts';
@@ -208,6 +209,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       onJobsWritten: () => notify(),
       chains: chainRegistry,
       serviceAccounts,
+      readiness: createReadiness({ storage, queue, chains: chains.ports, serviceAccounts, clock: systemClock, logger }),
       prices: createPriceTable(config.fxRates),
       quoteTtlS: config.quoteTtlS,
       ...(chains.routes ? { extraRoutes: chains.routes } : {}),
