@@ -175,6 +175,8 @@ describe('partner dashboard in chromium', () => {
 
     await page.goto(`${t.url}/dashboard/users`);
     await check(owner, 'users');
+    await page.goto(`${t.url}/dashboard/account`);
+    await check(owner, 'account');
 
     // A viewer: no create button, and the POST (same origin, its own valid token) is refused.
     const viewer = await open();

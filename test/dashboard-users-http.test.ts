@@ -101,3 +101,22 @@ describe('dashboard switched off', () => {
     }
   });
 });
+
+describe('dashboard account', () => {
+  it('a user replaces a password after proving the current one; other sessions end, this one stays', async () => {
+    const email = await user('viewer');
+    const [here, elsewhere] = [dashboardClient(env.t.url, address()), dashboardClient(env.t.url, address())];
+    await here.signIn(email, PASSWORD);
+    await elsewhere.signIn(email, PASSWORD);
+    await here.get('/dashboard/account');
+    expect((await here.post('/dashboard/account/password', { current: 'not the password', next: 'a brand new passphrase' })).status).toBe(400);
+    expect((await here.post('/dashboard/account/password', { current: PASSWORD, next: 'short' })).text).toContain('at least 12 characters');
+    const done = await here.post('/dashboard/account/password', { current: PASSWORD, next: 'a brand new passphrase' });
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('Password changed');
+    expect((await here.get('/dashboard/keys')).status).toBe(200);
+    expect((await elsewhere.get('/dashboard/keys')).status).toBe(303);
+    expect((await dashboardClient(env.t.url, address()).signIn(email, PASSWORD)).status).toBe(401);
+    expect((await dashboardClient(env.t.url, address()).signIn(email, 'a brand new passphrase')).status).toBe(303);
+  });
+});

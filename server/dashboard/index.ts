@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { Router } from 'express';
 import type { DashboardDeps } from './deps.ts';
+import { accountRoutes } from './account.ts';
 import { auditRoutes } from './audit.ts';
 import { keyRoutes } from './keys.ts';
 import { checkCsrf, loadSession, requireSignIn } from './session.ts';
@@ -44,6 +45,7 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   dash.use(keyRoutes(deps));
   dash.use(userRoutes(deps));
   dash.use(auditRoutes(deps));
+  dash.use(accountRoutes(deps));
   dash.use((_req, res) => sendErrorPage(res, 404, 'Not found', 'There is no such dashboard page.'));
   // A malformed or oversized form answers a page, never the API's JSON or a stack trace.
   dash.use(((err, _req, res, next) => {

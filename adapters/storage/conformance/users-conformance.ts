@@ -44,6 +44,11 @@ export function runUsersConformance(name: string, open: OpenStore): void {
       expect(await f.s.users.setRole(a.id, u2.id, 'developer')).toBe(true);
       expect((await f.s.users.get(a.id, u2.id))?.role).toBe('developer');
 
+      expect(await f.s.users.setPasswordHash(b.id, u2.id, 'other')).toBe(false);
+      expect(await f.s.users.setPasswordHash(a.id, u2.id, 'scrypt$new')).toBe(true);
+      expect((await f.s.users.get(a.id, u2.id))?.passwordHash).toBe('scrypt$new');
+      expect((await f.s.users.get(a.id, u1.id))?.passwordHash).toBe(u1.passwordHash);
+
       expect(await f.s.users.remove(b.id, u2.id)).toBe(false);
       expect(await f.s.users.remove(a.id, u2.id)).toBe(true);
       expect(await f.s.users.remove(a.id, u2.id)).toBe(false);

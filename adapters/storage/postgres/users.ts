@@ -62,6 +62,10 @@ export function createUserRepository(db: SqlDb): UserRepository {
       const r = await db.query('UPDATE dashboard_users SET role = $3 WHERE partner_id = $1 AND id = $2', [partnerId, id, role]);
       return r.rowCount === 1;
     },
+    async setPasswordHash(partnerId, id, passwordHash) {
+      const r = await db.query('UPDATE dashboard_users SET password_hash = $3 WHERE partner_id = $1 AND id = $2', [partnerId, id, passwordHash]);
+      return r.rowCount === 1;
+    },
     async remove(partnerId, id) {
       // Sessions go with the user (ON DELETE CASCADE), in the same statement.
       const r = await db.query('DELETE FROM dashboard_users WHERE partner_id = $1 AND id = $2', [partnerId, id]);

@@ -12,7 +12,15 @@ export interface AuditActor {
 }
 
 export type AuditAction =
-  'api_key.create' | 'api_key.revoke' | 'user.create' | 'user.invite' | 'user.role_change' | 'user.remove' | 'session.sign_in' | 'session.sign_out_everywhere';
+  | 'api_key.create'
+  | 'api_key.revoke'
+  | 'user.create'
+  | 'user.invite'
+  | 'user.role_change'
+  | 'user.remove'
+  | 'user.password_change'
+  | 'session.sign_in'
+  | 'session.sign_out_everywhere';
 
 export type AuditDetail = Record<string, string | number | boolean | null>;
 

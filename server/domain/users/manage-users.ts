@@ -3,8 +3,8 @@ import { newId } from '../ids.ts';
 import { recordAudit } from '../audit/recorder.ts';
 import type { AuditActor } from '../audit/records.ts';
 import type { StoragePort } from '../../ports/storage/index.ts';
-import { hashPassword, passwordProblem } from './passwords.ts';
-import { isRole, type Role, type UserRecord } from './records.ts';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import { isRole, type Role, type SessionRecord, type UserRecord } from './records.ts';
 
 /**
  * Creating, re-roling and removing dashboard users: the one implementation the key tool and the
@@ -87,6 +87,32 @@ export async function removeUser(storage: Store, opts: { partnerId: string; user
     target: { type: 'user', id: opts.userId },
     at: opts.now ?? new Date(),
     detail: { email: before.email, role: before.role },
+  });
+  return { ok: true };
+}
+
+/**
+ * A user changes their own password: the current one must match. Every other session of theirs
+ * ends (someone who knew the old password is signed out); `keepSession` is the one in use.
+ */
+export async function changePassword(
+  storage: Store,
+  opts: { user: UserRecord; current: string; next: string; keepSession: SessionRecord; now?: Date },
+): Promise<{ ok: true } | { ok: false; problem: string }> {
+  if (!(await verifyPassword(opts.current, opts.user.passwordHash))) return { ok: false, problem: 'The current password is not right.' };
+  const problem = passwordProblem(opts.next);
+  if (problem) return { ok: false, problem };
+  if (opts.next === opts.current) return { ok: false, problem: 'The new password must differ from the current one.' };
+  await storage.users.setPasswordHash(opts.user.partnerId, opts.user.id, await hashPassword(opts.next));
+  await storage.sessions.removeAllForUser(opts.user.id);
+  await storage.sessions.create(opts.keepSession);
+  await recordAudit(storage.auditLog, {
+    partnerId: opts.user.partnerId,
+    actor: { kind: 'user', id: opts.user.id, display: opts.user.email },
+    action: 'user.password_change',
+    target: { type: 'user', id: opts.user.id },
+    at: opts.now ?? new Date(),
+    detail: {},
   });
   return { ok: true };
 }

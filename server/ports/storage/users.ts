@@ -11,6 +11,8 @@ export interface UserRepository {
   listByPartner(partnerId: string): Promise<UserRecord[]>;
   /** True when the partner's user existed and now has `role`. */
   setRole(partnerId: string, id: string, role: Role): Promise<boolean>;
+  /** True when the partner's user existed and now has this password hash. */
+  setPasswordHash(partnerId: string, id: string, passwordHash: string): Promise<boolean>;
   /** Removes the user and every session of theirs; true when the partner had that user. */
   remove(partnerId: string, id: string): Promise<boolean>;
 }
