@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { hashSessionToken } from '../server/domain/users/sessions.ts';
 import { dashboardClient } from '../server/dashboard/test-support/dashboard-client.ts';
 import { PASSWORD, useDashboardApp } from './helpers/dashboard-app.ts';
 
@@ -206,5 +207,37 @@ describe('dashboard keys and roles', () => {
     await c.get('/dashboard/keys');
     expect((await c.post('/dashboard/users', { email: 'x@example.test', role: 'owner' })).status).toBe(403);
     expect((await c.get('/dashboard/audit')).status).toBe(403);
+  });
+});
+
+describe('dashboard hostile input', () => {
+  it('answers an oversized or over-long form with a page (never JSON or a stack), and reads repeated fields as empty', async () => {
+    const c = await signedIn('owner');
+    await c.get('/dashboard/keys');
+    const big = await c.post('/dashboard/keys', { name: 'x'.repeat(20_000), scope: 'partner' });
+    expect(big.status).toBe(413);
+    expect(big.headers.get('content-type')).toMatch(/text\/html/);
+    expect(big.text).not.toMatch(/at .*\.ts:\d+/);
+    const many = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}`, 'v']));
+    expect((await c.post('/dashboard/keys', { ...many, name: 'n', scope: 'partner' })).status).toBe(413);
+    await c.get('/dashboard/keys');
+    const repeated = await fetch(`${env.t.url}/dashboard/keys`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: [...c.jar].map(([k, v]) => `${k}=${v}`).join('; '), ...address() },
+      body: `_csrf=${c.csrf}&name=a&name=b&scope=partner`,
+      redirect: 'manual',
+    });
+    expect(repeated.status).toBe(400);
+    expect((await c.get('/dashboard/audit?before=garbage')).status).toBe(200);
+    expect((await c.get('/dashboard/no-such-page')).status).toBe(404);
+  });
+
+  it('sweeps sessions nobody came back to at the next sign-in', async () => {
+    const gone = await signedIn('viewer');
+    const token = gone.jar.get('mps_session')!;
+    expect(await env.t.storage.sessions.find(hashSessionToken(token))).not.toBeNull();
+    env.t.clock.advance(31 * 60_000);
+    await signedIn('viewer');
+    expect(await env.t.storage.sessions.find(hashSessionToken(token))).toBeNull();
   });
 });

@@ -51,6 +51,8 @@ export function signInRoutes(deps: DashboardDeps): Router {
     const now = new Date(deps.clock.now());
     const { token, record } = newSession(user, now, policy);
     await deps.storage.sessions.create(record);
+    // Sessions nobody comes back to are never seen again by loadSession: each sign-in sweeps them.
+    await deps.storage.sessions.removeExpired(now, new Date(now.getTime() - policy.idleMs));
     await recordAudit(deps.storage.auditLog, {
       partnerId: user.partnerId,
       actor: { kind: 'user', id: user.id, display: user.email },

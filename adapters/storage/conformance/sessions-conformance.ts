@@ -47,6 +47,18 @@ export function runSessionsConformance(name: string, open: OpenStore): void {
       expect(await f.s.sessions.find(o.idHash)).toEqual(o);
     });
 
+    it('removes sessions past their end or idle too long, keeping live ones', async () => {
+      const u = await user();
+      const live = session(u);
+      const ended = { ...session(u), expiresAt: new Date(t0.getTime() - 1) };
+      const idle = { ...session(u), lastSeenAt: new Date(t0.getTime() - 3_600_000) };
+      for (const s of [live, ended, idle]) await f.s.sessions.create(s);
+      expect(await f.s.sessions.removeExpired(t0, new Date(t0.getTime() - 1_800_000))).toBeGreaterThanOrEqual(2);
+      expect(await f.s.sessions.find(live.idHash)).toEqual(live);
+      expect(await f.s.sessions.find(ended.idHash)).toBeNull();
+      expect(await f.s.sessions.find(idle.idHash)).toBeNull();
+    });
+
     it('drops a user’s sessions when the user is removed', async () => {
       const u = await user();
       const s = session(u);

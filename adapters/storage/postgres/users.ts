@@ -98,6 +98,10 @@ export function createSessionRepository(db: SqlDb): SessionRepository {
       const r = await db.query('DELETE FROM dashboard_sessions WHERE id_hash = $1', [idHash]);
       return r.rowCount === 1;
     },
+    async removeExpired(now, idleSince) {
+      const r = await db.query('DELETE FROM dashboard_sessions WHERE expires_at <= $1 OR last_seen_at < $2', [now, idleSince]);
+      return r.rowCount;
+    },
     async removeAllForUser(userId) {
       const r = await db.query('DELETE FROM dashboard_sessions WHERE user_id = $1', [userId]);
       return r.rowCount;

@@ -8,6 +8,8 @@ export interface SessionRepository {
   touch(idHash: string, at: Date): Promise<void>;
   /** True when a session was removed by this call. */
   remove(idHash: string): Promise<boolean>;
+  /** Removes sessions past their absolute end (`expiresAt <= now`) or idle since before `idleSince`; how many. */
+  removeExpired(now: Date, idleSince: Date): Promise<number>;
   /** Signs a user out everywhere; the number of sessions removed. */
   removeAllForUser(userId: string): Promise<number>;
 }
