@@ -9,6 +9,7 @@ import { DELIVERY_TIMEOUT_MS, nextAttemptDelay, WEBHOOK_RETRY_SCHEDULE_MS } from
 import { signedHeaders } from './signing.ts';
 import { isAllowedLoopback } from './url-policy.ts';
 import { BATCH_BUDGET_MS, createBatchSender } from './deliver-batch.ts';
+import { runInTrace } from '../trace-context.ts';
 
 export interface WebhookDeliveryDeps {
   storage: Pick<StoragePort, 'webhooks' | 'jobs'>;
@@ -161,6 +162,7 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
     const status = ok ? 'delivered' : nextAttemptAt ? 'pending' : 'failed';
     const recorded = await deps.storage.webhooks.recordAttempt(delivery.id, { attempt, at: new Date(now), ...result }, { status, nextAttemptAt });
     if (!recorded) return;
+    deps.logger.info({ deliveryId: delivery.id, endpointId: endpoint.id, eventType: delivery.eventType, attempt, statusCode: result.statusCode, ms: Math.round(took), status }, 'webhook attempt');
     if (gone) {
       deps.logger.warn({ endpointId: endpoint.id }, 'webhook endpoint answered 410 Gone; disabled');
       await deps.storage.webhooks.updateEndpoint(endpoint.partnerId, endpoint.id, { enabled: false, disabledReason: 'gone', updatedAt: new Date(deps.clock.now()) });
@@ -168,12 +170,15 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
     if (nextAttemptAt) return { retryAt: nextAttemptAt };
   }
 
+  // Each attempt runs, and logs, in the trace of the change that caused its event: a batch mixes payments.
+  const attemptTraced = (found: Found) => runInTrace({ traceId: found.delivery.traceId ?? undefined, paymentId: found.delivery.paymentId ?? undefined }, () => attemptFound(found));
+
   const sendBatch = createBatchSender({
     storage: deps.storage,
     clock: deps.clock,
     cap,
     budgetMs: deps.batchBudgetMs ?? BATCH_BUDGET_MS,
-    attempt: attemptFound,
+    attempt: attemptTraced,
     wait: (endpointId) => later(endpointId).retryAt.getTime() - deps.clock.now(),
     ...(deps.onJobsWritten ? { onJobsWritten: deps.onJobsWritten } : {}),
   });
@@ -186,7 +191,7 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
     // One read for the delivery and its endpoint (shared with the attempts in flight at once).
     const found = await deps.storage.webhooks.getDeliveryToSend(String(job.payload.deliveryId));
     if (!found || found.delivery.status !== 'pending') return;
-    const outcome = await attemptFound(found);
+    const outcome = await attemptTraced(found);
     return outcome === 'busy' ? later(found.delivery.endpointId) : outcome;
   };
 }
