@@ -52,18 +52,19 @@ export function bindTrace<F extends (...args: never[]) => unknown>(fn: F): F {
   return AsyncLocalStorage.bind(fn);
 }
 
-const NONE = Object.freeze({});
-
 /**
  * The fields a log line gets from the trace it is written in: the loggers' pino `mixin`. Called
- * only for lines that are written (pino checks the level first), and it allocates nothing outside
- * a trace.
+ * only for lines that are written (pino checks the level first). A new object each time: pino
+ * merges the line's own fields into it.
  */
 export function traceLogFields(): object {
   const t = storage.getStore();
-  if (!t) return NONE;
-  if (t.paymentId === undefined) return t.traceId === undefined ? NONE : { traceId: t.traceId };
-  return t.traceId === undefined ? { paymentId: t.paymentId } : { traceId: t.traceId, paymentId: t.paymentId };
+  if (!t) return {};
+  const fields: { traceId?: string; paymentId?: string } = {};
+  if (t.traceId !== undefined) fields.traceId = t.traceId;
+  const paymentId = t.paymentId;
+  if (paymentId !== undefined) fields.paymentId = paymentId;
+  return fields;
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
@@ -72,14 +73,15 @@ const MAX_TRACEPARENT = 512;
 
 /**
  * A W3C `traceparent` header (https://www.w3.org/TR/trace-context/#traceparent-header) parsed: its
- * trace id and the header to echo (its first four fields, lower case); undefined when it is absent
- * or not one: version ff, an all-zero trace or parent id, anything malformed or too long. Version
+ * trace id and the header to echo (its first four fields); undefined when it is absent or not one:
+ * version ff, an all-zero trace or parent id, upper-case hex, anything malformed or too long. Version
  * 00 must be exactly its four fields; a later version may carry more after them, which are ignored
  * as the recommendation says.
  */
 export function parseTraceparent(header: string | undefined): { traceId: string; echo: string } | undefined {
   if (!header || header.length > MAX_TRACEPARENT) return undefined;
-  const h = header.trim().toLowerCase();
+  // Lower-case hex only, as the recommendation requires: an upper-case one is not a traceparent.
+  const h = header.trim();
   const head = h.length > 55 && !h.startsWith('00-') && h[55] === '-' ? h.slice(0, 55) : h;
   const m = TRACEPARENT.exec(head);
   if (!m) return undefined;

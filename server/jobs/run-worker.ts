@@ -40,15 +40,23 @@ export function wrapJobHandler(type: string, handler: JobHandler, deps: Pick<Job
       return undefined;
     }
     if (!record) log.warn({ jobId: job.id, type }, 'job is not in the outbox; running it anyway');
+    const started = performance.now();
+    const ms = () => Math.round((performance.now() - started) * 10) / 10;
     let outcome;
     try {
       outcome = await handler(job);
     } catch (err) {
+      // Here, in the job's trace: the queue's own failure line is written outside it.
+      log.warn({ jobId: job.id, type, ms: ms(), err: err instanceof Error ? err.message : String(err) }, 'job failed');
       await storage.jobs.recordFailure(job.id, describeError(err)).catch((e: unknown) => log.warn({ jobId: job.id, err: describeError(e) }, 'could not record a job failure'));
       throw err;
     }
-    if (outcome && outcome.retryAt instanceof Date) return outcome;
+    if (outcome && outcome.retryAt instanceof Date) {
+      log.info({ jobId: job.id, type, ms: ms(), retryAt: outcome.retryAt.toISOString() }, 'job ran; runs again later');
+      return outcome;
+    }
     if (!(await storage.jobs.markCompleted(job.id, new Date(clock.now())))) log.warn({ jobId: job.id, type }, 'job was completed by a concurrent delivery');
+    else log.info({ jobId: job.id, type, ms: ms() }, 'job completed');
     return undefined;
   }
 }

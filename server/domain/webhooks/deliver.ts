@@ -162,11 +162,12 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
     const status = ok ? 'delivered' : nextAttemptAt ? 'pending' : 'failed';
     const recorded = await deps.storage.webhooks.recordAttempt(delivery.id, { attempt, at: new Date(now), ...result }, { status, nextAttemptAt });
     if (!recorded) return;
-    deps.logger.info({ deliveryId: delivery.id, endpointId: endpoint.id, eventType: delivery.eventType, attempt, statusCode: result.statusCode, ms: Math.round(took), status }, 'webhook attempt');
     if (gone) {
       deps.logger.warn({ endpointId: endpoint.id }, 'webhook endpoint answered 410 Gone; disabled');
       await deps.storage.webhooks.updateEndpoint(endpoint.partnerId, endpoint.id, { enabled: false, disabledReason: 'gone', updatedAt: new Date(deps.clock.now()) });
     }
+    // One line per recorded attempt, in the delivery's trace (see attemptTraced).
+    deps.logger.info({ deliveryId: delivery.id, endpointId: endpoint.id, eventType: delivery.eventType, attempt, statusCode: result.statusCode, ms: Math.round(took), status }, 'webhook attempt');
     if (nextAttemptAt) return { retryAt: nextAttemptAt };
   }
 
