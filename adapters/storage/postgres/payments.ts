@@ -201,7 +201,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
         stateVersion: Number(r.state_version),
         createdAt: r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at)),
         data: (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as unknown,
-        traceId: r.trace_id === null || r.trace_id === undefined ? null : String(r.trace_id),
+        traceId: typeof r.trace_id === 'string' ? r.trace_id : null,
       }));
     },
   };

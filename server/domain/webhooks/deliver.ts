@@ -167,7 +167,10 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
       await deps.storage.webhooks.updateEndpoint(endpoint.partnerId, endpoint.id, { enabled: false, disabledReason: 'gone', updatedAt: new Date(deps.clock.now()) });
     }
     // One line per recorded attempt, in the delivery's trace (see attemptTraced).
-    deps.logger.info({ deliveryId: delivery.id, endpointId: endpoint.id, eventType: delivery.eventType, attempt, statusCode: result.statusCode, ms: Math.round(took), status }, 'webhook attempt');
+    deps.logger.info(
+      { deliveryId: delivery.id, endpointId: endpoint.id, eventType: delivery.eventType, attempt, statusCode: result.statusCode, ms: Math.round(took), status },
+      'webhook attempt',
+    );
     if (nextAttemptAt) return { retryAt: nextAttemptAt };
   }
 
