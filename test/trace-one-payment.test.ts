@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Wallet, type HDNodeWallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
@@ -57,7 +58,8 @@ describeOnPostgres('following one payment through the logs', () => {
     const run = Math.random().toString(36).slice(2, 8);
 
     /** A payment created, then confirmed by a funded buyer, each request with its own Request-Id. */
-    const pay = async (name: string) => {
+    /** `w3c`: the confirm comes with a W3C traceparent (a traced wallet) instead of a Request-Id. */
+    const pay = async (name: string, w3c: boolean) => {
       const created = await t.call('POST', '/v1/payments', {
         key: t.a.key,
         headers: { 'Merchant-Id': merchantId, 'Request-Id': `create-${name}-${run}` },
@@ -75,21 +77,26 @@ describeOnPostgres('following one payment through the logs', () => {
       const option = opts.body.options[0] as { id: string; actions: Array<{ data: { params: unknown[] } }> };
       const results = [];
       for (const a of option.actions) results.push({ type: 'walletRpc', data: [await signTypedDataParams(wallet, a.data.params)] });
-      const confirmId = `confirm-${name}-${run}`;
+      const confirmId = w3c ? randomBytes(16).toString('hex') : `confirm-${name}-${run}`;
       const confirmed = await t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=20000`, {
         key: t.a.walletKey,
-        headers: { 'Request-Id': confirmId },
+        headers: w3c ? { traceparent: `00-${confirmId}-${randomBytes(8).toString('hex')}-01` } : { 'Request-Id': confirmId },
         body: { optionId: option.id, results },
       });
       expect(confirmed.headers.get('request-id')).toBe(confirmId);
       return { id, createId: `create-${name}-${run}`, optionsId: `options-${name}-${run}`, confirmId };
     };
     // Two payments confirmed at once: their jobs and deliveries interleave in one process.
-    const [a, b] = await Promise.all([pay('a'), pay('b')]);
+    const [a, b] = await Promise.all([pay('a', true), pay('b', false)]);
     const announced = (id: string) => rx.received.some((r) => r.body.includes('"payment.succeeded"') && r.body.includes(id));
     expect(await eventually(() => announced(a.id) && announced(b.id), 60_000)).toBe(true);
     await eventually(() => lines.filter((l) => l.msg === 'webhook attempt' && l.eventType === 'payment.succeeded').length >= 2, 10_000);
     await rx.stop();
+    // The traced wallet's trace goes on to the receiver of the payment's webhooks; a Request-Id,
+    // not being a W3C trace id, does not.
+    const succeededTo = (id: string) => rx.received.find((r) => r.body.includes('"payment.succeeded"') && r.body.includes(id))!;
+    expect(succeededTo(a.id).headers.traceparent).toMatch(new RegExp(`^00-${a.confirmId}-[0-9a-f]{16}-01$`));
+    expect(succeededTo(b.id).headers.traceparent).toBeUndefined();
 
     for (const p of [a, b]) {
       const other = p === a ? b : a;

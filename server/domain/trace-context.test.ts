@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentTrace, outsideTrace, parseTraceparent, runInTrace, traceLogFields, withPayment } from './trace-context.ts';
+import { currentTrace, newTraceId, outsideTrace, parseTraceparent, runInTrace, traceLogFields, traceparentFor, withPayment } from './trace-context.ts';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT = '00f067aa0ba902b7';
@@ -58,5 +58,19 @@ describe('trace context', () => {
       expect(traceLogFields()).toEqual({ traceId: 't3' });
     });
     expect(Object.isFrozen(traceLogFields())).toBe(false);
+  });
+});
+
+describe('traceparentFor', () => {
+  it('continues a W3C trace id with a new parent id per call', () => {
+    const a = traceparentFor(TRACE)!;
+    expect(a).toMatch(new RegExp(`^00-${TRACE}-[0-9a-f]{16}-01$`));
+    expect(parseTraceparent(a)?.traceId).toBe(TRACE);
+    expect(traceparentFor(TRACE)).not.toBe(a);
+  });
+
+  it('continues the ids this service makes, and nothing else', () => {
+    expect(parseTraceparent(traceparentFor(newTraceId()))).toBeDefined();
+    for (const id of [null, undefined, '', 'caller-request-7', TRACE.toUpperCase(), '0'.repeat(32), `${TRACE}0`]) expect(traceparentFor(id)).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
 
 /**
  * The trace a piece of work belongs to: the request id of the HTTP request that caused it (or the
@@ -65,6 +66,22 @@ export function traceLogFields(): object {
   const paymentId = t.paymentId;
   if (paymentId !== undefined) fields.paymentId = paymentId;
   return fields;
+}
+
+/** A new trace id: 32 lower-case hex digits, so it is a W3C trace id as well as a request id. */
+export function newTraceId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+const W3C_TRACE_ID = /^(?!0{32})[0-9a-f]{32}$/;
+
+/**
+ * A `traceparent` header continuing this trace in an outgoing request (a webhook POST), with a new
+ * parent id for that request; undefined when the trace id is not a W3C one (a caller's own
+ * `Request-Id`), as a made-up mapping would join unrelated traces.
+ */
+export function traceparentFor(traceId: string | null | undefined): string | undefined {
+  return traceId && W3C_TRACE_ID.test(traceId) ? `00-${traceId}-${randomBytes(8).toString('hex')}-01` : undefined;
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { RequestContext } from './context.ts';
-import { bindTrace, parseTraceparent, runInTrace, type TraceContext } from '../domain/trace-context.ts';
+import { bindTrace, newTraceId, parseTraceparent, runInTrace, type TraceContext } from '../domain/trace-context.ts';
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{1,128}$/;
 /** Operations on one payment: `/v1/payments/{id}…` and `/v1/gateway/payment/{id}…`. */
@@ -13,14 +12,15 @@ const PAYMENT_PATH = /^\/v1\/(?:payments|gateway\/payment)\/\{id\}/;
  * the rest of the request inside its trace (server/domain/trace-context.ts), so the jobs and
  * events it writes, and every line logged meanwhile, carry the id. The id is the trace id of a
  * valid W3C `traceparent` (so this service's lines join the caller's trace), else the caller's
- * `Request-Id` / `X-Request-Id` when it is sane, else a new one. `Request-Id` is echoed so a
+ * `Request-Id` / `X-Request-Id` when it is sane, else a new one (a W3C trace id too, so the webhook
+ * deliveries it causes can send it on in their own `traceparent`). `Request-Id` is echoed so a
  * partner can quote it, and an accepted `traceparent` too.
  */
 export function requestContext(log: Logger): RequestHandler {
   return (req, res, next) => {
     const parent = parseTraceparent(req.get('traceparent'));
     const incoming = req.get('Request-Id') ?? req.get('X-Request-Id');
-    const requestId = parent?.traceId ?? (incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID());
+    const requestId = parent?.traceId ?? (incoming && INCOMING_ID.test(incoming) ? incoming : newTraceId());
     // The child logger is built on first use: most requests at the usual level log nothing.
     let child: Logger | undefined;
     const ctx: RequestContext = {

@@ -9,7 +9,7 @@ import { DELIVERY_TIMEOUT_MS, nextAttemptDelay, WEBHOOK_RETRY_SCHEDULE_MS } from
 import { signedHeaders } from './signing.ts';
 import { isAllowedLoopback } from './url-policy.ts';
 import { BATCH_BUDGET_MS, createBatchSender } from './deliver-batch.ts';
-import { runInTrace } from '../trace-context.ts';
+import { runInTrace, traceparentFor } from '../trace-context.ts';
 
 export interface WebhookDeliveryDeps {
   storage: Pick<StoragePort, 'webhooks' | 'jobs'>;
@@ -90,8 +90,11 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
   const typicalMs = new LRUCache<string, number>({ max: 10_000 });
   const busy = (endpointId: string) => (inFlight.get(endpointId)?.size ?? 0) >= cap;
 
-  async function post(endpoint: WebhookEndpointRecord, delivery: Pick<WebhookDeliveryRecord, 'eventId' | 'body'>, now: number): Promise<AttemptResult> {
-    const headers = { ...signedHeaders(delivery.eventId, now, delivery.body, signingSecrets(endpoint, now)), 'content-type': 'application/json' };
+  async function post(endpoint: WebhookEndpointRecord, delivery: Pick<WebhookDeliveryRecord, 'eventId' | 'body' | 'traceId'>, now: number): Promise<AttemptResult> {
+    const headers: Record<string, string> = { ...signedHeaders(delivery.eventId, now, delivery.body, signingSecrets(endpoint, now)), 'content-type': 'application/json' };
+    // Unsigned and informative: a receiver may join its handling to the trace of the change.
+    const traceparent = traceparentFor(delivery.traceId);
+    if (traceparent) headers.traceparent = traceparent;
     const started = performance.now();
     const took = () => Math.round(performance.now() - started);
     try {
