@@ -3,7 +3,6 @@ import type { Clock } from '../ports/clock.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
 import { describeError, type Logger } from '../ports/logger.ts';
 import { planDeliveries } from '../domain/webhooks/events.ts';
-import { outsideTrace } from '../domain/trace-context.ts';
 
 export interface WebhookDispatcherOptions {
   storage: Pick<StoragePort, 'webhooks'>;
@@ -43,8 +42,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
 
   return createPassLoop({
     intervalMs,
-    // A pass may be nudged from a request; the deliveries it writes carry their events' traces, not that one.
-    pass: (stopped) => outsideTrace(() => pass(stopped)),
+    pass,
     onError: (err) => opts.logger.warn({ err: describeError(err) }, 'webhook dispatch pass failed; will retry'),
   });
 }
