@@ -1,11 +1,8 @@
 import { pino } from 'pino';
 import { assertWorkerConfig, ConfigError, loadConfig } from './config.ts';
 import { openRuntime, type Runtime } from './composition/runtime.ts';
-<<<<<<< HEAD
 import { traceLogFields } from './domain/trace-context.ts';
-=======
 import { startMetricsServer, type MetricsServer } from './http/metrics.ts';
->>>>>>> main
 
 /** Exit code for a configuration that cannot run a separate worker. */
 const EXIT_CONFIG = 2;

@@ -9,12 +9,9 @@ import { DELIVERY_TIMEOUT_MS, nextAttemptDelay, WEBHOOK_RETRY_SCHEDULE_MS } from
 import { signedHeaders } from './signing.ts';
 import { isAllowedLoopback } from './url-policy.ts';
 import { BATCH_BUDGET_MS, createBatchSender } from './deliver-batch.ts';
-<<<<<<< HEAD
 import { runInTrace, traceparentFor } from '../trace-context.ts';
-=======
 import { recordDelivery } from './delivery-metrics.ts';
 import type { MetricsPort } from '../../ports/metrics.ts';
->>>>>>> main
 
 export interface WebhookDeliveryDeps {
   storage: Pick<StoragePort, 'webhooks' | 'jobs'>;
