@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { captureLogs } from './helpers/log-capture.ts';
+import { createPayment, payableMerchant } from './helpers/payments.ts';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const TRACEPARENT = `00-${TRACE}-00f067aa0ba902b7-01`;
@@ -79,5 +80,13 @@ describe('request ids and W3C traceparent', () => {
     const line = lines.find((l) => l.msg === 'request' && l.requestId === 'list-endpoints-1');
     expect(line).toMatchObject({ traceId: 'list-endpoints-1' });
     expect(line).not.toHaveProperty('paymentId');
+  });
+
+  it('names the payment a create made on its request line', async () => {
+    const merchantId = await payableMerchant(t, t.a.key);
+    const r = await createPayment(t, t.a.key, merchantId, {}, { 'Request-Id': 'create-one-1' });
+    expect(r.status).toBe(201);
+    const line = lines.find((l) => l.msg === 'request' && l.requestId === 'create-one-1');
+    expect(line).toMatchObject({ traceId: 'create-one-1', paymentId: (r.body as { paymentId: string }).paymentId, status: 201 });
   });
 });

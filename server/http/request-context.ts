@@ -33,6 +33,7 @@ export function requestContext(log: Logger): RequestHandler {
     const trace: TraceContext = {
       traceId: requestId,
       get paymentId() {
+        if (ctx.createdPaymentId !== undefined) return ctx.createdPaymentId;
         return ctx.operation && ctx.pathParams?.id !== undefined && PAYMENT_PATH.test(ctx.operation.path) ? ctx.pathParams.id : undefined;
       },
     };
