@@ -154,14 +154,13 @@ describe('partner dashboard in chromium', () => {
     await page.goto(`${t.url}/dashboard/keys`);
     expect(await page.content()).not.toContain(apiKey);
 
-    // Revoke it: the API refuses it once its key cache's trust (1 s on the app's clock) lapses.
+    // Revoke it: this process's API forgets the key at once (no wait for its key cache's 1 s trust).
     const row = page.locator('tr', { hasText: 'Checkout server' });
-    t.clock.advance(1000);
+    t.clock.advance(500); // still inside the 1 s the cache trusts the key it read for the call above
     await Promise.all([page.waitForNavigation(), row.locator('button', { hasText: 'Revoke' }).click()]);
-    expect(await page.textContent('[role=status]')).toMatch(/revoked\. The API refuses it within a second/);
+    expect(await page.textContent('[role=status]')).toMatch(/revoked\. The API refuses it at once on this server, and within a second on any other/);
     expect(await row.textContent()).toMatch(/Revoked/);
     await check(owner, 'key-revoked');
-    t.clock.advance(1001);
     expect(await t.call('GET', '/v1/merchants', { key: apiKey })).toMatchObject({ status: 401, body: { code: 'invalid_api_key' } });
 
     // A form whose CSRF token was tampered with is refused.

@@ -1,6 +1,7 @@
 import type { Clock } from '../ports/clock.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
+import type { KeyRevocations } from '../auth/revocations.ts';
 import type { SessionPolicy } from '../domain/users/sessions.ts';
 
 /** What the dashboard is built from (server/app.ts mounts it when these are given). */
@@ -21,4 +22,6 @@ export interface DashboardDeps extends DashboardOptions {
   mode: 'sandbox' | 'production';
   /** How long the API may still accept a revoked key (its key cache), ms: said on the keys page. */
   keyTrustMs: number;
+  /** Told of each revocation, so this process's API refuses the key at once. */
+  keyRevocations: KeyRevocations;
 }

@@ -56,6 +56,7 @@ export function keyRoutes(deps: DashboardDeps): Router {
     if (!key) return sendErrorPage(res, 404, 'No such key', 'This partner has no key with that id.');
     const now = new Date(deps.clock.now());
     if (await deps.storage.apiKeys.revoke(id, now)) {
+      deps.keyRevocations.revoked(key.keyHash);
       await recordAudit(deps.storage.auditLog, {
         partnerId: s.partner.id,
         actor: actorOf(s),

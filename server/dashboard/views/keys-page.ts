@@ -28,7 +28,7 @@ ${csrfField(s)}
 
 export function keysPage(s: Signed, o: { keys: ApiKeyRecord[]; live: boolean; keyTrustMs: number; revoked?: string; error?: string; name?: string }): string {
   const writer = can(s.user.role, 'keys:write');
-  const delay = o.keyTrustMs <= 1000 ? 'within a second' : `within ${Math.ceil(o.keyTrustMs / 1000)} seconds`;
+  const delay = `at once on this server, and within ${o.keyTrustMs <= 1000 ? 'a second' : `${Math.ceil(o.keyTrustMs / 1000)} seconds`} on any other`;
   const rows = o.keys
     .map((k) => {
       const status = k.revokedAt ? `<span class="tag bad">Revoked ${esc(when(k.revokedAt))}</span>` : '<span class="tag ok">Active</span>';
