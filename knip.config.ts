@@ -19,6 +19,7 @@ const config: KnipConfig = {
         'test/helpers/services-fixture/*.ts',
         // The buyer pages' browser scripts, served as files.
         'server/pages/static/*.js',
+        'server/dashboard/static/*.js',
       ],
       project: ['**/*.{ts,js,cjs}', '!generated/**', '!compat/reference/**'],
       // spec/*.tsp import the TypeSpec libraries; scripts/generate.ts runs their compiler by path.

@@ -33,6 +33,8 @@ import type { PaymentTimeLimits } from './domain/payments/create-payment.ts';
 import { createChainRegistry, type ChainRegistry } from './ports/chains.ts';
 import { createPriceTable, type PricePort } from './domain/prices.ts';
 import { pagesRouter } from './pages/index.ts';
+import { dashboardRouter, type DashboardOptions } from './dashboard/index.ts';
+import { createKeyRevocations } from './auth/revocations.ts';
 import type { ServiceAccountChecks } from './domain/service-accounts.ts';
 import type { MetricsPort } from './ports/metrics.ts';
 import { metricsHandler } from './http/metrics.ts';
@@ -89,6 +91,8 @@ export interface AppDeps {
   mode?: 'sandbox' | 'production';
   /** Proxies in front of the service whose X-Forwarded-For is believed (Express `trust proxy` hops). */
   trustProxyHops?: number;
+  /** The partner dashboard at /dashboard; absent: not served (404). */
+  dashboard?: DashboardOptions;
   /** Where requests, payments, jobs and webhooks are counted; served at GET /metrics. Absent: nothing is recorded and there is no /metrics. */
   metrics?: MetricsPort;
   /** METRICS_TOKEN: a scrape of /metrics must send it as a Bearer token; absent, anyone may read /metrics. */
@@ -137,6 +141,8 @@ export function createApp(given: AppDeps): Express {
   for (const op of allOps) headerParams.set(op.operationId, [...new Set([...(headerParams.get(op.operationId) ?? []), ...op.headerParams])]);
   const validators = new Map([...docs].map(([version, doc]) => [version, compileValidators(doc)]));
   const collectDataSecret = deps.collectDataSecret ?? randomBytes(32).toString('base64url');
+  // A key the dashboard revokes is dropped from this process's key cache at once.
+  const keyRevocations = createKeyRevocations();
 
   const app = express();
   app.disable('x-powered-by');
@@ -179,6 +185,7 @@ export function createApp(given: AppDeps): Express {
       refuseTestKeys: deps.mode === 'production',
       ...(deps.unauthenticatedLimiter ? { unauthenticatedLimiter: deps.unauthenticatedLimiter } : {}),
       ...(deps.keyTrustMs !== undefined ? { keyTrustMs: deps.keyTrustMs } : {}),
+      revocations: keyRevocations,
     }),
     ...(deps.rateLimiter ? [rateLimit(deps.rateLimiter)] : []),
     resolveVersion(),
@@ -207,6 +214,9 @@ export function createApp(given: AppDeps): Express {
 
   // The API owns /v1/; it goes first so its requests skip the pages' routes.
   app.use((req, res, next) => (req.path.startsWith('/v1/') ? api(req, res, next) : next()));
+  // The partner dashboard: its own pages, session and CSP (server/dashboard).
+  if (deps.dashboard)
+    app.use(dashboardRouter({ ...deps.dashboard, storage: deps.storage, clock: deps.clock, mode: deps.mode ?? 'sandbox', keyTrustMs: deps.keyTrustMs ?? 1000, keyRevocations }));
   // Buyer pages and /docs: their own CSP (page-csp.ts).
   app.use(pagesRouter({ ...deps, payBaseUrl: deps.payBaseUrl ?? 'http://localhost:3000/pay', docs, collectDataSecret }));
   if (deps.extraRoutes) app.use(deps.extraRoutes);

@@ -73,6 +73,8 @@ export interface AppConfig extends WebhookConfig, MetricsConfig {
    * blocked, Redis unreachable) has its job judged stalled and run again elsewhere.
    */
   queueLockS: number;
+  /** Serve the partner dashboard at /dashboard (DASHBOARD=off: 404 there). */
+  dashboard: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -250,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     shutdownTimeoutS: int(env, 'SHUTDOWN_TIMEOUT_S', 10, 1, 300),
     workerShutdownTimeoutS: int(env, 'WORKER_SHUTDOWN_TIMEOUT_S', 30, 1, 3600),
     queueLockS: int(env, 'QUEUE_LOCK_S', 30, 2, 600),
+    dashboard: flag(env, 'DASHBOARD', true),
     ...(collectDataSecret ? { collectDataSecret } : {}),
     ...(solanaRpcUrl ? { solanaRpcUrl } : {}),
     ...(solanaFeePayerKey ? { solanaFeePayerKey } : {}),

@@ -7,7 +7,10 @@ import { generateApiKey, hashApiKey, keyHint } from './keys.ts';
  * Creating partners and keys: shared by the key tool and the first start of an empty database.
  * The key value is returned once, here, and never again: only its hash is stored.
  */
-export async function createKey(storage: StoragePort, opts: { partnerId: string; scope: KeyScope; live: boolean; now?: Date }): Promise<{ record: ApiKeyRecord; apiKey: string }> {
+export async function createKey(
+  storage: StoragePort,
+  opts: { partnerId: string; scope: KeyScope; live: boolean; now?: Date; name?: string },
+): Promise<{ record: ApiKeyRecord; apiKey: string }> {
   const apiKey = generateApiKey(opts.scope, opts.live);
   const now = opts.now ?? new Date();
   const record: ApiKeyRecord = {
@@ -18,6 +21,7 @@ export async function createKey(storage: StoragePort, opts: { partnerId: string;
     hint: keyHint(apiKey),
     createdAt: now,
     revokedAt: null,
+    ...(opts.name ? { name: opts.name } : {}),
   };
   await storage.apiKeys.create(record);
   return { record, apiKey };

@@ -19,6 +19,7 @@ import type { StoragePort } from '../ports/storage/index.ts';
 import { openChains, type OpenedChains } from './chains.ts';
 import { createLogoChecker } from './logo-checker.ts';
 import { openPaymentChanges, openQueue, openRateLimiter } from './services.ts';
+import { openDashboard } from './dashboard.ts';
 import { openConfiguredStorage } from './storage.ts';
 import { webhookSettings, type WebhookSettings } from './webhooks.ts';
 import { createPrometheusMetrics } from '../../adapters/metrics/prometheus/index.ts';
@@ -90,13 +91,15 @@ function once(fn: () => Promise<void>): () => Promise<void> {
 export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Promise<Runtime> {
   const { role, logger } = opts;
   // Closers in opening order; close() runs them in the reverse of a fixed order below.
-  const closers: Partial<Record<'webhooks' | 'jobs' | 'rateLimiter' | 'unauthenticatedLimiter' | 'paymentChanges' | 'storage' | 'chains' | 'queue', () => Promise<void>>> = {};
+  const closers: Partial<
+    Record<'webhooks' | 'jobs' | 'rateLimiter' | 'unauthenticatedLimiter' | 'dashboard' | 'paymentChanges' | 'storage' | 'chains' | 'queue', () => Promise<void>>
+  > = {};
   const closeAll = once(async () => {
     // Long-polls are woken first (they answer with the payment as it is; the API process has
     // stopped accepting before), dispatching stops before jobs (it writes delivery jobs), jobs
     // before storage (handlers in flight write to it), storage before chains (a handler may still
     // be reading a chain).
-    for (const name of ['paymentChanges', 'webhooks', 'jobs', 'queue', 'rateLimiter', 'unauthenticatedLimiter', 'storage', 'chains'] as const) {
+    for (const name of ['paymentChanges', 'webhooks', 'jobs', 'queue', 'rateLimiter', 'unauthenticatedLimiter', 'dashboard', 'storage', 'chains'] as const) {
       const close = closers[name];
       if (!close) continue;
       try {
@@ -195,6 +198,8 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
     // Its own buckets (per address, not per key) and its own bound.
     const unauthenticatedLimiter = await openRateLimiter(config, config.unauthenticatedRateLimit, 'ratelimit-unauthenticated', logger);
     if (unauthenticatedLimiter) closers.unauthenticatedLimiter = once(() => unauthenticatedLimiter.close());
+    const dashboard = await openDashboard(config, logger);
+    if (dashboard) closers.dashboard = once(() => dashboard.close());
     const paymentChanges = await openPaymentChanges(storage, logger);
     closers.paymentChanges = once(() => paymentChanges.close());
 
@@ -220,6 +225,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       ...(unauthenticatedLimiter ? { unauthenticatedLimiter } : {}),
       mode: config.mode,
       trustProxyHops: config.trustProxyHops,
+      ...(dashboard ? { dashboard: dashboard.options } : {}),
       metrics,
       ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
     });

@@ -17,6 +17,8 @@ export const ID_PREFIXES = {
   webhookEndpoint: 'whep_',
   refund: 'rfnd_',
   option: 'opt_',
+  user: 'usr_',
+  auditEntry: 'aud_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -4,6 +4,7 @@ import type { StoragePort } from '../ports/storage/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import { hashApiKey, looksLikeApiKey } from '../auth/keys.ts';
+import type { KeyRevocations } from '../auth/revocations.ts';
 import { contextOf } from './context.ts';
 import { createKeyCache, type KeyLookup } from './key-cache.ts';
 import { throttleUnauthenticated } from './rate-limit.ts';
@@ -22,6 +23,8 @@ export interface AuthOptions {
   unauthenticatedLimiter?: RateLimiter;
   /** Production: sandbox partner keys (`sk_test_…`) are refused like unknown keys. */
   refuseTestKeys?: boolean;
+  /** Keys revoked in this process (the dashboard): forgotten at once instead of after `keyTrustMs`. */
+  revocations?: KeyRevocations;
 }
 
 /** The credential a request presents, or the error its auth headers earn. */
@@ -60,6 +63,7 @@ export function authenticate(deps: AuthOptions): RequestHandler {
     ...(deps.keyTrustMs !== undefined ? { trustMs: deps.keyTrustMs } : {}),
     ...(deps.maxCachedKeys !== undefined ? { maxKeys: deps.maxCachedKeys } : {}),
   });
+  deps.revocations?.onRevoked((hash) => keys.forget(hash));
   const limiter = deps.unauthenticatedLimiter;
   const throttle = (req: Request) => (limiter ? throttleUnauthenticated(limiter, req) : Promise.resolve());
 

@@ -60,6 +60,10 @@ export function createKeyCache(opts: KeyCacheOptions) {
       }
       return pending;
     },
+    /** Drops a key this process saw revoked: its next request reads it again (and is refused). */
+    forget(hash: string): void {
+      cache.delete(hash);
+    },
     get size(): number {
       return cache.size;
     },

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
+import { verifyPassword } from '../../server/domain/users/passwords.ts';
 import { startTestApp } from '../../test/helpers/test-app.ts';
 
 const run = promisify(execFile);
@@ -12,8 +13,14 @@ const cli = resolve(import.meta.dirname, 'cli.ts');
 const dataDir = mkdtempSync(join(tmpdir(), 'keys-cli-'));
 
 async function keys(...args: string[]): Promise<{ stdout: string; code: number; stderr: string }> {
+  return keysWithInput(undefined, ...args);
+}
+
+async function keysWithInput(stdin: string | undefined, ...args: string[]): Promise<{ stdout: string; code: number; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
+    const pending = run(process.execPath, [cli, ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
+    pending.child.stdin?.end(stdin ?? '');
+    const { stdout, stderr } = await pending;
     return { stdout, stderr, code: 0 };
   } catch (err) {
     const e = err as { stdout: string; stderr: string; code: number };
@@ -67,6 +74,43 @@ describe('key tool on the embedded data directory', () => {
       const r = await keys(...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.length).toBeGreaterThan(0);
+    }
+  }, 120_000);
+
+  it('creates a dashboard user with the password from standard input, refusing weak passwords, duplicates and bad roles', async () => {
+    const partner = JSON.parse((await keys('create-partner', '--name', 'Users Inc', '--json')).stdout) as { partnerId: string };
+    const args = ['create-user', '--partner', partner.partnerId, '--email', 'Owner@Example.test', '--role', 'owner', '--password-stdin', '--json'];
+    for (const weak of ['', 'short', 'aaaaaaaaaaaaaaaa', 'password123']) {
+      const r = await keysWithInput(weak, ...args);
+      expect(r.code, JSON.stringify(weak)).toBe(2);
+      expect(r.stderr).toMatch(/password/i);
+    }
+    const made = await keysWithInput('correct horse battery staple\n', ...args);
+    expect(made.code, made.stderr).toBe(0);
+    const user = JSON.parse(made.stdout) as { userId: string; email: string; role: string };
+    expect(user).toMatchObject({ email: 'owner@example.test', role: 'owner' });
+    expect(user.userId).toMatch(/^usr_/);
+    expect(made.stdout).not.toContain('correct horse');
+    expect((await keysWithInput('another long passphrase', ...args)).stderr).toMatch(/already exists/);
+    expect(
+      (await keysWithInput('another long passphrase', 'create-user', '--partner', partner.partnerId, '--email', 'v@example.test', '--role', 'admin', '--password-stdin')).code,
+    ).toBe(2);
+    expect(
+      (await keysWithInput('another long passphrase', 'create-user', '--partner', 'ptnr_nope', '--email', 'v@example.test', '--role', 'viewer', '--password-stdin')).stderr,
+    ).toMatch(/No partner/);
+    // Never from the command line, where it would sit in the shell history and the process list.
+    expect((await keys('create-user', '--partner', partner.partnerId, '--email', 'v@example.test', '--role', 'viewer')).stderr).toMatch(/--password-stdin/);
+
+    // The stored hash verifies the password (the dashboard's sign-in check), and is scrypt with its parameters.
+    const storage = await createPostgresStorage({ embedded: true, dataDir });
+    try {
+      const stored = await storage.users.findByEmail('owner@example.test');
+      expect(stored?.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+      expect(await verifyPassword('correct horse battery staple', stored!.passwordHash)).toBe(true);
+      expect(await verifyPassword('correct horse battery stapl', stored!.passwordHash)).toBe(false);
+      expect((await storage.auditLog.listByPartner(partner.partnerId, { limit: 5 })).map((e) => [e.action, e.actor.id])).toEqual([['user.create', 'operator']]);
+    } finally {
+      await storage.close();
     }
   }, 120_000);
 });

@@ -8,20 +8,33 @@
  *   (app: a public App-Id for wallets, sent with any Client-Id)
  *   npm run keys -- revoke <keyId> [--json]
  *   npm run keys -- list --partner <id> [--json]
+ *   echo "$PASSWORD" | npm run keys -- create-user --partner <id> --email <email> --role owner|developer|viewer --password-stdin [--json]
+ *   (a partner dashboard user; the password is read from standard input, never from the command line)
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../server/config.ts';
 import { openConfiguredStorage } from '../../server/composition/storage.ts';
 import { createKey, createPartner } from '../../server/auth/provisioning.ts';
+import { createUser, OPERATOR } from '../../server/domain/users/manage-users.ts';
 import { API_VERSIONS, DEFAULT_API_VERSION, isApiVersion } from '../../server/http/versions.ts';
 
 const USAGE = `usage:
   npm run keys -- create-partner --name <name> [--version <${API_VERSIONS.join('|')}>] [--icon-url <https url>] [--json]
   npm run keys -- create-key --partner <partnerId> --scope partner|wallet|app [--json]
   npm run keys -- revoke <keyId> [--json]
-  npm run keys -- list --partner <partnerId> [--json]`;
+  npm run keys -- list --partner <partnerId> [--json]
+  npm run keys -- create-user --partner <partnerId> --email <email> --role owner|developer|viewer --password-stdin [--json]`;
 
 class UsageError extends Error {}
+
+/** Standard input, whole, without its final line break: a password piped in (`echo … |`, a file, a secret manager). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
 
 async function run(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -33,6 +46,9 @@ async function run(argv: string[]): Promise<void> {
       'icon-url': { type: 'string' },
       partner: { type: 'string' },
       scope: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
@@ -40,6 +56,13 @@ async function run(argv: string[]): Promise<void> {
   const [command, ...rest] = positionals;
   if (values.help || !command) throw new UsageError(USAGE);
   const out = (json: unknown, human: string) => console.log(values.json ? JSON.stringify(json) : human);
+
+  // Checked before the store opens, so a usage mistake costs no database connection.
+  if (command === 'create-user') {
+    if (!values.partner || !values.email || !values.role) throw new UsageError('create-user needs --partner, --email and --role');
+    if (!values['password-stdin']) throw new UsageError('create-user needs --password-stdin (the password is read from standard input, never from the command line)');
+  }
+  const password = command === 'create-user' ? await readStdin() : '';
 
   const config = loadConfig();
   const storage = await openConfiguredStorage(config);
@@ -82,6 +105,16 @@ async function run(argv: string[]): Promise<void> {
                 .map((k) => `${k.id}  ${k.scope.padEnd(7)}  …${k.hint}  created ${k.createdAt.toISOString()}${k.revokedAt ? `  REVOKED ${k.revokedAt.toISOString()}` : ''}`)
                 .join('\n')
             : `no keys for ${values.partner}`,
+        );
+        return;
+      }
+      case 'create-user': {
+        const created = await createUser(storage, { partnerId: values.partner!, email: values.email!, role: values.role!, password, actor: OPERATOR });
+        if (!created.ok) throw new UsageError(created.problem);
+        const u = created.user;
+        out(
+          { userId: u.id, partnerId: u.partnerId, email: u.email, role: u.role },
+          `Created ${u.role} ${u.email} (${u.id}) for partner ${u.partnerId}: they can sign in at /dashboard.`,
         );
         return;
       }

@@ -73,5 +73,16 @@ export function runApiKeysConformance(name: string, open: OpenStore): void {
       await expect(f.s.apiKeys.create({ ...k, id: newId('apiKey') })).rejects.toThrow();
       expect(await f.s.apiKeys.listByPartner(p.id)).toEqual([k]);
     });
+
+    it('keeps a key’s name, and marks it used when the API finds it (the key returned as it was)', async () => {
+      const p = await f.partner();
+      const k = { ...key(p.id), name: 'CI deploy' };
+      await f.s.apiKeys.create(k);
+      expect(await f.s.apiKeys.listByPartner(p.id)).toEqual([k]);
+      expect(await f.s.apiKeys.findActiveByHash(k.keyHash)).toEqual({ key: k, partner: p });
+      const [listed] = await f.s.apiKeys.listByPartner(p.id);
+      expect(listed?.name).toBe('CI deploy');
+      expect(Math.abs(listed!.lastUsedAt!.getTime() - Date.now())).toBeLessThan(10 * 60_000);
+    });
   });
 }

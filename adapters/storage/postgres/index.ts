@@ -8,6 +8,8 @@ import { createSettlementRepository } from './settlements.ts';
 import { createPaymentRepository } from './payments.ts';
 import { createQuoteRepository } from './quotes.ts';
 import { createWebhookRepository } from './webhooks.ts';
+import { createSessionRepository, createUserRepository } from './users.ts';
+import { createAuditLogRepository } from './audit-log.ts';
 import { createPgDb, createPgliteDb, type SqlDb } from './sql-db.ts';
 
 export type PostgresStorageOptions =
@@ -49,6 +51,9 @@ export async function createPostgresStorage(opts: PostgresStorageOptions): Promi
     quotes: createQuoteRepository(db),
     jobs: createJobRepository(db),
     webhooks: createWebhookRepository(db),
+    users: createUserRepository(db),
+    sessions: createSessionRepository(db),
+    auditLog: createAuditLogRepository(db),
     async ping() {
       await db.query('SELECT 1');
     },

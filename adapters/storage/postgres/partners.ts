@@ -28,7 +28,7 @@ export function createPartnerRepository(db: SqlDb): PartnerRepository {
 export function createApiKeyRepository(db: SqlDb): ApiKeyRepository {
   return {
     async create(k) {
-      await db.query('INSERT INTO api_keys (id, partner_id, scope, key_hash, hint, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+      await db.query('INSERT INTO api_keys (id, partner_id, scope, key_hash, hint, created_at, revoked_at, name) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
         k.id,
         k.partnerId,
         k.scope,
@@ -36,11 +36,20 @@ export function createApiKeyRepository(db: SqlDb): ApiKeyRepository {
         k.hint,
         k.createdAt,
         k.revokedAt,
+        k.name ?? null,
       ]);
     },
     async findActiveByHash(keyHash) {
+      // Marks the key used at most once a minute: the API reads a key once per trust period
+      // (http/key-cache.ts), so this writes a row a minute per active key, not one per request.
+      // The SELECT sees the row as it was before this statement's update.
       const { rows } = await db.query(
-        `SELECT k.*, p.name AS p_name, p.default_version AS p_default_version, p.created_at AS p_created_at, p.icon_url AS p_icon_url
+        `WITH used AS (
+           UPDATE api_keys SET last_used_at = now()
+           WHERE key_hash = $1 AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+           RETURNING id
+         )
+         SELECT k.id, k.partner_id, k.scope, k.key_hash, k.hint, k.created_at, k.revoked_at, k.name, p.name AS p_name, p.default_version AS p_default_version, p.created_at AS p_created_at, p.icon_url AS p_icon_url
          FROM api_keys k JOIN partners p ON p.id = k.partner_id
          WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
         [keyHash],

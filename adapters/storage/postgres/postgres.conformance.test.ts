@@ -10,6 +10,9 @@ import { runJobConformance } from '../conformance/jobs-conformance.ts';
 import { runWebhookConformance } from '../conformance/webhooks-conformance.ts';
 import { runWebhookDispatchConformance } from '../conformance/webhook-dispatch-conformance.ts';
 import { runStorageLifecycleConformance } from '../conformance/lifecycle-conformance.ts';
+import { runUsersConformance } from '../conformance/users-conformance.ts';
+import { runSessionsConformance } from '../conformance/sessions-conformance.ts';
+import { runAuditLogConformance } from '../conformance/audit-log-conformance.ts';
 import { storageBackends } from '../../../test/helpers/backends.ts';
 
 for (const backend of await storageBackends()) {
@@ -26,4 +29,7 @@ for (const backend of await storageBackends()) {
   runWebhookConformance(backend.name, open);
   runWebhookDispatchConformance(backend.name, open);
   runStorageLifecycleConformance(backend.name, open);
+  runUsersConformance(backend.name, open);
+  runSessionsConformance(backend.name, open);
+  runAuditLogConformance(backend.name, open);
 }

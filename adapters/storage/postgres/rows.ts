@@ -35,6 +35,9 @@ export function toApiKey(r: Row): ApiKeyRecord {
     hint: str(r.hint),
     createdAt: date(r.created_at),
     revokedAt: dateOrNull(r.revoked_at),
+    // Only when set, so a key without them reads back exactly as it was written.
+    ...(r.name ? { name: str(r.name) } : {}),
+    ...(r.last_used_at ? { lastUsedAt: date(r.last_used_at) } : {}),
   };
 }
 

@@ -23,4 +23,8 @@ export interface ApiKeyRecord {
   hint: string;
   createdAt: Date;
   revokedAt: Date | null;
+  /** What the partner calls it (dashboard); absent: unnamed (keys made by the key tool). */
+  name?: string;
+  /** When the API last accepted it, to the minute; absent: never (or not since names and use were recorded). */
+  lastUsedAt?: Date;
 }

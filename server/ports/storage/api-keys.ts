@@ -6,7 +6,10 @@ import type { ApiKeyRecord, PartnerRecord } from '../../domain/partners/records.
  */
 export interface ApiKeyRepository {
   create(key: ApiKeyRecord): Promise<void>;
-  /** The active (not revoked) key with this hash, with its partner. */
+  /**
+   * The active (not revoked) key with this hash, with its partner. Marks the key used (its
+   * `lastUsedAt` in later listings, to the minute); the key returned is as it was before.
+   */
   findActiveByHash(keyHash: string): Promise<{ key: ApiKeyRecord; partner: PartnerRecord } | null>;
   listByPartner(partnerId: string): Promise<ApiKeyRecord[]>;
   /** True when a key was revoked by this call. */

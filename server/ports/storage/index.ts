@@ -1,11 +1,14 @@
 import type { ApiKeyRepository } from './api-keys.ts';
+import type { AuditLogRepository } from './audit-log.ts';
 import type { IdempotencyRepository } from './idempotency.ts';
 import type { JobRepository } from './jobs.ts';
 import type { MerchantRepository } from './merchants.ts';
 import type { PartnerRepository } from './partners.ts';
 import type { PaymentRepository } from './payments.ts';
 import type { QuoteRepository } from './quotes.ts';
+import type { SessionRepository } from './sessions.ts';
 import type { SettlementRepository } from './settlements.ts';
+import type { UserRepository } from './users.ts';
 import type { WebhookRepository } from './webhooks.ts';
 
 /**
@@ -25,6 +28,10 @@ export interface StoragePort {
   quotes: QuoteRepository;
   jobs: JobRepository;
   webhooks: WebhookRepository;
+  /** Dashboard users, their sessions, and the audit log. */
+  users: UserRepository;
+  sessions: SessionRepository;
+  auditLog: AuditLogRepository;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
   /** The connection pool's use now, for metrics: connections open and idle, and queries waiting for one; null for an engine without a pool (embedded). */

@@ -1,0 +1,28 @@
+import { Router } from 'express';
+import { changePassword } from '../domain/users/manage-users.ts';
+import type { DashboardDeps } from './deps.ts';
+import { field } from './form.ts';
+import { signedOf } from './signed.ts';
+import { accountPage } from './views/account-page.ts';
+import { sendPage } from './views/shell.ts';
+
+/** Every user's own account: change the password (an invited user replaces the temporary one here). */
+export function accountRoutes(deps: DashboardDeps): Router {
+  const router = Router();
+  router.get('/dashboard/account', (_req, res) => {
+    sendPage(res, 200, accountPage(signedOf(res)!, {}));
+  });
+  router.post('/dashboard/account/password', async (req, res) => {
+    const s = signedOf(res)!;
+    const done = await changePassword(deps.storage, {
+      user: s.user,
+      current: field(req, 'current').slice(0, 256),
+      next: field(req, 'next').slice(0, 1024),
+      keepSession: s.session,
+      now: new Date(deps.clock.now()),
+    });
+    if (!done.ok) return sendPage(res, 400, accountPage(s, { error: done.problem }));
+    sendPage(res, 200, accountPage(s, { notice: 'Password changed. Your other sessions were signed out.' }));
+  });
+  return router;
+}

@@ -1,0 +1,27 @@
+import type { Clock } from '../ports/clock.ts';
+import type { RateLimiter } from '../ports/rate-limiter.ts';
+import type { StoragePort } from '../ports/storage/index.ts';
+import type { KeyRevocations } from '../auth/revocations.ts';
+import type { SessionPolicy } from '../domain/users/sessions.ts';
+
+/** What the dashboard is built from (server/app.ts mounts it when these are given). */
+export interface DashboardOptions {
+  /**
+   * Sign-in attempts counted per account (lower-cased email) and per client address: either one
+   * over its allowance answers 429 before any password is checked.
+   */
+  signInLimiters: { perAccount: RateLimiter; perAddress: RateLimiter };
+  /** Idle and absolute session lifetimes; default 30 minutes and 12 hours. */
+  sessionPolicy?: SessionPolicy;
+}
+
+export interface DashboardDeps extends DashboardOptions {
+  storage: StoragePort;
+  clock: Clock;
+  /** `production` makes live partner keys (`sk_live_…`), the sandbox test keys, as the key tool does. */
+  mode: 'sandbox' | 'production';
+  /** How long the API may still accept a revoked key (its key cache), ms: said on the keys page. */
+  keyTrustMs: number;
+  /** Told of each revocation, so this process's API refuses the key at once. */
+  keyRevocations: KeyRevocations;
+}

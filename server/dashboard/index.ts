@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import express, { Router } from 'express';
+import type { DashboardDeps } from './deps.ts';
+import { accountRoutes } from './account.ts';
+import { auditRoutes } from './audit.ts';
+import { keyRoutes } from './keys.ts';
+import { checkCsrf, loadSession, requireSignIn } from './session.ts';
+import { signInRoutes } from './sign-in.ts';
+import { userRoutes } from './users.ts';
+import { sendErrorPage } from './views/error-page.ts';
+
+export type { DashboardOptions } from './deps.ts';
+
+/** The dashboard's own script and style, read once: served by this service, never a CDN. */
+const STATIC_DIR = join(import.meta.dirname, 'static');
+const assets = new Map(
+  [
+    ['dashboard.js', 'text/javascript; charset=utf-8'],
+    ['dashboard.css', 'text/css; charset=utf-8'],
+  ].map(([name, type]) => [name!, { body: readFileSync(join(STATIC_DIR, name!)), type: type! }]),
+);
+
+/**
+ * The partner dashboard under /dashboard: server-rendered pages behind a server-side session.
+ * Order: assets → form body (small, flat) → session → CSRF on every POST but sign-in's (which
+ * checks its own pre-session token) → sign-in routes → everything else needs a session.
+ */
+export function dashboardRouter(deps: DashboardDeps): Router {
+  const router = Router();
+  router.get('/dashboard/_assets/:file', (req, res, next) => {
+    const file = assets.get(String(req.params.file));
+    if (!file) return next();
+    res.setHeader('Content-Type', file.type);
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.send(file.body);
+  });
+  const dash = Router();
+  dash.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 }));
+  dash.use(loadSession(deps));
+  dash.use((req, res, next) => (req.method === 'POST' && req.path !== '/dashboard/sign-in' ? checkCsrf(req, res, next) : next()));
+  dash.use(signInRoutes(deps));
+  dash.get('/dashboard', (_req, res) => res.redirect(303, '/dashboard/keys'));
+  dash.use(requireSignIn);
+  dash.use(keyRoutes(deps));
+  dash.use(userRoutes(deps));
+  dash.use(auditRoutes(deps));
+  dash.use(accountRoutes(deps));
+  dash.use((_req, res) => sendErrorPage(res, 404, 'Not found', 'There is no such dashboard page.'));
+  // A malformed or oversized form answers a page, never the API's JSON or a stack trace.
+  dash.use(((err, _req, res, next) => {
+    const status = (err as { status?: number }).status;
+    if (res.headersSent) return next(err);
+    if (status && status >= 400 && status < 500) return sendErrorPage(res, status, 'Bad request', 'The form could not be read. Reload the page and try again.');
+    next(err);
+  }) as express.ErrorRequestHandler);
+  router.use((req, res, next) => (req.path === '/dashboard' || req.path.startsWith('/dashboard/') ? dash(req, res, next) : next()));
+  return router;
+}

@@ -1,0 +1,72 @@
+import { Router } from 'express';
+import { createKey } from '../auth/provisioning.ts';
+import { recordAudit } from '../domain/audit/recorder.ts';
+import type { KeyScope } from '../domain/partners/records.ts';
+import type { DashboardDeps } from './deps.ts';
+import { field } from './form.ts';
+import { requirePermission } from './permissions.ts';
+import { signedOf } from './signed.ts';
+import { keyCreatedPage, keysPage } from './views/keys-page.ts';
+import { sendErrorPage } from './views/error-page.ts';
+import { sendPage } from './views/shell.ts';
+
+const SCOPES: readonly KeyScope[] = ['partner', 'wallet', 'app'];
+
+/** The API keys page: list, create (the value shown once), revoke. Writing needs `keys:write`. */
+export function keyRoutes(deps: DashboardDeps): Router {
+  const router = Router();
+  const live = deps.mode === 'production';
+  const actorOf = (s: NonNullable<ReturnType<typeof signedOf>>) => ({ kind: 'user' as const, id: s.user.id, display: s.user.email });
+
+  router.get('/dashboard/keys', requirePermission('read'), async (req, res) => {
+    const s = signedOf(res)!;
+    const keys = await deps.storage.apiKeys.listByPartner(s.partner.id);
+    const revoked = typeof req.query.revoked === 'string' ? req.query.revoked : undefined;
+    sendPage(res, 200, keysPage(s, { keys: keys.reverse(), live, keyTrustMs: deps.keyTrustMs, ...(revoked ? { revoked } : {}) }));
+  });
+
+  router.post('/dashboard/keys', requirePermission('keys:write'), async (req, res) => {
+    const s = signedOf(res)!;
+    const name = field(req, 'name').trim();
+    const scope = field(req, 'scope') as KeyScope;
+    const problem = !name || name.length > 80 ? 'Give the key a name of 1 to 80 characters.' : SCOPES.includes(scope) ? null : 'Choose a key type.';
+    if (problem) {
+      const keys = await deps.storage.apiKeys.listByPartner(s.partner.id);
+      return sendPage(res, 400, keysPage(s, { keys: keys.reverse(), live, keyTrustMs: deps.keyTrustMs, error: problem, name }));
+    }
+    const now = new Date(deps.clock.now());
+    const { record, apiKey } = await createKey(deps.storage, { partnerId: s.partner.id, scope, live, name, now });
+    await recordAudit(deps.storage.auditLog, {
+      partnerId: s.partner.id,
+      actor: actorOf(s),
+      action: 'api_key.create',
+      target: { type: 'api_key', id: record.id },
+      at: now,
+      detail: { name, scope, hint: record.hint },
+    });
+    // The value is in this answer only (no-store): it is never stored, so no later page can show it.
+    sendPage(res, 201, keyCreatedPage(s, { record, apiKey }));
+  });
+
+  router.post('/dashboard/keys/:id/revoke', requirePermission('keys:write'), async (req, res) => {
+    const s = signedOf(res)!;
+    const id = String(req.params.id);
+    // The port revokes by id alone: the key must first be found among this partner's own.
+    const key = (await deps.storage.apiKeys.listByPartner(s.partner.id)).find((k) => k.id === id);
+    if (!key) return sendErrorPage(res, 404, 'No such key', 'This partner has no key with that id.');
+    const now = new Date(deps.clock.now());
+    if (await deps.storage.apiKeys.revoke(id, now)) {
+      deps.keyRevocations.revoked(key.keyHash);
+      await recordAudit(deps.storage.auditLog, {
+        partnerId: s.partner.id,
+        actor: actorOf(s),
+        action: 'api_key.revoke',
+        target: { type: 'api_key', id },
+        at: now,
+        detail: { name: key.name ?? null, scope: key.scope, hint: key.hint },
+      });
+    }
+    res.redirect(303, `/dashboard/keys?revoked=${encodeURIComponent(id)}`);
+  });
+  return router;
+}

@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { newId } from '../ids.ts';
+import { recordAudit } from '../audit/recorder.ts';
+import type { AuditActor } from '../audit/records.ts';
+import type { StoragePort } from '../../ports/storage/index.ts';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import { isRole, type Role, type SessionRecord, type UserRecord } from './records.ts';
+
+/**
+ * Creating, re-roling and removing dashboard users: the one implementation the key tool and the
+ * dashboard's users page share. Every change is written to the audit log by whoever made it.
+ */
+type Store = Pick<StoragePort, 'users' | 'partners' | 'auditLog' | 'sessions'>;
+
+/** The server operator, for users the key tool creates (no dashboard user exists yet). */
+export const OPERATOR: AuditActor = { kind: 'user', id: 'operator', display: 'server operator (key tool)' };
+
+const EMAIL = /^[^\s@<>()"',;]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+export const emailProblem = (email: string): string | null => (email.length <= 254 && EMAIL.test(email) ? null : 'Enter a valid email address.');
+
+export type CreateUserResult = { ok: true; user: UserRecord } | { ok: false; problem: string };
+
+export async function createUser(
+  storage: Store,
+  opts: { partnerId: string; email: string; role: string; password: string; actor: AuditActor; action?: 'user.create' | 'user.invite'; now?: Date },
+): Promise<CreateUserResult> {
+  const email = opts.email.trim().toLowerCase();
+  const problem = emailProblem(email) ?? (isRole(opts.role) ? null : 'The role must be owner, developer or viewer.') ?? passwordProblem(opts.password);
+  if (problem) return { ok: false, problem };
+  if (!(await storage.partners.get(opts.partnerId))) return { ok: false, problem: `No partner ${opts.partnerId}.` };
+  const now = opts.now ?? new Date();
+  const user: UserRecord = {
+    id: newId('user', now.getTime()),
+    partnerId: opts.partnerId,
+    email,
+    role: opts.role as Role,
+    passwordHash: await hashPassword(opts.password),
+    createdAt: now,
+  };
+  const created = await storage.users.create(user);
+  if (!created.ok) return { ok: false, problem: 'A user with this email already exists.' };
+  await recordAudit(storage.auditLog, {
+    partnerId: user.partnerId,
+    actor: opts.actor,
+    action: opts.action ?? 'user.create',
+    target: { type: 'user', id: user.id },
+    at: now,
+    detail: { email, role: user.role },
+  });
+  return { ok: true, user };
+}
+
+/** A temporary password for an invited user, shown once to the owner who hands it over. */
+export const temporaryPassword = (): string => randomBytes(15).toString('base64url');
+
+export async function changeRole(
+  storage: Store,
+  opts: { partnerId: string; userId: string; role: string; actor: AuditActor; now?: Date },
+): Promise<{ ok: boolean; problem?: string }> {
+  if (!isRole(opts.role)) return { ok: false, problem: 'The role must be owner, developer or viewer.' };
+  // An owner cannot demote themselves: a partner would otherwise be left with no owner by one click.
+  if (opts.userId === opts.actor.id) return { ok: false, problem: 'You cannot change your own role.' };
+  const before = await storage.users.get(opts.partnerId, opts.userId);
+  if (!before || !(await storage.users.setRole(opts.partnerId, opts.userId, opts.role))) return { ok: false, problem: 'No such user.' };
+  // A demoted user's open sessions would keep the old role's pages open: they sign in again.
+  await storage.sessions.removeAllForUser(opts.userId);
+  await recordAudit(storage.auditLog, {
+    partnerId: opts.partnerId,
+    actor: opts.actor,
+    action: 'user.role_change',
+    target: { type: 'user', id: opts.userId },
+    at: opts.now ?? new Date(),
+    detail: { email: before.email, from: before.role, to: opts.role },
+  });
+  return { ok: true };
+}
+
+export async function removeUser(storage: Store, opts: { partnerId: string; userId: string; actor: AuditActor; now?: Date }): Promise<{ ok: boolean; problem?: string }> {
+  if (opts.userId === opts.actor.id) return { ok: false, problem: 'You cannot remove yourself.' };
+  const before = await storage.users.get(opts.partnerId, opts.userId);
+  if (!before || !(await storage.users.remove(opts.partnerId, opts.userId))) return { ok: false, problem: 'No such user.' };
+  await recordAudit(storage.auditLog, {
+    partnerId: opts.partnerId,
+    actor: opts.actor,
+    action: 'user.remove',
+    target: { type: 'user', id: opts.userId },
+    at: opts.now ?? new Date(),
+    detail: { email: before.email, role: before.role },
+  });
+  return { ok: true };
+}
+
+/**
+ * A user changes their own password: the current one must match. Every other session of theirs
+ * ends (someone who knew the old password is signed out); `keepSession` is the one in use.
+ */
+export async function changePassword(
+  storage: Store,
+  opts: { user: UserRecord; current: string; next: string; keepSession: SessionRecord; now?: Date },
+): Promise<{ ok: true } | { ok: false; problem: string }> {
+  if (!(await verifyPassword(opts.current, opts.user.passwordHash))) return { ok: false, problem: 'The current password is not right.' };
+  const problem = passwordProblem(opts.next);
+  if (problem) return { ok: false, problem };
+  if (opts.next === opts.current) return { ok: false, problem: 'The new password must differ from the current one.' };
+  await storage.users.setPasswordHash(opts.user.partnerId, opts.user.id, await hashPassword(opts.next));
+  await storage.sessions.removeAllForUser(opts.user.id);
+  await storage.sessions.create(opts.keepSession);
+  await recordAudit(storage.auditLog, {
+    partnerId: opts.user.partnerId,
+    actor: { kind: 'user', id: opts.user.id, display: opts.user.email },
+    action: 'user.password_change',
+    target: { type: 'user', id: opts.user.id },
+    at: opts.now ?? new Date(),
+    detail: {},
+  });
+  return { ok: true };
+}

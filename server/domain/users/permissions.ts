@@ -1,0 +1,17 @@
+import type { Role } from './records.ts';
+
+/**
+ * What each role may do: the one table every check reads (dashboard pages, their buttons and
+ * their POSTs alike), so a button hidden from a role is also a request refused to it.
+ */
+export type Permission = 'read' | 'keys:write' | 'users:manage' | 'audit:read';
+
+const PERMISSIONS: Record<Role, readonly Permission[]> = {
+  owner: ['read', 'keys:write', 'users:manage', 'audit:read'],
+  developer: ['read', 'keys:write'],
+  viewer: ['read'],
+};
+
+export function can(role: Role, permission: Permission): boolean {
+  return PERMISSIONS[role].includes(permission);
+}
