@@ -30,6 +30,7 @@ export function shell(s: Signed, o: { title: string; tab: Tab; body: string }): 
   const tabs: Array<[Tab, string, boolean]> = [
     ['keys', 'API keys', true],
     ['merchants', 'Merchants', true],
+    ['payments', 'Payments', true],
     ['users', 'Users', can(s.user.role, 'users:manage')],
     ['audit', 'Audit log', can(s.user.role, 'audit:read')],
     ['account', 'Your account', true],
