@@ -46,11 +46,15 @@ function withPath(url: string, path: string): string {
   return u.toString();
 }
 
-/** Resident and peak resident memory of a process, in MB, from /proc (Linux). */
-export function memoryOf(pid: number): { rssMb: number; hwmMb: number } {
+/**
+ * Resident and peak resident memory of a process, in MB, from /proc (Linux); `fileMb`: the part of
+ * the resident memory that maps files (the node binary and shared libraries, shared with every
+ * other process running them).
+ */
+export function memoryOf(pid: number): { rssMb: number; hwmMb: number; fileMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
+  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024, fileMb: kb('RssFile') / 1024 };
 }
 
 /**
