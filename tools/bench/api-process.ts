@@ -58,6 +58,17 @@ export function memoryOf(pid: number): { rssMb: number; hwmMb: number; fileMb: n
 }
 
 /**
+ * CPU time a process has used so far (user + system, all its threads), in ms, from /proc (Linux):
+ * unlike throughput, the CPU spent per request hardly moves with what else the machine runs.
+ */
+export function cpuMsOf(pid: number): number {
+  // Fields after the command name (which may hold spaces, so split after its closing parenthesis).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticksPerS = 100; // USER_HZ: 100 on every Linux architecture Node supports
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerS;
+}
+
+/**
  * What the database has done so far: transactions committed or rolled back on it (a statement
  * outside a transaction is one), and reads of the payments table (index and sequential scans).
  * Asked over a connection to another database, so asking adds nothing to either count.

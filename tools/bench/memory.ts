@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { SERVER_V8_FLAGS } from '../../server/v8-flags.ts';
-import { memoryOf, startApiProcess } from './api-process.ts';
+import { cpuMsOf, memoryOf, startApiProcess } from './api-process.ts';
 import type { GcTotals, MemoryReading } from './memory-probe.ts';
 
 const seconds = Number(process.env.MEMORY_LOAD_S ?? 10);
@@ -35,6 +35,7 @@ interface Variant {
 
 interface Measured {
   title: string;
+  mode: Variant['mode'];
   idleMb: number;
   peakMb: number;
   fileMb: number;
@@ -42,6 +43,8 @@ interface Measured {
   peak: MemoryReading;
   /** Collections during the load (the probe's totals after it less those at idle). */
   gc: GcTotals;
+  /** CPU the API process used per 1,000 requests under the load (creates and status together). */
+  cpuMsPerK: number;
   creates: number;
   createRps: number;
   statusRps: number;
@@ -67,6 +70,7 @@ async function measure({ title, mode, nodeFlags, env = {} }: Variant): Promise<M
     try {
       const ids: string[] = [];
       for (let i = 0; i < 200; i++) ids.push((await api.call('POST', '/v1/payments', createBody, { 'Merchant-Id': api.merchantId })).body.paymentId!);
+      const cpuBefore = cpuMsOf(api.pid);
       const create = await autocannon({ url: `${api.url}/v1/payments`, method: 'POST', headers, body: JSON.stringify(createBody), connections, duration: seconds });
       let next = 0;
       const status = await autocannon({
@@ -76,6 +80,7 @@ async function measure({ title, mode, nodeFlags, env = {} }: Variant): Promise<M
         duration: Math.max(1, Math.round(seconds / 2)),
         requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: `/v1/payments/${ids[next++ % ids.length]}/status` }) }],
       });
+      const cpuMsPerK = ((cpuMsOf(api.pid) - cpuBefore) / (create.requests.total + status.requests.total)) * 1000;
       if (create.non2xx || create.errors || status.non2xx || status.errors) throw new Error(`${title}: failed requests under load`);
       await sleep(300);
       peakMb = Math.max(peakMb, memoryOf(api.pid).hwmMb);
@@ -88,12 +93,14 @@ async function measure({ title, mode, nodeFlags, env = {} }: Variant): Promise<M
       };
       return {
         title,
+        mode,
         idleMb: idleMem.rssMb,
         peakMb,
         fileMb: idleMem.fileMb,
         idle,
         peak,
         gc,
+        cpuMsPerK,
         creates: create.requests.total,
         createRps: create.requests.average,
         statusRps: status.requests.average,
@@ -134,10 +141,10 @@ export async function memoryBench(): Promise<void> {
   const first = runs[0]!;
   for (const r of runs) {
     console.log(
-      `  ${r.title.padEnd(40)} idle ${r.idleMb.toFixed(0).padStart(4)} MB   peak ${r.peakMb.toFixed(0).padStart(4)} MB  ${r.title.startsWith('production') ? `(goal < ${GOAL_MB} MB) ${r.peakMb < GOAL_MB ? 'met' : 'NOT met'}` : '(the goal is for production)'}`,
+      `  ${r.title.padEnd(40)} idle ${r.idleMb.toFixed(0).padStart(4)} MB   peak ${r.peakMb.toFixed(0).padStart(4)} MB  ${r.mode === 'production' ? `(goal < ${GOAL_MB} MB) ${r.peakMb < GOAL_MB ? 'met' : 'NOT met'}` : '(the goal is for production)'}`,
     );
     console.log(
-      `  ${''.padEnd(40)} ${r.creates} creates at ${Math.round(r.createRps)} req/s (×${(r.createRps / first.createRps).toFixed(2)}), status ${Math.round(r.statusRps)} req/s (×${(r.statusRps / first.statusRps).toFixed(2)})`,
+      `  ${''.padEnd(40)} ${r.creates} creates at ${Math.round(r.createRps)} req/s (×${(r.createRps / first.createRps).toFixed(2)}), status ${Math.round(r.statusRps)} req/s (×${(r.statusRps / first.statusRps).toFixed(2)}); CPU ${r.cpuMsPerK.toFixed(0)} ms per 1,000 requests (×${(r.cpuMsPerK / first.cpuMsPerK).toFixed(2)})`,
     );
     console.log(`    idle  ${breakdown(r.idle)}`);
     console.log(`    peak  ${breakdown(r.peak)}`);
@@ -146,6 +153,6 @@ export async function memoryBench(): Promise<void> {
     );
     console.log(`    of which mapped files (node binary, libraries; shared between processes) ${r.fileMb.toFixed(0)} MB`);
   }
-  const sandbox = runs.find((r) => r.title.startsWith('sandbox'));
+  const sandbox = runs.find((r) => r.mode === 'sandbox');
   if (sandbox) console.log(`  in-process chains (sandbox − production idle, same flags): ${(sandbox.idleMb - first.idleMb).toFixed(0)} MB`);
 }
