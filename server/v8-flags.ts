@@ -11,9 +11,10 @@
  * - `--heap-growing-percent=50`: after each full collection V8 lets the old generation grow to up
  *   to 4× what survived before collecting again; the API's live heap is ~60–85 MB, so under
  *   create/status load the old generation reached 105–190 MB, nearly all garbage. Growing by 1.5×
- *   instead: `npm run bench -- memory` peak 298–340 → 213–223 MB (old space 69 MB), for ~5 more full
- *   collections in 15 s of load (+120–400 ms of pauses, 1–3 % of the time; young collections cost
- *   ~800 ms either way). Figures: docs/benchmarks.md, "npm run bench -- memory".
+ *   instead: `npm run bench -- memory` peak 294–340 → 213–223 MB (old space ~70 MB), for ~5 full
+ *   collections in 15 s of load instead of 0–1 (GC share of the load's time 5.8–8.7 % against
+ *   4.6–7.3 %); CPU per request within the shared VM's noise (possibly up to ~10 % more).
+ *   Figures: docs/benchmarks.md, "npm run bench -- memory".
  *
  * Kept equal to package.json's start and worker scripts (checked by v8-flags.test.ts).
  */
