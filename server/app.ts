@@ -33,7 +33,12 @@ import type { PaymentTimeLimits } from './domain/payments/create-payment.ts';
 import { createChainRegistry, type ChainRegistry } from './ports/chains.ts';
 import { createPriceTable, type PricePort } from './domain/prices.ts';
 import { pagesRouter } from './pages/index.ts';
-import type { AccountCheck, ServiceAccountChecks } from './domain/service-accounts.ts';
+import type { ServiceAccountChecks } from './domain/service-accounts.ts';
+import type { MetricsPort } from './ports/metrics.ts';
+import { metricsHandler } from './http/metrics.ts';
+import { httpMetrics } from './http/metrics-timing.ts';
+import { countedWaiters } from './http/metrics-waiters.ts';
+import { createReadiness, readinessHandler, type Readiness } from './http/readiness.ts';
 
 export interface AppDeps {
   storage: StoragePort;
@@ -47,8 +52,10 @@ export interface AppDeps {
   paymentTimes?: PaymentTimeLimits;
   /** The chains payments can be made on; none: options are always empty. */
   chains?: ChainRegistry;
-  /** The balances of the accounts paying fees, shown in /readyz; absent: storage alone. */
+  /** The balances of the accounts paying fees, shown in /readyz when `readiness` is absent. */
   serviceAccounts?: ServiceAccountChecks;
+  /** /readyz's checks (storage, queue, chain nodes, fee accounts); absent: storage and `serviceAccounts` alone. */
+  readiness?: Readiness;
   prices?: PricePort;
   /** How long a quoted option holds, seconds (default 300). */
   quoteTtlS?: number;
@@ -82,6 +89,10 @@ export interface AppDeps {
   mode?: 'sandbox' | 'production';
   /** Proxies in front of the service whose X-Forwarded-For is believed (Express `trust proxy` hops). */
   trustProxyHops?: number;
+  /** Where requests, payments, jobs and webhooks are counted; served at GET /metrics. Absent: nothing is recorded and there is no /metrics. */
+  metrics?: MetricsPort;
+  /** METRICS_TOKEN: a scrape of /metrics must send it as a Bearer token; absent, anyone may read /metrics. */
+  metricsToken?: string;
 }
 
 /** Everything handlers need, built from the deps once. */
@@ -114,7 +125,9 @@ function buildHandlers(deps: AppDeps & { collectDataSecret: string }): Operation
  * idempotency key → validation against that version's spec → idempotency claim → handler → errors.
  * The API's steps run as one chain (http/chain.ts) on /v1/ before the buyer pages.
  */
-export function createApp(deps: AppDeps): Express {
+export function createApp(given: AppDeps): Express {
+  // Long-poll waiters are counted where they subscribe; handlers and pages use the counted port.
+  const deps = given.metrics ? { ...given, paymentChanges: countedWaiters(given.paymentChanges, given.metrics) } : given;
   const docs = new Map([...(deps.docs ?? loadOpenApiDocs())].map(([v, d]) => [v, normalizeNullableRefs(d)]));
   const opsByVersion = new Map([...docs].map(([version, doc]) => [version, listOperations(doc)]));
   const allOps = [...opsByVersion.values()].flat();
@@ -131,26 +144,21 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'extended');
   if (deps.trustProxyHops) app.set('trust proxy', deps.trustProxyHops);
   app.use(requestContext(deps.logger));
+  if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(securityHeaders());
+  // Before the API's chain: a scraper holds no API key, and its scrapes must not spend a client's rate limit.
+  if (deps.metrics) app.get('/metrics', metricsHandler({ metrics: deps.metrics, ...(deps.metricsToken ? { token: deps.metricsToken } : {}) }));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  const noAccounts: Record<string, AccountCheck> = {};
-  app.get('/readyz', async (_req, res) => {
-    const [storageOk, accounts] = await Promise.all([
-      deps.storage.ping().then(
-        () => true,
-        () => false,
-      ),
-      deps.serviceAccounts ? deps.serviceAccounts.checks() : noAccounts,
-    ]);
-    const checks = { storage: { ok: storageOk }, ...accounts };
-    if (!storageOk) return void res.status(503).json({ message: 'Storage is not reachable', code: 'service_unavailable', checks });
-    // A low fee account answers 200 "degraded", never 503: taking the API out of its load balancer
-    // would stop creates, reads and direct transfers, which need no gas from the service.
-    res.json({ status: Object.values(accounts).every((c) => c.ok) ? 'ready' : 'degraded', checks });
-  });
+  app.get(
+    '/readyz',
+    readinessHandler(
+      deps.readiness ??
+        createReadiness({ storage: deps.storage, clock: deps.clock, logger: deps.logger, ...(deps.serviceAccounts ? { serviceAccounts: deps.serviceAccounts } : {}) }),
+    ),
+  );
 
   const steps: express.RequestHandler[] = [
     express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }),

@@ -232,3 +232,18 @@ describe('assertWorkerConfig', () => {
     expect(() => assertWorkerConfig(loadConfig({ SERVICE_MODE: 'production', DATABASE_URL: 'postgres://db/x', REDIS_URL: 'redis://r:6379' }))).not.toThrow();
   });
 });
+
+describe('METRICS_PORT and METRICS_TOKEN', () => {
+  it('are absent unless set: no worker metrics server, /metrics open to anyone', () => {
+    const c = loadConfig({ METRICS_PORT: '', METRICS_TOKEN: '' });
+    expect(c.metricsPort).toBeUndefined();
+    expect(c.metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_TOKEN: 'a'.repeat(16) })).toMatchObject({ metricsPort: 9464, metricsToken: 'a'.repeat(16) });
+  });
+
+  it('refuse a port out of range or not a number, and a short or header-breaking token, naming the variable', () => {
+    for (const port of ['0', '65536', '-1', '94.64', 'ninety', '0x10', ' 9464']) expect(() => loadConfig({ METRICS_PORT: port })).toThrow(/METRICS_PORT/);
+    for (const token of ['short', 'a'.repeat(257), `${'a'.repeat(16)} b`, `${'a'.repeat(16)}\r\nX-Injected: 1`, `${'é'.repeat(16)}`])
+      expect(() => loadConfig({ METRICS_TOKEN: token })).toThrow(/METRICS_TOKEN/);
+  });
+});

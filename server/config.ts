@@ -1,16 +1,18 @@
+// Long because: every setting is read and checked here, so a bad value stops the start naming its key (parts split out: config-values, config-webhooks, config-metrics).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AssetConfig } from './domain/assets.ts';
 import type { RateLimit } from './ports/rate-limiter.ts';
 import { SOLANA_MAINNET_CHAIN_ID, baseUnits, parseAssets, parseFxRates, parseSolanaChainId } from './config-values.ts';
 import { parseWebhookConfig, type WebhookConfig } from './config-webhooks.ts';
+import { parseMetricsConfig, type MetricsConfig } from './config-metrics.ts';
 
 /**
  * Configuration, read once at start from the environment. Every key is checked here; a bad
  * value stops the process with a message naming the key, rather than failing at the first
  * request that needs it.
  */
-export interface AppConfig extends WebhookConfig {
+export interface AppConfig extends WebhookConfig, MetricsConfig {
   mode: 'sandbox' | 'production';
   port: number;
   host: string;
@@ -235,8 +237,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const unauthBurst = int(env, 'UNAUTHENTICATED_BURST', 30, 1, 10_000_000);
   const webhooks = parseWebhookConfig(env, mode);
   if ('problem' in webhooks) throw new ConfigError(webhooks.problem);
+  const metrics = parseMetricsConfig(env);
+  if ('problem' in metrics) throw new ConfigError(metrics.problem);
   return {
     ...webhooks,
+    ...metrics,
     rateLimit: ratePerS === 0 ? null : { perSecond: ratePerS, burst: rateBurst },
     unauthenticatedRateLimit: unauthPerS === 0 ? null : { perSecond: unauthPerS, burst: unauthBurst },
     trustProxyHops: int(env, 'TRUST_PROXY', 0, 0, 10),

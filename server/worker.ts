@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { assertWorkerConfig, ConfigError, loadConfig } from './config.ts';
 import { openRuntime, type Runtime } from './composition/runtime.ts';
+import { startMetricsServer, type MetricsServer } from './http/metrics.ts';
 
 /** Exit code for a configuration that cannot run a separate worker. */
 const EXIT_CONFIG = 2;
@@ -18,6 +19,7 @@ async function main() {
   // stops cleanly, instead of killing the process with the default action.
   let running: Promise<Runtime> | null = null;
   let opened: Runtime | null = null;
+  let metricsServer: Promise<MetricsServer | null> = Promise.resolve(null);
   let stopping = false;
   const boundMs = config.workerShutdownTimeoutS * 1000;
   const shutdown = (signal: string) => {
@@ -32,8 +34,11 @@ async function main() {
       logger.error({ jobsInFlight: opened?.jobs.inFlight() ?? 0, durationMs: Date.now() - started }, 'worker shutdown bound passed; jobs in flight are left to other workers');
       process.exit(1);
     }, boundMs).unref();
+    // The metrics server goes last: a scrape during the drain still sees the jobs in flight.
     Promise.resolve(running)
       .then((r) => r?.close())
+      .then(() => metricsServer)
+      .then((s) => s?.close())
       .then(
         () => {
           logger.info({ jobsInFlight, durationMs: Date.now() - started }, 'worker shut down');
@@ -51,7 +56,12 @@ async function main() {
   running = openRuntime(config, { role: 'worker', logger });
   const runtime = await running;
   opened = runtime;
-  logger.info({ jobTypes: Object.keys(runtime.jobHandlers) }, 'worker started');
+  const metricsPort = config.metricsPort;
+  if (metricsPort !== undefined) {
+    metricsServer = startMetricsServer({ port: metricsPort, host: config.host, metrics: runtime.metrics, ...(config.metricsToken ? { token: config.metricsToken } : {}) });
+    await metricsServer;
+  }
+  logger.info({ jobTypes: Object.keys(runtime.jobHandlers), metricsPort: metricsPort ?? null }, 'worker started');
 }
 
 main().catch((err: unknown) => {

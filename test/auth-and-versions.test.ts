@@ -53,7 +53,7 @@ describe('authentication, scopes and API versions', () => {
 
   it('answers health and readiness without a key, and echoes a request id', async () => {
     expect((await t.call('GET', '/healthz')).body).toEqual({ status: 'ok' });
-    expect((await t.call('GET', '/readyz')).body).toEqual({ status: 'ready', checks: { storage: { ok: true } } });
+    expect((await t.call('GET', '/readyz')).body).toEqual({ status: 'ready', checks: { storage: { ok: true } }, not_ready: [] });
     const r = await t.call('GET', '/v1/merchants', { key: t.a.key, headers: { 'Request-Id': 'trace-123' } });
     expect(r.headers.get('request-id')).toBe('trace-123');
   });

@@ -37,7 +37,7 @@ describe('/readyz shows the balances of the accounts paying fees', () => {
       ]),
       createSolanaChainAdapter([{ caip2: solana.caip2, connection: solana.connection, feePayer }]),
     ];
-    t = await startTestApp(await createPostgresStorage({ embedded: true }), { serviceAccounts: createServiceAccountChecks({ ports, clock, logger }) });
+    t = await startTestApp(await createPostgresStorage({ embedded: true }), { clock, serviceAccounts: createServiceAccountChecks({ ports, clock, logger }) });
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -61,6 +61,7 @@ describe('/readyz shows the balances of the accounts paying fees', () => {
         [`relayer ${evm.caip2}`]: { ok: true, account: relayer, balance: MIN_WEI.toString(), minimum: MIN_WEI.toString() },
         [`fee-payer ${solana.caip2}`]: { ok: true, account: feePayer.publicKey.toBase58(), balance: MIN_LAMPORTS.toString(), minimum: MIN_LAMPORTS.toString() },
       },
+      not_ready: [],
     });
     expect(warnings).toEqual([]);
   });
@@ -74,6 +75,7 @@ describe('/readyz shows the balances of the accounts paying fees', () => {
     expect(r.body.status).toBe('degraded');
     expect(r.body.checks[`relayer ${evm.caip2}`]).toEqual({ ok: false, account: relayer, balance: (MIN_WEI - 1n).toString(), minimum: MIN_WEI.toString() });
     expect(r.body.checks[`fee-payer ${solana.caip2}`].ok).toBe(true);
+    expect(r.body.not_ready).toEqual([`relayer ${evm.caip2}`]);
     expect(warnings).toEqual([
       { fields: expect.objectContaining({ role: 'relayer', account: relayer, balance: (MIN_WEI - 1n).toString() }), msg: expect.stringMatching(/below its minimum/) },
     ]);
@@ -110,7 +112,7 @@ describe('/readyz shows the balances of the accounts paying fees', () => {
     const port = createEvmChainAdapter([
       { caip2: 'eip155:31337', provider: down, relayer: new Wallet(evm.relayer.privateKey, down), permit2: evm.permit2Address, confirmations: 1 },
     ]);
-    const app = await startTestApp(t.storage, { serviceAccounts: createServiceAccountChecks({ ports: [port], clock, logger, timeoutMs: 2_000 }) });
+    const app = await startTestApp(t.storage, { clock, serviceAccounts: createServiceAccountChecks({ ports: [port], clock, logger, timeoutMs: 2_000 }) });
     try {
       const started = Date.now();
       const r = await app.call('GET', '/readyz');
@@ -128,11 +130,14 @@ describe('/readyz shows the balances of the accounts paying fees', () => {
 
   it('storage down: 503 in the error shape, with the checks', async () => {
     const storage = await createPostgresStorage({ embedded: true });
-    const app = await startTestApp(storage, { serviceAccounts: createServiceAccountChecks({ ports: [], clock, logger }) });
+    const app = await startTestApp(storage, { clock, serviceAccounts: createServiceAccountChecks({ ports: [], clock, logger }) });
     try {
       await storage.close();
       const r = await app.call('GET', '/readyz');
-      expect(r).toMatchObject({ status: 503, body: { code: 'service_unavailable', message: 'Storage is not reachable', checks: { storage: { ok: false } } } });
+      expect(r).toMatchObject({
+        status: 503,
+        body: { code: 'service_unavailable', message: 'Storage is not reachable', checks: { storage: { ok: false, error: 'storage unreachable' } }, not_ready: ['storage'] },
+      });
     } finally {
       await app.close();
     }

@@ -5,6 +5,7 @@ import type { AppConfig } from '../config.ts';
 import { createAssetRegistry, type AssetRegistry } from '../domain/assets.ts';
 import { createPriceTable } from '../domain/prices.ts';
 import { createServiceAccountChecks } from '../domain/service-accounts.ts';
+import { createReadiness } from '../http/readiness.ts';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../jobs/webhook-dispatcher.ts';
 import { firstStart } from '../first-start.ts';
 import { buildJobHandlers } from '../jobs/handlers.ts';
@@ -20,6 +21,9 @@ import { createLogoChecker } from './logo-checker.ts';
 import { openPaymentChanges, openQueue, openRateLimiter } from './services.ts';
 import { openConfiguredStorage } from './storage.ts';
 import { webhookSettings, type WebhookSettings } from './webhooks.ts';
+import { createPrometheusMetrics } from '../../adapters/metrics/prometheus/index.ts';
+import type { MetricsPort } from '../ports/metrics.ts';
+import { collectScrapeGauges } from './metrics.ts';
 
 /** `api`: the HTTP process (runs jobs too unless JOB_WORKERS=off); `worker`: `npm run worker`. */
 export type RuntimeRole = 'api' | 'worker';
@@ -31,6 +35,8 @@ export interface RuntimeOptions {
   print?: (text: string) => void;
   /** Tests: chains without starting the sandbox or dialling RPC URLs. */
   openChains?: (config: AppConfig, logger: Logger) => Promise<OpenedChains>;
+  /** Where this process's metrics go; a prom-client registry of its own (with Node process metrics) by default. */
+  metrics?: MetricsPort;
 }
 
 /** Everything one process runs, built from the configuration in one place. */
@@ -48,6 +54,8 @@ export interface Runtime {
   webhooks: WebhookDispatcher;
   /** Endpoint checks and delivery settings: the same in every role. */
   webhookSettings: WebhookSettings;
+  /** This process's metrics: the API serves them at /metrics, a worker on METRICS_PORT. */
+  metrics: MetricsPort;
   /** API role only. */
   api?: {
     app: Express;
@@ -115,6 +123,8 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       return chains.close();
     });
     const assets = createAssetRegistry([...config.assets, ...chains.assets]);
+    const metrics = opts.metrics ?? createPrometheusMetrics({ processMetrics: true });
+    collectScrapeGauges(metrics, { storage, clock: systemClock, serviceAccounts });
     const chainRegistry = createChainRegistry(chains.ports);
 
     const queue = openQueue(config, role, logger);
@@ -125,7 +135,16 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
     // Work committed by a handler or a request is handed on at once: to the relay (outbox jobs)
     // and to the dispatcher (payment events for webhooks). Set once both exist.
     let notify = () => {};
-    const jobHandlers = buildJobHandlers({ storage, clock: systemClock, logger, assets, chains: chainRegistry, onJobsWritten: () => notify(), webhooks: settings.delivery });
+    const jobHandlers = buildJobHandlers({
+      storage,
+      clock: systemClock,
+      logger,
+      assets,
+      chains: chainRegistry,
+      onJobsWritten: () => notify(),
+      webhooks: { ...settings.delivery, metrics },
+      metrics,
+    });
     const jobs = await startJobs({
       storage,
       queue,
@@ -136,6 +155,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       // Several slots, so one slow webhook receiver (capped per endpoint) cannot hold up other jobs.
       concurrency: CONCURRENCY[role],
       maintenance: { storage },
+      metrics,
     });
     closers.jobs = once(async () => {
       await jobs.stop();
@@ -164,6 +184,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       jobs,
       webhooks,
       webhookSettings: settings,
+      metrics,
       wakeWaiters: async () => closers.paymentChanges?.(),
       close: closeAll,
     };
@@ -188,6 +209,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       onJobsWritten: () => notify(),
       chains: chainRegistry,
       serviceAccounts,
+      readiness: createReadiness({ storage, queue, chains: chains.ports, serviceAccounts, clock: systemClock, logger }),
       prices: createPriceTable(config.fxRates),
       quoteTtlS: config.quoteTtlS,
       ...(chains.routes ? { extraRoutes: chains.routes } : {}),
@@ -198,6 +220,8 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       ...(unauthenticatedLimiter ? { unauthenticatedLimiter } : {}),
       mode: config.mode,
       trustProxyHops: config.trustProxyHops,
+      metrics,
+      ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
     });
     runtime.api = { app, paymentChanges, ...(rateLimiter ? { rateLimiter } : {}), ...(unauthenticatedLimiter ? { unauthenticatedLimiter } : {}) };
     return runtime;

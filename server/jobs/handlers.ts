@@ -7,6 +7,7 @@ import type { JobHandler } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
 import type { Logger } from '../ports/logger.ts';
 import { webhookDeliveryJob, type WebhookJobOptions } from '../domain/webhooks/job.ts';
+import type { MetricsPort } from '../ports/metrics.ts';
 
 /** What job handlers may use; later capabilities add their chain and webhook ports here. */
 export interface JobHandlerDeps {
@@ -20,6 +21,8 @@ export interface JobHandlerDeps {
   onJobsWritten?: () => void;
   /** Webhook delivery: the guarded fetch and allowances the composition root built (tests shorten timeouts and schedule). */
   webhooks: WebhookJobOptions;
+  /** Payment transitions and chain submissions counted by the handlers' domain steps. */
+  metrics?: MetricsPort;
 }
 
 /**

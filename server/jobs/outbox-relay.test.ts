@@ -22,6 +22,7 @@ function recordingQueue() {
     },
     async startWorker() {},
     onMemoryLost() {},
+    async ping() {},
     async close() {},
   };
   return { queue, enqueued, failNextEnqueues: (n: number) => void (failNext = n) };
@@ -94,7 +95,14 @@ describe('outbox relay against a queue that never answers', () => {
     try {
       const clock = createManualClock();
       await storage.jobs.insert([{ id: 'h1', type: 'noop.test', payload: {}, runAt: new Date(clock.now()), createdAt: new Date(clock.now()) }]);
-      const hung: QueuePort = { durable: true, enqueue: () => new Promise<void>(() => {}), startWorker: async () => {}, onMemoryLost: () => {}, close: async () => {} };
+      const hung: QueuePort = {
+        durable: true,
+        enqueue: () => new Promise<void>(() => {}),
+        startWorker: async () => {},
+        onMemoryLost: () => {},
+        ping: async () => {},
+        close: async () => {},
+      };
       const relay = createOutboxRelay({ storage, queue: hung, clock, logger: silentLogger, enqueueTimeoutMs: 200 });
       expect(await relay.runOnce()).toBe(0);
       expect((await storage.jobs.get('h1'))?.relayedAt).toBeNull();

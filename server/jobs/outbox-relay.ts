@@ -3,6 +3,8 @@ import type { Clock } from '../ports/clock.ts';
 import type { QueuePort } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
 import { describeError, type Logger } from '../ports/logger.ts';
+import type { MetricsPort } from '../ports/metrics.ts';
+import { METRICS } from '../ports/metric-catalog.ts';
 
 export interface OutboxRelayOptions {
   storage: Pick<StoragePort, 'jobs'>;
@@ -19,6 +21,8 @@ export interface OutboxRelayOptions {
    * enqueue of the same id is a no-op.
    */
   enqueueTimeoutMs?: number;
+  /** Relayed jobs counted per type (`jobs_queued_total`); absent: not counted. */
+  metrics?: MetricsPort;
 }
 
 /** Call `notify()` after committing work that wrote jobs, so they reach the queue at once. */
@@ -56,11 +60,13 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     for (;;) {
       const jobs = await storage.jobs.claimUnrelayed(batch, new Date(clock.now()));
       const done: string[] = [];
+      const types: string[] = [];
       let failed = false;
       for (const job of jobs) {
         try {
           await withTimeout(queue.enqueue({ id: job.id, type: job.type, payload: job.payload, runAt: job.runAt }), enqueueTimeoutMs);
           done.push(job.id);
+          types.push(job.type);
         } catch (err) {
           failed = true;
           log.warn({ jobId: job.id, type: job.type, err: describeError(err) }, 'enqueue failed; the job stays in the outbox for a later pass');
@@ -69,6 +75,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       }
       await storage.jobs.markRelayed(done, new Date(clock.now()));
       relayed += done.length;
+      for (const type of types) opts.metrics?.count(METRICS.jobsQueued, { job_type: type });
       if (failed || jobs.length < batch) return relayed;
     }
   };

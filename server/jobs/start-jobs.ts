@@ -4,6 +4,8 @@ import type { StoragePort } from '../ports/storage/index.ts';
 import { describeError, type Logger } from '../ports/logger.ts';
 import { createOutboxRelay, type OutboxRelay } from './outbox-relay.ts';
 import { startJobWorker } from './run-worker.ts';
+import type { MetricsPort } from '../ports/metrics.ts';
+import { meteredHandlers } from './job-metrics.ts';
 import { MAINTENANCE_JOB_TYPE, maintenanceJob, scheduleMaintenance, type MaintenanceOptions } from './maintenance.ts';
 
 export interface StartJobsOptions {
@@ -22,6 +24,8 @@ export interface StartJobsOptions {
    * one row whichever process writes it, and any worker may run it.
    */
   maintenance?: MaintenanceOptions & { storage: Pick<StoragePort, 'quotes' | 'idempotency'> };
+  /** Job runs counted and timed per type, relayed jobs counted; absent: not counted. */
+  metrics?: MetricsPort;
 }
 
 export interface RunningJobs {
@@ -46,7 +50,8 @@ export async function startJobs(opts: StartJobsOptions): Promise<RunningJobs> {
     if (n > 0) opts.logger.info({ jobs: n }, 'non-durable queue: unfinished outbox jobs requeued');
   }
   const m = opts.maintenance;
-  const all = m ? { ...opts.handlers, [MAINTENANCE_JOB_TYPE]: maintenanceJob({ storage: m.storage, clock: opts.clock, logger: opts.logger }, m) } : opts.handlers;
+  const unmetered = m ? { ...opts.handlers, [MAINTENANCE_JOB_TYPE]: maintenanceJob({ storage: m.storage, clock: opts.clock, logger: opts.logger }, m) } : opts.handlers;
+  const all = opts.metrics ? meteredHandlers(unmetered, opts.metrics) : unmetered;
   let running = 0;
   const handlers: Record<string, JobHandler> = {};
   for (const [type, handler] of Object.entries(all)) {

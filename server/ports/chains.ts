@@ -100,6 +100,23 @@ export interface ServiceAccount {
   minimum: bigint;
 }
 
+/**
+ * What the node behind one of the adapter's chains answered when asked which chain it serves
+ * (`eth_chainId`; Solana's genesis hash). `served` is that chain as CAIP-2, compared by the caller
+ * with `chain`; null with `error` when the node could not be read.
+ */
+export interface NodeHealth {
+  /** The CAIP-2 chain the adapter is configured for. */
+  chain: string;
+  served: string | null;
+  /**
+   * False when the node's answer cannot name a CAIP-2 reference to compare: a Solana cluster
+   * configured under a name (`solana:sandbox`) rather than its genesis hash. Reachability alone counts then.
+   */
+  comparable: boolean;
+  error?: string;
+}
+
 export interface ChainPort {
   readonly namespace: string;
   /** Whether this adapter can pay on the CAIP-2 chain. */
@@ -125,7 +142,15 @@ export interface ChainPort {
   advance(req: OptionRequest, submission: Submission, knownTxId: string | null, ctx?: AdvanceContext): Promise<TransferState>;
   /** The accounts paying fees on this adapter's chains, balances read now (the caller caches). */
   accounts?(): Promise<ServiceAccount[]>;
+  /**
+   * Asks each chain's node which chain it serves, now (the caller caches): one answer per chain,
+   * a node slower than `timeoutMs` (default 3 s) answering as unreachable.
+   */
+  health?(opts?: { timeoutMs?: number }): Promise<NodeHealth[]>;
 }
+
+/** True when the node answered and serves the chain configured (or could only be compared by reachability). */
+export const nodeServesChain = (h: NodeHealth): boolean => h.served !== null && (!h.comparable || h.served === h.chain);
 
 export interface ChainRegistry {
   forChain(caip2: string): ChainPort | undefined;
@@ -133,4 +158,22 @@ export interface ChainRegistry {
 
 export function createChainRegistry(ports: ChainPort[]): ChainRegistry {
   return { forChain: (caip2) => ports.find((p) => p.supportsChain(caip2)) };
+}
+
+/**
+ * One node's health from `ask` (the CAIP-2 chain it says it serves), bounded by `timeoutMs`: what
+ * every adapter's `health` does around its own question. The error keeps the first line of the
+ * driver's message for the logs and the doctor; /readyz publishes none of it.
+ */
+export async function checkNode(chain: string, comparable: boolean, ask: () => Promise<string>, timeoutMs = 3_000): Promise<NodeHealth> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs)));
+  try {
+    return { chain, served: await Promise.race([ask(), late]), comparable };
+  } catch (err) {
+    const message = (err as { shortMessage?: string }).shortMessage ?? (err instanceof Error ? err.message : String(err));
+    return { chain, served: null, comparable, error: `rpc unreachable: ${message.split('\n')[0]!.slice(0, 160)}` };
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -36,5 +36,11 @@ export interface QueuePort {
    * it: its process start is when that is done.
    */
   onMemoryLost(listener: () => void): void;
+  /**
+   * Resolves once the queue's store answers (Redis PING); rejects when it cannot be reached. A
+   * queue kept in the process (inline) has nothing to reach and resolves at once. Callers bound
+   * the wait themselves (readiness, doctor).
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -21,6 +21,7 @@ const SUITES: Array<{ ports: string[]; suites: string }> = [
   { ports: ['server/ports/payment-changes.ts'], suites: 'adapters/payment-changes/conformance/**/*.ts' },
   { ports: ['server/ports/http-fetch.ts'], suites: 'adapters/http-fetch/conformance/**/*.ts' },
   { ports: ['server/ports/exclusive-sections.ts'], suites: 'adapters/locks/conformance/**/*.ts' },
+  { ports: ['server/ports/metrics.ts'], suites: 'adapters/metrics/conformance/**/*.ts' },
 ];
 
 /** Port files with no adapter family, so no suite: what implements them instead. */

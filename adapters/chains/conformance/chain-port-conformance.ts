@@ -5,7 +5,16 @@
 // funds may have moved; and nothing a wallet tampers with is paid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../server/errors.ts';
-import { createChainRegistry, type ChainPort, type OptionRequest, type QuoteState, type Submission, type TransferState, type WireAction } from '../../../server/ports/chains.ts';
+import {
+  createChainRegistry,
+  nodeServesChain,
+  type ChainPort,
+  type OptionRequest,
+  type QuoteState,
+  type Submission,
+  type TransferState,
+  type WireAction,
+} from '../../../server/ports/chains.ts';
 import { countingPort, paymentRecord, type ChainHarness, type FlowFixture, type MethodName, type Tamper } from './harness.ts';
 
 export type { ChainHarness, ConformanceWallet, FlowFixture, Tamper } from './harness.ts';
@@ -331,8 +340,24 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
       expect((await port.accounts!()).find((a) => a.account === account)?.balance).toBe(balance);
     });
 
+    it("says which chain each of its chains' node serves: its own when healthy, another or none when not", async () => {
+      expect(port.health, 'every adapter tells readiness and the doctor whether its nodes serve its chains').toBeTypeOf('function');
+      const healthy = await port.health!();
+      expect(healthy.map((n) => n.chain)).toEqual([h.caip2]);
+      expect(healthy.every(nodeServesChain)).toBe(true);
+      expect(healthy[0]!.error).toBeUndefined();
+      const [misnamed] = await h.broken.misnamed.health!();
+      expect(misnamed).toMatchObject({ chain: h.otherChain, comparable: true, served: expect.stringMatching(new RegExp(`^${h.namespace}:`)) });
+      expect(misnamed!.served).not.toBe(h.otherChain);
+      expect(nodeServesChain(misnamed!)).toBe(false);
+      const [down] = await h.broken.unreachable.health!();
+      expect(down).toMatchObject({ served: null, error: expect.stringMatching(/^rpc unreachable/) });
+      expect(nodeServesChain(down!)).toBe(false);
+    }, 30_000);
+
     it('called every method of the port', () => {
-      const offered = (m: MethodName) => (m !== 'fetchActions' || h.port.fetchActions !== undefined) && (m !== 'accounts' || h.port.accounts !== undefined);
+      const offered = (m: MethodName) =>
+        (m !== 'fetchActions' || h.port.fetchActions !== undefined) && (m !== 'accounts' || h.port.accounts !== undefined) && (m !== 'health' || h.port.health !== undefined);
       for (const [m, n] of Object.entries(counts) as Array<[MethodName, number]>) if (offered(m)) expect(n, m).toBeGreaterThan(0);
       console.info(`chain port conformance (${name}) calls per method: ${JSON.stringify(counts)}`);
     });

@@ -37,6 +37,12 @@ export interface ChainHarness {
   caip2: string;
   /** A CAIP-2 id this adapter does not serve. */
   otherChain: string;
+  /**
+   * Adapters of this family that must fail their node check: `misnamed` over the same node but
+   * configured as `otherChain` (an RPC URL pointing at another chain), `unreachable` over a node
+   * nothing answers for.
+   */
+  broken: { misnamed: ChainPort; unreachable: ChainPort };
   addresses: { valid: string[]; invalid: string[] };
   flows: FlowFixture[];
   /** The service's time, as the adapter's clock sees it. */
@@ -94,7 +100,8 @@ export function paymentRecord(confirmedTxId: string | null, now: () => number) {
   return { state, ctx };
 }
 
-export type MethodName = 'namespace' | 'supportsChain' | 'isValidAddress' | 'prepareOption' | 'fetchActions' | 'expectedResults' | 'verifyResults' | 'advance' | 'accounts';
+export type MethodName =
+  'namespace' | 'supportsChain' | 'isValidAddress' | 'prepareOption' | 'fetchActions' | 'expectedResults' | 'verifyResults' | 'advance' | 'accounts' | 'health';
 
 /** The port with every method call (and every read of `namespace`) counted. */
 export function countingPort(port: ChainPort): {
@@ -111,9 +118,11 @@ export function countingPort(port: ChainPort): {
     verifyResults: 0,
     advance: 0,
     accounts: 0,
+    health: 0,
   };
   const fetch = port.fetchActions?.bind(port);
   const accounts = port.accounts?.bind(port);
+  const health = port.health?.bind(port);
   const counted: ChainPort = {
     get namespace() {
       counts.namespace++;
@@ -131,6 +140,7 @@ export function countingPort(port: ChainPort): {
     verifyResults: (req, state, results) => (counts.verifyResults++, port.verifyResults(req, state, results)),
     advance: (req, sub, txId, ctx) => (counts.advance++, port.advance(req, sub, txId, ctx)),
     ...(accounts ? { accounts: () => (counts.accounts++, accounts()) } : {}),
+    ...(health ? { health: (o) => (counts.health++, health(o)) } : {}),
   };
   return { port: counted, counts };
 }

@@ -1,7 +1,7 @@
 // The chain port conformance suite on the EVM adapter, against the sandbox chain (EDR, real USDC
 // and Permit2): one asset per flow, a wallet with real keys, and a provider that logs every
 // eth_getLogs range the adapter asks.
-import { BrowserProvider, Wallet, keccak256, parseEther, toQuantity, type HDNodeWallet } from 'ethers';
+import { BrowserProvider, JsonRpcProvider, Wallet, keccak256, parseEther, toQuantity, type HDNodeWallet } from 'ethers';
 import { createAssetRegistry, type AssetInfo } from '../../../server/domain/assets.ts';
 import type { Submission, WireAction } from '../../../server/ports/chains.ts';
 import { createEvmSandbox, type EvmSandbox } from '../../sandbox/evm/index.ts';
@@ -46,6 +46,8 @@ chainPortConformance(
       { staticNetwork: true, pollingInterval: 100, cacheTimeout: -1 },
     );
     const relayer = new Wallet(sandbox.relayer.privateKey, provider);
+    // Port 9 (discard): nothing answers JSON-RPC there.
+    const down = new JsonRpcProvider('http://127.0.0.1:9', sandbox.chainId, { staticNetwork: true });
     // The service's time follows the chain's (mining moves the chain's clock a second a block).
     let offsetMs = 0;
     const now = () => Date.now() + offsetMs;
@@ -98,6 +100,12 @@ chainPortConformance(
       namespace: 'eip155',
       caip2: sandbox.caip2,
       otherChain: 'eip155:1',
+      broken: {
+        misnamed: createEvmChainAdapter([{ caip2: 'eip155:1', provider, relayer, permit2: sandbox.permit2Address, confirmations: 1 }]),
+        unreachable: createEvmChainAdapter([
+          { caip2: sandbox.caip2, provider: down, relayer: new Wallet(sandbox.relayer.privateKey, down), permit2: sandbox.permit2Address, confirmations: 1 },
+        ]),
+      },
       // Any case is accepted (wallets send lowercase as often as EIP-55); the checksum is not asked for.
       addresses: {
         valid: [Wallet.createRandom().address, Wallet.createRandom().address.toLowerCase()],
@@ -145,7 +153,10 @@ chainPortConformance(
         bound: PUBLIC_RPC_LOG_RANGE,
         head: () => provider.getBlockNumber(),
       },
-      close: () => sandbox.close(),
+      close: async () => {
+        down.destroy();
+        await sandbox.close();
+      },
     };
   },
 );

@@ -1,6 +1,6 @@
-import { JsonRpcProvider, Wallet, isAddress, type Provider } from 'ethers';
+import { JsonRpcApiProvider, JsonRpcProvider, Wallet, isAddress, type Provider } from 'ethers';
 import { checksummed } from './address.ts';
-import type { ChainPort, EvmQuoteState, OptionRequest, TransferState, VerifyOutcome, WireAction } from '../../../server/ports/chains.ts';
+import { checkNode, type ChainPort, type EvmQuoteState, type OptionRequest, type TransferState, type VerifyOutcome, type WireAction } from '../../../server/ports/chains.ts';
 import { AppError } from '../../../server/errors.ts';
 import { parseEvmQuoteState, parseEvmSubmission } from './state.ts';
 import { createHeadCache } from './scan.ts';
@@ -202,8 +202,18 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
           minimum: c.minRelayerBalance ?? DEFAULT_MIN_RELAYER_BALANCE,
         })),
       ),
+
+    health: (o) => Promise.all(chains.map((c) => checkNode(c.caip2, true, () => servedChain(c.provider), o?.timeoutMs))),
   };
 }
+
+/**
+ * Asks the node itself (`eth_chainId`): the providers are built with a static network, so
+ * `getNetwork()` would answer the configured id without asking, and a URL pointing at another
+ * chain would pass.
+ */
+const servedChain = async (provider: Provider): Promise<string> =>
+  `eip155:${provider instanceof JsonRpcApiProvider ? BigInt((await provider.send('eth_chainId', [])) as string) : (await provider.getNetwork()).chainId}`;
 
 /** Production chains from configuration: `EVM_RPC_URLS` JSON of CAIP-2 → URL, one relayer key. */
 export function evmChainsFromConfig(rpcUrls: Record<string, string>, relayerKey: string, permit2: string, confirmations: number, tuning: EvmRelayerTuning = {}): EvmChainConfig[] {

@@ -1,7 +1,7 @@
 // The chain port conformance suite on the Solana adapter, against the LiteSVM sandbox: a buyer
 // holding USDC and no SOL, a wallet that signs what fetch built, and a node that can hold
 // transactions it accepted (a mempool) until told to include them.
-import { PublicKey, SystemProgram, Transaction, VersionedMessage, VersionedTransaction } from '@solana/web3.js';
+import { Connection, PublicKey, SystemProgram, Transaction, VersionedMessage, VersionedTransaction } from '@solana/web3.js';
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { createAssetRegistry } from '../../../server/domain/assets.ts';
 import type { Submission, WireAction } from '../../../server/ports/chains.ts';
@@ -23,6 +23,7 @@ chainPortConformance('Solana adapter on the sandbox (LiteSVM)', [{ flow: 'spl', 
   const connection: SolanaRpc = {
     getLatestBlockhash: (c) => sandbox.connection.getLatestBlockhash(c),
     getBlockHeight: (c) => sandbox.connection.getBlockHeight(c),
+    getGenesisHash: () => sandbox.connection.getGenesisHash(),
     getSignatureStatuses: (s, c) => sandbox.connection.getSignatureStatuses(s, c),
     getAccountInfo: (k, c) => sandbox.connection.getAccountInfo(k, c),
     getSignaturesForAddress: (a, o, c) => sandbox.connection.getSignaturesForAddress(a, o, c),
@@ -46,6 +47,12 @@ chainPortConformance('Solana adapter on the sandbox (LiteSVM)', [{ flow: 'spl', 
     namespace: 'solana',
     caip2: sandbox.caip2,
     otherChain: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+    broken: {
+      // The sandbox's node configured as mainnet: its genesis hash is not mainnet's.
+      misnamed: createSolanaChainAdapter([{ caip2: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', connection, feePayer: sandbox.feePayer }]),
+      // Port 9 (discard): nothing answers JSON-RPC there.
+      unreachable: createSolanaChainAdapter([{ caip2: sandbox.caip2, connection: new Connection('http://127.0.0.1:9', 'confirmed'), feePayer: sandbox.feePayer }]),
+    },
     // A buyer must sign, so an off-curve (program-derived) address is not one.
     addresses: { valid: [sandbox.keypair('conformance-valid').publicKey.toBase58()], invalid: ['nope', '0x1234567890123456789012345678901234567890', offCurve] },
     flows: [

@@ -1,5 +1,5 @@
 import { PublicKey, type Keypair } from '@solana/web3.js';
-import type { ChainPort, OptionRequest, SplQuoteState, SplSubmission, TransferState, VerifyOutcome } from '../../../server/ports/chains.ts';
+import { checkNode, type ChainPort, type OptionRequest, type SplQuoteState, type SplSubmission, type TransferState, type VerifyOutcome } from '../../../server/ports/chains.ts';
 import { AppError } from '../../../server/errors.ts';
 import { parseSplQuoteState, parseSplSubmission } from './state.ts';
 import type { SolanaCommitment, SolanaRpc } from './rpc.ts';
@@ -192,5 +192,17 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
           minimum: c.minFeePayerLamports ?? DEFAULT_MIN_FEE_PAYER_LAMPORTS,
         })),
       ),
+
+    health: (o) => Promise.all(chains.map((c) => nodeHealth(c, o?.timeoutMs))),
   };
 }
+
+/** A CAIP-2 reference naming a cluster by its genesis hash (its first 32 base58 characters). */
+const GENESIS_REFERENCE = /^[1-9A-HJ-NP-Za-km-z]{32}$/;
+
+/**
+ * The node's genesis hash is the cluster's identity. A cluster configured under a name instead
+ * (`solana:sandbox`, a local validator) cannot be compared: reachability alone counts for it.
+ */
+const nodeHealth = (c: SolanaChainConfig, timeoutMs?: number) =>
+  checkNode(c.caip2, GENESIS_REFERENCE.test(c.caip2.slice('solana:'.length)), async () => `solana:${(await c.connection.getGenesisHash()).slice(0, 32)}`, timeoutMs);

@@ -25,6 +25,8 @@ export interface SolanaRpc {
   getSignatureStatuses(signatures: string[], config?: SignatureStatusConfig): Promise<RpcResponseAndContext<(SignatureStatus | null)[]>>;
   getAccountInfo(publicKey: PublicKey, commitment?: Commitment): Promise<AccountInfo<Buffer> | null>;
   getSignaturesForAddress(address: PublicKey, options?: SignaturesForAddressOptions, commitment?: Finality): Promise<ConfirmedSignatureInfo[]>;
+  /** Base58; its first 32 characters are the cluster's CAIP-2 reference. */
+  getGenesisHash(): Promise<string>;
 }
 
 /** Commitment levels the service may ask for, weakest first. */

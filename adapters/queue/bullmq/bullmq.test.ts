@@ -24,6 +24,8 @@ if (await redisAvailable()) {
     durable: true,
     reopen: async () => open(`q${n}`),
     forget: async () => void (await deleteKeysWithPrefix(redisUrl, `${prefix}:q${n}`)),
+    // Port 1: nothing listens there, so every connection attempt is refused at once.
+    unreachable: async () => createBullmqQueue({ redisUrl: 'redis://127.0.0.1:1', prefix, queueName: 'unreachable' }),
   });
   afterAll(() => deleteKeysWithPrefix(redisUrl, prefix));
 }

@@ -30,6 +30,8 @@ export interface BullmqQueueOptions {
   connectionName?: string;
   /** How often to look whether Redis still holds this queue's memory (default 2 s). */
   memoryCheckMs?: number;
+  /** How long `ping` waits for Redis (default 2 s): BullMQ waits for a connection without end. */
+  pingTimeoutMs?: number;
 }
 
 interface JobData {
@@ -96,6 +98,7 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
     }
   };
   const memoryCheckMs = opts.memoryCheckMs ?? 2000;
+  const pingTimeoutMs = opts.pingTimeoutMs ?? 2000;
 
   const process = async (bj: Job<JobData>, handlers: Record<string, JobHandler>, token?: string) => {
     const job: QueuedJob = { id: String(bj.id), type: bj.data.type, payload: bj.data.payload, runAt: new Date(bj.data.runAt) };
@@ -159,6 +162,20 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
       });
       worker = w;
       await w.waitUntilReady();
+    },
+    async ping() {
+      if (closed) throw new Error('bullmq queue: closed');
+      // A round trip on the queue's own connection (its client offers no PING). While Redis is
+      // down BullMQ waits for it to come back without end, so the wait is bounded here.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`bullmq queue: Redis did not answer within ${pingTimeoutMs} ms`)), pingTimeoutMs);
+      });
+      try {
+        await Promise.race([queue.backend.client.then((client) => client.get(memoryKey)), late]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     async close() {
       closed = true;

@@ -21,6 +21,11 @@ export interface QueueConformanceOptions {
    * persistence comes back; absent for a queue whose memory goes only with its process.
    */
   forget?: () => Promise<void>;
+  /**
+   * A queue whose store cannot be reached (a Redis port nothing listens on); absent for a queue
+   * without a store. Its `ping` must reject, and soon: readiness and the doctor wait on it.
+   */
+  unreachable?: QueueFactory;
 }
 
 let seq = 0;
@@ -35,7 +40,7 @@ const job = (type: string, payload: Record<string, unknown> = {}, runAt = new Da
  * The behaviour every QueuePort adapter must show; the outbox relay and the job worker rely on
  * exactly these properties (dedup by id, delays, retries, retryAt, concurrency, graceful close,
  * refusal once closed, and `durable` telling the truth about a restart). Every member of the
- * port is called: durable, enqueue, startWorker, onMemoryLost, close.
+ * port is called: durable, enqueue, startWorker, onMemoryLost, ping, close.
  */
 export function runQueueConformance(name: string, factory: QueueFactory, opts: QueueConformanceOptions): void {
   describe(`queue conformance: ${name}`, () => {
@@ -202,6 +207,27 @@ export function runQueueConformance(name: string, factory: QueueFactory, opts: Q
       await q.close();
       expect(finished).toBe(true);
     });
+
+    it('answers ping while open, and refuses it once closed', async () => {
+      const q = await factory();
+      await q.ping();
+      await q.close();
+      await expect(q.ping()).rejects.toThrow(/closed/);
+    });
+
+    const unreachable = opts.unreachable;
+    if (unreachable) {
+      it('rejects ping within a few seconds when its store cannot be reached', async () => {
+        const q = await unreachable();
+        try {
+          const started = Date.now();
+          await expect(q.ping()).rejects.toThrow();
+          expect(Date.now() - started).toBeLessThan(10_000);
+        } finally {
+          await q.close();
+        }
+      }, 20_000);
+    }
 
     it('refuses enqueue and startWorker once closed', async () => {
       const q = await factory();

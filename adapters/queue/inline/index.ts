@@ -142,6 +142,10 @@ export function createInlineQueue(opts: InlineQueueOptions = {}): QueuePort {
       concurrency = c;
       for (const entry of known.values()) schedule(entry, entry.dueAt);
     },
+    // Nothing to reach: the queue is this process's memory. Closed, it answers no longer.
+    async ping() {
+      if (closed) throw new Error('inline queue: closed');
+    },
     async close() {
       closed = true;
       for (const entry of known.values()) if (entry.timer) clearTimeout(entry.timer);

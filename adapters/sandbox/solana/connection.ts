@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   SendTransactionError,
   VersionedTransaction,
@@ -12,6 +13,12 @@ import type { SolanaRpc } from '../../chains/solana/rpc.ts';
 import { base58Encode } from '../../chains/solana/base58.ts';
 import { describeFailure } from './errors.ts';
 import { afterPrograms } from './x87.ts';
+
+/**
+ * LiteSVM has no genesis block: a fixed stand-in, so a node check sees the sandbox answer like a
+ * cluster. It names no real cluster, so a mainnet or devnet id configured against it is told apart.
+ */
+const SANDBOX_GENESIS_HASH = base58Encode(createHash('sha256').update('merchant-payments-service sandbox genesis').digest());
 
 /** Solana's blockhash validity window (MAX_PROCESSING_AGE). */
 export const BLOCKHASH_VALIDITY_BLOCKS = 150;
@@ -100,6 +107,9 @@ export function createSandboxConnection(ledger: SandboxLedger): SandboxConnectio
     },
     async getBlockHeight() {
       return ledger.blockHeight;
+    },
+    async getGenesisHash() {
+      return SANDBOX_GENESIS_HASH;
     },
     async sendRawTransaction(raw, options) {
       let tx: VersionedTransaction;

@@ -48,6 +48,8 @@ async function dispatch(rpc: SolanaRpc, method: string, params: unknown[]): Prom
       return rpc.getBlockHeight();
     case 'getSlot':
       return slot;
+    case 'getGenesisHash':
+      return rpc.getGenesisHash();
     case 'getSignatureStatuses': {
       const signatures = Array.isArray(params[0]) ? params[0].map((s) => str(s, 'signature')) : [];
       const { value } = await rpc.getSignatureStatuses(signatures);

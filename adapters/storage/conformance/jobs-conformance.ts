@@ -61,6 +61,18 @@ export function runJobConformance(name: string, open: OpenStore): void {
       expect(await store.s.jobs.claimUnrelayed(10, at(200_000))).toEqual([]);
     });
 
+    it('answers when the oldest job not yet relayed was written, claimed or not; null when none waits', async () => {
+      expect(await store.s.jobs.oldestUnrelayedAt()).toBeNull();
+      await store.s.jobs.insert([job('lag2', 90_002), job('lag1', 90_001)]);
+      expect(await store.s.jobs.oldestUnrelayedAt()).toEqual(at(90_001));
+      expect((await store.s.jobs.claimUnrelayed(1, at(90_010))).map((j) => j.id)).toEqual(['lag1']);
+      expect(await store.s.jobs.oldestUnrelayedAt()).toEqual(at(90_001));
+      await store.s.jobs.markRelayed(['lag1'], at(90_011));
+      expect(await store.s.jobs.oldestUnrelayedAt()).toEqual(at(90_002));
+      await store.s.jobs.markCompleted('lag2', at(90_012));
+      expect(await store.s.jobs.oldestUnrelayedAt()).toBeNull();
+    });
+
     it('gives concurrent claims disjoint sets, together every job', async () => {
       const ids = Array.from({ length: 60 }, (_, i) => `c${String(i).padStart(2, '0')}`);
       await store.s.jobs.insert(ids.map((id, i) => job(id, 100_000 + i)));

@@ -9,6 +9,13 @@ export function runStorageLifecycleConformance(name: string, open: OpenStore): v
       try {
         await expect(s.ping()).resolves.toBeUndefined();
         await expect(Promise.all([s.ping(), s.ping(), s.ping()])).resolves.toHaveLength(3);
+        // A pooled engine shows the connections the pings opened, none busy now; an embedded one has no pool.
+        const pool = s.poolStats();
+        if (pool !== null) {
+          expect(pool.total).toBeGreaterThanOrEqual(1);
+          expect(pool.idle).toBe(pool.total);
+          expect(pool.waiting).toBe(0);
+        }
         await s.close();
         await expect(s.ping()).rejects.toThrow();
         await expect(s.partners.count()).rejects.toThrow();

@@ -52,6 +52,7 @@ export async function createPostgresStorage(opts: PostgresStorageOptions): Promi
     async ping() {
       await db.query('SELECT 1');
     },
+    poolStats: () => db.poolStats(),
     close: () => (closed ??= db.close()),
   };
 }

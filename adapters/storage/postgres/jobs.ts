@@ -96,5 +96,10 @@ export function createJobRepository(db: SqlDb, opts: JobRepositoryOptions = {}):
       );
       return r.rowCount;
     },
+    async oldestUnrelayedAt() {
+      // The partial index on created_at WHERE relayed_at IS NULL answers this from its first entries.
+      const { rows } = await db.query<Row>('SELECT min(created_at) AS oldest FROM outbox_jobs WHERE relayed_at IS NULL AND completed_at IS NULL', [], 'jobs_oldest_unrelayed');
+      return dateOrNull(rows[0]?.oldest);
+    },
   };
 }

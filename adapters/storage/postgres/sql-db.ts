@@ -19,6 +19,8 @@ export interface SqlClient {
 export interface SqlDb extends SqlClient {
   transaction<T>(fn: (tx: SqlClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** The pool's connections (open, idle) and queries waiting for one; null without a pool (PGlite: one in-process engine). */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
   /**
    * How to hear this database's NOTIFY (adapters/payment-changes/postgres): the embedded engine
    * delivers them in-process; a server's arrive on a connection of the listener's own, outside
@@ -106,6 +108,7 @@ export function createPgDb(opts: { url: string; schema?: string; max?: number })
       }
     },
     close: () => pool.end(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     notifications: { engine: 'server', url: opts.url },
   };
 }
@@ -126,6 +129,7 @@ export async function createPgliteDb(opts: { dataDir?: string }): Promise<SqlDb>
     ...wrap(db),
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
     close: () => db.close(),
+    poolStats: () => null,
     notifications: { engine: 'pglite', listen: (channel, onPayload) => db.listen(channel, onPayload) },
   };
 }

@@ -8,6 +8,7 @@ import type { AssetRegistry } from '../assets.ts';
 import { formatChainId, parseAssetId } from '../caip.ts';
 import { newId } from '../ids.ts';
 import { releasePayment, transitionPayment, type PaymentDeps } from './transition.ts';
+import { recordSettleStep } from './payment-metrics.ts';
 
 /**
  * A payment attempt from confirm to a final answer: what confirm (server/domain/gateway/confirm.ts)
@@ -83,7 +84,7 @@ export async function advanceAttempt(deps: AdvanceDeps, payload: Record<string, 
   if (typeof payload.stateVersion === 'number' && payment.stateVersion !== payload.stateVersion) return;
   const quote = await deps.storage.quotes.get(payment.id, String(payload.optionId));
   if (!quote) throw new Error(`quote ${String(payload.optionId)} missing for ${payment.id}`);
-  const { chain } = chainOfQuote({ chains: deps.chains }, quote);
+  const { caip2, chain } = chainOfQuote({ chains: deps.chains }, quote);
   // A transaction the relayer signed is recorded (hash and bytes) before it is broadcast, so
   // a crash at any point finds it again by its hash and never sends a second one.
   const recorded = payment.txId ? await deps.storage.payments.getRelayerTx(payment.id) : null;
@@ -96,6 +97,7 @@ export async function advanceAttempt(deps: AdvanceDeps, payload: Record<string, 
     record: (tx, replaces) => deps.storage.payments.recordRelayerTx(payment.id, tx, replaces, new Date(deps.clock.now())),
   });
   const now = deps.clock.now();
+  recordSettleStep(deps.metrics, caip2, (quote.state as { flow?: unknown }).flow, step, payment, now);
   if (step.state === 'submitted') {
     // Relayer flows recorded it already (this is then a no-op); Solana records it here.
     if (step.txId !== payment.txId) await deps.storage.payments.recordTxId(payment.id, step.txId, new Date(now));

@@ -7,6 +7,8 @@ import type { PaymentPatch, PaymentRecord } from './records.ts';
 import type { StoragePort } from '../../ports/storage/index.ts';
 import { EVENT_TYPE, canTransition, sourcesOf, type PaymentStatus } from './state-machine.ts';
 import { eventSnapshot } from './view.ts';
+import type { MetricsPort } from '../../ports/metrics.ts';
+import { recordTransition } from './payment-metrics.ts';
 
 export interface PaymentDeps {
   storage: StoragePort;
@@ -14,6 +16,8 @@ export interface PaymentDeps {
   assets: AssetRegistry;
   /** Called after a unit that wrote outbox jobs commits, so the relay hands them on at once. */
   onJobsWritten?: () => void;
+  /** Transitions counted, final ones timed from creation; absent: not counted. */
+  metrics?: MetricsPort;
 }
 
 export type TransitionResult = { ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null; duplicateTxId?: boolean };
@@ -35,6 +39,7 @@ export async function transitionPayment(deps: PaymentDeps, payment: PaymentRecor
     jobs,
   });
   if (result.ok && jobs.length) deps.onJobsWritten?.();
+  if (result.ok) recordTransition(deps.metrics, payment.status, result.payment, deps.clock.now());
   return result;
 }
 

@@ -9,6 +9,8 @@ import { DELIVERY_TIMEOUT_MS, nextAttemptDelay, WEBHOOK_RETRY_SCHEDULE_MS } from
 import { signedHeaders } from './signing.ts';
 import { isAllowedLoopback } from './url-policy.ts';
 import { BATCH_BUDGET_MS, createBatchSender } from './deliver-batch.ts';
+import { recordDelivery } from './delivery-metrics.ts';
+import type { MetricsPort } from '../../ports/metrics.ts';
 
 export interface WebhookDeliveryDeps {
   storage: Pick<StoragePort, 'webhooks' | 'jobs'>;
@@ -33,6 +35,8 @@ export interface WebhookDeliveryDeps {
    * a second, so a slow endpoint holds at most this many of the worker's slots and others flow.
    */
   maxInFlightPerEndpoint?: number;
+  /** Attempts counted by outcome and timed; endpoints disabled counted. */
+  metrics?: MetricsPort;
 }
 
 /** How much of a receiver's answer is read; the body itself is not kept. */
@@ -161,6 +165,7 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
     const status = ok ? 'delivered' : nextAttemptAt ? 'pending' : 'failed';
     const recorded = await deps.storage.webhooks.recordAttempt(delivery.id, { attempt, at: new Date(now), ...result }, { status, nextAttemptAt });
     if (!recorded) return;
+    recordDelivery(deps.metrics, status, gone, took);
     if (gone) {
       deps.logger.warn({ endpointId: endpoint.id }, 'webhook endpoint answered 410 Gone; disabled');
       await deps.storage.webhooks.updateEndpoint(endpoint.partnerId, endpoint.id, { enabled: false, disabledReason: 'gone', updatedAt: new Date(deps.clock.now()) });

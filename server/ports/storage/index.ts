@@ -27,6 +27,8 @@ export interface StoragePort {
   webhooks: WebhookRepository;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
+  /** The connection pool's use now, for metrics: connections open and idle, and queries waiting for one; null for an engine without a pool (embedded). */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
   /** Releases the store's connections; after it, every call fails. Repeatable: later calls wait for the first. */
   close(): Promise<void>;
 }

@@ -19,4 +19,6 @@ export interface JobRepository {
   recordFailure(id: string, error: string): Promise<void>;
   /** Makes every unfinished job relayable again: for a queue that lost its memory (inline, at start). */
   requeueUnfinished(): Promise<number>;
+  /** When the oldest job not yet handed to the queue (claimed or not) was written; null when none waits. Cheap: read at every metrics scrape. */
+  oldestUnrelayedAt(): Promise<Date | null>;
 }

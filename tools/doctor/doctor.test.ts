@@ -1,0 +1,130 @@
+// `npm run doctor` as an operator runs it: a child process with the service's environment, against
+// the standalone sandbox chains (production mode), PostgreSQL and Redis. Healthy: every line PASS,
+// exit 0. Broken (a wrong chain id, Redis down, a database never migrated, ...): the FAIL lines
+// name each problem, exit 1; and no run prints a key or a password.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
+import { dropSchema, postgresAvailable, postgresUrl, redisAvailable, redisUrl, uniqueSchema } from '../../test/helpers/services.ts';
+import { startSandboxChainsServer, type SandboxChainsServer } from '../sandbox-chains/server.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const PASSWORD = 'hunter2-doctor';
+
+/** Runs the doctor with `env` over a clean environment; its output and exit code. */
+function doctor(env: Record<string, string>): Promise<{ code: number | null; out: string; lines: string[] }> {
+  const { DATABASE_URL: _d, REDIS_URL: _r, ...rest } = process.env;
+  const child = spawn(process.execPath, ['tools/doctor/cli.ts', '--timeout-ms', '4000'], { cwd: ROOT, env: { ...rest, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  return new Promise((done) => child.on('close', (code) => done({ code, out, lines: out.trim().split('\n') })));
+}
+
+const withSchema = (url: string, schema: string) => `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+/** The test server's URL with a password the doctor must never print (trust auth ignores it). */
+const withPassword = (url: string) => url.replace('postgres@', `postgres:${PASSWORD}@`);
+
+if ((await postgresAvailable()) && (await redisAvailable())) {
+  describe('npm run doctor', () => {
+    let chains: SandboxChainsServer;
+    let pay: Server;
+    const migrated = uniqueSchema('doctor');
+    let healthy: Record<string, string>;
+    const secrets = () => [PASSWORD, healthy.EVM_RELAYER_KEY!, healthy.EVM_RELAYER_KEY!.slice(2), healthy.SOLANA_FEE_PAYER_KEY!, 'sekrit-api-key'];
+
+    beforeAll(async () => {
+      chains = await startSandboxChainsServer({ port: 0, assetsDir: mkdtempSync(join(tmpdir(), 'doctor-')) });
+      const storage = await createPostgresStorage({ url: postgresUrl, schema: migrated });
+      await storage.close();
+      // The buyer pages' stand-in: all the doctor asks is that the base URL answers.
+      pay = createServer((_req, res) => res.end('pay'));
+      await new Promise<void>((r) => pay.listen(0, '127.0.0.1', r));
+      healthy = {
+        ...chains.env,
+        DATABASE_URL: withSchema(withPassword(postgresUrl), migrated),
+        REDIS_URL: redisUrl,
+        PAY_BASE_URL: `http://127.0.0.1:${(pay.address() as AddressInfo).port}/pay`,
+      };
+    }, 120_000);
+    afterAll(async () => {
+      await chains?.close();
+      await new Promise<void>((r) => (pay ? pay.close(() => r()) : r()));
+      await dropSchema(migrated);
+    });
+
+    it('a healthy setup: every check PASS, exit 0', async () => {
+      const run = await doctor(healthy);
+      console.info(`doctor, healthy:\n${run.out}`);
+      expect(run.code, run.out).toBe(0);
+      const names = run.lines.slice(0, -1).map((l) => l.slice(6).split('  ')[0]!.trim());
+      expect(names).toEqual([
+        'configuration',
+        'database',
+        'redis',
+        `rpc ${chains.chains.evm.caip2}`,
+        `rpc ${chains.chains.solana.caip2}`,
+        `relayer ${chains.chains.evm.caip2}`,
+        `fee-payer ${chains.chains.solana.caip2}`,
+        'assets',
+        'pay base URL',
+      ]);
+      expect(run.lines.slice(0, -1).every((l) => l.startsWith('PASS  '))).toBe(true);
+      expect(run.out).toMatch(/all \d+ migrations applied/);
+      expect(run.lines.at(-1)).toBe('doctor: 9 passed, 0 warnings, 0 failed');
+      for (const secret of secrets()) expect(run.out).not.toContain(secret);
+    }, 60_000);
+
+    it('a wrong RPC chain id, Redis unreachable, a database never migrated: each named FAIL, exit 1', async () => {
+      const run = await doctor({
+        ...healthy,
+        // The sandbox's node (chain 31337) configured as Base.
+        EVM_RPC_URLS: JSON.stringify({ 'eip155:8453': `${chains.baseUrl}/evm` }),
+        REDIS_URL: 'redis://127.0.0.1:1',
+        DATABASE_URL: withSchema(withPassword(postgresUrl), uniqueSchema('never_migrated')),
+      });
+      console.info(`doctor, broken:\n${run.out}`);
+      expect(run.code, run.out).toBe(1);
+      const fail = (name: string) => run.lines.find((l) => l.startsWith('FAIL  ') && l.slice(6).startsWith(`${name} `));
+      expect(fail('rpc eip155:8453')).toMatch(/serves eip155:31337, not eip155:8453/);
+      expect(fail('redis')).toMatch(/redis:\/\/127\.0\.0\.1:1 not reachable/);
+      expect(fail('database')).toMatch(/migrations not applied/);
+      // The sandbox's EVM tokens are on 31337, which no configured node serves now.
+      expect(fail('assets')).toMatch(/3 on eip155:31337 \(.*\), which no configured RPC serves/);
+      expect(run.lines.find((l) => l.slice(6).startsWith('rpc solana:sandbox'))).toMatch(/^PASS/);
+      for (const secret of secrets()) expect(run.out).not.toContain(secret);
+    }, 60_000);
+
+    it('a node, database and pay URL nothing answers: FAIL without the URL path (an RPC key) or password', async () => {
+      const run = await doctor({
+        ...healthy,
+        EVM_RPC_URLS: JSON.stringify({ 'eip155:31337': 'http://127.0.0.1:1/v2/sekrit-api-key' }),
+        DATABASE_URL: withPassword(postgresUrl).replace(/:\d+\//, ':1/'),
+        PAY_BASE_URL: 'http://127.0.0.1:1/pay',
+        EVM_RELAYER_MIN_BALANCE_WEI: '1',
+      });
+      expect(run.code, run.out).toBe(1);
+      const line = (name: string) => run.lines.find((l) => l.slice(6).startsWith(`${name} `)) ?? '';
+      expect(line('rpc eip155:31337')).toMatch(/^FAIL .*rpc unreachable/);
+      expect(line('relayer eip155:31337')).toMatch(/^FAIL .*could not be read/);
+      expect(line('database')).toMatch(/^FAIL .*127\.0\.0\.1:1\/test not reachable/);
+      expect(line('pay base URL')).toMatch(/^FAIL .*did not answer/);
+      for (const secret of secrets()) expect(run.out).not.toContain(secret);
+    }, 60_000);
+
+    it('a fee account below its minimum, and a configuration the service would refuse', async () => {
+      const low = await doctor({ ...healthy, SOLANA_FEE_PAYER_MIN_LAMPORTS: String(10n ** 15n) });
+      expect(low.code).toBe(1);
+      expect(low.lines.find((l) => l.includes('fee-payer solana:sandbox'))).toMatch(/^FAIL .*below its minimum/);
+      const refused = await doctor({ ...healthy, EVM_RELAYER_KEY: 'not-a-key' });
+      expect(refused.code).toBe(1);
+      expect(refused.lines[0]).toMatch(/^FAIL {2}configuration {2}EVM_RELAYER_KEY must be/);
+      expect(refused.out).not.toContain('not-a-key');
+    }, 60_000);
+  });
+}
