@@ -8,14 +8,15 @@
  *   lengthens each scavenge pause. Measured on the 2-core development VM, quiet: idle 308 → 214 MB,
  *   peak 467 → 372 MB, creates and status within the runs' noise; `npm run bench -- tail` longest
  *   GC pause 11–13 → 5–8 ms.
- * - `--heap-growing-percent=50`: after each full collection V8 lets the old generation grow to up
+ * - `--heap-growing-percent=75`: after each full collection V8 lets the old generation grow to up
  *   to 4× what survived before collecting again; the API's live heap is ~60–85 MB, so under
- *   create/status load the old generation reached 105–190 MB, nearly all garbage. Growing by 1.5×
- *   instead: `npm run bench -- memory` peak 294–340 → 213–223 MB (old space ~70 MB), for ~5 full
- *   collections in 15 s of load instead of 0–1 (GC share of the load's time 5.8–8.7 % against
- *   4.6–7.3 %); CPU per request within the shared VM's noise (possibly up to ~10 % more).
+ *   create/status load the old generation reached 100–190 MB, nearly all garbage. Growing by 1.75×
+ *   instead: `npm run bench -- memory` peak 328–365 → 231–233 MB (old space ~80 MB), for ~7 full
+ *   collections in 15 s of load instead of 1–2, with the API's CPU per request unchanged within
+ *   noise (235–253 against 234–261 ms per 1,000 requests, alternating runs). 50 % gave ~10 MB less
+ *   at the peak but 286–321 ms per 1,000 requests: the extra full collections' marking.
  *   Figures: docs/benchmarks.md, "npm run bench -- memory".
  *
  * Kept equal to package.json's start and worker scripts (checked by v8-flags.test.ts).
  */
-export const SERVER_V8_FLAGS: readonly string[] = ['--max-semi-space-size=16', '--heap-growing-percent=50'];
+export const SERVER_V8_FLAGS: readonly string[] = ['--max-semi-space-size=16', '--heap-growing-percent=75'];
