@@ -2,6 +2,7 @@ import type { Server, ServerResponse } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { openRuntime, type Runtime } from './composition/runtime.ts';
+import { traceLogFields } from './domain/trace-context.ts';
 
 /** Time kept from the bound for closing jobs, the queue and storage after the last request. */
 const CLOSE_RESERVE_MS = 2000;
@@ -63,7 +64,8 @@ function gracefulShutdown(server: Server, runtime: Runtime, logger: Logger, boun
 /** The API process: config → runtime (server/composition/runtime.ts) → listen → signals → close. */
 async function main() {
   const config = loadConfig();
-  const logger = pino({ level: config.logLevel });
+  // Every line written inside a request's or a job's trace carries its traceId and paymentId.
+  const logger = pino({ level: config.logLevel, mixin: traceLogFields });
   const runtime = await openRuntime(config, { role: 'api', logger });
   const server = runtime.api!.app.listen(config.port, config.host, () => {
     logger.info(

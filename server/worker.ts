@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { assertWorkerConfig, ConfigError, loadConfig } from './config.ts';
 import { openRuntime, type Runtime } from './composition/runtime.ts';
+import { traceLogFields } from './domain/trace-context.ts';
 import { startMetricsServer, type MetricsServer } from './http/metrics.ts';
 
 /** Exit code for a configuration that cannot run a separate worker. */
@@ -14,7 +15,8 @@ const EXIT_CONFIG = 2;
 async function main() {
   const config = loadConfig();
   assertWorkerConfig(config);
-  const logger = pino({ level: config.logLevel });
+  // Every line written inside a request's or a job's trace carries its traceId and paymentId.
+  const logger = pino({ level: config.logLevel, mixin: traceLogFields });
   // Signal handlers go in before anything starts: a SIGTERM during start-up then waits for it and
   // stops cleanly, instead of killing the process with the default action.
   let running: Promise<Runtime> | null = null;

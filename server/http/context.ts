@@ -19,6 +19,8 @@ export interface RequestContext {
   /** The `Merchant-Id` header, on operations that declare it (the validator has checked it is there). */
   merchantId?: string;
   idempotency?: IdempotencyScope;
+  /** The payment this request created, once it exists: its lines (the access line too) name it like a path's payment. */
+  createdPaymentId?: string;
 }
 
 /** An idempotency key claimed for this request. */

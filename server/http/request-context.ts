@@ -1,18 +1,26 @@
-import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { RequestContext } from './context.ts';
+import { bindTrace, newTraceId, parseTraceparent, runInTrace, type TraceContext } from '../domain/trace-context.ts';
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{1,128}$/;
+/** Operations on one payment: `/v1/payments/{id}…` and `/v1/gateway/payment/{id}…`. */
+const PAYMENT_PATH = /^\/v1\/(?:payments|gateway\/payment)\/\{id\}/;
 
 /**
- * Gives each request an id (the caller's `Request-Id` when it is sane) and a child logger, and
- * logs one line when the response is sent. The id is echoed so a partner can quote it.
+ * Gives each request an id and a child logger, logs one line when the response is sent, and runs
+ * the rest of the request inside its trace (server/domain/trace-context.ts), so the jobs and
+ * events it writes, and every line logged meanwhile, carry the id. The id is the trace id of a
+ * valid W3C `traceparent` (so this service's lines join the caller's trace), else the caller's
+ * `Request-Id` / `X-Request-Id` when it is sane, else a new one (a W3C trace id too, so the webhook
+ * deliveries it causes can send it on in their own `traceparent`). `Request-Id` is echoed so a
+ * partner can quote it, and an accepted `traceparent` too.
  */
 export function requestContext(log: Logger): RequestHandler {
   return (req, res, next) => {
+    const parent = parseTraceparent(req.get('traceparent'));
     const incoming = req.get('Request-Id') ?? req.get('X-Request-Id');
-    const requestId = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = parent?.traceId ?? (incoming && INCOMING_ID.test(incoming) ? incoming : newTraceId());
     // The child logger is built on first use: most requests at the usual level log nothing.
     let child: Logger | undefined;
     const ctx: RequestContext = {
@@ -21,15 +29,30 @@ export function requestContext(log: Logger): RequestHandler {
         return (child ??= log.child({ requestId }));
       },
     };
+    // The payment is known once the operation is matched; read then, on each line logged.
+    const trace: TraceContext = {
+      traceId: requestId,
+      get paymentId() {
+        if (ctx.createdPaymentId !== undefined) return ctx.createdPaymentId;
+        return ctx.operation && ctx.pathParams?.id !== undefined && PAYMENT_PATH.test(ctx.operation.path) ? ctx.pathParams.id : undefined;
+      },
+    };
     res.locals.ctx = ctx;
     res.setHeader('Request-Id', requestId);
-    // The access line is info; below that level no listener is added at all.
-    if (!log.isLevelEnabled('info')) return next();
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      ctx.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, op: ctx.operation?.operationId }, 'request');
+    if (parent) res.setHeader('traceparent', parent.echo);
+    runInTrace(trace, () => {
+      // The access line is info; below that level no listener is added at all.
+      if (log.isLevelEnabled('info')) {
+        const started = process.hrtime.bigint();
+        res.on(
+          'finish',
+          bindTrace(() => {
+            const ms = Number(process.hrtime.bigint() - started) / 1e6;
+            ctx.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, op: ctx.operation?.operationId }, 'request');
+          }),
+        );
+      }
+      next();
     });
-    next();
   };
 }

@@ -1,3 +1,5 @@
+import { outsideTrace } from '../domain/trace-context.ts';
+
 /**
  * A background loop of passes: one pass at a time, every `intervalMs`, and at once when nudged.
  * A nudge during a pass asks for one more pass after it, so no nudge is lost and passes never
@@ -32,14 +34,15 @@ export function createPassLoop(opts: {
       again = true;
       return current;
     }
-    current = (async () => {
+    // Outside any trace: a request that nudges the loop runs it, but what a pass does is not its.
+    current = outsideTrace(async () => {
       let total = 0;
       do {
         again = false;
         total += await opts.pass(isStopped);
       } while (again && !stopped);
       return total;
-    })().finally(() => {
+    }).finally(() => {
       current = null;
     });
     return current;

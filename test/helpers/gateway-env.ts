@@ -1,6 +1,6 @@
 import { Wallet, type HDNodeWallet } from 'ethers';
 import type { RequestHandler } from 'express';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
 import { createEvmChainAdapter } from '../../adapters/chains/evm/gateway-adapter.ts';
@@ -18,6 +18,9 @@ import { startJobs, type RunningJobs } from '../../server/jobs/start-jobs.ts';
 import { createChainRegistry, type ChainPort } from '../../server/ports/chains.ts';
 import { systemClock, type Clock } from '../../server/ports/clock.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
+import type { TestStorage } from './backends.ts';
+import { createWebhookDispatcher } from '../../server/jobs/webhook-dispatcher.ts';
+import { traceLogFields } from '../../server/domain/trace-context.ts';
 
 /**
  * The whole service on the sandbox chains, as a wallet meets it: PGlite, the inline job queue
@@ -47,6 +50,12 @@ export interface GatewayEnvOptions {
   quoteTtlS?: number;
   extraRoutes?: RequestHandler;
   clock?: Clock;
+  /** The store (default a fresh PGlite); the caller disposes of one it gives. */
+  storage?: TestStorage;
+  /** The logger of the app and the jobs (default silent, with the production mixin). */
+  logger?: Logger;
+  /** Loopback webhook endpoints allowed, and a webhook dispatcher running beside the jobs. */
+  webhooks?: { schedule: number[] };
 }
 
 /** The in-process wiring: adapters over the sandbox objects, on the given clock. */
@@ -82,21 +91,29 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
   const chains = opts.rpc?.chains ?? opts.chains ?? (await createSandboxChains());
   const clock = opts.clock ?? systemClock;
   const wired: Wired = opts.rpc ? await rpcPorts(opts.rpc) : { ports: sandboxPorts(chains, clock), assets: chains.assetConfigs(), close: async () => {} };
-  const storage = await createPostgresStorage({ embedded: true });
+  const storage = opts.storage ?? (await createPostgresStorage({ embedded: true }));
   const assets = createAssetRegistry((opts.assets ?? ((a) => a))(wired.assets));
   const registry = createChainRegistry(wired.ports);
-  const logger = pino({ level: 'silent' });
-  let notify = () => {};
+  const logger = opts.logger ?? pino({ level: 'silent', mixin: traceLogFields });
+  const allowLoopback = opts.webhooks !== undefined;
+  const delivery = webhookSettings({ allowLoopback, ...(opts.webhooks ? { delivery: { timeoutMs: 2000, schedule: opts.webhooks.schedule } } : {}) }).delivery;
   const jobs = await startJobs({
     storage,
     queue: createInlineQueue({ clock }),
-    handlers: buildJobHandlers({ storage, clock, logger, assets, chains: registry, webhooks: webhookSettings({ allowLoopback: false }).delivery }),
+    handlers: buildJobHandlers({ storage, clock, logger, assets, chains: registry, webhooks: delivery }),
     clock,
     logger,
     relayIntervalMs: 200,
   });
-  notify = () => jobs.relay.notify();
+  const dispatcher = opts.webhooks ? createWebhookDispatcher({ storage, clock, logger, intervalMs: 100, onJobsWritten: () => jobs.relay.notify() }) : null;
+  dispatcher?.start();
+  const notify = () => {
+    jobs.relay.notify();
+    dispatcher?.notify();
+  };
   const t = await startTestApp(storage, {
+    logger,
+    allowLoopbackEndpoints: allowLoopback,
     clock,
     assets,
     chains: registry,
@@ -112,9 +129,10 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
     transport: opts.rpc ? 'rpc' : 'sandbox',
     jobs,
     async close() {
+      await dispatcher?.stop();
       await jobs.stop();
       await t.close();
-      await storage.close();
+      if (!opts.storage) await storage.close();
       await wired.close();
       if (!opts.chains && !opts.rpc) await chains.close();
     },

@@ -11,6 +11,7 @@ import type { TestStorage } from './backends.ts';
 import { createKey, createPartner } from '../../server/auth/provisioning.ts';
 import { webhookSettings } from '../../server/composition/webhooks.ts';
 import type { HostLookup } from '../../server/ports/http-fetch.ts';
+import { traceLogFields } from '../../server/domain/trace-context.ts';
 
 /** Webhook endpoint settings a suite may set; startTestApp builds the policy from them as the composition root does. */
 export interface TestWebhookOptions {
@@ -93,7 +94,7 @@ export async function startTestApp(storage: StoragePort | TestStorage, options: 
     storage,
     paymentChanges,
     clock,
-    logger: pino({ level: process.env.TEST_LOG ?? 'silent' }),
+    logger: pino({ level: process.env.TEST_LOG ?? 'silent', mixin: traceLogFields }),
     assets: createAssetRegistry(TEST_ASSETS),
     validateResponses: true,
     webhookEndpoints,

@@ -10,6 +10,7 @@
 import { SERVER_V8_FLAGS } from '../../server/v8-flags.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { steadyLoad, type SteadyResult } from './steady-load.ts';
@@ -59,6 +60,11 @@ async function post(port: number, path: string, headers: Record<string, string>,
   return (await res.json()) as { merchant: { id: string } };
 }
 
+// The machine's 1, 5 and 15 minute load averages: figures from a busy machine are mostly its other work.
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const line = (r: SteadyResult) => `sent ${r.sent}  failed ${r.failed}  p50 ${r.p50} ms  p90 ${r.p90} ms  p99 ${r.p99} ms  max ${r.max} ms`;
 
 export async function benchTail(): Promise<void> {
@@ -66,7 +72,7 @@ export async function benchTail(): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
-  console.log(`tail: ${rounds} rounds × ${seconds} s at a steady ${rate} creates/s (open loop), PostgreSQL schema ${schema}`);
+  console.log(`tail: ${rounds} rounds × ${seconds} s at a steady ${rate} creates/s (open loop), PostgreSQL schema ${schema}, load average ${load()}`);
   const servers: Server[] = [];
   try {
     const service = await start('service-server.ts', schema);
@@ -93,7 +99,7 @@ export async function benchTail(): Promise<void> {
     const base = create(baseline.port, { 'merchant-id': m.merchant.id });
     const best = { svc: Infinity, base: Infinity };
     for (let round = 1; round <= rounds; round++) {
-      console.log(`round ${round}`);
+      console.log(`round ${round} (load average ${load()})`);
       await steadyLoad({ ...base, seconds: 3 });
       const b = await steadyLoad({ ...base, seconds });
       console.log(`  baseline (one INSERT)     ${line(b)}`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useStore, type OpenStore } from './store-fixtures.ts';
+import { runInTrace } from '../../../server/domain/trace-context.ts';
 
 const t0 = new Date('2026-11-22T10:00:00.000Z');
 const at = (ms: number) => new Date(t0.getTime() + ms);
@@ -16,7 +17,7 @@ export function runJobConformance(name: string, open: OpenStore): void {
     it('stores jobs as given, ignoring a second write of an id', async () => {
       await store.s.jobs.insert([job('j2', 2), job('j1', 1), job('j3', 3)]);
       await store.s.jobs.insert([{ ...job('j1', 1), type: 'other', payload: { n: 'changed' } }]);
-      expect(await store.s.jobs.get('j1')).toEqual({ ...job('j1', 1), relayedAt: null, completedAt: null, attempts: 0, lastError: null });
+      expect(await store.s.jobs.get('j1')).toEqual({ ...job('j1', 1), relayedAt: null, completedAt: null, attempts: 0, lastError: null, traceId: null });
       expect(await store.s.jobs.get('nope')).toBeNull();
       await store.s.jobs.insert([]);
     });
@@ -24,7 +25,7 @@ export function runJobConformance(name: string, open: OpenStore): void {
     it('claims oldest first, hides claimed jobs until the lease ends, and forgets relayed ones', async () => {
       const first = await store.s.jobs.claimUnrelayed(2, at(10));
       expect(first.map((j) => j.id)).toEqual(['j1', 'j2']);
-      expect(first[0]).toEqual({ ...job('j1', 1), relayedAt: null, completedAt: null, attempts: 0, lastError: null });
+      expect(first[0]).toEqual({ ...job('j1', 1), relayedAt: null, completedAt: null, attempts: 0, lastError: null, traceId: null });
       expect((await store.s.jobs.claimUnrelayed(10, at(11))).map((j) => j.id)).toEqual(['j3']);
       expect(await store.s.jobs.claimUnrelayed(10, at(12))).toEqual([]);
       await store.s.jobs.markRelayed(['j1'], at(13));
@@ -85,6 +86,22 @@ export function runJobConformance(name: string, open: OpenStore): void {
       const again = more.flat().map((j) => j.id);
       expect(new Set(again).size).toBe(again.length);
       expect(again.sort()).toEqual(ids);
+    });
+
+    it("keeps the trace a job is written in: its own, else the writer's current one, else none", async () => {
+      await runInTrace({ traceId: 'trace-1' }, () =>
+        store.s.jobs.insert([job('t1', 400_000), { ...job('t2', 400_001), traceId: 'own' }, { ...job('t3', 400_002), traceId: null }]),
+      );
+      await store.s.jobs.insert([job('t4', 400_003)]);
+      expect(await store.s.jobs.get('t1')).toEqual({ ...job('t1', 400_000), relayedAt: null, completedAt: null, attempts: 0, lastError: null, traceId: 'trace-1' });
+      // The c.. jobs are still leased (until 330 000): the claim offers these four, with their traces.
+      const claimed = await store.s.jobs.claimUnrelayed(10, at(301_000));
+      expect(claimed.map((j) => [j.id, j.traceId])).toEqual([
+        ['t1', 'trace-1'],
+        ['t2', 'own'],
+        ['t3', null],
+        ['t4', null],
+      ]);
     });
   });
 }

@@ -62,6 +62,7 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
                   stateVersion: 1,
                   createdAt: c.payment.createdAt,
                   data: seenBy(c.payment, live),
+                  traceId: null,
                 },
               ]
             : [],
@@ -176,6 +177,7 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
         stateVersion: 2,
         createdAt: at,
         data: { v: 2, o: 'opt_1' },
+        traceId: null,
       });
       expect(await store.s.jobs.get(j.id)).toMatchObject({ type: 'payment.expire', payload: j.payload, runAt: t0, createdAt: at, relayedAt: null, completedAt: null });
       expect(await f.move('pay_missing', 'failed')).toEqual({ ok: false, current: null });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookDeliveryPlan, WebhookDispatchItem } from '../../../server/domain/webhooks/records.ts';
-import { deliveryJob, newDeliveryId } from '../../../server/domain/webhooks/events.ts';
+import { deliveryJob, newDeliveryId, planDeliveries } from '../../../server/domain/webhooks/events.ts';
+import { runInTrace } from '../../../server/domain/trace-context.ts';
+import { newId } from '../../../server/domain/ids.ts';
 import { t0, useStore, type OpenStore } from './store-fixtures.ts';
 import { endpointOf, paymentFixtures } from './payment-fixtures.ts';
 
@@ -93,6 +95,54 @@ export function runWebhookDispatchConformance(name: string, open: OpenStore): vo
       const after = recording();
       expect(await store.s.webhooks.dispatchPending(100, now, after.plan)).toEqual({ events: 0, deliveries: 0 });
       expect(after.seen).toEqual([]);
+    });
+
+    it("keeps the trace of the change that wrote an event, and its jobs, for the plan's deliveries and jobs", async () => {
+      await drain();
+      const p = await f.partner();
+      const all = endpointOf(p.id, { enabledEvents: ['payment.created', 'payment.succeeded'] }, t0.getTime() + 1);
+      const succeededOnly = endpointOf(p.id, { enabledEvents: ['payment.succeeded'] }, t0.getTime() + 2);
+      for (const e of [all, succeededOnly]) await store.s.webhooks.createEndpoint(e);
+      const m = await f.merchant(p.id);
+      const first = await runInTrace({ traceId: 'trace-create' }, () => f.stored(m));
+      await runInTrace({ traceId: 'trace-move' }, () => f.move(first.id, 'succeeded', { succeededAt: t0 }));
+      // Creates of two traces at once share one batched statement: each keeps its own trace.
+      const [x, y] = [f.payment(m), f.payment(m)];
+      const jobOf = (id: string) => ({ id, type: 'noop.test', payload: {}, runAt: t0 });
+      const [jx, jy] = [jobOf(newId('job')), jobOf(newId('job'))];
+      const made = await Promise.all([runInTrace({ traceId: 'trace-x' }, () => f.create(x, [jx])), runInTrace({ traceId: 'trace-y' }, () => f.create(y, [jy]))]);
+      expect(made).toEqual([{ ok: true }, { ok: true }]);
+      expect((await store.s.jobs.get(jx.id))?.traceId).toBe('trace-x');
+      expect((await store.s.jobs.get(jy.id))?.traceId).toBe('trace-y');
+      const untraced = await f.stored(m);
+      const traceOfEvents = async (id: string) => (await store.s.payments.events(id)).map((e) => [e.type, e.traceId]);
+      expect(await traceOfEvents(first.id)).toEqual([
+        ['payment.created', 'trace-create'],
+        ['payment.succeeded', 'trace-move'],
+      ]);
+      expect(await traceOfEvents(y.id)).toEqual([['payment.created', 'trace-y']]);
+      expect(await traceOfEvents(untraced.id)).toEqual([['payment.created', null]]);
+      let plan: WebhookDeliveryPlan | undefined;
+      // Dispatched from inside another trace (a nudge from a request): the rows keep their events'.
+      await runInTrace({ traceId: 'trace-nudge' }, () => store.s.webhooks.dispatchPending(100, now, (items) => (plan = planDeliveries(items, now.getTime()))));
+      const traceOfDelivery = async (d: { id: string }) => {
+        const got = await store.s.webhooks.getDelivery(d.id);
+        return [got?.eventType, got?.paymentId, got?.traceId];
+      };
+      const toAll = plan!.deliveries.filter((d) => d.endpointId === all.id);
+      const byKey = (r: unknown[]) => r.join(' ');
+      const expected = [
+        ['payment.created', first.id, 'trace-create'],
+        ['payment.succeeded', first.id, 'trace-move'],
+        ['payment.created', x.id, 'trace-x'],
+        ['payment.created', y.id, 'trace-y'],
+        ['payment.created', untraced.id, null],
+      ];
+      expect((await Promise.all(toAll.map(traceOfDelivery))).sort((l, r) => (byKey(l) < byKey(r) ? -1 : 1))).toEqual(expected.sort((l, r) => (byKey(l) < byKey(r) ? -1 : 1)));
+      const jobTrace = async (endpointId: string) => (await store.s.jobs.get(plan!.jobs.find((j) => j.payload.endpointId === endpointId)!.id))?.traceId;
+      // A batch of several traces is in none; one of a single trace is in it.
+      expect(await jobTrace(all.id)).toBeNull();
+      expect(await jobTrace(succeededOnly.id)).toBe('trace-move');
     });
 
     it('claims the oldest events first', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runInTrace } from '../../../server/domain/trace-context.ts';
 import type { PaymentEventRecord } from '../../../server/domain/payments/records.ts';
 import type { NewWebhookDelivery, WebhookEndpointRecord } from '../../../server/domain/webhooks/records.ts';
 import { newId } from '../../../server/domain/ids.ts';
@@ -75,6 +76,8 @@ export function runWebhookConformance(name: string, open: OpenStore): void {
       eventType: event.type,
       body: `{"n":${atMs}}`,
       createdAt: new Date(atMs),
+      traceId: null,
+      paymentId: event.paymentId,
     });
 
     it('finds a payment event only within its partner', async () => {
@@ -99,12 +102,24 @@ export function runWebhookConformance(name: string, open: OpenStore): void {
         deliveredAt: null,
         attempts: [],
       });
-      expect(await store.s.jobs.get(job.id)).toEqual({ ...job, createdAt: d.createdAt, relayedAt: null, completedAt: null, attempts: 0, lastError: null });
+      expect(await store.s.jobs.get(job.id)).toEqual({ ...job, createdAt: d.createdAt, relayedAt: null, completedAt: null, attempts: 0, lastError: null, traceId: null });
       expect(await store.s.webhooks.getDelivery('whdl_missing')).toBeNull();
       // One unit: a delivery that cannot be written leaves no job behind.
       const again = { ...deliveryJob(d), id: newId('job') };
       await expect(store.s.webhooks.createDelivery(d, again)).rejects.toThrow();
       expect(await store.s.jobs.get(again.id)).toBeNull();
+    });
+
+    it("writes a delivery and its job in the writer's trace, unless the delivery names its own", async () => {
+      const { event, e } = await eventAndEndpoint();
+      const { traceId: _, ...unset } = deliveryOf(e, event, t0.getTime() + 40);
+      const job = deliveryJob(unset);
+      await runInTrace({ traceId: 'trace-redeliver' }, () => store.s.webhooks.createDelivery(unset, job));
+      expect(await store.s.webhooks.getDelivery(unset.id)).toMatchObject({ traceId: 'trace-redeliver', paymentId: event.paymentId });
+      expect((await store.s.jobs.get(job.id))?.traceId).toBe('trace-redeliver');
+      const own = { ...deliveryOf(e, event, t0.getTime() + 41), traceId: 'trace-event' };
+      await runInTrace({ traceId: 'other' }, () => store.s.webhooks.createDelivery(own, deliveryJob(own)));
+      expect((await store.s.webhooks.getDeliveryToSend(own.id))?.delivery).toMatchObject({ traceId: 'trace-event', paymentId: event.paymentId });
     });
 
     it('records each attempt once and in turn, and none once the delivery is settled', async () => {

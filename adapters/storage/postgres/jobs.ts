@@ -1,11 +1,12 @@
-import type { JobRecord } from '../../../server/domain/jobs/records.ts';
+import type { JobRecord, JobToInsert } from '../../../server/domain/jobs/records.ts';
+import { currentTraceId } from '../../../server/domain/trace-context.ts';
 import type { JobRepository } from '../../../server/ports/storage/jobs.ts';
 import type { SqlClient, SqlDb } from './sql-db.ts';
 import { scalarText } from './rows.ts';
 
 type Row = Record<string, unknown>;
 
-const COLUMNS = 'id, type, payload, run_at, created_at, relayed_at, completed_at, attempts, last_error';
+const COLUMNS = 'id, type, payload, run_at, created_at, relayed_at, completed_at, attempts, last_error, trace_id';
 /** Longest stored error text: a stack trace is useful, an unbounded one is not. */
 const MAX_ERROR_CHARS = 4000;
 
@@ -24,20 +25,22 @@ function toJob(r: Row): JobRecord {
     completedAt: dateOrNull(r.completed_at),
     attempts: Number(r.attempts),
     lastError: r.last_error === null || r.last_error === undefined ? null : scalarText(r.last_error),
+    traceId: r.trace_id === null || r.trace_id === undefined ? null : scalarText(r.trace_id),
   };
 }
 
 /**
  * Writes outbox jobs with a client that may be a transaction: a state change calls this with its
  * own transaction so the change and its jobs commit together. A job id written twice is ignored,
- * so a retried unit of work does not duplicate its jobs.
+ * so a retried unit of work does not duplicate its jobs. A job without its own `traceId` gets
+ * `traceId` (the caller's trace).
  */
-export async function insertJobs(tx: SqlClient, jobs: Array<Pick<JobRecord, 'id' | 'type' | 'payload' | 'runAt' | 'createdAt'>>): Promise<void> {
+export async function insertJobs(tx: SqlClient, jobs: JobToInsert[], traceId: string | undefined): Promise<void> {
   for (const j of jobs) {
     await tx.query(
-      `INSERT INTO outbox_jobs (id, type, payload, run_at, created_at) VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO outbox_jobs (id, type, payload, run_at, created_at, trace_id) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (id) DO NOTHING`,
-      [j.id, j.type, JSON.stringify(j.payload), j.runAt, j.createdAt],
+      [j.id, j.type, JSON.stringify(j.payload), j.runAt, j.createdAt, j.traceId !== undefined ? j.traceId : (traceId ?? null)],
     );
   }
 }
@@ -59,7 +62,7 @@ export function createJobRepository(db: SqlDb, opts: JobRepositoryOptions = {}):
   const leaseMs = opts.relayLeaseMs ?? 30_000;
   if (!Number.isInteger(leaseMs) || leaseMs <= 0) throw new Error('jobs: relayLeaseMs must be a positive integer');
   return {
-    insert: (jobs) => insertJobs(db, jobs),
+    insert: (jobs) => insertJobs(db, jobs, currentTraceId()),
     async claimUnrelayed(limit, now) {
       if (!Number.isInteger(limit) || limit <= 0) throw new Error('jobs: claimUnrelayed limit must be a positive integer');
       const { rows } = await db.query<Row>(

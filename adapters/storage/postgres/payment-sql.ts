@@ -5,21 +5,32 @@ import type { SqlClient } from './sql-db.ts';
 
 /** SQL fragments the payment repository composes; kept apart so the repository reads as steps. */
 
-/** Outbox rows of jobs; `paymentId` tags each with the payment it must be written with. */
-function jobRows(jobs: NewJob[], createdAt: Date, paymentId?: string) {
-  return jobs.map((j) => ({ payment_id: paymentId, id: j.id, type: j.type, payload: j.payload, run_at: j.runAt.toISOString(), created_at: createdAt.toISOString() }));
+/**
+ * Outbox rows of jobs; `paymentId` tags each with the payment it must be written with. A job's own
+ * `traceId` (null included) wins over `traceId`, the trace of the call that writes it.
+ */
+function jobRows(jobs: NewJob[], createdAt: Date, traceId: string | undefined, paymentId?: string) {
+  return jobs.map((j) => ({
+    payment_id: paymentId,
+    id: j.id,
+    type: j.type,
+    payload: j.payload,
+    run_at: j.runAt.toISOString(),
+    created_at: createdAt.toISOString(),
+    trace_id: j.traceId !== undefined ? j.traceId : (traceId ?? null),
+  }));
 }
 
 /** Jobs as one JSON parameter, expanded by jsonb_to_recordset so any number insert in one statement. */
-export function jobsParam(jobs: NewJob[], createdAt: Date): string {
-  return JSON.stringify(jobRows(jobs, createdAt));
+export function jobsParam(jobs: NewJob[], createdAt: Date, traceId: string | undefined): string {
+  return JSON.stringify(jobRows(jobs, createdAt, traceId));
 }
 
 /** Inserts the jobs in a `jobsParam` parameter; with `onlyForPaymentsIn`, only those of the payments in that CTE. */
 export const INSERT_JOBS_FROM_PARAM = (param: string, onlyForPaymentsIn?: string) => `
-  INSERT INTO outbox_jobs (id, type, payload, run_at, created_at)
-  SELECT x.id, x.type, x.payload, x.run_at, x.created_at
-  FROM jsonb_to_recordset(${param}::jsonb) AS x(payment_id text, id text, type text, payload jsonb, run_at timestamptz, created_at timestamptz)
+  INSERT INTO outbox_jobs (id, type, payload, run_at, created_at, trace_id)
+  SELECT x.id, x.type, x.payload, x.run_at, x.created_at, x.trace_id
+  FROM jsonb_to_recordset(${param}::jsonb) AS x(payment_id text, id text, type text, payload jsonb, run_at timestamptz, created_at timestamptz, trace_id text)
   ${onlyForPaymentsIn ? `WHERE x.payment_id IN (SELECT id FROM ${onlyForPaymentsIn})` : ''}`;
 
 const PATCH_COLUMNS: Record<keyof PaymentPatch, string> = {
@@ -90,6 +101,8 @@ export interface NewPayment {
   idempotency?: IdempotencyCompletion | undefined;
   /** The merchant row version (`xmin`) the event data was built from: the payment is written only while the row is still that version. */
   merchantVersion: string;
+  /** The trace of the create, taken before it joins a batch of other requests' creates. */
+  traceId: string | undefined;
 }
 
 /**
@@ -100,7 +113,7 @@ export interface NewPayment {
  */
 export async function insertPayments(db: SqlClient, items: NewPayment[]): Promise<boolean[]> {
   const rows = JSON.stringify(
-    items.map(({ p, event, idempotency, merchantVersion }) => ({
+    items.map(({ p, event, idempotency, merchantVersion, traceId }) => ({
       id: p.id,
       partner_id: p.partnerId,
       merchant_id: p.merchantId,
@@ -119,6 +132,7 @@ export async function insertPayments(db: SqlClient, items: NewPayment[]): Promis
       event_id: event.id,
       event_type: event.type,
       event_data: event.data,
+      trace_id: traceId ?? null,
       idem_partner: idempotency?.partnerId ?? null,
       idem_key: idempotency?.key ?? null,
       idem_status: idempotency?.statusCode ?? null,
@@ -126,13 +140,13 @@ export async function insertPayments(db: SqlClient, items: NewPayment[]): Promis
       idem_body: idempotency ? JSON.stringify(idempotency.body) : null,
     })),
   );
-  const jobs = JSON.stringify(items.flatMap(({ p, jobs }) => jobRows(jobs, p.createdAt, p.id)));
+  const jobs = JSON.stringify(items.flatMap(({ p, jobs, traceId }) => jobRows(jobs, p.createdAt, traceId, p.id)));
   const { rows: created } = await db.query<{ id: string }>(
     `WITH x AS MATERIALIZED (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
          id text, partner_id text, merchant_id text, merchant_version text, reference_id text, fiat_currency text, price_asset text, fiat_value numeric, status text,
          state_version integer, expires_at timestamptz, created_at timestamptz, checkout_success_url text, checkout_error_url text,
-         event_id text, event_type text, event_data jsonb, idem_partner text, idem_key text, idem_status integer, idem_body text)
+         event_id text, event_type text, event_data jsonb, trace_id text, idem_partner text, idem_key text, idem_status integer, idem_body text)
      ), ok AS MATERIALIZED (
        SELECT x.* FROM x JOIN merchants m ON m.id = x.merchant_id AND m.partner_id = x.partner_id AND m.deleted_at IS NULL AND m.xmin = x.merchant_version::xid
        WHERE EXISTS (SELECT 1 FROM crypto_settlements s WHERE s.merchant_id = m.id AND (x.price_asset IS NULL OR s.asset = x.price_asset))
@@ -144,8 +158,8 @@ export async function insertPayments(db: SqlClient, items: NewPayment[]): Promis
        FROM ok
        RETURNING id
      ), e AS (
-       INSERT INTO payment_events (id, payment_id, partner_id, type, state_version, created_at, data)
-       SELECT event_id, id, partner_id, event_type, state_version, created_at, event_data FROM ok
+       INSERT INTO payment_events (id, payment_id, partner_id, type, state_version, created_at, data, trace_id)
+       SELECT event_id, id, partner_id, event_type, state_version, created_at, event_data, trace_id FROM ok
      ), j AS (${INSERT_JOBS_FROM_PARAM('$2', 'ok')}
      ), i AS (
        UPDATE idempotency_keys k SET status_code = ok.idem_status, response_body = ok.idem_body

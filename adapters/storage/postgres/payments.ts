@@ -8,9 +8,10 @@ import { paymentStats } from './payment-stats.ts';
 import { createBatcher } from './batcher.ts';
 import { isUniqueViolation, type SqlClient, type SqlDb } from './sql-db.ts';
 import { NOTIFY_RETURNED_PAYMENT } from './change-channel.ts';
+import { currentTraceId } from '../../../server/domain/trace-context.ts';
 
-async function insertEvent(tx: SqlClient, e: { id: string; type: string }, p: PaymentRecord, at: Date, data: unknown) {
-  await tx.query('INSERT INTO payment_events (id, payment_id, partner_id, type, state_version, created_at, data) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+async function insertEvent(tx: SqlClient, e: { id: string; type: string }, p: PaymentRecord, at: Date, data: unknown, traceId: string | undefined) {
+  await tx.query('INSERT INTO payment_events (id, payment_id, partner_id, type, state_version, created_at, data, trace_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
     e.id,
     p.id,
     p.partnerId,
@@ -18,6 +19,7 @@ async function insertEvent(tx: SqlClient, e: { id: string; type: string }, p: Pa
     p.stateVersion,
     at,
     JSON.stringify(data),
+    traceId ?? null,
   ]);
 }
 
@@ -77,11 +79,13 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
       return rows[0] ? { txId: rows[0].tx_id, rawTx: rows[0].tx_raw } : null;
     },
     async create(p, extras) {
+      // Taken here, in the caller's trace: the batch may run in another request's.
+      const traceId = currentTraceId();
       const event = (merchant: MerchantRecord) => ({ id: extras.event.id, type: extras.event.type, data: extras.event.snapshot(p, merchant) });
       const known = merchantRows.get(p.merchantId);
       if (
         known?.merchant.partnerId === p.partnerId &&
-        (await createInBatch({ p, event: event(known.merchant), jobs: extras.jobs, idempotency: extras.idempotency, merchantVersion: known.version }))
+        (await createInBatch({ p, event: event(known.merchant), jobs: extras.jobs, idempotency: extras.idempotency, merchantVersion: known.version, traceId }))
       ) {
         return { ok: true };
       }
@@ -94,7 +98,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
         merchantRows.set(merchant.id, { version: locked.version, merchant });
         if (merchant.deletedAt) return { ok: false, reason: 'merchant_deleted' };
         if (!locked.payable) return { ok: false, reason: 'merchant_not_payable' };
-        const [created] = await insertPayments(tx, [{ p, event: event(merchant), jobs: extras.jobs, idempotency: extras.idempotency, merchantVersion: locked.version }]);
+        const [created] = await insertPayments(tx, [{ p, event: event(merchant), jobs: extras.jobs, idempotency: extras.idempotency, merchantVersion: locked.version, traceId }]);
         // Locked, the merchant cannot have changed; its settlement may have been deleted meanwhile.
         return created ? { ok: true } : { ok: false, reason: 'merchant_not_payable' };
       });
@@ -134,6 +138,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     },
 
     async transition(id, t) {
+      const traceId = currentTraceId();
       try {
         return await db.transaction(async (tx) => {
           const params: unknown[] = [id, t.from, t.to, t.at];
@@ -144,8 +149,8 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
             return { ok: false as const, current: cur.rows[0] ? toPayment(cur.rows[0]) : null };
           }
           const payment = toPayment(rows[0]);
-          await insertEvent(tx, t.event, payment, t.at, t.event.snapshot(payment));
-          if (t.jobs?.length) await tx.query(INSERT_JOBS_FROM_PARAM('$1'), [jobsParam(t.jobs, t.at)]);
+          await insertEvent(tx, t.event, payment, t.at, t.event.snapshot(payment), traceId);
+          if (t.jobs?.length) await tx.query(INSERT_JOBS_FROM_PARAM('$1'), [jobsParam(t.jobs, t.at, traceId)]);
           return { ok: true as const, payment };
         });
       } catch (err) {
@@ -157,6 +162,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     },
 
     async markRefunded(partnerId, merchantId, id, at, event) {
+      const traceId = currentTraceId();
       return db.transaction(async (tx) => {
         const { rows } = await tx.query(
           `UPDATE payments SET refunded_at = $4, state_version = state_version + 1, updated_at = $4
@@ -168,7 +174,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
           return { ok: false as const, current: cur.rows[0] ? toPayment(cur.rows[0]) : null };
         }
         const payment = toPayment(rows[0]);
-        await insertEvent(tx, { id: event.id, type: event.type }, payment, at, event.snapshot(payment));
+        await insertEvent(tx, { id: event.id, type: event.type }, payment, at, event.snapshot(payment), traceId);
         return { ok: true as const, payment };
       });
     },
@@ -195,6 +201,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
         stateVersion: Number(r.state_version),
         createdAt: r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at)),
         data: (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as unknown,
+        traceId: typeof r.trace_id === 'string' ? r.trace_id : null,
       }));
     },
   };

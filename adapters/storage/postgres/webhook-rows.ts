@@ -46,6 +46,8 @@ export function toDelivery(r: Row, attempts: WebhookAttemptRecord[]): WebhookDel
     createdAt: date(r.created_at),
     deliveredAt: dateOrNull(r.delivered_at),
     attempts,
+    traceId: strOrNull(r.trace_id),
+    paymentId: strOrNull(r.payment_id),
   };
 }
 
@@ -65,5 +67,6 @@ export function toEvent(r: Row): PaymentEventRecord {
     stateVersion: Number(r.state_version),
     createdAt: date(r.created_at),
     data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data,
+    traceId: strOrNull(r.trace_id),
   };
 }

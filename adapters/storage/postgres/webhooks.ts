@@ -4,6 +4,7 @@ import type { WebhookRepository } from '../../../server/ports/storage/webhooks.t
 import { createBatcher } from './batcher.ts';
 import { INSERT_JOBS_FROM_PARAM, jobsParam } from './payment-sql.ts';
 import type { SqlClient, SqlDb } from './sql-db.ts';
+import { currentTraceId } from '../../../server/domain/trace-context.ts';
 import { toAttempt, toDelivery, toEndpoint, toEvent, toPendingDelivery } from './webhook-rows.ts';
 
 type Row = Record<string, unknown>;
@@ -21,17 +22,20 @@ const PATCH_COLUMNS: Array<[keyof WebhookEndpointPatch, string]> = [
 ];
 
 /** Deliveries and the jobs that send them, in two statements whatever the batch size; jobs are created at `at`. */
-async function insertDeliveries(tx: SqlClient, deliveries: NewWebhookDelivery[], jobs: NewJob[], at: Date): Promise<void> {
+async function insertDeliveries(tx: SqlClient, deliveries: NewWebhookDelivery[], jobs: NewJob[], at: Date, traceId: string | undefined): Promise<void> {
   if (deliveries.length > 0) {
-    const rows = JSON.stringify(deliveries.map((d) => ({ ...d, createdAt: d.createdAt.toISOString() })));
+    const rows = JSON.stringify(
+      deliveries.map((d) => ({ ...d, createdAt: d.createdAt.toISOString(), traceId: d.traceId !== undefined ? d.traceId : (traceId ?? null), paymentId: d.paymentId ?? null })),
+    );
     await tx.query(
-      `INSERT INTO webhook_deliveries (id, endpoint_id, partner_id, event_id, event_type, body, status, created_at)
-       SELECT d."id", d."endpointId", d."partnerId", d."eventId", d."eventType", d."body", 'pending', d."createdAt"
-       FROM jsonb_to_recordset($1::jsonb) AS d("id" text, "endpointId" text, "partnerId" text, "eventId" text, "eventType" text, "body" text, "createdAt" timestamptz)`,
+      `INSERT INTO webhook_deliveries (id, endpoint_id, partner_id, event_id, event_type, body, status, created_at, trace_id, payment_id)
+       SELECT d."id", d."endpointId", d."partnerId", d."eventId", d."eventType", d."body", 'pending', d."createdAt", d."traceId", d."paymentId"
+       FROM jsonb_to_recordset($1::jsonb)
+         AS d("id" text, "endpointId" text, "partnerId" text, "eventId" text, "eventType" text, "body" text, "createdAt" timestamptz, "traceId" text, "paymentId" text)`,
       [rows],
     );
   }
-  if (jobs.length > 0) await tx.query(`${INSERT_JOBS_FROM_PARAM('$1')} ON CONFLICT (id) DO NOTHING`, [jobsParam(jobs, at)]);
+  if (jobs.length > 0) await tx.query(`${INSERT_JOBS_FROM_PARAM('$1')} ON CONFLICT (id) DO NOTHING`, [jobsParam(jobs, at, traceId)]);
 }
 
 /**
@@ -168,7 +172,7 @@ export function createWebhookRepository(db: SqlDb): WebhookRepository {
            WHERE (payment_id, state_version) IN (
              SELECT payment_id, state_version FROM payment_events WHERE dispatched_at IS NULL
              ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-           RETURNING id, payment_id, partner_id, type, state_version, created_at, data`,
+           RETURNING id, payment_id, partner_id, type, state_version, created_at, data, trace_id`,
           [limit, now],
         );
         if (rows.length === 0) return { events: 0, deliveries: 0 };
@@ -185,12 +189,14 @@ export function createWebhookRepository(db: SqlDb): WebhookRepository {
           if (mine.length > 0) items.push({ event, apiVersion: String(mine[0]!.default_version), endpointIds: mine.map((r) => String(r.id)) });
         }
         const { deliveries, jobs } = items.length > 0 ? plan(items) : { deliveries: [], jobs: [] };
-        await insertDeliveries(tx, deliveries, jobs, now);
+        // The plan names each delivery's and job's trace (its events'); none is taken from this pass.
+        await insertDeliveries(tx, deliveries, jobs, now, undefined);
         return { events: events.length, deliveries: deliveries.length };
       });
     },
     async createDelivery(d, job) {
-      await db.transaction((tx) => insertDeliveries(tx, [d], [job], d.createdAt));
+      const traceId = currentTraceId();
+      await db.transaction((tx) => insertDeliveries(tx, [d], [job], d.createdAt, traceId));
     },
     async getEvent(partnerId, eventId) {
       const { rows } = await db.query<Row>('SELECT * FROM payment_events WHERE id = $1 AND partner_id = $2', [eventId, partnerId]);

@@ -6,6 +6,11 @@ export interface NewJob {
   type: string;
   payload: Record<string, unknown>;
   runAt: Date;
+  /**
+   * The trace (request id) that caused it, for its log lines (server/domain/trace-context.ts).
+   * Unset: the storage stamps the trace current when it is written; null: none.
+   */
+  traceId?: string | null;
 }
 
 /** An outbox job as stored. */
@@ -19,4 +24,9 @@ export interface JobRecord {
   completedAt: Date | null;
   attempts: number;
   lastError: string | null;
+  /** Null for jobs written outside any trace, and for those written before traces were kept. */
+  traceId: string | null;
 }
+
+/** A job to write on its own (`JobRepository.insert`). */
+export type JobToInsert = Pick<JobRecord, 'id' | 'type' | 'payload' | 'runAt' | 'createdAt'> & Pick<NewJob, 'traceId'>;

@@ -47,6 +47,8 @@ export interface PaymentEventRecord {
   stateVersion: number;
   createdAt: Date;
   data: unknown;
+  /** The trace of the change that wrote it (null: none, or written before traces were kept); its deliveries run in it. */
+  traceId?: string | null;
 }
 
 /** Fields a transition may set besides the status. */

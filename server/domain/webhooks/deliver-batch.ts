@@ -23,8 +23,8 @@ export interface BatchSenderDeps {
 }
 
 /** The one-delivery job a failed attempt's retry runs as. Its id is fixed by delivery and attempt, so writing it twice writes it once. */
-export function retryJob(d: Pick<WebhookDeliveryRecord, 'id' | 'endpointId'>, attempted: number, runAt: Date): NewJob {
-  return { id: `job_whr_${d.id}_${attempted}`, type: 'webhook.deliver', payload: { deliveryId: d.id, endpointId: d.endpointId }, runAt };
+export function retryJob(d: Pick<WebhookDeliveryRecord, 'id' | 'endpointId' | 'traceId'>, attempted: number, runAt: Date): NewJob {
+  return { id: `job_whr_${d.id}_${attempted}`, type: 'webhook.deliver', payload: { deliveryId: d.id, endpointId: d.endpointId }, runAt, traceId: d.traceId ?? null };
 }
 
 /**

@@ -9,6 +9,7 @@ import { DELIVERY_TIMEOUT_MS, nextAttemptDelay, WEBHOOK_RETRY_SCHEDULE_MS } from
 import { signedHeaders } from './signing.ts';
 import { isAllowedLoopback } from './url-policy.ts';
 import { BATCH_BUDGET_MS, createBatchSender } from './deliver-batch.ts';
+import { runInTrace, traceparentFor } from '../trace-context.ts';
 import { recordDelivery } from './delivery-metrics.ts';
 import type { MetricsPort } from '../../ports/metrics.ts';
 
@@ -93,8 +94,11 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
   const typicalMs = new LRUCache<string, number>({ max: 10_000 });
   const busy = (endpointId: string) => (inFlight.get(endpointId)?.size ?? 0) >= cap;
 
-  async function post(endpoint: WebhookEndpointRecord, delivery: Pick<WebhookDeliveryRecord, 'eventId' | 'body'>, now: number): Promise<AttemptResult> {
-    const headers = { ...signedHeaders(delivery.eventId, now, delivery.body, signingSecrets(endpoint, now)), 'content-type': 'application/json' };
+  async function post(endpoint: WebhookEndpointRecord, delivery: Pick<WebhookDeliveryRecord, 'eventId' | 'body' | 'traceId'>, now: number): Promise<AttemptResult> {
+    const headers: Record<string, string> = { ...signedHeaders(delivery.eventId, now, delivery.body, signingSecrets(endpoint, now)), 'content-type': 'application/json' };
+    // Unsigned and informative: a receiver may join its handling to the trace of the change.
+    const traceparent = traceparentFor(delivery.traceId);
+    if (traceparent) headers.traceparent = traceparent;
     const started = performance.now();
     const took = () => Math.round(performance.now() - started);
     try {
@@ -170,15 +174,23 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
       deps.logger.warn({ endpointId: endpoint.id }, 'webhook endpoint answered 410 Gone; disabled');
       await deps.storage.webhooks.updateEndpoint(endpoint.partnerId, endpoint.id, { enabled: false, disabledReason: 'gone', updatedAt: new Date(deps.clock.now()) });
     }
+    // One line per recorded attempt, in the delivery's trace (see attemptTraced).
+    deps.logger.info(
+      { deliveryId: delivery.id, endpointId: endpoint.id, eventType: delivery.eventType, attempt, statusCode: result.statusCode, ms: Math.round(took), status },
+      'webhook attempt',
+    );
     if (nextAttemptAt) return { retryAt: nextAttemptAt };
   }
+
+  // Each attempt runs, and logs, in the trace of the change that caused its event: a batch mixes payments.
+  const attemptTraced = (found: Found) => runInTrace({ traceId: found.delivery.traceId ?? undefined, paymentId: found.delivery.paymentId ?? undefined }, () => attemptFound(found));
 
   const sendBatch = createBatchSender({
     storage: deps.storage,
     clock: deps.clock,
     cap,
     budgetMs: deps.batchBudgetMs ?? BATCH_BUDGET_MS,
-    attempt: attemptFound,
+    attempt: attemptTraced,
     wait: (endpointId) => later(endpointId).retryAt.getTime() - deps.clock.now(),
     ...(deps.onJobsWritten ? { onJobsWritten: deps.onJobsWritten } : {}),
   });
@@ -191,7 +203,7 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
     // One read for the delivery and its endpoint (shared with the attempts in flight at once).
     const found = await deps.storage.webhooks.getDeliveryToSend(String(job.payload.deliveryId));
     if (!found || found.delivery.status !== 'pending') return;
-    const outcome = await attemptFound(found);
+    const outcome = await attemptTraced(found);
     return outcome === 'busy' ? later(found.delivery.endpointId) : outcome;
   };
 }

@@ -34,21 +34,25 @@ export function deliveryJob(d: Pick<NewWebhookDelivery, 'id' | 'endpointId' | 'c
 export function planDeliveries(items: WebhookDispatchItem[], now: number): WebhookDeliveryPlan {
   const planned = items.flatMap(({ event, apiVersion, endpointIds }) => {
     const body = envelopeOf(event, apiVersion);
-    return endpointIds.map((endpointId) => ({ endpointId, partnerId: event.partnerId, eventId: event.id, eventType: event.type, body, createdAt: new Date(now) }));
+    const traced = { traceId: event.traceId ?? null, paymentId: event.paymentId };
+    return endpointIds.map((endpointId) => ({ endpointId, partnerId: event.partnerId, eventId: event.id, eventType: event.type, body, createdAt: new Date(now), ...traced }));
   });
   const ids = planned.map(() => newDeliveryId(now)).sort();
   const deliveries = planned.map((d, i) => ({ id: ids[i]!, ...d }));
-  const byEndpoint = new Map<string, string[]>();
+  const byEndpoint = new Map<string, { ids: string[]; traceIds: Set<string | null> }>();
   for (const d of deliveries) {
-    const list = byEndpoint.get(d.endpointId) ?? [];
-    list.push(d.id);
-    byEndpoint.set(d.endpointId, list);
+    const batch = byEndpoint.get(d.endpointId) ?? { ids: [], traceIds: new Set() };
+    batch.ids.push(d.id);
+    batch.traceIds.add(d.traceId);
+    byEndpoint.set(d.endpointId, batch);
   }
-  const jobs = [...byEndpoint].map(([endpointId, deliveryIds]) => ({
+  // A batch job is in its deliveries' trace when they share one; each delivery is sent in its own.
+  const jobs = [...byEndpoint].map(([endpointId, { ids, traceIds }]) => ({
     id: newId('job', now),
     type: 'webhook.deliver',
-    payload: { endpointId, deliveryIds },
+    payload: { endpointId, deliveryIds: ids },
     runAt: new Date(now),
+    traceId: traceIds.size === 1 ? [...traceIds][0]! : null,
   }));
   return { deliveries, jobs };
 }

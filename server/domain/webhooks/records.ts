@@ -48,6 +48,9 @@ export interface WebhookDeliveryRecord {
   createdAt: Date;
   deliveredAt: Date | null;
   attempts: WebhookAttemptRecord[];
+  /** The trace of the change that caused its event, and the event's payment (null for a test event): its attempts are logged in them. */
+  traceId?: string | null;
+  paymentId?: string | null;
 }
 
 /** A delivery to write (pending, not yet attempted). */

@@ -26,12 +26,22 @@ type Partner = Pick<PartnerRecord, 'id' | 'defaultVersion'>;
 async function deliver(
   deps: WebhookDeliveryDeps,
   e: WebhookEndpointRecord,
-  event: Pick<PaymentEventRecord, 'id' | 'type' | 'createdAt' | 'data'>,
+  event: Pick<PaymentEventRecord, 'id' | 'type' | 'createdAt' | 'data'> & { paymentId?: string },
   apiVersion: string,
 ): Promise<WebhookDeliveryRecord> {
   const now = deps.clock.now();
   const body = envelopeOf(event, apiVersion);
-  const d = { id: newDeliveryId(now), endpointId: e.id, partnerId: e.partnerId, eventId: event.id, eventType: event.type, body, createdAt: new Date(now) };
+  // Its trace is the request's that asks for it (the storage takes the current one).
+  const d = {
+    id: newDeliveryId(now),
+    endpointId: e.id,
+    partnerId: e.partnerId,
+    eventId: event.id,
+    eventType: event.type,
+    body,
+    createdAt: new Date(now),
+    paymentId: event.paymentId ?? null,
+  };
   await deps.storage.webhooks.createDelivery(d, deliveryJob(d));
   deps.onJobsWritten?.();
   return { ...d, status: 'pending', attemptCount: 0, lastStatusCode: null, nextAttemptAt: new Date(now), deliveredAt: null, attempts: [] };

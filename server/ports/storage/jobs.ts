@@ -1,12 +1,16 @@
-import type { JobRecord } from '../../domain/jobs/records.ts';
+import type { JobRecord, JobToInsert } from '../../domain/jobs/records.ts';
 
 /**
  * The job outbox. A job is relayed to the queue by one relay only, and completed once: a
  * duplicate delivery of a job finds it done.
  */
 export interface JobRepository {
-  /** Writes jobs on their own (jobs that go with a state change are written by that change's unit). */
-  insert(jobs: Array<Pick<JobRecord, 'id' | 'type' | 'payload' | 'runAt' | 'createdAt'>>): Promise<void>;
+  /**
+   * Writes jobs on their own (jobs that go with a state change are written by that change's unit).
+   * Every job write, here and in those units, keeps the job's `traceId`, or when it is unset the
+   * trace current at the call (server/domain/trace-context.ts), so the job runs in that trace.
+   */
+  insert(jobs: JobToInsert[]): Promise<void>;
   /**
    * Up to `limit` jobs not yet handed to the queue, oldest first. Concurrent relays (several
    * processes) get disjoint sets.
