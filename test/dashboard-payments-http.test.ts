@@ -276,5 +276,20 @@ describe('dashboard payments, refunds, cancels and CSV', () => {
         .sort(),
     ).toEqual(['bulk-51', 'bulk-510', 'bulk-511', 'bulk-512', 'bulk-513', 'bulk-514', 'bulk-515', 'bulk-516', 'bulk-517', 'bulk-518', 'bulk-519']);
     expect((await owner.get('/dashboard/payments.csv?to=nope')).status).toBe(400);
+
+    // The list pages by keyset, 50 a page, with no payment twice.
+    const seen = new Set<string>();
+    let href: string | undefined = '/dashboard/payments';
+    let pages = 0;
+    while (href) {
+      const html = (await owner.get(href)).text;
+      const onPage = [...html.matchAll(/data-payment-id="([^"]+)"/g)].map((m) => m[1]!);
+      expect(onPage.length).toBeLessThanOrEqual(50);
+      for (const id of onPage) seen.add(id);
+      href = /href="(\/dashboard\/payments\?after=[^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
+      pages++;
+    }
+    expect(pages).toBe(11);
+    expect(seen.size).toBe(525);
   }, 120_000);
 });
