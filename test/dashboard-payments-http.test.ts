@@ -282,7 +282,7 @@ describe('dashboard payments, refunds, cancels and CSV', () => {
     let href: string | undefined = '/dashboard/payments';
     let pages = 0;
     while (href) {
-      const html = (await owner.get(href)).text;
+      const html: string = (await owner.get(href)).text;
       const onPage = [...html.matchAll(/data-payment-id="([^"]+)"/g)].map((m) => m[1]!);
       expect(onPage.length).toBeLessThanOrEqual(50);
       for (const id of onPage) seen.add(id);

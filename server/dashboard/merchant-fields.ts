@@ -11,14 +11,15 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 /**
  * The merchant form checked by the API's own schema (spec/merchants: name and email lengths, the
- * email pattern, the logo URL's shape), compiled from the newest generated document: the
+ * email pattern, the logo URL's shape), compiled from the newest released document: the
  * dashboard has no copy of those limits, so a spec change changes both at once.
  */
 let compiled: ValidateFunction | undefined;
 function schemaCheck(): ValidateFunction {
   if (compiled) return compiled;
-  const docs = loadOpenApiDocs();
-  const doc = [...docs.values()].pop()!;
+  // The newest released version's schema (a preview may still change).
+  const docs = [...loadOpenApiDocs()];
+  const doc = (docs.filter(([version]) => !version.includes('preview')).pop() ?? docs.pop()!)[1];
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema(JSON.parse(JSON.stringify(doc).replaceAll('"#/components/', '"doc#/components/')) as object, 'doc');
