@@ -3,6 +3,8 @@ import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
 import type { KeyRevocations } from '../auth/revocations.ts';
 import type { SessionPolicy } from '../domain/users/sessions.ts';
+import type { AssetRegistry } from '../domain/assets.ts';
+import type { MetricsPort } from '../ports/metrics.ts';
 
 /** What the dashboard is built from (server/app.ts mounts it when these are given). */
 export interface DashboardOptions {
@@ -24,4 +26,9 @@ export interface DashboardDeps extends DashboardOptions {
   keyTrustMs: number;
   /** Told of each revocation, so this process's API refuses the key at once. */
   keyRevocations: KeyRevocations;
+  /** The API's merchant, settlement and payment use cases run with these, as its handlers do. */
+  assets: AssetRegistry;
+  checkLogo?: (url: string) => Promise<string[]>;
+  onJobsWritten?: () => void;
+  metrics?: MetricsPort;
 }

@@ -5,6 +5,10 @@ import type { DashboardDeps } from './deps.ts';
 import { accountRoutes } from './account.ts';
 import { auditRoutes } from './audit.ts';
 import { keyRoutes } from './keys.ts';
+import { merchantRoutes } from './merchants.ts';
+import { settlementRoutes } from './settlements.ts';
+import { paymentRoutes } from './payments.ts';
+import { paymentCsvRoutes } from './payment-csv.ts';
 import { checkCsrf, loadSession, requireSignIn } from './session.ts';
 import { signInRoutes } from './sign-in.ts';
 import { userRoutes } from './users.ts';
@@ -46,6 +50,10 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   dash.use(userRoutes(deps));
   dash.use(auditRoutes(deps));
   dash.use(accountRoutes(deps));
+  dash.use(merchantRoutes(deps));
+  dash.use(settlementRoutes(deps));
+  dash.use(paymentCsvRoutes(deps));
+  dash.use(paymentRoutes(deps));
   dash.use((_req, res) => sendErrorPage(res, 404, 'Not found', 'There is no such dashboard page.'));
   // A malformed or oversized form answers a page, never the API's JSON or a stack trace.
   dash.use(((err, _req, res, next) => {

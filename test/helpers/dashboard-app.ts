@@ -6,6 +6,7 @@ import type { Role } from '../../server/domain/users/records.ts';
 import { dashboardClient } from '../../server/dashboard/test-support/dashboard-client.ts';
 import { storageBackends, type TestStorage } from './backends.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
+import type { AppDeps } from '../../server/app.ts';
 
 export const PASSWORD = 'a long enough passphrase';
 
@@ -14,7 +15,7 @@ export const PASSWORD = 'a long enough passphrase';
  * called in, trusting one proxy hop so each client can have its own address; sign-in limited to
  * 5 attempts per account and 12 per address, then one a minute.
  */
-export function useDashboardApp() {
+export function useDashboardApp(extra: Partial<AppDeps> = {}) {
   let store: (TestStorage & { dispose(): Promise<void> }) | undefined;
   let app: TestApp | undefined;
   let n = 0;
@@ -23,6 +24,7 @@ export function useDashboardApp() {
     store = await backends[backends.length - 1]!.open();
     app = await startTestApp(store, {
       trustProxyHops: 1,
+      ...extra,
       dashboard: {
         signInLimiters: {
           perAccount: createMemoryRateLimiter({ perSecond: 1 / 60, burst: 5 }, systemClock),

@@ -21,6 +21,7 @@ import { startTestApp, type TestApp } from './test-app.ts';
 import type { TestStorage } from './backends.ts';
 import { createWebhookDispatcher } from '../../server/jobs/webhook-dispatcher.ts';
 import { traceLogFields } from '../../server/domain/trace-context.ts';
+import type { DashboardOptions } from '../../server/dashboard/index.ts';
 
 /**
  * The whole service on the sandbox chains, as a wallet meets it: PGlite, the inline job queue
@@ -56,6 +57,8 @@ export interface GatewayEnvOptions {
   logger?: Logger;
   /** Loopback webhook endpoints allowed, and a webhook dispatcher running beside the jobs. */
   webhooks?: { schedule: number[] };
+  /** The partner dashboard served too (its sign-in limiters). */
+  dashboard?: DashboardOptions;
 }
 
 /** The in-process wiring: adapters over the sandbox objects, on the given clock. */
@@ -122,6 +125,7 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
     onJobsWritten: () => notify(),
     ...(opts.quoteTtlS ? { quoteTtlS: opts.quoteTtlS } : {}),
     ...(opts.extraRoutes ? { extraRoutes: opts.extraRoutes } : {}),
+    ...(opts.dashboard ? { dashboard: opts.dashboard } : {}),
   });
   return {
     t,

@@ -20,7 +20,15 @@ export type AuditAction =
   | 'user.remove'
   | 'user.password_change'
   | 'session.sign_in'
-  | 'session.sign_out_everywhere';
+  | 'session.sign_out_everywhere'
+  | 'merchant.create'
+  | 'merchant.update'
+  | 'merchant.delete'
+  | 'settlement.create'
+  | 'settlement.update'
+  | 'settlement.delete'
+  | 'payment.refund'
+  | 'payment.cancel';
 
 export type AuditDetail = Record<string, string | number | boolean | null>;
 

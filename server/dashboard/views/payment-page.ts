@@ -1,0 +1,73 @@
+import { attrs, esc } from '../../pages/html.ts';
+import type { AssetRegistry } from '../../domain/assets.ts';
+import type { MerchantRecord } from '../../domain/merchants/records.ts';
+import type { PaymentEventRecord, PaymentRecord } from '../../domain/payments/records.ts';
+import { effectiveStatus } from '../../domain/payments/view.ts';
+import { can } from '../../domain/users/permissions.ts';
+import type { Signed } from '../signed.ts';
+import { problemList } from './merchant-form.ts';
+import { paidText, priceText } from './money.ts';
+import { statusTag } from './payments-page.ts';
+import { buttonForm, shell, when } from './shell.ts';
+
+const fact = (label: string, value: string, id?: string) => `<dt>${esc(label)}</dt><dd${attrs({ id })}>${value}</dd>`;
+
+function actions(s: Signed, p: PaymentRecord, now: number): string {
+  if (!can(s.user.role, 'payments:write')) return '';
+  const st = effectiveStatus(p, now);
+  const base = `/dashboard/payments/${p.id}`;
+  const out: string[] = [];
+  if (st === 'requires_action')
+    out.push(buttonForm(s, `${base}/cancel`, 'Cancel payment', { confirm: 'Cancel this payment? The buyer can no longer pay it.', className: 'danger' }));
+  if (st === 'succeeded' && !p.refundedAt)
+    out.push(
+      buttonForm(s, `${base}/refund`, 'Mark refunded', {
+        confirm: 'Mark this payment refunded? Return the funds to the buyer from the merchant’s wallet; this cannot be undone.',
+        className: 'danger',
+      }),
+    );
+  return out.length ? `<div class="actions">${out.join('')}</div>` : '';
+}
+
+export function paymentPage(
+  s: Signed,
+  o: { payment: PaymentRecord; merchant: MerchantRecord | null; events: PaymentEventRecord[]; assets: AssetRegistry; now: number; notice?: string; problems?: string[] },
+): string {
+  const p = o.payment;
+  const timeline = o.events
+    .map((e) => `<li${attrs({ 'data-event': e.type })}><time${attrs({ datetime: e.createdAt.toISOString() })}>${esc(when(e.createdAt))}</time> <code>${esc(e.type)}</code></li>`)
+    .join('');
+  const buyer = p.buyerAccount ? `<code>${esc(p.buyerAccount)}</code>${p.buyerProviderName ? ` <span class="muted">via ${esc(p.buyerProviderName)}</span>` : ''}` : '—';
+  return shell(s, {
+    title: `Payment ${p.referenceId}`,
+    tab: 'payments',
+    body: `<p><a href="/dashboard/payments">← All payments</a></p>
+${o.notice ? `<p class="notice" role="status">${esc(o.notice)}</p>` : ''}
+${problemList(o.problems)}
+<section class="card wide" aria-labelledby="facts">
+<h2 id="facts">${statusTag(p, o.now)}</h2>
+<dl class="facts">
+${fact('Payment id', `<code>${esc(p.id)}</code>`)}
+${fact('Merchant', o.merchant ? `<a${attrs({ href: `/dashboard/merchants/${o.merchant.id}` })}>${esc(o.merchant.name)}</a>` : esc(p.merchantId))}
+${fact('Reference', esc(p.referenceId))}
+${fact('Amount', esc(priceText(p, o.assets)), 'amount')}
+${fact('Paid', esc(paidText(p, o.assets) || '—'), 'paid')}
+${fact('Network', p.network ? `<code>${esc(p.network)}</code>` : '—')}
+${fact('Buyer', buyer, 'buyer')}
+${fact('Transaction', p.txId ? `<code>${esc(p.txId)}</code>` : '—', 'tx')}
+${fact('Created', esc(when(p.createdAt)))}
+${fact('Expires', esc(when(p.expiresAt)))}
+${p.succeededAt ? fact('Succeeded', esc(when(p.succeededAt))) : ''}
+${p.refundedAt ? fact('Refunded', esc(when(p.refundedAt))) : ''}
+${p.cancelledAt ? fact('Cancelled', esc(`${when(p.cancelledAt)} (${p.cancelledReason ?? ''})`)) : ''}
+${p.failureCode ? fact('Failure', `<code>${esc(p.failureCode)}</code>`) : ''}
+</dl>
+${actions(s, p, o.now)}
+</section>
+<section class="card wide" aria-labelledby="timeline">
+<h2 id="timeline">Timeline</h2>
+<p class="muted">The events your webhooks receive, oldest first.</p>
+${timeline ? `<ol class="timeline">${timeline}</ol>` : '<p>No events yet.</p>'}
+</section>`,
+  });
+}
