@@ -20,7 +20,21 @@ export type AuditAction =
   | 'user.remove'
   | 'user.password_change'
   | 'session.sign_in'
-  | 'session.sign_out_everywhere';
+  | 'session.sign_out_everywhere'
+  | 'merchant.create'
+  | 'merchant.update'
+  | 'merchant.delete'
+  | 'settlement.add'
+  | 'settlement.change'
+  | 'settlement.remove'
+  | 'webhook_endpoint.create'
+  | 'webhook_endpoint.update'
+  | 'webhook_endpoint.enable'
+  | 'webhook_endpoint.disable'
+  | 'webhook_endpoint.rotate_secret'
+  | 'webhook_endpoint.delete'
+  | 'payment.refund'
+  | 'payment.cancel';
 
 export type AuditDetail = Record<string, string | number | boolean | null>;
 
