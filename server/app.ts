@@ -216,7 +216,18 @@ export function createApp(given: AppDeps): Express {
   app.use((req, res, next) => (req.path.startsWith('/v1/') ? api(req, res, next) : next()));
   // The partner dashboard: its own pages, session and CSP (server/dashboard).
   if (deps.dashboard)
-    app.use(dashboardRouter({ ...deps.dashboard, storage: deps.storage, clock: deps.clock, mode: deps.mode ?? 'sandbox', keyTrustMs: deps.keyTrustMs ?? 1000, keyRevocations }));
+    app.use(
+      dashboardRouter({
+        ...deps.dashboard,
+        storage: deps.storage,
+        clock: deps.clock,
+        mode: deps.mode ?? 'sandbox',
+        keyTrustMs: deps.keyTrustMs ?? 1000,
+        keyRevocations,
+        webhookEndpoints: deps.webhookEndpoints,
+        ...(deps.onJobsWritten ? { onJobsWritten: deps.onJobsWritten } : {}),
+      }),
+    );
   // Buyer pages and /docs: their own CSP (page-csp.ts).
   app.use(pagesRouter({ ...deps, payBaseUrl: deps.payBaseUrl ?? 'http://localhost:3000/pay', docs, collectDataSecret }));
   if (deps.extraRoutes) app.use(deps.extraRoutes);

@@ -3,6 +3,7 @@ import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
 import type { KeyRevocations } from '../auth/revocations.ts';
 import type { SessionPolicy } from '../domain/users/sessions.ts';
+import type { EndpointUrlPolicy } from '../domain/webhooks/url-policy.ts';
 
 /** What the dashboard is built from (server/app.ts mounts it when these are given). */
 export interface DashboardOptions {
@@ -24,4 +25,8 @@ export interface DashboardDeps extends DashboardOptions {
   keyTrustMs: number;
   /** Told of each revocation, so this process's API refuses the key at once. */
   keyRevocations: KeyRevocations;
+  /** What a webhook endpoint URL must satisfy: the API's own policy, so both refuse the same URLs. */
+  webhookEndpoints: EndpointUrlPolicy;
+  /** Called after a delivery job was written (test event, redelivery), so the relay hands it on at once. */
+  onJobsWritten?: () => void;
 }

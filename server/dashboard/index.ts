@@ -8,6 +8,7 @@ import { keyRoutes } from './keys.ts';
 import { checkCsrf, loadSession, requireSignIn } from './session.ts';
 import { signInRoutes } from './sign-in.ts';
 import { userRoutes } from './users.ts';
+import { webhookRoutes } from './webhooks.ts';
 import { sendErrorPage } from './views/error-page.ts';
 
 export type { DashboardOptions } from './deps.ts';
@@ -43,6 +44,7 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   dash.get('/dashboard', (_req, res) => res.redirect(303, '/dashboard/keys'));
   dash.use(requireSignIn);
   dash.use(keyRoutes(deps));
+  dash.use(webhookRoutes(deps));
   dash.use(userRoutes(deps));
   dash.use(auditRoutes(deps));
   dash.use(accountRoutes(deps));

@@ -75,7 +75,7 @@ function deliveryView(d: WebhookDeliveryRecord) {
  * An attempt's error as the partner sees it: a class, never a socket message (attempts recorded
  * before errors were classed may hold one), so the log cannot tell a closed port from an open one.
  */
-function shownError(error: string | null): string | null {
+export function shownError(error: string | null): string | null {
   if (error === null || error === 'timeout' || error === 'connection_failed' || error === 'endpoint disabled or deleted') return error;
   return error.startsWith('timeout') ? 'timeout' : 'connection_failed';
 }

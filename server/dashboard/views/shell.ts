@@ -17,7 +17,7 @@ export function buttonForm(s: Signed, action: string, label: string, opts: { con
 /** UTC, to the minute: what a log reader compares across people in different zones. */
 export const when = (d: Date | null | undefined) => (d ? `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '—');
 
-type Tab = 'keys' | 'users' | 'audit' | 'account';
+type Tab = 'keys' | 'webhooks' | 'users' | 'audit' | 'account';
 
 /** Sends a page: the buyer pages' strict CSP (scripts and styles from 'self' only, no framing), never cached. */
 export function sendPage(res: Response, status: number, html: string): void {
@@ -29,6 +29,7 @@ export function sendPage(res: Response, status: number, html: string): void {
 export function shell(s: Signed, o: { title: string; tab: Tab; body: string }): string {
   const tabs: Array<[Tab, string, boolean]> = [
     ['keys', 'API keys', true],
+    ['webhooks', 'Webhooks', true],
     ['users', 'Users', can(s.user.role, 'users:manage')],
     ['audit', 'Audit log', can(s.user.role, 'audit:read')],
     ['account', 'Your account', true],

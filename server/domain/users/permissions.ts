@@ -4,11 +4,11 @@ import type { Role } from './records.ts';
  * What each role may do: the one table every check reads (dashboard pages, their buttons and
  * their POSTs alike), so a button hidden from a role is also a request refused to it.
  */
-export type Permission = 'read' | 'keys:write' | 'users:manage' | 'audit:read';
+export type Permission = 'read' | 'keys:write' | 'users:manage' | 'audit:read' | 'webhooks:write';
 
 const PERMISSIONS: Record<Role, readonly Permission[]> = {
-  owner: ['read', 'keys:write', 'users:manage', 'audit:read'],
-  developer: ['read', 'keys:write'],
+  owner: ['read', 'keys:write', 'users:manage', 'audit:read', 'webhooks:write'],
+  developer: ['read', 'keys:write', 'webhooks:write'],
   viewer: ['read'],
 };
 
