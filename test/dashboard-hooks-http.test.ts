@@ -200,3 +200,58 @@ describe('dashboard webhooks', () => {
     expect(audit.text).toContain(owner.email);
   });
 });
+
+describe('dashboard settings', () => {
+  it('owners only: a developer and a viewer get 403 on the page and its POSTs', async () => {
+    const p = await t.newPartner();
+    for (const role of ['developer', 'viewer'] as const) {
+      const c = await signedIn(role, p.id);
+      expect((await c.get('/dashboard/settings')).status).toBe(403);
+      expect((await c.get('/dashboard/webhooks')).text).not.toContain('href="/dashboard/settings"');
+      expect((await c.post('/dashboard/settings/api-version', { version: '2026-02-19.preview' })).status).toBe(403);
+      expect((await c.post('/dashboard/settings/time-zone', { timeZone: 'Europe/Berlin' })).status).toBe(403);
+    }
+    expect((await t.storage.partners.get(p.id))!.defaultVersion).toBe('2026-02-18');
+  });
+
+  it('upgrades the pinned API version with a note of what changes, never back; the API then answers in it', async () => {
+    const p = await t.newPartner('2026-02-18');
+    const owner = await signedIn('owner', p.id);
+    const page = await owner.get('/dashboard/settings');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<code id="pinned-version">2026-02-18</code>');
+    expect(page.text).toContain('checkout');
+    expect((await owner.post('/dashboard/settings/api-version', { version: '2026-01-01' })).status).toBe(400);
+    expect((await owner.post('/dashboard/settings/api-version', { version: '2026-02-19.preview' })).headers.get('location')).toBe('/dashboard/settings?done=version');
+    expect((await t.storage.partners.get(p.id))!.defaultVersion).toBe('2026-02-19.preview');
+    expect(await eventually(async () => (await t.call('GET', '/v1/merchants', { key: p.key })).headers.get('svc-version') === '2026-02-19.preview', 5000)).toBe(true);
+    // Back is refused: the newest version offers no upgrade, and a forged POST is a 400.
+    expect((await owner.get('/dashboard/settings')).text).toContain('This is the newest version.');
+    const back = await owner.post('/dashboard/settings/api-version', { version: '2026-02-18' });
+    expect(back.status).toBe(400);
+    expect((await t.storage.partners.get(p.id))!.defaultVersion).toBe('2026-02-19.preview');
+    const log = await t.storage.auditLog.listByPartner(p.id, { limit: 10 });
+    expect(log.filter((e) => e.action === 'settings.api_version').map((e) => e.detail)).toEqual([{ from: '2026-02-18', to: '2026-02-19.preview' }]);
+  });
+
+  it('sets the time zone (an IANA name, checked) and the pages show times in it', async () => {
+    const p = await t.newPartner();
+    const owner = await signedIn('owner', p.id);
+    for (const bad of ['Mars/Olympus', 'Europe/Berlin<script>', '', 'x'.repeat(100)]) {
+      const r = await owner.post('/dashboard/settings/time-zone', { timeZone: bad });
+      expect(r.status, bad).toBe(400);
+      expect(r.text).not.toContain('<script>');
+    }
+    expect((await t.storage.partners.get(p.id))!.timeZone).toBeUndefined();
+    expect((await owner.post('/dashboard/settings/time-zone', { timeZone: 'asia/tokyo' })).status).toBe(303);
+    expect((await t.storage.partners.get(p.id))!.timeZone).toBe('Asia/Tokyo');
+    const rx = await startReceiver();
+    const id = endpointIdIn((await owner.post('/dashboard/webhooks', { url: rx.url(), events: 'payment.succeeded' })).text);
+    const created = (await t.storage.webhooks.getEndpoint(p.id, id))!.createdAt;
+    const tokyo = new Date(created.getTime() + 9 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
+    expect((await owner.get('/dashboard/webhooks')).text).toContain(`${tokyo} Asia/Tokyo`);
+    expect((await owner.post('/dashboard/settings/time-zone', { timeZone: 'UTC' })).status).toBe(303);
+    expect((await t.storage.partners.get(p.id))!.timeZone).toBeUndefined();
+    await rx.stop();
+  });
+});

@@ -9,6 +9,7 @@ import { checkCsrf, loadSession, requireSignIn } from './session.ts';
 import { signInRoutes } from './sign-in.ts';
 import { userRoutes } from './users.ts';
 import { webhookRoutes } from './webhooks.ts';
+import { settingsRoutes } from './settings.ts';
 import { sendErrorPage } from './views/error-page.ts';
 
 export type { DashboardOptions } from './deps.ts';
@@ -47,6 +48,7 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   dash.use(webhookRoutes(deps));
   dash.use(userRoutes(deps));
   dash.use(auditRoutes(deps));
+  dash.use(settingsRoutes(deps));
   dash.use(accountRoutes(deps));
   dash.use((_req, res) => sendErrorPage(res, 404, 'Not found', 'There is no such dashboard page.'));
   // A malformed or oversized form answers a page, never the API's JSON or a stack trace.

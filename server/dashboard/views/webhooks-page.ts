@@ -4,7 +4,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/event-types.ts';
 import { can } from '../../domain/users/permissions.ts';
 import type { Signed } from '../signed.ts';
 import { shownError } from '../../handlers/webhooks.ts';
-import { buttonForm, csrfField, shell, when } from './shell.ts';
+import { buttonForm, csrfField, shell, whenIn } from './shell.ts';
 
 const base = (e: Pick<WebhookEndpointRecord, 'id'>) => `/dashboard/webhooks/${encodeURIComponent(e.id)}`;
 const state = (e: WebhookEndpointRecord) =>
@@ -30,7 +30,7 @@ export function webhooksPage(s: Signed, o: { endpoints: WebhookEndpointRecord[];
 <td data-label="URL"><a${attrs({ href: base(e) })}>${esc(e.url)}</a></td>
 <td data-label="Events">${esc(e.enabledEvents.join(', '))}</td>
 <td data-label="Status">${state(e)}</td>
-<td data-label="Created">${esc(when(e.createdAt))}</td>
+<td data-label="Created">${esc(whenIn(e.createdAt, s.partner.timeZone))}</td>
 </tr>`,
     )
     .join('\n');
@@ -79,7 +79,7 @@ function deliveryRow(s: Signed, e: WebhookEndpointRecord, d: WebhookDeliveryReco
     ? `<ol class="attempts">${d.attempts
         .map(
           (a) =>
-            `<li>${esc(when(a.at))}: ${esc(a.statusCode !== null ? `HTTP ${a.statusCode}` : (shownError(a.error) ?? '—'))} <span class="muted">(${esc(a.durationMs)} ms)</span></li>`,
+            `<li>${esc(whenIn(a.at, s.partner.timeZone))}: ${esc(a.statusCode !== null ? `HTTP ${a.statusCode}` : (shownError(a.error) ?? '—'))} <span class="muted">(${esc(a.durationMs)} ms)</span></li>`,
         )
         .join('')}</ol>`
     : '<span class="muted">not attempted yet</span>';
@@ -91,7 +91,7 @@ function deliveryRow(s: Signed, e: WebhookEndpointRecord, d: WebhookDeliveryReco
 <td data-label="Event"><code>${esc(d.eventType)}</code><br><span class="muted">${esc(d.eventId)}</span></td>
 <td data-label="Status">${esc(d.status)}${d.lastStatusCode !== null ? ` · HTTP ${esc(d.lastStatusCode)}` : ''}</td>
 <td data-label="Attempts">${attempts}</td>
-<td data-label="Created">${esc(when(d.createdAt))}</td>
+<td data-label="Created">${esc(whenIn(d.createdAt, s.partner.timeZone))}</td>
 <td data-label="">${redeliver}</td>
 </tr>`;
 }

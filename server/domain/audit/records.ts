@@ -34,7 +34,9 @@ export type AuditAction =
   | 'webhook_endpoint.rotate_secret'
   | 'webhook_endpoint.delete'
   | 'payment.refund'
-  | 'payment.cancel';
+  | 'payment.cancel'
+  | 'settings.api_version'
+  | 'settings.time_zone';
 
 export type AuditDetail = Record<string, string | number | boolean | null>;
 

@@ -4,10 +4,10 @@ import type { Role } from './records.ts';
  * What each role may do: the one table every check reads (dashboard pages, their buttons and
  * their POSTs alike), so a button hidden from a role is also a request refused to it.
  */
-export type Permission = 'read' | 'keys:write' | 'users:manage' | 'audit:read' | 'webhooks:write';
+export type Permission = 'read' | 'keys:write' | 'users:manage' | 'audit:read' | 'webhooks:write' | 'settings:manage';
 
 const PERMISSIONS: Record<Role, readonly Permission[]> = {
-  owner: ['read', 'keys:write', 'users:manage', 'audit:read', 'webhooks:write'],
+  owner: ['read', 'keys:write', 'users:manage', 'audit:read', 'webhooks:write', 'settings:manage'],
   developer: ['read', 'keys:write', 'webhooks:write'],
   viewer: ['read'],
 };
