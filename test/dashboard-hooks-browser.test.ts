@@ -99,7 +99,7 @@ async function check(w: Watched, name: string): Promise<void> {
   await w.page.setViewportSize({ width: 1280, height: 800 });
 }
 
-it('adds an endpoint, reads its secret once, sends a test event and sees the delivery, then the audit log', async () => {
+it('adds an endpoint, reads its secret once, sends a test event and sees the delivery, then the settings and the audit log', async () => {
   const w = await open();
   const { page } = w;
   await page.goto(`${t.url}/dashboard/sign-in`);
@@ -131,9 +131,17 @@ it('adds an endpoint, reads its secret once, sends a test event and sees the del
   expect(await page.textContent('tr[data-status="delivered"]')).toContain('HTTP 200');
   await check(w, 'webhook-endpoint');
 
+  await page.goto(`${t.url}/dashboard/settings`);
+  expect(await page.textContent('#pinned-version')).toBe('2026-02-18');
+  await page.fill('#zone', 'Europe/Berlin');
+  await Promise.all([page.waitForNavigation(), page.click('#save-zone')]);
+  expect(await page.textContent('[role=status]')).toContain('Time zone saved.');
+  await check(w, 'settings');
+
   await page.goto(`${t.url}/dashboard/audit`);
   expect(await page.locator('tr[data-action="webhook_endpoint.create"]').count()).toBe(1);
   expect(await page.textContent('tr[data-action="webhook_endpoint.create"]')).toContain(OWNER);
+  expect(await page.locator('tr[data-action="settings.time_zone"]').count()).toBe(1);
   await check(w, 'webhooks-audit');
   await w.context.close();
 }, 120_000);
