@@ -14,7 +14,7 @@ import { dispatchOperations, type OperationHandlers } from './http/operations.ts
 import { chain } from './http/chain.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import type { RateLimiter } from './ports/rate-limiter.ts';
-import { requestContext } from './http/request-context.ts';
+import { requestContext, traceOperation } from './http/request-context.ts';
 import { rejectHostileInput } from './http/hostile-input.ts';
 import { responseValidator } from './http/validation.ts';
 import { compileValidators, validateRequests } from './http/request-validator.ts';
@@ -175,6 +175,7 @@ export function createApp(given: AppDeps): Express {
       const ctx = contextOf(res);
       ctx.operation = found.operation;
       ctx.pathParams = found.params ?? {};
+      traceOperation(ctx);
       next();
     },
     // Before anything reads the request (auth's lookup included): bytes no store can take.

@@ -46,7 +46,7 @@ export function paymentHandlers(deps: PaymentHandlerDeps): Pick<OperationHandler
       };
       const idempotency = ctx.idempotency;
       const payment = await createPayment(deps, input, idempotency ? { idempotency: (p) => idempotency.completeWith(201, createdView(p, deps.payBaseUrl)) } : {});
-      ctx.createdPaymentId = payment.id;
+      ctx.trace.paymentId = payment.id;
       return { status: 201, body: createdView(payment, deps.payBaseUrl) };
     },
 

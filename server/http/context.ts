@@ -5,8 +5,18 @@ import type { IdempotencyCompletion } from '../domain/idempotency/records.ts';
 import type { OperationInfo } from './openapi-docs.ts';
 
 /** What the middleware chain learns about a request, for the handler. */
+/**
+ * The trace the request runs in (server/domain/trace-context.ts): its id, and the payment it is
+ * about once known (a path's payment when the operation is matched, the payment a create made).
+ */
+export interface RequestTrace {
+  readonly traceId: string;
+  paymentId?: string;
+}
+
 export interface RequestContext {
   requestId: string;
+  trace: RequestTrace;
   log: Logger;
   operation?: OperationInfo;
   /** Path parameters of the matched operation (coerced by validation). */
@@ -19,8 +29,6 @@ export interface RequestContext {
   /** The `Merchant-Id` header, on operations that declare it (the validator has checked it is there). */
   merchantId?: string;
   idempotency?: IdempotencyScope;
-  /** The payment this request created, once it exists: its lines (the access line too) name it like a path's payment. */
-  createdPaymentId?: string;
 }
 
 /** An idempotency key claimed for this request. */

