@@ -250,6 +250,10 @@ describe('dashboard settings', () => {
     const created = (await t.storage.webhooks.getEndpoint(p.id, id))!.createdAt;
     const tokyo = new Date(created.getTime() + 9 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
     expect((await owner.get('/dashboard/webhooks')).text).toContain(`${tokyo} Asia/Tokyo`);
+    const audit = (await owner.get('/dashboard/audit')).text;
+    expect(audit).toContain('times in Asia/Tokyo');
+    expect(audit).not.toMatch(/\d\d:\d\d UTC/);
+    expect((await owner.get('/dashboard/keys')).text).toContain('Asia/Tokyo');
     expect((await owner.post('/dashboard/settings/time-zone', { timeZone: 'UTC' })).status).toBe(303);
     expect((await t.storage.partners.get(p.id))!.timeZone).toBeUndefined();
     await rx.stop();
