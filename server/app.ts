@@ -229,6 +229,7 @@ export function createApp(given: AppDeps): Express {
         ...(deps.checkLogo ? { checkLogo: deps.checkLogo } : {}),
         ...(deps.onJobsWritten ? { onJobsWritten: deps.onJobsWritten } : {}),
         ...(deps.metrics ? { metrics: deps.metrics } : {}),
+        webhookEndpoints: deps.webhookEndpoints,
       }),
     );
   // Buyer pages and /docs: their own CSP (page-csp.ts).

@@ -95,7 +95,7 @@ describe('dashboard merchants and settlements', () => {
 
     const audit = await owner.get('/dashboard/audit');
     const actions = [...audit.text.matchAll(/data-action="([^"]+)"/g)].map((x) => x[1]);
-    expect(actions).toEqual(expect.arrayContaining(['merchant.create', 'settlement.create', 'settlement.update', 'settlement.delete']));
+    expect(actions).toEqual(expect.arrayContaining(['merchant.create', 'settlement.add', 'settlement.change', 'settlement.remove']));
   });
 
   it('a viewer reads merchants but every write is refused (403), and no form is shown', async () => {
@@ -216,7 +216,7 @@ describe('dashboard payments, refunds, cancels and CSV', () => {
     expect(audit.text).toContain('data-action="payment.refund"');
   });
 
-  it('cancels an unpaid payment (a developer may); a viewer’s refund and cancel are refused 403; CSRF refused', async () => {
+  it('cancels an unpaid payment (an owner may); a viewer’s and a developer’s refund and cancel are refused 403; CSRF refused', async () => {
     const p = await env.t.newPartner();
     const merchant = await payable(p);
     const id = (await createPayment(env.t, p.key, merchant)).body.paymentId as string;
@@ -226,13 +226,18 @@ describe('dashboard payments, refunds, cancels and CSV', () => {
     expect(seen.text).not.toContain('Cancel payment');
     expect((await viewer.post(`/dashboard/payments/${id}/cancel`)).status).toBe(403);
     expect((await viewer.post(`/dashboard/payments/${id}/refund`)).status).toBe(403);
+    // A developer has keys, webhooks and read (issue 21's roles): no money moves from that role.
     const dev = await signedIn('developer', p.id);
-    await dev.get(`/dashboard/payments/${id}`);
-    expect((await dev.post(`/dashboard/payments/${id}/cancel`, { _csrf: 'nope' })).status).toBe(403);
+    expect((await dev.get(`/dashboard/payments/${id}`)).text).not.toContain('Cancel payment');
+    expect((await dev.post(`/dashboard/payments/${id}/cancel`)).status).toBe(403);
+    expect((await dev.post(`/dashboard/payments/${id}/refund`)).status).toBe(403);
+    const owner = await signedIn('owner', p.id);
+    await owner.get(`/dashboard/payments/${id}`);
+    expect((await owner.post(`/dashboard/payments/${id}/cancel`, { _csrf: 'nope' })).status).toBe(403);
     expect((await env.t.storage.payments.get(id))!.status).toBe('requires_action');
-    expect((await dev.post(`/dashboard/payments/${id}/cancel`)).status).toBe(303);
+    expect((await owner.post(`/dashboard/payments/${id}/cancel`)).status).toBe(303);
     expect((await env.t.storage.payments.get(id))!.status).toBe('cancelled');
-    const twice = await dev.post(`/dashboard/payments/${id}/cancel`);
+    const twice = await owner.post(`/dashboard/payments/${id}/cancel`);
     expect(twice.status).toBe(409);
     expect(twice.text).toContain('A cancelled payment cannot be cancelled');
     // Another partner's payment is simply not there.

@@ -10,6 +10,7 @@ import { systemClock } from '../server/ports/clock.ts';
 import { createWebhookDispatcher } from '../server/jobs/webhook-dispatcher.ts';
 import type { QueuePort } from '../server/ports/queue.ts';
 import type { StoragePort } from '../server/ports/storage/index.ts';
+import type { AppDeps } from '../server/app.ts';
 
 /** One request a receiver saw: headers and the body exactly as sent. */
 export interface Received {
@@ -75,7 +76,10 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms = 1
  * webhook handlers (loopback endpoints allowed) and the dispatcher, each notified when the app
  * commits events or jobs. `close()` stops them in reverse order.
  */
-export async function startWebhookStack(storage: StoragePort, opts: { queue: QueuePort; schedule: number[]; concurrency: number }) {
+export async function startWebhookStack(
+  storage: StoragePort,
+  opts: { queue: QueuePort; schedule: number[]; concurrency: number; /** More of the app's options (a dashboard). */ app?: Partial<AppDeps> },
+) {
   const logger = pino({ level: 'silent' });
   const handlers = buildJobHandlers({
     storage,
@@ -88,6 +92,7 @@ export async function startWebhookStack(storage: StoragePort, opts: { queue: Que
   const dispatcher = createWebhookDispatcher({ storage, clock: systemClock, logger, intervalMs: 100, onJobsWritten: () => jobs.relay.notify() });
   dispatcher.start();
   const t = await startTestApp(storage, {
+    ...opts.app,
     clock: systemClock,
     allowLoopbackEndpoints: true,
     onJobsWritten: () => {

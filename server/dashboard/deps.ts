@@ -5,6 +5,7 @@ import type { KeyRevocations } from '../auth/revocations.ts';
 import type { SessionPolicy } from '../domain/users/sessions.ts';
 import type { AssetRegistry } from '../domain/assets.ts';
 import type { MetricsPort } from '../ports/metrics.ts';
+import type { EndpointUrlPolicy } from '../domain/webhooks/url-policy.ts';
 
 /** What the dashboard is built from (server/app.ts mounts it when these are given). */
 export interface DashboardOptions {
@@ -29,6 +30,9 @@ export interface DashboardDeps extends DashboardOptions {
   /** The API's merchant, settlement and payment use cases run with these, as its handlers do. */
   assets: AssetRegistry;
   checkLogo?: (url: string) => Promise<string[]>;
-  onJobsWritten?: () => void;
   metrics?: MetricsPort;
+  /** What a webhook endpoint URL must satisfy: the API's own policy, so both refuse the same URLs. */
+  webhookEndpoints: EndpointUrlPolicy;
+  /** Called after jobs were written (a refund's, a test event, a redelivery), so the relay hands them on at once. */
+  onJobsWritten?: () => void;
 }

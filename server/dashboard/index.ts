@@ -12,6 +12,8 @@ import { paymentCsvRoutes } from './payment-csv.ts';
 import { checkCsrf, loadSession, requireSignIn } from './session.ts';
 import { signInRoutes } from './sign-in.ts';
 import { userRoutes } from './users.ts';
+import { webhookRoutes } from './webhooks.ts';
+import { settingsRoutes } from './settings.ts';
 import { sendErrorPage } from './views/error-page.ts';
 
 export type { DashboardOptions } from './deps.ts';
@@ -47,8 +49,10 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   dash.get('/dashboard', (_req, res) => res.redirect(303, '/dashboard/keys'));
   dash.use(requireSignIn);
   dash.use(keyRoutes(deps));
+  dash.use(webhookRoutes(deps));
   dash.use(userRoutes(deps));
   dash.use(auditRoutes(deps));
+  dash.use(settingsRoutes(deps));
   dash.use(accountRoutes(deps));
   dash.use(merchantRoutes(deps));
   dash.use(settlementRoutes(deps));

@@ -39,7 +39,7 @@ export function settlementRoutes(deps: DashboardDeps): Router {
     const merchantId = String(req.params.id);
     await attempt(s, res, merchantId, async () => {
       const [created] = await registerSettlements(deps, s.partner.id, merchantId, [{ asset: field(req, 'asset'), destination: field(req, 'destination').trim() }]);
-      await recordUserAction(deps, s, 'settlement.create', { type: 'settlement', id: created!.id }, { merchantId, asset: created!.asset, destination: created!.destination });
+      await recordUserAction(deps, s, 'settlement.add', { type: 'settlement', id: created!.id }, { merchantId, asset: created!.asset, destination: created!.destination });
     });
   });
 
@@ -49,7 +49,7 @@ export function settlementRoutes(deps: DashboardDeps): Router {
     const id = String(req.params.sid);
     await attempt(s, res, merchantId, async () => {
       const updated = await changeSettlementDestination(deps, s.partner.id, merchantId, id, field(req, 'destination').trim());
-      await recordUserAction(deps, s, 'settlement.update', { type: 'settlement', id }, { merchantId, asset: updated.asset, destination: updated.destination });
+      await recordUserAction(deps, s, 'settlement.change', { type: 'settlement', id }, { merchantId, asset: updated.asset, destination: updated.destination });
     });
   });
 
@@ -59,7 +59,7 @@ export function settlementRoutes(deps: DashboardDeps): Router {
     const id = String(req.params.sid);
     await attempt(s, res, merchantId, async () => {
       await removeSettlement(deps, s.partner.id, merchantId, id);
-      await recordUserAction(deps, s, 'settlement.delete', { type: 'settlement', id }, { merchantId });
+      await recordUserAction(deps, s, 'settlement.remove', { type: 'settlement', id }, { merchantId });
     });
   });
   return router;

@@ -1,5 +1,6 @@
 import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
+import { auditApiAction } from './api-audit.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { merchantSummary, merchantView as baseView, settlementView } from './presenters.ts';
 import type { MerchantRecord } from '../domain/merchants/records.ts';
@@ -25,6 +26,7 @@ export function merchantHandlers(deps: MerchantHandlerDeps): Pick<OperationHandl
         fields,
         idempotency ? { idempotency: (m) => idempotency.completeWith(201, { merchant: merchantSummary(m) }) } : {},
       );
+      await auditApiAction(deps, ctx, 'merchant.create', { type: 'merchant', id: merchant.id }, { name: merchant.name });
       return { status: 201, body: { merchant: merchantSummary(merchant) } };
     },
 
@@ -58,11 +60,13 @@ export function merchantHandlers(deps: MerchantHandlerDeps): Pick<OperationHandl
         ...(body.iconUrl !== undefined ? { iconUrl: body.iconUrl } : {}),
         ...(body.dataCollection !== undefined ? { dataCollection: body.dataCollection } : {}),
       });
+      await auditApiAction(deps, ctx, 'merchant.update', { type: 'merchant', id: updated.id }, { fields: Object.keys(body).sort().join(' ') });
       return { status: 200, body: { merchant: merchantView(updated) } };
     },
 
     async deleteMerchant({ path, ctx }) {
       const deleted = await deleteMerchant(deps, partnerOf(ctx).id, path.merchantId);
+      await auditApiAction(deps, ctx, 'merchant.delete', { type: 'merchant', id: deleted.id }, { name: deleted.name });
       return { status: 200, body: { id: deleted.id, deleted: true } };
     },
   };

@@ -2,6 +2,7 @@ import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
 import { createPayment, type CreatePaymentDeps } from '../domain/payments/create-payment.ts';
 import { cancelPayment, expireIfDue } from '../domain/payments/transition.ts';
+import { auditApiAction } from './api-audit.ts';
 import { paymentDetailsView, statusView } from '../domain/payments/view.ts';
 import { longPoll } from '../domain/payments/long-poll.ts';
 import type { PaymentChangesPort } from '../ports/payment-changes.ts';
@@ -65,6 +66,7 @@ export function paymentHandlers(deps: PaymentHandlerDeps): Pick<OperationHandler
     async cancelPayment({ path, ctx }) {
       const payment = await paymentOfMerchant(storage, partnerOf(ctx).id, ctx.merchantId!, path.id);
       const cancelled = await cancelPayment(deps, payment, 'cancelled_by_merchant');
+      await auditApiAction(deps, ctx, 'payment.cancel', { type: 'payment', id: cancelled.id }, { merchantId: ctx.merchantId! });
       return { status: 200, body: cancelView(cancelled) };
     },
   };

@@ -17,6 +17,7 @@ import {
 } from '../domain/webhooks/endpoints.ts';
 import { redeliverEvent, sendTestEvent, type WebhookDeliveryDeps } from '../domain/webhooks/redeliver.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
+import { auditApiAction } from './api-audit.ts';
 
 export interface WebhookHandlerDeps {
   storage: StoragePort;
@@ -74,7 +75,7 @@ function deliveryView(d: WebhookDeliveryRecord) {
  * An attempt's error as the partner sees it: a class, never a socket message (attempts recorded
  * before errors were classed may hold one), so the log cannot tell a closed port from an open one.
  */
-function shownError(error: string | null): string | null {
+export function shownError(error: string | null): string | null {
   if (error === null || error === 'timeout' || error === 'connection_failed' || error === 'endpoint disabled or deleted') return error;
   return error.startsWith('timeout') ? 'timeout' : 'connection_failed';
 }
@@ -89,6 +90,7 @@ export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandler
   return {
     async createWebhookEndpoint({ body, ctx }) {
       const e = await createEndpoint(endpoints, partnerOf(ctx).id, body);
+      await auditApiAction(deps, ctx, 'webhook_endpoint.create', { type: 'webhook_endpoint', id: e.id }, { url: e.url });
       return { status: 201, body: { endpoint: endpointView(e, e.createdAt.getTime()), secret: e.secret } };
     },
 
@@ -104,16 +106,22 @@ export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandler
 
     async updateWebhookEndpoint({ path, body, ctx }) {
       const updated = await updateEndpoint(endpoints, partnerOf(ctx).id, path.endpointId, body);
+      const target = { type: 'webhook_endpoint', id: updated.id };
+      if (body.url !== undefined || body.enabledEvents !== undefined)
+        await auditApiAction(deps, ctx, 'webhook_endpoint.update', target, { url: updated.url, events: updated.enabledEvents.join(' ') });
+      if (body.enabled !== undefined) await auditApiAction(deps, ctx, body.enabled ? 'webhook_endpoint.enable' : 'webhook_endpoint.disable', target);
       return { status: 200, body: { endpoint: endpointView(updated, clock.now()) } };
     },
 
     async deleteWebhookEndpoint({ path, ctx }) {
       await deleteEndpoint(endpoints, partnerOf(ctx).id, path.endpointId);
+      await auditApiAction(deps, ctx, 'webhook_endpoint.delete', { type: 'webhook_endpoint', id: path.endpointId });
       return { status: 200, body: { id: path.endpointId, deleted: true } };
     },
 
     async rotateWebhookSecret({ path, ctx }) {
       const updated = await rotateSecret(endpoints, partnerOf(ctx).id, path.endpointId);
+      await auditApiAction(deps, ctx, 'webhook_endpoint.rotate_secret', { type: 'webhook_endpoint', id: updated.id });
       return { status: 200, body: { endpoint: endpointView(updated, clock.now()), secret: updated.secret } };
     },
 

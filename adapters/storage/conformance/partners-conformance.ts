@@ -15,6 +15,17 @@ export function runPartnersConformance(name: string, open: OpenStore): void {
       expect(await f.s.partners.get(withIcon.id)).toEqual(withIcon);
     });
 
+    it("changes a partner's settings: the pinned version and the time zone, each alone, and the zone back to none", async () => {
+      const p = await f.partner();
+      const zoned = await f.s.partners.updateSettings(p.id, { timeZone: 'Europe/Berlin' });
+      expect(zoned).toEqual({ ...p, timeZone: 'Europe/Berlin' });
+      const upgraded = await f.s.partners.updateSettings(p.id, { defaultVersion: '2026-02-19.preview' });
+      expect(upgraded).toEqual({ ...p, timeZone: 'Europe/Berlin', defaultVersion: '2026-02-19.preview' });
+      expect(await f.s.partners.get(p.id)).toEqual(upgraded);
+      expect(await f.s.partners.updateSettings(p.id, { timeZone: null })).toEqual({ ...p, defaultVersion: '2026-02-19.preview' });
+      expect(await f.s.partners.updateSettings(newId('partner'), { timeZone: 'UTC' })).toBeNull();
+    });
+
     it('answers null for an unknown id', async () => {
       expect(await f.s.partners.get(newId('partner'))).toBeNull();
     });

@@ -18,6 +18,13 @@ export function createPartnerRepository(db: SqlDb): PartnerRepository {
       const { rows } = await db.query('SELECT * FROM partners WHERE id = $1', [id]);
       return rows[0] ? toPartner(rows[0]) : null;
     },
+    async updateSettings(id, changes) {
+      const { rows } = await db.query(
+        'UPDATE partners SET default_version = COALESCE($2, default_version), time_zone = CASE WHEN $3::boolean THEN $4 ELSE time_zone END WHERE id = $1 RETURNING *',
+        [id, changes.defaultVersion ?? null, changes.timeZone !== undefined, changes.timeZone ?? null],
+      );
+      return rows[0] ? toPartner(rows[0]) : null;
+    },
     async count() {
       const { rows } = await db.query<{ n: bigint }>('SELECT count(*) AS n FROM partners');
       return Number(rows[0]?.n ?? 0n);
@@ -49,7 +56,7 @@ export function createApiKeyRepository(db: SqlDb): ApiKeyRepository {
            WHERE key_hash = $1 AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
            RETURNING id
          )
-         SELECT k.id, k.partner_id, k.scope, k.key_hash, k.hint, k.created_at, k.revoked_at, k.name, p.name AS p_name, p.default_version AS p_default_version, p.created_at AS p_created_at, p.icon_url AS p_icon_url
+         SELECT k.id, k.partner_id, k.scope, k.key_hash, k.hint, k.created_at, k.revoked_at, k.name, p.name AS p_name, p.default_version AS p_default_version, p.created_at AS p_created_at, p.icon_url AS p_icon_url, p.time_zone AS p_time_zone
          FROM api_keys k JOIN partners p ON p.id = k.partner_id
          WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
         [keyHash],
@@ -58,7 +65,14 @@ export function createApiKeyRepository(db: SqlDb): ApiKeyRepository {
       if (!r) return null;
       return {
         key: toApiKey(r),
-        partner: toPartner({ id: r.partner_id, name: r.p_name, default_version: r.p_default_version, created_at: r.p_created_at, icon_url: r.p_icon_url }),
+        partner: toPartner({
+          id: r.partner_id,
+          name: r.p_name,
+          default_version: r.p_default_version,
+          created_at: r.p_created_at,
+          icon_url: r.p_icon_url,
+          time_zone: r.p_time_zone,
+        }),
       };
     },
     async listByPartner(partnerId) {

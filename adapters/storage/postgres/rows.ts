@@ -23,7 +23,14 @@ export function scalarText(v: unknown): string {
 }
 
 export function toPartner(r: Row): PartnerRecord {
-  return { id: str(r.id), name: str(r.name), defaultVersion: str(r.default_version), createdAt: date(r.created_at), ...(r.icon_url ? { iconUrl: str(r.icon_url) } : {}) };
+  return {
+    id: str(r.id),
+    name: str(r.name),
+    defaultVersion: str(r.default_version),
+    createdAt: date(r.created_at),
+    ...(r.icon_url ? { iconUrl: str(r.icon_url) } : {}),
+    ...(r.time_zone ? { timeZone: str(r.time_zone) } : {}),
+  };
 }
 
 export function toApiKey(r: Row): ApiKeyRecord {

@@ -2,7 +2,7 @@ import { attrs, esc } from '../../pages/html.ts';
 import type { ApiKeyRecord, KeyScope } from '../../domain/partners/records.ts';
 import { can } from '../../domain/users/permissions.ts';
 import type { Signed } from '../signed.ts';
-import { buttonForm, csrfField, shell, when } from './shell.ts';
+import { buttonForm, csrfField, shell, whenIn } from './shell.ts';
 
 const TYPE: Record<KeyScope, string> = { partner: 'Partner key', wallet: 'Wallet key', app: 'App-Id (public)' };
 const prefix = (scope: KeyScope, live: boolean) => (scope === 'partner' ? (live ? 'sk_live_' : 'sk_test_') : scope === 'wallet' ? 'wk_' : 'app_');
@@ -31,7 +31,7 @@ export function keysPage(s: Signed, o: { keys: ApiKeyRecord[]; live: boolean; ke
   const delay = `at once on this server, and within ${o.keyTrustMs <= 1000 ? 'a second' : `${Math.ceil(o.keyTrustMs / 1000)} seconds`} on any other`;
   const rows = o.keys
     .map((k) => {
-      const status = k.revokedAt ? `<span class="tag bad">Revoked ${esc(when(k.revokedAt))}</span>` : '<span class="tag ok">Active</span>';
+      const status = k.revokedAt ? `<span class="tag bad">Revoked ${esc(whenIn(k.revokedAt, s.partner.timeZone))}</span>` : '<span class="tag ok">Active</span>';
       const action =
         writer && !k.revokedAt
           ? buttonForm(s, `/dashboard/keys/${encodeURIComponent(k.id)}/revoke`, 'Revoke', {
@@ -43,8 +43,8 @@ export function keysPage(s: Signed, o: { keys: ApiKeyRecord[]; live: boolean; ke
 <td data-label="Name">${esc(k.name ?? '(unnamed)')}</td>
 <td data-label="Type">${esc(TYPE[k.scope])}</td>
 <td data-label="Key"><code>${esc(prefix(k.scope, o.live))}…${esc(k.hint)}</code></td>
-<td data-label="Created">${esc(when(k.createdAt))}</td>
-<td data-label="Last used">${esc(k.lastUsedAt ? when(k.lastUsedAt) : 'never')}</td>
+<td data-label="Created">${esc(whenIn(k.createdAt, s.partner.timeZone))}</td>
+<td data-label="Last used">${esc(k.lastUsedAt ? whenIn(k.lastUsedAt, s.partner.timeZone) : 'never')}</td>
 <td data-label="Status">${status}</td>
 <td data-label="">${action}</td>
 </tr>`;

@@ -17,7 +17,23 @@ export function buttonForm(s: Signed, action: string, label: string, opts: { con
 /** UTC, to the minute: what a log reader compares across people in different zones. */
 export const when = (d: Date | null | undefined) => (d ? `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '—');
 
-type Tab = 'keys' | 'users' | 'audit' | 'account' | 'merchants' | 'payments';
+/** In the partner's display time zone (settings), to the minute, named; UTC when none is set. */
+export function whenIn(d: Date | null | undefined, zone: string | undefined): string {
+  if (!d || !zone) return when(d);
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(d);
+  const v = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${v('year')}-${v('month')}-${v('day')} ${v('hour')}:${v('minute')} ${zone}`;
+}
+
+type Tab = 'keys' | 'merchants' | 'payments' | 'webhooks' | 'users' | 'audit' | 'settings' | 'account';
 
 /** Sends a page: the buyer pages' strict CSP (scripts and styles from 'self' only, no framing), never cached. */
 export function sendPage(res: Response, status: number, html: string): void {
@@ -31,8 +47,10 @@ export function shell(s: Signed, o: { title: string; tab: Tab; body: string }): 
     ['keys', 'API keys', true],
     ['merchants', 'Merchants', true],
     ['payments', 'Payments', true],
+    ['webhooks', 'Webhooks', true],
     ['users', 'Users', can(s.user.role, 'users:manage')],
     ['audit', 'Audit log', can(s.user.role, 'audit:read')],
+    ['settings', 'Settings', can(s.user.role, 'settings:manage')],
     ['account', 'Your account', true],
   ];
   const nav = tabs

@@ -1,7 +1,7 @@
 import { attrs, esc } from '../../pages/html.ts';
 import { ROLES, type Role, type UserRecord } from '../../domain/users/records.ts';
 import type { Signed } from '../signed.ts';
-import { buttonForm, csrfField, shell, when } from './shell.ts';
+import { buttonForm, csrfField, shell, whenIn } from './shell.ts';
 
 const ROLE_TEXT: Record<Role, string> = { owner: 'Owner: everything', developer: 'Developer: keys and reading', viewer: 'Viewer: read only' };
 
@@ -14,7 +14,7 @@ export function usersPage(s: Signed, o: { users: UserRecord[]; error?: string })
       const controls = self
         ? '<span class="muted">you</span>'
         : `<form method="post"${attrs({ action: `/dashboard/users/${encodeURIComponent(u.id)}/role`, class: 'inline' })}>${csrfField(s)}<label class="sr-only"${attrs({ for: `role-${u.id}` })}>Role of ${esc(u.email)}</label><select name="role"${attrs({ id: `role-${u.id}` })}>${roleOptions(u.role)}</select><button type="submit">Change</button></form>${buttonForm(s, `/dashboard/users/${encodeURIComponent(u.id)}/remove`, 'Remove', { confirm: `Remove ${u.email}? They are signed out at once.`, className: 'danger' })}`;
-      return `<tr><td data-label="Email">${esc(u.email)}</td><td data-label="Role">${esc(u.role)}</td><td data-label="Since">${esc(when(u.createdAt))}</td><td data-label="">${controls}</td></tr>`;
+      return `<tr><td data-label="Email">${esc(u.email)}</td><td data-label="Role">${esc(u.role)}</td><td data-label="Since">${esc(whenIn(u.createdAt, s.partner.timeZone))}</td><td data-label="">${controls}</td></tr>`;
     })
     .join('\n');
   return shell(s, {

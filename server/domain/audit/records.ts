@@ -24,11 +24,19 @@ export type AuditAction =
   | 'merchant.create'
   | 'merchant.update'
   | 'merchant.delete'
-  | 'settlement.create'
-  | 'settlement.update'
-  | 'settlement.delete'
+  | 'settlement.add'
+  | 'settlement.change'
+  | 'settlement.remove'
+  | 'webhook_endpoint.create'
+  | 'webhook_endpoint.update'
+  | 'webhook_endpoint.enable'
+  | 'webhook_endpoint.disable'
+  | 'webhook_endpoint.rotate_secret'
+  | 'webhook_endpoint.delete'
   | 'payment.refund'
-  | 'payment.cancel';
+  | 'payment.cancel'
+  | 'settings.api_version'
+  | 'settings.time_zone';
 
 export type AuditDetail = Record<string, string | number | boolean | null>;
 

@@ -11,6 +11,8 @@ export interface PartnerRecord {
   createdAt: Date;
   /** Shown as the wallet app (`buyer.accountProviderIcon`) on payments its wallet keys confirm; absent: none. */
   iconUrl?: string | null;
+  /** The IANA time zone the dashboard shows times in; absent: UTC. */
+  timeZone?: string;
 }
 
 export interface ApiKeyRecord {

@@ -1,0 +1,45 @@
+import { API_VERSIONS } from '../vocabulary.ts';
+import type { StoragePort } from '../../ports/storage/index.ts';
+import type { PartnerRecord } from './records.ts';
+
+/**
+ * What a partner moving its pin to a version gains or must handle, per version (the spec's
+ * `@added` changes; README "API versions"). A version missing here fails the test that reads it.
+ */
+export const VERSION_NOTES: Record<string, string> = {
+  '2026-02-18': 'The stable version: payments, merchants, settlements, refunds, webhooks.',
+  '2026-02-19.preview':
+    'Adds checkout: {successUrl, errorUrl} on payment creation (the payment page sends the buyer there once final), and lists a cancelled payment as cancelled (before, it listed as expired with a cancelledAt).',
+};
+
+/** The versions a partner pinned to `current` may move to: newer ones only, as a request may. */
+export function newerVersions(current: string): string[] {
+  const at = (API_VERSIONS as readonly string[]).indexOf(current);
+  return API_VERSIONS.slice(at + 1);
+}
+
+/** An IANA time zone name this runtime knows (Intl refuses any other), as it spells it. */
+export function canonicalTimeZone(name: string): string | null {
+  if (!name || name.length > 64) return null;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+export type SettingsResult = { ok: true; partner: PartnerRecord } | { ok: false; problem: string };
+
+/** Moves the partner's pin forward; never back (requests already rely on what the pin gives). */
+export async function upgradeApiVersion(storage: StoragePort, partner: PartnerRecord, version: string): Promise<SettingsResult> {
+  if (!newerVersions(partner.defaultVersion).includes(version)) return { ok: false, problem: `Choose a version newer than ${partner.defaultVersion}.` };
+  const updated = await storage.partners.updateSettings(partner.id, { defaultVersion: version });
+  return updated ? { ok: true, partner: updated } : { ok: false, problem: 'This account no longer exists.' };
+}
+
+export async function setTimeZone(storage: StoragePort, partner: PartnerRecord, name: string): Promise<SettingsResult> {
+  const zone = canonicalTimeZone(name.trim());
+  if (!zone) return { ok: false, problem: 'Give an IANA time zone name, such as Europe/Berlin or America/New_York.' };
+  const updated = await storage.partners.updateSettings(partner.id, { timeZone: zone === 'UTC' ? null : zone });
+  return updated ? { ok: true, partner: updated } : { ok: false, problem: 'This account no longer exists.' };
+}
