@@ -93,6 +93,8 @@ export interface AppDeps {
   trustProxyHops?: number;
   /** The partner dashboard at /dashboard; absent: not served (404). */
   dashboard?: DashboardOptions;
+  /** EXPLORER_TX_URLS: where the dashboard links a payment's transaction, per CAIP-2 chain. */
+  explorerTxUrls?: Readonly<Record<string, string>>;
   /** Where requests, payments, jobs and webhooks are counted; served at GET /metrics. Absent: nothing is recorded and there is no /metrics. */
   metrics?: MetricsPort;
   /** METRICS_TOKEN: a scrape of /metrics must send it as a Bearer token; absent, anyone may read /metrics. */
@@ -230,6 +232,7 @@ export function createApp(given: AppDeps): Express {
         ...(deps.onJobsWritten ? { onJobsWritten: deps.onJobsWritten } : {}),
         ...(deps.metrics ? { metrics: deps.metrics } : {}),
         webhookEndpoints: deps.webhookEndpoints,
+        ...(deps.explorerTxUrls ? { explorerTxUrls: deps.explorerTxUrls } : {}),
       }),
     );
   // Buyer pages and /docs: their own CSP (page-csp.ts).

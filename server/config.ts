@@ -1,4 +1,4 @@
-// Long because: every setting is read and checked here, so a bad value stops the start naming its key (parts split out: config-values, config-webhooks, config-metrics).
+// Long because: every setting is read and checked here, so a bad value stops the start naming its key (parts split out: config-values, config-webhooks, config-metrics, config-explorers).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AssetConfig } from './domain/assets.ts';
@@ -6,13 +6,14 @@ import type { RateLimit } from './ports/rate-limiter.ts';
 import { SOLANA_MAINNET_CHAIN_ID, baseUnits, parseAssets, parseFxRates, parseSolanaChainId } from './config-values.ts';
 import { parseWebhookConfig, type WebhookConfig } from './config-webhooks.ts';
 import { parseMetricsConfig, type MetricsConfig } from './config-metrics.ts';
+import { parseExplorerConfig, type ExplorerConfig } from './config-explorers.ts';
 
 /**
  * Configuration, read once at start from the environment. Every key is checked here; a bad
  * value stops the process with a message naming the key, rather than failing at the first
  * request that needs it.
  */
-export interface AppConfig extends WebhookConfig, MetricsConfig {
+export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig {
   mode: 'sandbox' | 'production';
   port: number;
   host: string;
@@ -241,9 +242,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if ('problem' in webhooks) throw new ConfigError(webhooks.problem);
   const metrics = parseMetricsConfig(env);
   if ('problem' in metrics) throw new ConfigError(metrics.problem);
+  const explorers = parseExplorerConfig(env);
+  if ('problem' in explorers) throw new ConfigError(explorers.problem);
   return {
     ...webhooks,
     ...metrics,
+    ...explorers,
     rateLimit: ratePerS === 0 ? null : { perSecond: ratePerS, burst: rateBurst },
     unauthenticatedRateLimit: unauthPerS === 0 ? null : { perSecond: unauthPerS, burst: unauthBurst },
     trustProxyHops: int(env, 'TRUST_PROXY', 0, 0, 10),

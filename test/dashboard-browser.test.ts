@@ -1,7 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import axe from 'axe-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory/index.ts';
 import { createPartner } from '../server/auth/provisioning.ts';
@@ -10,6 +7,7 @@ import { createUser, OPERATOR } from '../server/domain/users/manage-users.ts';
 import { launchBrowser } from '../server/pages/test-support/browser.ts';
 import { storageBackends, type TestStorage } from './helpers/backends.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { checkPage as check, watchedPage } from './helpers/dashboard-browser.ts';
 
 /**
  * The dashboard in Debian's chromium against the whole app on PostgreSQL: sign in (a wrong
@@ -20,8 +18,6 @@ import { startTestApp, type TestApp } from './helpers/test-app.ts';
  * accessibility violations, and photographed at phone and desktop width into
  * docs/screenshots/dashboard/.
  */
-const SHOTS = join(import.meta.dirname, '../docs/screenshots/dashboard');
-const AXE = axe.source;
 const PASSWORD = 'correct horse battery staple';
 const OWNER = 'owner@acme.example';
 const VIEWER = 'viewer@acme.example';
@@ -33,7 +29,6 @@ let partnerId = '';
 const limiterClock = createManualClock(Date.now());
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   const backends = await storageBackends();
   store = await backends[backends.length - 1]!.open();
   t = await startTestApp(store, {
@@ -62,54 +57,9 @@ afterAll(async () => {
   await store?.dispose();
 });
 
-interface Watched {
-  context: BrowserContext;
-  page: Page;
-  problems: string[];
-  foreign: string[];
-}
-
-async function open(): Promise<Watched> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const foreign: string[] = [];
-  page.on('console', (m) => {
-    // A page answered with an error status (401, 403, 429) is expected in these steps; the
-    // browser reports each as a failed load. Anything else (a CSP violation, a script error) is not.
-    if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of (401|403|429)/.test(m.text())) problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(String(e)));
-  page.on('request', (r) => {
-    if (new URL(r.url()).origin !== new URL(t.url).origin) foreign.push(r.url());
-  });
-  page.on('dialog', (d) => void d.accept());
-  return { context, page, problems, foreign };
-}
-
-/** The page has no problems, no serious or critical axe violation; photographed at desktop and phone width. */
-async function check(w: Watched, name: string): Promise<void> {
-  await w.page.evaluate(AXE);
-  const violations = await w.page.evaluate(async () => {
-    const r = await (globalThis as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe.run(
-      document,
-      {
-        resultTypes: ['violations'],
-      },
-    );
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-  });
-  expect(
-    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
-    name,
-  ).toEqual([]);
-  expect(w.problems, name).toEqual([]);
-  expect(w.foreign, name).toEqual([]);
-  await w.page.screenshot({ path: join(SHOTS, `${name}-desktop.png`), fullPage: true });
-  await w.page.setViewportSize({ width: 390, height: 844 });
-  await w.page.screenshot({ path: join(SHOTS, `${name}-phone.png`), fullPage: true });
-  await w.page.setViewportSize({ width: 1280, height: 800 });
-}
+// A page answered with an error status (401, 403, 429) is expected in these steps; the browser
+// reports each as a failed load. Anything else (a CSP violation, a script error) is not.
+const open = () => watchedPage(browser, t.url, { expectedErrorStatuses: [401, 403, 429] });
 
 async function signIn(page: Page, email: string, password: string) {
   await page.goto(`${t.url}/dashboard/sign-in`);

@@ -1,7 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import axe from 'axe-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory/index.ts';
 import { createInlineQueue } from '../adapters/queue/inline/index.ts';
@@ -11,6 +8,7 @@ import { createUser, OPERATOR } from '../server/domain/users/manage-users.ts';
 import { launchBrowser } from '../server/pages/test-support/browser.ts';
 import { storageBackends } from './helpers/backends.ts';
 import type { TestApp } from './helpers/test-app.ts';
+import { checkPage as check, watchedPage } from './helpers/dashboard-browser.ts';
 import { eventually, startReceiver, startWebhookStack } from './webhooks-support.ts';
 
 /**
@@ -20,7 +18,6 @@ import { eventually, startReceiver, startWebhookStack } from './webhooks-support
  * checked for console errors, CSP violations, requests leaving the service and axe-core's
  * serious or critical violations, and photographed at phone and desktop width.
  */
-const SHOTS = join(import.meta.dirname, '../docs/screenshots/dashboard');
 const PASSWORD = 'correct horse battery staple';
 const OWNER = 'hooks-owner@acme.example';
 
@@ -31,7 +28,6 @@ let browser: Browser;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   const backends = await storageBackends();
   const storage = await backends[backends.length - 1]!.open();
   dispose = storage.dispose;
@@ -56,51 +52,8 @@ afterAll(async () => {
   await dispose?.();
 });
 
-interface Watched {
-  context: BrowserContext;
-  page: Page;
-  problems: string[];
-  foreign: string[];
-}
-
-async function open(): Promise<Watched> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const foreign: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(String(e)));
-  page.on('request', (r) => {
-    if (new URL(r.url()).origin !== new URL(t.url).origin) foreign.push(r.url());
-  });
-  page.on('dialog', (d) => void d.accept());
-  return { context, page, problems, foreign };
-}
-
-async function check(w: Watched, name: string): Promise<void> {
-  await w.page.evaluate(axe.source);
-  const violations = await w.page.evaluate(async () => {
-    const r = await (globalThis as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: Array<{ id: string; impact: string }> }> } }).axe.run(document, {
-      resultTypes: ['violations'],
-    });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact }));
-  });
-  expect(
-    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
-    name,
-  ).toEqual([]);
-  expect(w.problems, name).toEqual([]);
-  expect(w.foreign, name).toEqual([]);
-  await w.page.screenshot({ path: join(SHOTS, `${name}-desktop.png`), fullPage: true });
-  await w.page.setViewportSize({ width: 390, height: 844 });
-  await w.page.screenshot({ path: join(SHOTS, `${name}-phone.png`), fullPage: true });
-  await w.page.setViewportSize({ width: 1280, height: 800 });
-}
-
 it('adds an endpoint, reads its secret once, sends a test event and sees the delivery, then the settings and the audit log', async () => {
-  const w = await open();
+  const w = await watchedPage(browser, t.url);
   const { page } = w;
   await page.goto(`${t.url}/dashboard/sign-in`);
   await page.fill('#email', OWNER);

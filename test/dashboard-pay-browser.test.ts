@@ -1,15 +1,14 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import axe from 'axe-core';
+import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { Wallet } from 'ethers';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory/index.ts';
 import { createUser, OPERATOR } from '../server/domain/users/manage-users.ts';
 import { launchBrowser } from '../server/pages/test-support/browser.ts';
 import { systemClock } from '../server/ports/clock.ts';
 import { signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
+import { checkPage, watchedPage } from './helpers/dashboard-browser.ts';
 
 /**
  * The dashboard's merchants and payments in Debian's chromium, on the sandbox chains: create a
@@ -18,7 +17,6 @@ import { signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers
  * console errors, CSP violations, foreign requests and serious axe violations, and photographed
  * at 1280×800 and 390×844 into docs/screenshots/dashboard/.
  */
-const SHOTS = join(import.meta.dirname, '../docs/screenshots/dashboard');
 const PASSWORD = 'correct horse battery staple';
 const OWNER = 'pay-owner@acme.example';
 
@@ -26,7 +24,6 @@ let env: GatewayEnv;
 let browser: Browser;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   env = await startGatewayEnv({
     dashboard: {
       signInLimiters: {
@@ -44,40 +41,12 @@ afterAll(async () => {
   await env?.close();
 });
 
-async function check(page: Page, problems: string[], name: string): Promise<void> {
-  await page.evaluate(axe.source);
-  const violations = await page.evaluate(async () => {
-    const r = await (globalThis as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: Array<{ id: string; impact: string }> }> } }).axe.run(document, {
-      resultTypes: ['violations'],
-    });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact }));
-  });
-  expect(
-    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
-    name,
-  ).toEqual([]);
-  expect(problems, name).toEqual([]);
-  await page.screenshot({ path: join(SHOTS, `${name}-desktop.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: join(SHOTS, `${name}-phone.png`), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
 describe('dashboard merchants and payments in chromium', () => {
   it('creates a merchant and settlement, sees a sandbox-paid payment with its timeline, refunds it, exports CSV', async () => {
     const { t, chains } = env;
     const usdc = chains.assetConfigs().find((a) => a.symbol === 'USDC' && a.id.startsWith('eip155'))!.id;
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, acceptDownloads: true });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    page.on('pageerror', (e) => problems.push(String(e)));
-    page.on('request', (r) => {
-      if (new URL(r.url()).origin !== new URL(t.url).origin) problems.push(`foreign request ${r.url()}`);
-    });
-    page.on('dialog', (d) => void d.accept());
+    const w = await watchedPage(browser, t.url, { acceptDownloads: true });
+    const { page } = w;
 
     await page.goto(`${t.url}/dashboard/sign-in`);
     await page.fill('#email', OWNER);
@@ -96,9 +65,9 @@ describe('dashboard merchants and payments in chromium', () => {
     await page.fill('#st-dest', `eip155:31337:${destination}`);
     await Promise.all([page.waitForNavigation(), page.click('#add-settlement')]);
     expect(await page.locator('tr[data-settlement-id]').count()).toBe(1);
-    await check(page, problems, 'merchant');
+    await checkPage(w, 'merchant');
     await page.goto(`${t.url}/dashboard/merchants`);
-    await check(page, problems, 'merchants');
+    await checkPage(w, 'merchants');
 
     // A payment through the API, paid by a sandbox wallet (EIP-3009: one signature, the relayer submits).
     const created = await t.call('POST', '/v1/payments', {
@@ -121,20 +90,20 @@ describe('dashboard merchants and payments in chromium', () => {
 
     await page.goto(`${t.url}/dashboard/payments`);
     expect(await page.locator(`tr[data-payment-id="${paymentId}"]`).count()).toBe(1);
-    await check(page, problems, 'payments');
+    await checkPage(w, 'payments');
     await Promise.all([page.waitForNavigation(), page.click(`tr[data-payment-id="${paymentId}"] a`)]);
     expect(await page.locator('li[data-event]').evaluateAll((li) => li.map((l) => l.getAttribute('data-event')))).toEqual(
       expect.arrayContaining(['payment.created', 'payment.succeeded']),
     );
     expect(await page.textContent('#buyer')).toContain(wallet.address);
     expect(await page.textContent('#tx')).toMatch(/0x[0-9a-f]{64}/);
-    await check(page, problems, 'payment');
+    await checkPage(w, 'payment');
 
     // Refund it (the confirmation is accepted), then the timeline has the refund.
     await Promise.all([page.waitForNavigation(), page.click('button:has-text("Mark refunded")')]);
     expect(await page.textContent('[role=status]')).toMatch(/Payment marked refunded/);
     expect(await page.locator('li[data-event="payment.refunded"]').count()).toBe(1);
-    await check(page, problems, 'payment-refunded');
+    await checkPage(w, 'payment-refunded');
 
     // Export the list and parse it: the payment is there, its formula-like reference neutralised.
     await page.goto(`${t.url}/dashboard/payments`);
@@ -143,6 +112,6 @@ describe('dashboard merchants and payments in chromium', () => {
     const row = rows.find((r) => r[0] === paymentId)!;
     expect(row[1]).toBe("'=cmd|calc");
     expect(row[5]).toBe('yes');
-    await context.close();
+    await w.context.close();
   }, 180_000);
 });

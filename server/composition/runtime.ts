@@ -226,6 +226,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       mode: config.mode,
       trustProxyHops: config.trustProxyHops,
       ...(dashboard ? { dashboard: dashboard.options } : {}),
+      explorerTxUrls: config.explorerTxUrls,
       metrics,
       ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
     });

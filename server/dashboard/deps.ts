@@ -35,4 +35,6 @@ export interface DashboardDeps extends DashboardOptions {
   webhookEndpoints: EndpointUrlPolicy;
   /** Called after jobs were written (a refund's, a test event, a redelivery), so the relay hands them on at once. */
   onJobsWritten?: () => void;
+  /** EXPLORER_TX_URLS: CAIP-2 chain id → explorer URL with `{txId}`; a payment's transaction links there. */
+  explorerTxUrls?: Readonly<Record<string, string>>;
 }

@@ -63,7 +63,7 @@ export function paymentRoutes(deps: DashboardDeps): Router {
       deps.storage.payments.events(payment.id),
       deps.storage.merchants.get(s.partner.id, payment.merchantId, { includeDeleted: true }),
     ]);
-    sendPage(res, status, paymentPage(s, { payment, merchant, events, assets: deps.assets, now: deps.clock.now(), ...extra }));
+    sendPage(res, status, paymentPage(s, { payment, merchant, events, assets: deps.assets, explorerTxUrls: deps.explorerTxUrls ?? {}, now: deps.clock.now(), ...extra }));
   }
 
   const missing = (res: Response) => sendErrorPage(res, 404, 'No such payment', 'This account has no payment with that id.');

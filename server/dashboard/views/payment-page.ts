@@ -10,6 +10,19 @@ import { paidText, priceText } from './money.ts';
 import { statusTag } from './payments-page.ts';
 import { buttonForm, shell, when } from './shell.ts';
 
+/** The explorer page of the payment's transaction, the id URL-encoded into the chain's template; none configured: undefined. */
+function explorerUrl(urls: Readonly<Record<string, string>>, p: PaymentRecord): string | undefined {
+  if (!p.network || !p.txId || !Object.hasOwn(urls, p.network)) return undefined;
+  return urls[p.network]!.replace('{txId}', encodeURIComponent(p.txId));
+}
+
+function transaction(urls: Readonly<Record<string, string>>, p: PaymentRecord): string {
+  if (!p.txId) return '—';
+  const href = explorerUrl(urls, p);
+  const id = `<code>${esc(p.txId)}</code>`;
+  return href ? `<a${attrs({ href, rel: 'noopener noreferrer' })}>${id}</a>` : id;
+}
+
 const fact = (label: string, value: string, id?: string) => `<dt>${esc(label)}</dt><dd${attrs({ id })}>${value}</dd>`;
 
 function actions(s: Signed, p: PaymentRecord, now: number): string {
@@ -31,7 +44,16 @@ function actions(s: Signed, p: PaymentRecord, now: number): string {
 
 export function paymentPage(
   s: Signed,
-  o: { payment: PaymentRecord; merchant: MerchantRecord | null; events: PaymentEventRecord[]; assets: AssetRegistry; now: number; notice?: string; problems?: string[] },
+  o: {
+    payment: PaymentRecord;
+    merchant: MerchantRecord | null;
+    events: PaymentEventRecord[];
+    assets: AssetRegistry;
+    explorerTxUrls: Readonly<Record<string, string>>;
+    now: number;
+    notice?: string;
+    problems?: string[];
+  },
 ): string {
   const p = o.payment;
   const timeline = o.events
@@ -54,7 +76,7 @@ ${fact('Amount', esc(priceText(p, o.assets)), 'amount')}
 ${fact('Paid', esc(paidText(p, o.assets) || '—'), 'paid')}
 ${fact('Network', p.network ? `<code>${esc(p.network)}</code>` : '—')}
 ${fact('Buyer', buyer, 'buyer')}
-${fact('Transaction', p.txId ? `<code>${esc(p.txId)}</code>` : '—', 'tx')}
+${fact('Transaction', transaction(o.explorerTxUrls, p), 'tx')}
 ${fact('Created', esc(when(p.createdAt)))}
 ${fact('Expires', esc(when(p.expiresAt)))}
 ${p.succeededAt ? fact('Succeeded', esc(when(p.succeededAt))) : ''}
