@@ -9,7 +9,7 @@ import { generateApiKey, hashApiKey, keyHint } from './keys.ts';
  */
 export async function createKey(
   storage: StoragePort,
-  opts: { partnerId: string; scope: KeyScope; live: boolean; now?: Date; name?: string },
+  opts: { partnerId: string; scope: KeyScope; live: boolean; now?: Date; name?: string; allowedOrigins?: string[] },
 ): Promise<{ record: ApiKeyRecord; apiKey: string }> {
   const apiKey = generateApiKey(opts.scope, opts.live);
   const now = opts.now ?? new Date();
@@ -22,6 +22,7 @@ export async function createKey(
     createdAt: now,
     revokedAt: null,
     ...(opts.name ? { name: opts.name } : {}),
+    ...(opts.allowedOrigins?.length ? { allowedOrigins: opts.allowedOrigins } : {}),
   };
   await storage.apiKeys.create(record);
   return { record, apiKey };

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { createKey } from '../auth/provisioning.ts';
 import { recordAudit } from '../domain/audit/recorder.ts';
 import type { KeyScope } from '../domain/partners/records.ts';
+import { checkOrigins } from '../domain/partners/origins.ts';
 import type { DashboardDeps } from './deps.ts';
 import { field } from './form.ts';
 import { requirePermission } from './permissions.ts';
@@ -67,6 +68,35 @@ export function keyRoutes(deps: DashboardDeps): Router {
       });
     }
     res.redirect(303, `/dashboard/keys?revoked=${encodeURIComponent(id)}`);
+  });
+  router.post('/dashboard/keys/:id/origins', requirePermission('keys:write'), async (req, res) => {
+    const s = signedOf(res)!;
+    const id = String(req.params.id);
+    const keys = await deps.storage.apiKeys.listByPartner(s.partner.id);
+    const key = keys.find((k) => k.id === id && k.scope === 'app' && !k.revokedAt);
+    if (!key) return sendErrorPage(res, 404, 'No such App-Id', 'This partner has no active App-Id with that id.');
+    // One origin a line (spaces and commas separate too); nothing typed: any origin.
+    const typed = field(req, 'origins')
+      .split(/[\s,]+/)
+      .filter(Boolean);
+    const checked = checkOrigins(typed, { sandbox: !live });
+    if (!checked.ok) {
+      return sendPage(res, 400, keysPage(s, { keys: keys.reverse(), live, keyTrustMs: deps.keyTrustMs, originsError: { keyId: id, problem: checked.problem } }));
+    }
+    const now = new Date(deps.clock.now());
+    await deps.storage.apiKeys.setAllowedOrigins(id, checked.origins);
+    // This process's key cache forgets the App-Id, so the new list applies here at once (other
+    // processes read it again within their trust period).
+    deps.keyRevocations.revoked(key.keyHash);
+    await recordAudit(deps.storage.auditLog, {
+      partnerId: s.partner.id,
+      actor: actorOf(s),
+      action: 'api_key.origins',
+      target: { type: 'api_key', id },
+      at: now,
+      detail: { name: key.name ?? null, hint: key.hint, from: (key.allowedOrigins ?? []).join(' ') || 'any', to: checked.origins.join(' ') || 'any' },
+    });
+    res.redirect(303, '/dashboard/keys');
   });
   return router;
 }

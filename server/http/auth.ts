@@ -4,6 +4,7 @@ import type { StoragePort } from '../ports/storage/index.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import { hashApiKey, looksLikeApiKey } from '../auth/keys.ts';
+import { originAllowed } from '../domain/partners/origins.ts';
 import type { KeyRevocations } from '../auth/revocations.ts';
 import { contextOf } from './context.ts';
 import { createKeyCache, type KeyLookup } from './key-cache.ts';
@@ -123,6 +124,11 @@ export function authenticate(deps: AuthOptions): RequestHandler {
       }
       if (!op.auth.includes(found.key.scope)) {
         throw new AppError('forbidden', `A ${found.key.scope} key cannot call ${op.operationId}`);
+      }
+      // An App-Id limited to some web origins refuses a browser on any other; a request without an
+      // Origin header (a native wallet, a server) passes, see originAllowed.
+      if (!originAllowed(found.key.allowedOrigins, req.get('Origin'))) {
+        throw new AppError('forbidden', 'This App-Id is not allowed from this web origin: add the origin to the App-Id in the dashboard');
       }
       ctx.key = found.key;
       ctx.partner = found.partner;

@@ -4,8 +4,9 @@
  *
  *   npm run keys -- create-partner --name <name> [--version <v>] [--icon-url <https url>] [--json]
  *   (a wallet team's name and icon are shown as the wallet app on the payments its keys confirm)
- *   npm run keys -- create-key --partner <id> --scope partner|wallet|app [--json]
- *   (app: a public App-Id for wallets, sent with any Client-Id)
+ *   npm run keys -- create-key --partner <id> --scope partner|wallet|app [--origin <https://host[:port]>]… [--json]
+ *   (app: a public App-Id for wallets, sent with any Client-Id; --origin, repeated, limits the web
+ *   origins a browser may use it from; none: any)
  *   npm run keys -- revoke <keyId> [--json]
  *   npm run keys -- list --partner <id> [--json]
  *   echo "$PASSWORD" | npm run keys -- create-user --partner <id> --email <email> --role owner|developer|viewer --password-stdin [--json]
@@ -16,11 +17,12 @@ import { loadConfig } from '../../server/config.ts';
 import { openConfiguredStorage } from '../../server/composition/storage.ts';
 import { createKey, createPartner } from '../../server/auth/provisioning.ts';
 import { createUser, OPERATOR } from '../../server/domain/users/manage-users.ts';
+import { checkOrigins } from '../../server/domain/partners/origins.ts';
 import { API_VERSIONS, DEFAULT_API_VERSION, isApiVersion } from '../../server/http/versions.ts';
 
 const USAGE = `usage:
   npm run keys -- create-partner --name <name> [--version <${API_VERSIONS.join('|')}>] [--icon-url <https url>] [--json]
-  npm run keys -- create-key --partner <partnerId> --scope partner|wallet|app [--json]
+  npm run keys -- create-key --partner <partnerId> --scope partner|wallet|app [--origin <https://host[:port]>]... [--json]
   npm run keys -- revoke <keyId> [--json]
   npm run keys -- list --partner <partnerId> [--json]
   npm run keys -- create-user --partner <partnerId> --email <email> --role owner|developer|viewer --password-stdin [--json]`;
@@ -46,6 +48,7 @@ async function run(argv: string[]): Promise<void> {
       'icon-url': { type: 'string' },
       partner: { type: 'string' },
       scope: { type: 'string' },
+      origin: { type: 'string', multiple: true },
       email: { type: 'string' },
       role: { type: 'string' },
       'password-stdin': { type: 'boolean', default: false },
@@ -82,9 +85,13 @@ async function run(argv: string[]): Promise<void> {
       case 'create-key': {
         if (!values.partner) throw new UsageError('create-key needs --partner');
         if (values.scope !== 'partner' && values.scope !== 'wallet' && values.scope !== 'app') throw new UsageError('create-key needs --scope partner, wallet or app');
+        const origins = checkOrigins(values.origin ?? [], { sandbox: !live });
+        if (values.origin?.length && values.scope !== 'app') throw new UsageError('--origin is for App-Ids only (--scope app)');
+        if (!origins.ok) throw new UsageError(`--origin: ${origins.problem}`);
         if (!(await storage.partners.get(values.partner))) throw new UsageError(`no partner ${values.partner}`);
-        const { record, apiKey } = await createKey(storage, { partnerId: values.partner, scope: values.scope, live });
-        out({ keyId: record.id, apiKey }, `Created ${record.scope} key ${record.id}.\nKey (shown once, store it now): ${apiKey}`);
+        const { record, apiKey } = await createKey(storage, { partnerId: values.partner, scope: values.scope, live, allowedOrigins: origins.origins });
+        const limit = origins.origins.length ? `, allowed from ${origins.origins.join(', ')}` : '';
+        out({ keyId: record.id, apiKey, allowedOrigins: origins.origins }, `Created ${record.scope} key ${record.id}${limit}.\nKey (shown once, store it now): ${apiKey}`);
         return;
       }
       case 'revoke': {
@@ -99,7 +106,14 @@ async function run(argv: string[]): Promise<void> {
         if (!values.partner) throw new UsageError('list needs --partner');
         const keys = await storage.apiKeys.listByPartner(values.partner);
         out(
-          keys.map((k) => ({ keyId: k.id, scope: k.scope, hint: k.hint, createdAt: k.createdAt.toISOString(), revokedAt: k.revokedAt?.toISOString() ?? null })),
+          keys.map((k) => ({
+            keyId: k.id,
+            scope: k.scope,
+            hint: k.hint,
+            createdAt: k.createdAt.toISOString(),
+            revokedAt: k.revokedAt?.toISOString() ?? null,
+            ...(k.allowedOrigins ? { allowedOrigins: k.allowedOrigins } : {}),
+          })),
           keys.length
             ? keys
                 .map((k) => `${k.id}  ${k.scope.padEnd(7)}  …${k.hint}  created ${k.createdAt.toISOString()}${k.revokedAt ? `  REVOKED ${k.revokedAt.toISOString()}` : ''}`)

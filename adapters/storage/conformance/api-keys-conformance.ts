@@ -84,5 +84,21 @@ export function runApiKeysConformance(name: string, open: OpenStore): void {
       expect(listed?.name).toBe('CI deploy');
       expect(Math.abs(listed!.lastUsedAt!.getTime() - Date.now())).toBeLessThan(10 * 60_000);
     });
+    it('keeps an App-Id’s allowed origins, replaces them, and an empty list reads back as none', async () => {
+      const p = await f.partner();
+      const k = { ...key(p.id, 'app'), allowedOrigins: ['https://wallet.example', 'http://localhost:5173'] };
+      const plain = key(p.id, 'app');
+      await f.s.apiKeys.create(k);
+      await f.s.apiKeys.create(plain);
+      expect(await f.s.apiKeys.findActiveByHash(k.keyHash)).toEqual({ key: k, partner: p });
+      expect(await f.s.apiKeys.setAllowedOrigins(k.id, ['https://pay.example:8443'])).toBe(true);
+      expect((await f.s.apiKeys.findActiveByHash(k.keyHash))?.key.allowedOrigins).toEqual(['https://pay.example:8443']);
+      expect(await f.s.apiKeys.setAllowedOrigins(k.id, [])).toBe(true);
+      const listed = await f.s.apiKeys.listByPartner(p.id);
+      expect(listed.find((x) => x.id === k.id)).not.toHaveProperty('allowedOrigins');
+      // The other key is untouched, and an unknown id changes nothing.
+      expect(listed.find((x) => x.id === plain.id)).toEqual(plain);
+      expect(await f.s.apiKeys.setAllowedOrigins(newId('apiKey'), ['https://x.example'])).toBe(false);
+    });
   });
 }

@@ -35,7 +35,7 @@ export function createPartnerRepository(db: SqlDb): PartnerRepository {
 export function createApiKeyRepository(db: SqlDb): ApiKeyRepository {
   return {
     async create(k) {
-      await db.query('INSERT INTO api_keys (id, partner_id, scope, key_hash, hint, created_at, revoked_at, name) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
+      await db.query('INSERT INTO api_keys (id, partner_id, scope, key_hash, hint, created_at, revoked_at, name, allowed_origins) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
         k.id,
         k.partnerId,
         k.scope,
@@ -44,6 +44,7 @@ export function createApiKeyRepository(db: SqlDb): ApiKeyRepository {
         k.createdAt,
         k.revokedAt,
         k.name ?? null,
+        k.allowedOrigins?.length ? k.allowedOrigins : null,
       ]);
     },
     async findActiveByHash(keyHash) {
@@ -56,7 +57,7 @@ export function createApiKeyRepository(db: SqlDb): ApiKeyRepository {
            WHERE key_hash = $1 AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
            RETURNING id
          )
-         SELECT k.id, k.partner_id, k.scope, k.key_hash, k.hint, k.created_at, k.revoked_at, k.name, p.name AS p_name, p.default_version AS p_default_version, p.created_at AS p_created_at, p.icon_url AS p_icon_url, p.time_zone AS p_time_zone
+         SELECT k.id, k.partner_id, k.scope, k.key_hash, k.hint, k.created_at, k.revoked_at, k.name, k.allowed_origins, p.name AS p_name, p.default_version AS p_default_version, p.created_at AS p_created_at, p.icon_url AS p_icon_url, p.time_zone AS p_time_zone
          FROM api_keys k JOIN partners p ON p.id = k.partner_id
          WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
         [keyHash],
@@ -78,6 +79,10 @@ export function createApiKeyRepository(db: SqlDb): ApiKeyRepository {
     async listByPartner(partnerId) {
       const { rows } = await db.query('SELECT * FROM api_keys WHERE partner_id = $1 ORDER BY created_at, id', [partnerId]);
       return rows.map(toApiKey);
+    },
+    async setAllowedOrigins(id, origins) {
+      const r = await db.query('UPDATE api_keys SET allowed_origins = $2::text[] WHERE id = $1', [id, origins.length ? origins : null]);
+      return r.rowCount === 1;
     },
     async revoke(id, at) {
       const r = await db.query('UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, at]);

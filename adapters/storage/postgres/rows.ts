@@ -45,6 +45,7 @@ export function toApiKey(r: Row): ApiKeyRecord {
     // Only when set, so a key without them reads back exactly as it was written.
     ...(r.name ? { name: str(r.name) } : {}),
     ...(r.last_used_at ? { lastUsedAt: date(r.last_used_at) } : {}),
+    ...(Array.isArray(r.allowed_origins) && r.allowed_origins.length ? { allowedOrigins: r.allowed_origins.map(str) } : {}),
   };
 }
 

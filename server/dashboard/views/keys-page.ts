@@ -26,7 +26,29 @@ ${csrfField(s)}
 </section>`;
 }
 
-export function keysPage(s: Signed, o: { keys: ApiKeyRecord[]; live: boolean; keyTrustMs: number; revoked?: string; error?: string; name?: string }): string {
+/** An App-Id's origins, and for writers a form to change them (one a line; empty: any origin). */
+function originsCell(s: Signed, k: ApiKeyRecord, writer: boolean, problem: string | undefined): string {
+  if (k.scope !== 'app') return '';
+  const list = k.allowedOrigins?.length ? k.allowedOrigins.map((o) => `<code>${esc(o)}</code>`).join(' ') : '<span class="muted">any origin</span>';
+  const fieldId = `origins-${k.id}`;
+  const form =
+    writer && !k.revokedAt
+      ? `<details${problem ? ' open' : ''}><summary>Edit origins</summary>
+<form method="post"${attrs({ action: `/dashboard/keys/${encodeURIComponent(k.id)}/origins` })} class="stack">
+${csrfField(s)}
+${problem ? `<p class="error" role="alert">${esc(problem)}</p>` : ''}
+<label${attrs({ for: fieldId })}>Allowed web origins, one a line (https://host[:port]); empty: any</label>
+<textarea${attrs({ id: fieldId })} name="origins" rows="3">${esc((k.allowedOrigins ?? []).join('\n'))}</textarea>
+<button type="submit">Save origins</button>
+</form></details>`
+      : '';
+  return `<div class="origins" data-origins>Origins: ${list}</div>${form}`;
+}
+
+export function keysPage(
+  s: Signed,
+  o: { keys: ApiKeyRecord[]; live: boolean; keyTrustMs: number; revoked?: string; error?: string; name?: string; originsError?: { keyId: string; problem: string } },
+): string {
   const writer = can(s.user.role, 'keys:write');
   const delay = `at once on this server, and within ${o.keyTrustMs <= 1000 ? 'a second' : `${Math.ceil(o.keyTrustMs / 1000)} seconds`} on any other`;
   const rows = o.keys
@@ -41,7 +63,7 @@ export function keysPage(s: Signed, o: { keys: ApiKeyRecord[]; live: boolean; ke
           : '';
       return `<tr${attrs({ 'data-key-id': k.id })}>
 <td data-label="Name">${esc(k.name ?? '(unnamed)')}</td>
-<td data-label="Type">${esc(TYPE[k.scope])}</td>
+<td data-label="Type">${esc(TYPE[k.scope])}${originsCell(s, k, writer, o.originsError?.keyId === k.id ? o.originsError.problem : undefined)}</td>
 <td data-label="Key"><code>${esc(prefix(k.scope, o.live))}…${esc(k.hint)}</code></td>
 <td data-label="Created">${esc(whenIn(k.createdAt, s.partner.timeZone))}</td>
 <td data-label="Last used">${esc(k.lastUsedAt ? whenIn(k.lastUsedAt, s.partner.timeZone) : 'never')}</td>
@@ -57,7 +79,7 @@ export function keysPage(s: Signed, o: { keys: ApiKeyRecord[]; live: boolean; ke
 ${writer ? createForm(s, o) : '<p class="muted">Your role can see keys but not create or revoke them.</p>'}
 <section class="card wide" aria-labelledby="key-list">
 <h2 id="key-list">Keys</h2>
-<p class="muted">Only the last characters of each key are kept; a lost key cannot be shown again, only revoked and replaced. "Last used" is to the minute.</p>
+<p class="muted">Only the last characters of each key are kept; a lost key cannot be shown again, only revoked and replaced. "Last used" is to the minute. An App-Id with origins is refused to web pages on any other origin; native apps (which send no Origin) are not limited.</p>
 ${o.keys.length ? `<table class="list"><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>` : '<p>No keys yet.</p>'}
 </section>`,
   });

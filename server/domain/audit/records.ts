@@ -14,6 +14,7 @@ export interface AuditActor {
 export type AuditAction =
   | 'api_key.create'
   | 'api_key.revoke'
+  | 'api_key.origins'
   | 'user.create'
   | 'user.invite'
   | 'user.role_change'

@@ -29,4 +29,6 @@ export interface ApiKeyRecord {
   name?: string;
   /** When the API last accepted it, to the minute; absent: never (or not since names and use were recorded). */
   lastUsedAt?: Date;
+  /** App-Ids only: the web origins it may be used from (see origins.ts); absent or empty: any. */
+  allowedOrigins?: string[];
 }

@@ -12,6 +12,8 @@ export interface ApiKeyRepository {
    */
   findActiveByHash(keyHash: string): Promise<{ key: ApiKeyRecord; partner: PartnerRecord } | null>;
   listByPartner(partnerId: string): Promise<ApiKeyRecord[]>;
+  /** Replaces a key's allowed origins (empty: any origin). False when there is no such key. */
+  setAllowedOrigins(id: string, origins: string[]): Promise<boolean>;
   /** True when a key was revoked by this call. */
   revoke(id: string, at: Date): Promise<boolean>;
 }
