@@ -1,17 +1,17 @@
 /**
- * Revocations made in this process, told to this process's API key cache: a key revoked from the
- * dashboard is refused by the same process at once, not after its trust period. Other API
- * processes notice within their `keyTrustMs` (they read the key again by then).
+ * Key changes made in this process (a revocation, an App-Id's new origins), told to this process's
+ * API key cache so it drops its copy: the same process applies the change at once, not after its
+ * trust period. Other API processes notice within their `keyTrustMs` (they read the key again by then).
  */
 export interface KeyRevocations {
-  onRevoked(listener: (keyHash: string) => void): void;
-  revoked(keyHash: string): void;
+  onChanged(listener: (keyHash: string) => void): void;
+  changed(keyHash: string): void;
 }
 
 export function createKeyRevocations(): KeyRevocations {
   const listeners: Array<(keyHash: string) => void> = [];
   return {
-    onRevoked: (listener) => void listeners.push(listener),
-    revoked: (keyHash) => listeners.forEach((l) => l(keyHash)),
+    onChanged: (listener) => void listeners.push(listener),
+    changed: (keyHash) => listeners.forEach((l) => l(keyHash)),
   };
 }

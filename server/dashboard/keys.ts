@@ -57,7 +57,7 @@ export function keyRoutes(deps: DashboardDeps): Router {
     if (!key) return sendErrorPage(res, 404, 'No such key', 'This partner has no key with that id.');
     const now = new Date(deps.clock.now());
     if (await deps.storage.apiKeys.revoke(id, now)) {
-      deps.keyRevocations.revoked(key.keyHash);
+      deps.keyRevocations.changed(key.keyHash);
       await recordAudit(deps.storage.auditLog, {
         partnerId: s.partner.id,
         actor: actorOf(s),
@@ -87,7 +87,7 @@ export function keyRoutes(deps: DashboardDeps): Router {
     await deps.storage.apiKeys.setAllowedOrigins(id, checked.origins);
     // This process's key cache forgets the App-Id, so the new list applies here at once (other
     // processes read it again within their trust period).
-    deps.keyRevocations.revoked(key.keyHash);
+    deps.keyRevocations.changed(key.keyHash);
     await recordAudit(deps.storage.auditLog, {
       partnerId: s.partner.id,
       actor: actorOf(s),

@@ -64,7 +64,7 @@ export function authenticate(deps: AuthOptions): RequestHandler {
     ...(deps.keyTrustMs !== undefined ? { trustMs: deps.keyTrustMs } : {}),
     ...(deps.maxCachedKeys !== undefined ? { maxKeys: deps.maxCachedKeys } : {}),
   });
-  deps.revocations?.onRevoked((hash) => keys.forget(hash));
+  deps.revocations?.onChanged((hash) => keys.forget(hash));
   const limiter = deps.unauthenticatedLimiter;
   const throttle = (req: Request) => (limiter ? throttleUnauthenticated(limiter, req) : Promise.resolve());
 
