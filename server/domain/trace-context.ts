@@ -49,8 +49,13 @@ export function outsideTrace<T>(fn: () => T): T {
  * `fn` bound to the trace current now: for a callback an event emitter calls later, outside the
  * async chain that registered it.
  */
-export function bindTrace<F extends (...args: never[]) => unknown>(fn: F): F {
-  return AsyncLocalStorage.bind(fn);
+export function bindTrace<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
+  // Not AsyncLocalStorage.bind: Node defines a deprecated `asyncResource` accessor on each function it
+  // binds, and V8 allocates accessor pairs in the old generation, so whatever `fn` closes over (a
+  // request and its response) survived every young collection until a full one
+  // (server/http/request-context.ts says more).
+  const trace = storage.getStore();
+  return trace === undefined ? (...args) => storage.exit(fn, ...args) : (...args) => storage.run(trace, fn, ...args);
 }
 
 /**

@@ -23,4 +23,31 @@ describe('pass loop', () => {
     expect(seen.every((t) => t === undefined)).toBe(true);
     await loop.stop();
   });
+
+  it('holds nothing per nudge while a pass runs: nudges during a failing pass ask for one more pass, and the failure is reported once', async () => {
+    let release!: () => void;
+    let passes = 0;
+    const errors: unknown[] = [];
+    const loop = createPassLoop({
+      intervalMs: 60_000,
+      pass: async () => {
+        passes++;
+        if (passes === 1) {
+          await new Promise<void>((r) => (release = r));
+          throw new Error('pass failed');
+        }
+        return 0;
+      },
+      onError: (err) => errors.push(err),
+    });
+    loop.start();
+    // Under steady load every create nudges the loop while a pass runs; each nudge used to hang a
+    // `.catch` on the running pass, held until it ended (and reported its failure once per nudge).
+    for (let i = 0; i < 1000; i++) loop.notify();
+    await new Promise((r) => setImmediate(r));
+    release();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(errors).toHaveLength(1);
+    await loop.stop();
+  });
 });

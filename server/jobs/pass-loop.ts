@@ -49,6 +49,12 @@ export function createPassLoop(opts: {
   };
 
   const background = () => {
+    // A nudge during a pass only asks for one more: a `.catch` on the running pass per nudge would
+    // pile up on it for as long as nudges keep it going (one per create under steady load).
+    if (current) {
+      again = true;
+      return;
+    }
     runOnce().catch(opts.onError);
   };
 
