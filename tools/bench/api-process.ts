@@ -35,6 +35,13 @@ export interface ApiProcess {
   partnerKey: string;
   walletKey: string;
   merchantId: string;
+  /** The standalone sandbox chains' base URL (faucet, `GET /sandbox`); null in sandbox mode. */
+  chainsUrl: string | null;
+  /**
+   * Starts a worker (`node server/worker.ts`) on the same database, Redis and chains, with the
+   * flags `npm run worker` passes, and waits until it runs; production mode only. `close` stops it.
+   */
+  startWorker(): Promise<{ close(): Promise<void>; warnings(): string }>;
   /** A POST/GET with the partner key and the merchant, answering status and JSON body. */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: ApiBody }>;
   close(): Promise<void>;
@@ -127,6 +134,39 @@ function keysCli(env: Record<string, string>, args: string[]): Record<string, st
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, string>;
 }
 
+/** SIGTERM, then SIGKILL after 15 s; resolves once the process has exited. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Waits for a node service's start line (its pino `msg`); fails with its warnings and errors when
+ * it exits or takes over 60 s. Answers a reader of the warnings and errors logged so far.
+ */
+async function untilStarted(child: ChildProcess, what: string, startLine: string): Promise<() => string> {
+  let logs = '';
+  child.stderr!.on('data', (b: Buffer) => (logs += b.toString()));
+  await new Promise<void>((ready, fail) => {
+    const timer = setTimeout(() => fail(new Error(`${what} did not start in 60 s:\n${logs}`)), 60_000);
+    child.stdout!.on('data', (b: Buffer) => {
+      const text = b.toString();
+      if (text.includes(startLine)) {
+        clearTimeout(timer);
+        ready();
+      }
+      // Only warnings and errors are kept (pino info lines are the start-up's): the run's own noise.
+      for (const line of text.split('\n')) if (/"level":(40|50|60)/.test(line)) logs += `${line}\n`;
+    });
+    child.once('exit', (code) => fail(new Error(`${what} exited with ${code}:\n${logs}`)));
+  });
+  return () => logs;
+}
+
 /** Starts the API in `mode` and waits until it listens; `close` stops it and removes everything it made. */
 /** `nodeFlags`: what node runs server/main.ts with; by default the flags `npm start` passes. */
 export async function startApiProcess(
@@ -142,14 +182,8 @@ export async function startApiProcess(
   const redisDb = await claimRedisDb();
   let chains: SandboxChainsServer | null = null;
   let child: ChildProcess | null = null;
-  const close = async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((done) => child!.once('exit', done));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child!.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    }
+  let close = async () => {
+    if (child) await stop(child);
     await chains?.close().catch(() => {});
     const redis = new Redis(withPath(redisUrl, `/${redisDb}`), { maxRetriesPerRequest: 1 });
     await redis.flushdb().catch(() => {});
@@ -177,21 +211,21 @@ export async function startApiProcess(
     const walletKey = keysCli(env, ['create-key', '--partner', partner.partnerId!, '--scope', 'wallet']).apiKey!;
     const { DATABASE_URL: _d, REDIS_URL: _r, JOB_WORKERS: _j, ...inherited } = process.env;
     child = spawn(process.execPath, [...nodeFlags, 'server/main.ts'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let logs = '';
-    child.stderr!.on('data', (b: Buffer) => (logs += b.toString()));
-    await new Promise<void>((ready, fail) => {
-      const timer = setTimeout(() => fail(new Error(`API did not start in 60 s:\n${logs}`)), 60_000);
-      child!.stdout!.on('data', (b: Buffer) => {
-        const text = b.toString();
-        if (text.includes('"msg":"listening"')) {
-          clearTimeout(timer);
-          ready();
-        }
-        // Only warnings and errors are kept (pino info lines are the start-up's): the run's own noise.
-        for (const line of text.split('\n')) if (/"level":(40|50|60)/.test(line)) logs += `${line}\n`;
-      });
-      child!.once('exit', (code) => fail(new Error(`API exited with ${code}:\n${logs}`)));
-    });
+    await untilStarted(child, 'API', '"msg":"listening"');
+    const workers: ChildProcess[] = [];
+    const stopWorkers = async () => void (await Promise.all(workers.map(stop)));
+    const closeApi = close;
+    close = async () => {
+      await stopWorkers();
+      await closeApi();
+    };
+    const startWorker = async () => {
+      if (!chains) throw new Error('startWorker: production mode only (sandbox mode runs its jobs in the API)');
+      const worker = spawn(process.execPath, [...SERVER_V8_FLAGS, 'server/worker.ts'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      workers.push(worker);
+      const warnings = await untilStarted(worker, 'worker', '"msg":"worker started"');
+      return { close: () => stop(worker), warnings };
+    };
     const url = `http://127.0.0.1:${port}`;
     const call: ApiProcess['call'] = async (method, path, body, headers = {}) => {
       const res = await fetch(`${url}${path}`, {
@@ -213,7 +247,20 @@ export async function startApiProcess(
       { 'Idempotency-Key': `s-${Math.random()}` },
     );
     if (s.status !== 201) throw new Error(`settlements: ${JSON.stringify(s.body)}`);
-    return { url, pid: child.pid!, child, databaseUrl, database, partnerKey: partner.apiKey!, walletKey, merchantId, call, close };
+    return {
+      url,
+      pid: child.pid!,
+      child,
+      databaseUrl,
+      database,
+      partnerKey: partner.apiKey!,
+      walletKey,
+      merchantId,
+      chainsUrl: chains?.baseUrl ?? null,
+      startWorker,
+      call,
+      close: () => close(),
+    };
   } catch (err) {
     await close();
     throw err;
