@@ -5,9 +5,9 @@
  * Why: on PostgreSQL most of a small write's cost is per statement and per transaction (the
  * protocol exchange, executor start-up, the commit record, the WAL flush), not per row; eight
  * payment creates in one statement cost a quarter of the machine's CPU of eight statements
- * (measured with pgbench on this project's create). Nothing waits on a timer: under light load
- * every call runs at once, alone, and batches form only while the database is busy, which is
- * exactly when it pays. Each caller's promise settles only after its own statement committed.
+ * (measured with pgbench on this project's create). No call waits on a timer to fill a batch:
+ * under light load every call runs at once, alone, and batches form only while the database
+ * is busy, which is exactly when it pays. Each caller's promise settles only after its own statement committed.
  */
 export interface BatcherOptions<T, R> {
   /**
@@ -20,6 +20,15 @@ export interface BatcherOptions<T, R> {
   maxInFlight: number;
   /** Items per statement at most, to bound one statement's size and lock footprint. */
   maxBatch: number;
+  /**
+   * Up to `extra` more statements while every running one is late: it has run longer than
+   * `factor` times the recent typical run (an exponentially weighted mean), and at least
+   * `minMs`. Why: at a steady rate below saturation a statement now and then stalls (a slow
+   * WAL flush, the CPU taken), and every call behind it waits the whole stall; a late statement
+   * is no sign of saturation, so one more alongside it costs little throughput. Under
+   * saturation statements are long but not late against their own mean, so `maxInFlight` holds.
+   */
+  whenLate?: { extra: number; factor: number; minMs: number };
 }
 
 interface Waiting<T, R> {
@@ -28,20 +37,54 @@ interface Waiting<T, R> {
   reject(err: unknown): void;
 }
 
+// Weight of the newest run in the mean: about the last ten statements count.
+const EWMA_WEIGHT = 0.1;
+
 export function createBatcher<T, R>(opts: BatcherOptions<T, R>): (item: T) => Promise<R> {
   if (!(opts.maxInFlight >= 1 && opts.maxBatch >= 1)) throw new Error('batcher: maxInFlight and maxBatch must be at least 1');
+  const late = opts.whenLate;
+  if (late && !(late.extra >= 1 && late.factor > 0 && late.minMs >= 0)) throw new Error('batcher: whenLate needs extra ≥ 1, factor > 0, minMs ≥ 0');
   const waiting: Array<Waiting<T, R>> = [];
-  let inFlight = 0;
+  // Start times of the running statements, oldest first.
+  const running: number[] = [];
+  let typicalMs: number | undefined;
+  let lateTimer: ReturnType<typeof setTimeout> | undefined;
+
+  // How long a statement may run before it counts as late; none until one run was measured.
+  const lateAfter = () => (late && typicalMs !== undefined ? Math.max(late.minMs, late.factor * typicalMs) : Infinity);
+
+  const room = () => {
+    if (running.length < opts.maxInFlight) return true;
+    if (!late || running.length >= opts.maxInFlight + late.extra) return false;
+    // Every running statement late means the newest one is.
+    return performance.now() - running[running.length - 1]! >= lateAfter();
+  };
 
   const flush = () => {
-    while (inFlight < opts.maxInFlight && waiting.length) {
-      const batch = waiting.splice(0, opts.maxBatch);
-      inFlight++;
-      void settle(batch).finally(() => {
-        inFlight--;
-        flush();
-      });
+    while (waiting.length && room()) start(waiting.splice(0, opts.maxBatch));
+    if (waiting.length && late && lateTimer === undefined && running.length < opts.maxInFlight + late.extra && lateAfter() !== Infinity) {
+      // Checked again when the newest statement turns late, if calls still wait then.
+      const wait = running[running.length - 1]! + lateAfter() - performance.now();
+      lateTimer = setTimeout(
+        () => {
+          lateTimer = undefined;
+          flush();
+        },
+        Math.max(0, Math.ceil(wait)),
+      );
+      lateTimer.unref();
     }
+  };
+
+  const start = (batch: Array<Waiting<T, R>>) => {
+    const startedAt = performance.now();
+    running.push(startedAt);
+    void settle(batch).finally(() => {
+      const took = performance.now() - startedAt;
+      typicalMs = typicalMs === undefined ? took : typicalMs + EWMA_WEIGHT * (took - typicalMs);
+      running.splice(running.indexOf(startedAt), 1);
+      flush();
+    });
   };
 
   const settle = async (batch: Array<Waiting<T, R>>) => {

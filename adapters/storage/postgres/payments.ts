@@ -27,10 +27,15 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
   // One create statement at a time, carrying every create that arrived while the last one ran.
   // Measured on this project's bench (2 cores, 16 clients): one in flight gave 15–25 % more
   // creates per second than two, and four or eight fewer still: smaller batches, more commits.
+  // But a statement that stalls (a slow WAL flush, PostgreSQL off the CPU) holds every create
+  // behind it for the whole stall, which the plain INSERTs of a steady load never wait for: once
+  // it has run twice its usual time, up to two more statements take the waiting creates (issue
+  // 19 item 5; measured in docs/benchmarks.md, "Create tail").
   const createInBatch = createBatcher<NewPayment, boolean>({
     run: (items) => insertPayments(db, items),
     maxInFlight: 1,
     maxBatch: 64,
+    whenLate: { extra: 2, factor: 2, minMs: 1 },
   });
   // Reads by id share statements the same way: the hot polling reads (status, gateway status,
   // jobs) become one index scan per batch. A read joins only a batch not yet sent, so it still
