@@ -182,7 +182,9 @@ export async function startApiProcess(
   const redisDb = await claimRedisDb();
   let chains: SandboxChainsServer | null = null;
   let child: ChildProcess | null = null;
-  let close = async () => {
+  const workers: ChildProcess[] = [];
+  const close = async () => {
+    await Promise.all(workers.map(stop));
     if (child) await stop(child);
     await chains?.close().catch(() => {});
     const redis = new Redis(withPath(redisUrl, `/${redisDb}`), { maxRetriesPerRequest: 1 });
@@ -212,13 +214,6 @@ export async function startApiProcess(
     const { DATABASE_URL: _d, REDIS_URL: _r, JOB_WORKERS: _j, ...inherited } = process.env;
     child = spawn(process.execPath, [...nodeFlags, 'server/main.ts'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     await untilStarted(child, 'API', '"msg":"listening"');
-    const workers: ChildProcess[] = [];
-    const stopWorkers = async () => void (await Promise.all(workers.map(stop)));
-    const closeApi = close;
-    close = async () => {
-      await stopWorkers();
-      await closeApi();
-    };
     const startWorker = async () => {
       if (!chains) throw new Error('startWorker: production mode only (sandbox mode runs its jobs in the API)');
       const worker = spawn(process.execPath, [...SERVER_V8_FLAGS, 'server/worker.ts'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -259,7 +254,7 @@ export async function startApiProcess(
       chainsUrl: chains?.baseUrl ?? null,
       startWorker,
       call,
-      close: () => close(),
+      close,
     };
   } catch (err) {
     await close();

@@ -16,15 +16,13 @@ export interface SignedConfirm {
   body: { optionId: string; results: Awaited<ReturnType<typeof executeActions>> };
 }
 
-/** Signs a confirm for each payment, `width` buyers at a time. */
-export async function signConfirms(api: ApiProcess, paymentIds: string[], width: number): Promise<SignedConfirm[]> {
+/** A signer of confirms for `api`'s payments: each call pays one payment with a fresh buyer, up to the confirm. */
+export async function confirmSigner(api: ApiProcess): Promise<(paymentId: string) => Promise<SignedConfirm>> {
   if (api.chainsUrl === null) throw new Error('confirm long-polls need the standalone sandbox chains (production mode)');
   const faucet = createSandboxApi(api.chainsUrl);
   const sandbox = await faucet.info();
   const client = createGatewayClient({ baseUrl: api.url, apiKey: api.walletKey });
-  const signed: SignedConfirm[] = [];
-  let next = 0;
-  const one = async (paymentId: string) => {
+  return async (paymentId) => {
     const buyer = await createBuyer(sandbox);
     try {
       const offer = await client.getOptions(paymentId, { accounts: buyer.accounts });
@@ -32,17 +30,11 @@ export async function signConfirms(api: ApiProcess, paymentIds: string[], width:
       if (!option) throw new Error(`no EVM option for ${paymentId} among ${offer.options.map((o) => o.amount.unit).join(', ')}`);
       await faucet.fund(option.account, option.amount.unit.slice('caip19/'.length), BigInt(option.amount.value));
       const actions = await resolveBuildActions(option.actions, (build) => client.fetchAction(paymentId, { optionId: option.id, data: build.build.data }));
-      signed.push({ paymentId, body: { optionId: option.id, results: await executeActions(actions, buyer.signers) } });
+      return { paymentId, body: { optionId: option.id, results: await executeActions(actions, buyer.signers) } };
     } finally {
       buyer.close();
     }
   };
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < paymentIds.length) await one(paymentIds[next++]!);
-    }),
-  );
-  return signed;
 }
 
 /** Sends one signed confirm as a long-poll (no retry: one request, one answer). */

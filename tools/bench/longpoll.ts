@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { PAYMENT_CHANGES_CHANNEL } from '../../adapters/storage/postgres/change-channel.ts';
 import { memoryOf, startApiProcess, databaseCounters } from './api-process.ts';
-import { confirmLongPoll, signConfirms } from './longpoll-confirms.ts';
+import { confirmLongPoll, confirmSigner, type SignedConfirm } from './longpoll-confirms.ts';
 
 const waiters = Number(process.env.LONGPOLL_WAITERS ?? 2_000);
 const confirms = Math.min(waiters, Number(process.env.LONGPOLL_CONFIRMS ?? 200));
@@ -70,7 +70,9 @@ export async function longPollBench(): Promise<void> {
     });
     console.log(`  ${ids.length} payments created in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const t1 = performance.now();
-    const signed = await signConfirms(api, ids.slice(0, confirms), 8);
+    const sign = await confirmSigner(api);
+    const signed: SignedConfirm[] = [];
+    await inParallel(ids.slice(0, confirms), 8, async (id) => void signed.push(await sign(id)));
     const confirmed = new Set(signed.map((c) => c.paymentId));
     const statusIds = ids.filter((id) => !confirmed.has(id));
     console.log(`  ${signed.length} buyers funded and signed (EIP-3009) in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
@@ -79,7 +81,10 @@ export async function longPollBench(): Promise<void> {
     const commits = new Map<string, number[]>();
     await listener.connect();
     listener.on('notification', (m) => {
-      if (m.payload) commits.set(m.payload, [...(commits.get(m.payload) ?? []), performance.now()]);
+      if (!m.payload) return;
+      const heard = commits.get(m.payload) ?? [];
+      heard.push(performance.now());
+      commits.set(m.payload, heard);
     });
     await listener.query(`LISTEN ${PAYMENT_CHANGES_CHANNEL}`);
 
