@@ -12,11 +12,14 @@ import { readAuthorizationState } from './eip3009.ts';
 import { isPermit2NonceUsed } from './permit2.ts';
 import { permitWitnessTransferRequest, witnessDestination } from './permit2-witness.ts';
 import { classifySubmitError, getConfirmations } from './receipts.ts';
+import { broadcastRecorded, buildSigned, type RelayerEvent, type RelayerFunds } from './relayer-submit.ts';
+import { mayStillMine, type FeeLimits } from './gas-policy.ts';
+import { awaitApprovals } from './permit2-approval.ts';
 import type { SerialQueue } from './relayer.ts';
 import { sumTransfers } from './transfer.ts';
 import { messageAddress, messageUint } from './typed-data.ts';
 import { findPayingTransaction, scanWindow } from './scan.ts';
-import { DEFAULT_MAX_FEE_PER_GAS, bumpedReplacement, capFees } from './replacement.ts';
+import { DEFAULT_MAX_FEE_PER_GAS, bumpedReplacement } from './replacement.ts';
 import type { AdvanceContext, RelayerSubmission, TransferState } from '../../../server/ports/chains.ts';
 import { systemClock, type Clock } from '../../../server/ports/clock.ts';
 
@@ -33,7 +36,20 @@ export type RelayerChain = {
   replaceAfterMs?: number;
   /** The highest maxFeePerGas (or gasPrice) the relayer signs, wei (default 500 gwei). */
   maxFeePerGas?: bigint;
+  /** The lowest tip the chain's nodes accept, wei (default none). */
+  minPriorityFee?: bigint;
+  /** CAIP-2, for the events the relayer reports. */
+  caip2?: string;
+  /** The chain's usual block interval: how close to an authorization's deadline nothing is sent any more (default 12 s). */
+  blockTimeMs?: number;
+  /** Whether the relayer can pay; set short by a refusal for lack of funds. */
+  funds?: RelayerFunds;
+  /** Told of every refused broadcast (logs, metrics). */
+  onRefusal?: (event: RelayerEvent) => void;
 };
+
+const limitsOf = (c: RelayerChain): FeeLimits => ({ maxFeePerGas: c.maxFeePerGas ?? DEFAULT_MAX_FEE_PER_GAS, minPriorityFee: c.minPriorityFee ?? 0n });
+const submitChain = (c: RelayerChain) => ({ ...c, limits: limitsOf(c) });
 
 /** The default of `replaceAfterMs`: a few blocks on any chain, well under a quote's life. */
 const REPLACE_AFTER_MS = 45_000;
@@ -123,12 +139,49 @@ async function usedElsewhere(c: RelayerChain, check: PaymentCheck, sub: RelayerS
   }
 }
 
+/** When the buyer's authorization lapses: EIP-3009 `validBefore`, Permit2 `deadline` (Unix seconds). */
+export function authorizationDeadline(sub: RelayerSubmission): bigint {
+  return messageUint(sub.typedData.message, sub.flow === 'eip3009' ? 'validBefore' : 'deadline');
+}
+
+/**
+ * Null while a transaction sent now can still be mined before the authorization lapses (with a
+ * margin of blocks). Within the margin nothing is sent: the attempt waits (a transaction of ours or
+ * the buyer's own may still land), and once the deadline is past by the margin, when nobody used
+ * the authorization, nothing can pay with it any more: failed, with no gas spent on a revert.
+ */
+async function pastDeadline(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, quote: QuoteTimes, txId?: string): Promise<TransferState | null> {
+  const deadline = authorizationDeadline(sub);
+  const blockTimeMs = c.blockTimeMs ?? 12_000;
+  const now = (c.clock ?? systemClock).now();
+  if (mayStillMine(deadline, now, blockTimeMs)) return null;
+  const keep = txId === undefined ? {} : { txId };
+  if (mayStillMine(deadline, now - 2 * Math.max(3 * blockTimeMs, 5_000), blockTimeMs))
+    return { state: 'pending', ...keep, reason: 'not sending: the authorization lapses before a transaction sent now could be mined' };
+  try {
+    if (!(await authorizationUsed(c, sub, check.from))) return { state: 'failed', ...keep, reason: 'the authorization lapsed before the relayer could send a transaction that pays with it' };
+  } catch {
+    return { state: 'pending', ...keep, reason: 'rpc error' };
+  }
+  return (await usedElsewhere(c, check, sub, quote, txId)) ?? { state: 'failed', ...keep, reason: 'the authorization lapsed; it was used by a transaction that did not pay the destination' };
+}
+
+/**
+ * A buyer account with code (a contract, or an EOA with an EIP-7702 delegation `0xef0100…`) runs
+ * that code when the token or Permit2 checks its signature, at the relayer's expense: it pays its
+ * own gas (the direct transfer), never through the relayer. Checked at options and here again.
+ */
+async function buyerHasCode(c: RelayerChain, buyer: string): Promise<boolean> {
+  return (await c.provider.getCode(buyer)) !== '0x';
+}
+
 /**
  * Signs the relayer transaction, records it (in place of `replaces`), then broadcasts it. A
  * rejection during gas estimation means nothing was sent and the chain refuses this authorization
  * (cancelled by the buyer, balance short, expired, reverted): failed. When it is refused because
  * the authorization is already used, the transaction that used it is searched first (it may have
- * paid the merchant). A failed record sends nothing.
+ * paid the merchant). A failed record sends nothing; a refused broadcast is answered by its class
+ * (relayer-submit.ts).
  */
 async function signRecordBroadcast(
   c: RelayerChain,
@@ -140,25 +193,41 @@ async function signRecordBroadcast(
 ): Promise<TransferState> {
   const problem = submissionProblem(sub, check);
   if (problem) return { state: 'failed', reason: problem };
+  const late = await pastDeadline(c, check, sub, quote, replaces ?? undefined);
+  if (late) return late;
+  try {
+    if (await buyerHasCode(c, check.from))
+      return { state: 'failed', reason: 'the buyer account has code (a contract or an EIP-7702 delegation): it pays its own gas, by direct transfer' };
+  } catch {
+    return { state: 'pending', reason: 'rpc error' };
+  }
+  if (sub.flow === 'permit2' && sub.approvals?.length) {
+    // A first-time payer's approval: until it is mined a geth-family node's estimate reverts.
+    try {
+      const wait = await awaitApprovals(c.provider, { token: check.token, owner: check.from, permit2: String(sub.typedData.domain.verifyingContract), amount: check.minValue, approvals: sub.approvals });
+      if ('failed' in wait) return { state: 'failed', reason: wait.failed };
+      if (!wait.ready) return { state: 'pending', reason: wait.reason };
+    } catch {
+      return { state: 'pending', reason: 'rpc error' };
+    }
+  }
   // The queue holds the relayer's nonce order only; reads and searches after a refusal run outside it.
   const outcome = await c.queue(async (): Promise<TransferState | { refused: Extract<TransferState, { state: 'failed' }> }> => {
-    let rawTx: string;
+    let built: Awaited<ReturnType<typeof buildSigned>>;
     try {
-      const populated = await c.relayer.populateTransaction(await relayerRequest(c.relayer, sub, check));
-      rawTx = await c.relayer.signTransaction(capFees(populated, c.maxFeePerGas ?? DEFAULT_MAX_FEE_PER_GAS));
+      built = await buildSigned(submitChain(c), await relayerRequest(c.relayer, sub, check), sub.flow);
     } catch (err) {
       if (classifySubmitError(err) !== 'rejected') return { state: 'pending', reason: 'could not prepare the relayer transaction' };
-      return { refused: { state: 'failed', reason: `refused before broadcast: ${(err as Error).message.slice(0, 200)}` } };
+      built = { ok: false, rejected: err as Error };
     }
+    if (!built.ok) {
+      if ('state' in built) return built.state;
+      return { refused: { state: 'failed', reason: `refused before broadcast: ${built.rejected.message.slice(0, 200)}` } };
+    }
+    const rawTx = built.rawTx;
     const txId = keccak256(rawTx);
     if (!(await ctx.record({ txId, rawTx }, replaces))) return { state: 'pending', reason: 'not recorded: the payment changed meanwhile' };
-    try {
-      await c.provider.broadcastTransaction(rawTx);
-    } catch {
-      // Recorded: the next step finds it mined, sends the same bytes again, or replaces it.
-      return { state: 'pending', txId, reason: 'broadcast outcome unknown' };
-    }
-    return { state: 'submitted', txId };
+    return broadcastRecorded(submitChain(c), { txId, rawTx }, ctx, sub.flow);
   });
   if (!('refused' in outcome)) return outcome;
   try {
@@ -187,7 +256,7 @@ async function relayerNonceConsumed(c: RelayerChain, nonce: number): Promise<boo
  * old one mines after all, the new one is unknown with its nonce consumed and the authorization
  * used, and the search for who used it (usedElsewhere) confirms the payment with the old one.
  */
-async function replaceStuck(c: RelayerChain, txId: string, rawTx: string, ctx: AdvanceContext): Promise<TransferState> {
+async function replaceStuck(c: RelayerChain, txId: string, rawTx: string, ctx: AdvanceContext, flow: RelayerSubmission['flow']): Promise<TransferState> {
   let fees: FeeData;
   try {
     fees = await c.provider.getFeeData();
@@ -200,12 +269,7 @@ async function replaceStuck(c: RelayerChain, txId: string, rawTx: string, ctx: A
   tx.signature = c.relayer.signingKey.sign(tx.unsignedHash);
   const next = { txId: tx.hash!, rawTx: tx.serialized };
   if (!(await ctx.record(next, txId))) return { state: 'pending', txId, reason: 'not replaced: the payment changed meanwhile' };
-  try {
-    await c.provider.broadcastTransaction(next.rawTx);
-  } catch {
-    return { state: 'pending', txId: next.txId, reason: 'replacement broadcast outcome unknown' };
-  }
-  return { state: 'submitted', txId: next.txId };
+  return broadcastRecorded(submitChain(c), next, ctx, flow);
 }
 
 /** Whether the recorded transaction has waited unmined longer than the bound. */
@@ -243,16 +307,16 @@ async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: Relayer
   } catch {
     return { state: 'pending', txId, reason: 'rpc error' };
   }
-  if (held) return ctx.rawTx && overdue(c, ctx) ? replaceStuck(c, txId, ctx.rawTx, ctx) : { state: 'pending', txId, reason: 'not mined yet' };
+  if (held) {
+    if (!ctx.rawTx || !overdue(c, ctx)) return { state: 'pending', txId, reason: 'not mined yet' };
+    // Never replaced so late that the replacement could only mine to revert.
+    return (await pastDeadline(c, check, sub, quote, txId)) ?? replaceStuck(c, txId, ctx.rawTx, ctx, sub.flow);
+  }
   try {
     const nonce = ctx.rawTx ? Transaction.from(ctx.rawTx).nonce : null;
     if (ctx.rawTx && nonce !== null && !(await relayerNonceConsumed(c, nonce))) {
-      try {
-        await c.provider.broadcastTransaction(ctx.rawTx);
-      } catch {
-        return { state: 'pending', txId, reason: 'broadcast again: outcome unknown' };
-      }
-      return { state: 'submitted', txId };
+      // Not sent again so late that it could only mine to revert.
+      return (await pastDeadline(c, check, sub, quote, txId)) ?? broadcastRecorded(submitChain(c), { txId, rawTx: ctx.rawTx }, ctx, sub.flow);
     }
     // Its nonce went to another transaction (or, recorded before raw bytes were kept, the node
     // has forgotten it): it will not mine here.
