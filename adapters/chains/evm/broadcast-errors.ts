@@ -23,8 +23,11 @@ export interface BroadcastRefusal {
   class: RefusalClass;
   /** The node's own message (first line, bounded), for logs. */
   message: string;
-  /** A minimum the node named: the tip (Polygon's "minimum needed N") or the fee a replacement needs (EDR). */
-  minimum?: { field: 'tip' | 'fee'; wei: bigint };
+  /**
+   * A minimum the node named: the tip (Polygon's "minimum needed N"), the fee a replacement needs
+   * (EDR), or the gas an intrinsic-gas refusal asks ("minimum needed N", "requires at least N gas").
+   */
+  minimum?: { field: 'tip' | 'fee'; wei: bigint } | { field: 'gas'; gas: bigint };
 }
 
 /**
@@ -67,6 +70,10 @@ export function classifyBroadcastError(err: unknown): BroadcastRefusal {
     const fee = /of at least (\d{1,40}) is necessary/i.exec(message);
     if (tip) refusal.minimum = { field: 'tip', wei: BigInt(tip[1]!) };
     else if (fee) refusal.minimum = { field: 'fee', wei: BigInt(fee[1]!) };
+  }
+  if (refusal.class === 'intrinsic-gas') {
+    const gas = /minimum needed (\d{1,20})|requires at least (\d{1,20}) gas/i.exec(message);
+    if (gas) refusal.minimum = { field: 'gas', gas: BigInt(gas[1] ?? gas[2]!) };
   }
   return refusal;
 }

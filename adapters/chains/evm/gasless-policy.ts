@@ -48,7 +48,18 @@ function cached<T>(ttlMs: number, read: () => Promise<T>, now: () => number): ()
 }
 
 export function createChainReads(c: GaslessChain, now: () => number = Date.now): ChainReads {
-  const balance = cached(15_000, () => c.provider.getBalance(c.relayer.address), now);
+  // A read taken before the relayer's last refusal for lack of funds is stale: read again.
+  let readAfter = -1;
+  let balanceRead: () => Promise<{ value: bigint; after: number }> = () => Promise.reject(new Error('unread'));
+  const fresh = () => {
+    readAfter = c.funds.refusals();
+    const after = readAfter;
+    balanceRead = cached(15_000, async () => ({ value: await c.provider.getBalance(c.relayer.address), after }), now);
+  };
+  const balance = () => {
+    if (readAfter !== c.funds.refusals()) fresh();
+    return balanceRead();
+  };
   const feeData = cached(5_000, () => c.provider.getFeeData(), now);
   const l1 = {
     eip3009: cached(15_000, () => sampleL1Fee(c, 'eip3009'), now),
@@ -57,8 +68,8 @@ export function createChainReads(c: GaslessChain, now: () => number = Date.now):
   return {
     balance: async () => {
       const b = await balance();
-      c.funds.observed(b);
-      return b;
+      c.funds.observed(b.value, b.after);
+      return b.value;
     },
     feeData,
     l1Fee: (flow) => (c.l1DataFee === 'op-stack' ? l1[flow]() : Promise.resolve(0n)),

@@ -260,8 +260,9 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
     accounts: () =>
       Promise.all(
         [...byChain.values()].map(async (c) => {
+          const after = c.funds.refusals();
           const balance = await c.provider.getBalance(c.relayer.address).catch(() => null);
-          if (balance !== null) c.funds.observed(balance);
+          if (balance !== null) c.funds.observed(balance, after);
           const short = c.funds.shortOf();
           return {
             role: 'relayer' as const,

@@ -22,20 +22,25 @@ export interface RelayerFunds {
   /** The upfront cost of the last transaction refused for lack of funds, until a balance covers it. */
   shortOf(): bigint | null;
   refused(upfrontCost: bigint): void;
-  /** A fresh balance read: clears the shortage when it covers it. */
-  observed(balance: bigint): void;
+  /** A balance read after the last refusal: clears the shortage when it covers it. */
+  observed(balance: bigint, readAfter: number): void;
+  /** How many refusals so far: a balance read before the last one says nothing about the shortage. */
+  refusals(): number;
 }
 
 export function createRelayerFunds(): RelayerFunds {
   let short: bigint | null = null;
+  let refusals = 0;
   return {
     shortOf: () => short,
     refused: (cost) => {
+      refusals++;
       short = short !== null && short > cost ? short : cost;
     },
-    observed: (balance) => {
-      if (short !== null && balance >= short) short = null;
+    observed: (balance, readAfter) => {
+      if (short !== null && readAfter === refusals && balance >= short) short = null;
     },
+    refusals: () => refusals,
   };
 }
 
@@ -101,8 +106,10 @@ type Resigned = { ok: true; rawTx: string } | { ok: false; reason: string };
 async function resign(c: SubmitChain, rawTx: string, refusal: BroadcastRefusal, flow: RelayerFlowName): Promise<Resigned> {
   const old = Transaction.from(rawTx);
   if (refusal.class === 'intrinsic-gas') {
+    // A fresh estimate, and at least what the node said it needs, within the flow's ceiling.
+    const named = refusal.minimum?.field === 'gas' ? refusal.minimum.gas : 0n;
     const estimate = await c.provider.estimateGas({ from: c.relayer.address, to: old.to, data: old.data });
-    const gas = gasLimitFor(estimate, flow);
+    const gas = gasLimitFor(estimate > named ? estimate : named, flow);
     if (!gas.ok) return { ok: false, reason: gas.reason };
     if (gas.gasLimit <= old.gasLimit) return { ok: false, reason: `the node refused ${old.gasLimit} gas, and a fresh estimate asks no more` };
     const tx = old.clone();
@@ -113,7 +120,7 @@ async function resign(c: SubmitChain, rawTx: string, refusal: BroadcastRefusal, 
   // Underpriced: at least what the node suggests now (the chain's minimum tip and any minimum the
   // refusal named included), and a quarter above the refused fees, so it also replaces a copy a
   // node may hold; never above the cap.
-  const fresh = freshFees(await c.provider.getFeeData(), c.limits, refusal.minimum as NamedMinimum | undefined);
+  const fresh = freshFees(await c.provider.getFeeData(), c.limits, refusal.minimum?.field === 'gas' ? undefined : (refusal.minimum as NamedMinimum | undefined));
   const asFeeData = 'gasPrice' in fresh ? { gasPrice: fresh.gasPrice, maxFeePerGas: null, maxPriorityFeePerGas: null } : { ...fresh, gasPrice: null };
   const bumped = bumpedReplacement(rawTx, asFeeData, c.limits.maxFeePerGas);
   if (!bumped.ok) return { ok: false, reason: bumped.reason };
