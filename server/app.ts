@@ -236,6 +236,7 @@ export function createApp(given: AppDeps): Express {
         ...(deps.metrics ? { metrics: deps.metrics } : {}),
         webhookEndpoints: deps.webhookEndpoints,
         ...(deps.explorerTxUrls ? { explorerTxUrls: deps.explorerTxUrls } : {}),
+        ...(deps.feeBudget ? { feeBudget: deps.feeBudget } : {}),
       }),
     );
   // Buyer pages and /docs: their own CSP (page-csp.ts).
