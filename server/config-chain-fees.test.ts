@@ -26,7 +26,13 @@ describe('fee caps, minimum balances and budgets per chain', () => {
       EVM_CHAIN_FEES: JSON.stringify({ 'eip155:137': { maxFeeGwei: 900, minPriorityFeeGwei: 30, nativeUsd: '0.45', gasBudgetPercent: 5 } }),
     });
     expect(evmFeePolicy(c, 'eip155:1')).toMatchObject({ maxFeePerGas: 80n * GWEI, minRelayerBalance: 7n });
-    expect(evmFeePolicy(c, 'eip155:137')).toMatchObject({ maxFeePerGas: 900n * GWEI, minPriorityFee: 30n * GWEI, minRelayerBalance: 7n, nativeUsdMicros: 450_000n, gasBudgetPercent: 5 });
+    expect(evmFeePolicy(c, 'eip155:137')).toMatchObject({
+      maxFeePerGas: 900n * GWEI,
+      minPriorityFee: 30n * GWEI,
+      minRelayerBalance: 7n,
+      nativeUsdMicros: 450_000n,
+      gasBudgetPercent: 5,
+    });
   });
 
   it('gives each partner a budget per chain per period, FEE_BUDGETS first', () => {

@@ -67,8 +67,7 @@ function feeEntry(chain: string, v: unknown): Partial<ChainFeeDefaults> | string
   const budget = whole('gasBudgetPercent', 100);
   if (typeof budget === 'string') return budget;
   if (budget !== undefined) out.gasBudgetPercent = budget;
-  if (out.minPriorityFee !== undefined && out.maxFeePerGas !== undefined && out.minPriorityFee > out.maxFeePerGas)
-    return `"${chain}": minPriorityFeeGwei cannot exceed maxFeeGwei`;
+  if (out.minPriorityFee !== undefined && out.maxFeePerGas !== undefined && out.minPriorityFee > out.maxFeePerGas) return `"${chain}": minPriorityFeeGwei cannot exceed maxFeeGwei`;
   return out;
 }
 
@@ -83,7 +82,8 @@ export function parseChainFeeConfig(env: NodeJS.ProcessEnv): ChainFeeConfig | { 
     } catch (err) {
       return { problem: `EVM_CHAIN_FEES is not valid JSON: ${(err as Error).message}` };
     }
-    if (!isObject(value)) return { problem: 'EVM_CHAIN_FEES must be a JSON object of CAIP-2 chain id → {maxFeeGwei, minPriorityFeeGwei, minRelayerBalanceWei, nativeUsd, gasBudgetPercent}' };
+    if (!isObject(value))
+      return { problem: 'EVM_CHAIN_FEES must be a JSON object of CAIP-2 chain id → {maxFeeGwei, minPriorityFeeGwei, minRelayerBalanceWei, nativeUsd, gasBudgetPercent}' };
     for (const [chain, entry] of Object.entries(value)) {
       if (!/^eip155:[1-9]\d{0,31}$/.test(chain)) return { problem: `EVM_CHAIN_FEES: "${chain}" must be an eip155 CAIP-2 chain id, e.g. eip155:8453` };
       const parsed = feeEntry(chain, entry);
@@ -100,7 +100,8 @@ export function parseChainFeeConfig(env: NodeJS.ProcessEnv): ChainFeeConfig | { 
     } catch (err) {
       return { problem: `FEE_BUDGETS is not valid JSON: ${(err as Error).message}` };
     }
-    if (!isObject(value)) return { problem: 'FEE_BUDGETS must be a JSON object of CAIP-2 chain id → native base units per period as a string, e.g. {"eip155:8453":"50000000000000000"}' };
+    if (!isObject(value))
+      return { problem: 'FEE_BUDGETS must be a JSON object of CAIP-2 chain id → native base units per period as a string, e.g. {"eip155:8453":"50000000000000000"}' };
     for (const [chain, amount] of Object.entries(value)) {
       if (!CAIP2.test(chain)) return { problem: `FEE_BUDGETS: "${chain}" must be a CAIP-2 chain id (eip155:… or solana:…)` };
       const n = typeof amount === 'string' ? baseUnits(amount) : null;

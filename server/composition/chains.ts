@@ -1,7 +1,8 @@
 import { Wallet } from 'ethers';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { createEvmChainAdapter, evmChainsFromConfig, type EvmRelayerTuning } from '../../adapters/chains/evm/gateway-adapter.ts';
+import { createEvmChainAdapter, type EvmRelayerTuning } from '../../adapters/chains/evm/gateway-adapter.ts';
+import { evmChainsFromConfig } from '../../adapters/chains/evm/config.ts';
 import type { RelayerEvent } from '../../adapters/chains/evm/relayer-submit.ts';
 import { chainProfile } from '../chain-profiles.ts';
 import { evmFeePolicy } from '../config-chain-fees.ts';
@@ -75,7 +76,10 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
   return {
     assets: sandbox.assetConfigs(),
     ports: [
-      createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer, permit2: evm.permit2Address, confirmations: 1, etaS: 2, ...tuning(evm.caip2) }], adapterOpts),
+      createEvmChainAdapter(
+        [{ caip2: evm.caip2, provider: evm.ethersProvider, relayer, permit2: evm.permit2Address, confirmations: 1, etaS: 2, ...tuning(evm.caip2) }],
+        adapterOpts,
+      ),
       createSolanaChainAdapter([
         { caip2: sandbox.solana.caip2, connection: sandbox.solana.connection, feePayer: sandbox.solana.feePayer, etaS: 2, minFeePayerLamports: config.solanaFeePayerMinLamports },
       ]),

@@ -121,13 +121,17 @@ export function relayerScenarios(name: string, open: () => Promise<RelayerHarnes
         [
           'Polygon bor’s minimum tip: re-signed with the tip the node named',
           () => (tx) =>
-            (tx.maxPriorityFeePerGas ?? 0n) < 25n * GWEI ? { keep: false, error: `transaction underpriced: gas tip cap ${tx.maxPriorityFeePerGas}, minimum needed 25000000000` } : null,
+            (tx.maxPriorityFeePerGas ?? 0n) < 25n * GWEI
+              ? { keep: false, error: `transaction underpriced: gas tip cap ${tx.maxPriorityFeePerGas}, minimum needed 25000000000` }
+              : null,
         ],
         [
           'geth’s max fee below the block base fee: re-signed with fresh, higher fees',
           (first) => (tx) => {
             const floor = (first()?.maxFeePerGas ?? tx.maxFeePerGas!) + 1n;
-            return tx.maxFeePerGas! < floor ? { keep: false, error: `max fee per gas less than block base fee: address ${tx.from}, maxFeePerGas: ${tx.maxFeePerGas}, baseFee: ${floor}` } : null;
+            return tx.maxFeePerGas! < floor
+              ? { keep: false, error: `max fee per gas less than block base fee: address ${tx.from}, maxFeePerGas: ${tx.maxFeePerGas}, baseFee: ${floor}` }
+              : null;
           },
         ],
         [
@@ -137,7 +141,9 @@ export function relayerScenarios(name: string, open: () => Promise<RelayerHarnes
         [
           'Nethermind’s FeeTooLow: re-signed with higher fees',
           (first) => (tx) =>
-            first() === null || tx.hash === first()!.hash ? { keep: false, error: `FeeTooLow, MaxFeePerGas too low. MaxFeePerGas: ${tx.maxFeePerGas}, BaseFee: 7, MaxPriorityFeePerGas:1, Block number: 5` } : null,
+            first() === null || tx.hash === first()!.hash
+              ? { keep: false, error: `FeeTooLow, MaxFeePerGas too low. MaxFeePerGas: ${tx.maxFeePerGas}, BaseFee: 7, MaxPriorityFeePerGas:1, Block number: 5` }
+              : null,
         ],
         [
           'geth’s intrinsic gas too low: re-signed with the gas the node named',
@@ -146,30 +152,37 @@ export function relayerScenarios(name: string, open: () => Promise<RelayerHarnes
             return tx.gasLimit < needed ? { keep: false, error: `intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${needed}` } : null;
           },
         ],
-        ['Erigon’s already known (the node kept it): followed', (first) => (tx) => (first() === null || tx.hash === first()!.hash ? { keep: true, error: 'ALREADY_EXISTS: already known' } : null)],
+        [
+          'Erigon’s already known (the node kept it): followed',
+          (first) => (tx) => (first() === null || tx.hash === first()!.hash ? { keep: true, error: 'ALREADY_EXISTS: already known' } : null),
+        ],
       ];
-      it.each(cases)('%s', async (_label, makeRule) => {
-        const asset = h.asset('eip3009', 'usdc');
-        const { req, destination, submission, record } = await signed(asset);
-        let first: Transaction | null = null;
-        const rule = makeRule(() => first);
-        h.faults.refuseBroadcasts((tx) => {
-          const answer = rule(tx);
-          first ??= tx;
-          return answer;
-        });
-        const before = h.faults.broadcasts().length;
-        try {
-          const { last, steps } = await settle(req, submission, record);
-          expect(steps.filter((s) => s.state === 'failed')).toEqual([]);
-          expect(last).toMatchObject({ state: 'confirmed', txId: record.state.txId });
-        } finally {
-          h.faults.clear();
-        }
-        expect(await h.balance(destination, asset)).toBe(AMOUNT);
-        expect(h.faults.broadcasts().length - before).toBeLessThanOrEqual(4);
-        noBytesRepeated();
-      }, 60_000);
+      it.each(cases)(
+        '%s',
+        async (_label, makeRule) => {
+          const asset = h.asset('eip3009', 'usdc');
+          const { req, destination, submission, record } = await signed(asset);
+          let first: Transaction | null = null;
+          const rule = makeRule(() => first);
+          h.faults.refuseBroadcasts((tx) => {
+            const answer = rule(tx);
+            first ??= tx;
+            return answer;
+          });
+          const before = h.faults.broadcasts().length;
+          try {
+            const { last, steps } = await settle(req, submission, record);
+            expect(steps.filter((s) => s.state === 'failed')).toEqual([]);
+            expect(last).toMatchObject({ state: 'confirmed', txId: record.state.txId });
+          } finally {
+            h.faults.clear();
+          }
+          expect(await h.balance(destination, asset)).toBe(AMOUNT);
+          expect(h.faults.broadcasts().length - before).toBeLessThanOrEqual(4);
+          noBytesRepeated();
+        },
+        60_000,
+      );
     });
 
     it('a relayer out of funds fails fast and pauses gasless options; topped up after the deadline, it pays for nothing', async () => {
@@ -230,7 +243,13 @@ export function relayerScenarios(name: string, open: () => Promise<RelayerHarnes
       const [approveAction, signAction] = prepared.actions as [WireAction & { type: 'walletRpc' }, WireAction];
       const params = approveAction.data.params[0] as { data: string };
       // The same approve call naming the relayer instead of Permit2.
-      const other = { ...approveAction, data: { ...approveAction.data, params: [{ ...params, data: params.data.slice(0, 10) + '0'.repeat(24) + h.relayer.account.slice(2).toLowerCase() + params.data.slice(74) }] } };
+      const other = {
+        ...approveAction,
+        data: {
+          ...approveAction.data,
+          params: [{ ...params, data: params.data.slice(0, 10) + '0'.repeat(24) + h.relayer.account.slice(2).toLowerCase() + params.data.slice(74) }],
+        },
+      };
       const results = await buyer.act([other, signAction]);
       expect(await h.port.verifyResults(req, prepared.state, results)).toMatchObject({ ok: false, code: 'invalid_results', message: expect.stringMatching(/another spender/) });
     }, 60_000);

@@ -56,8 +56,9 @@ describe('classifyBroadcastError: a refused broadcast, by the message the node s
       minimum: { field: 'tip', wei: 25_000_000_000n },
     });
     expect(
-      classifyBroadcastError(new Error('Replacement transaction underpriced. A gasPrice/maxFeePerGas of at least 1703637175 is necessary to replace the existing transaction with nonce 0.'))
-        .minimum,
+      classifyBroadcastError(
+        new Error('Replacement transaction underpriced. A gasPrice/maxFeePerGas of at least 1703637175 is necessary to replace the existing transaction with nonce 0.'),
+      ).minimum,
     ).toEqual({ field: 'fee', wei: 1_703_637_175n });
     expect(classifyBroadcastError(new Error('intrinsic gas too low: gas 20000, minimum needed 21000')).minimum).toEqual({ field: 'gas', gas: 21_000n });
     expect(classifyBroadcastError(new Error('Transaction requires at least 21000 gas but got 20000')).minimum).toEqual({ field: 'gas', gas: 21_000n });

@@ -1,4 +1,4 @@
-import { JsonRpcApiProvider, JsonRpcProvider, Wallet, isAddress, type Provider } from 'ethers';
+import { JsonRpcApiProvider, isAddress, type Provider, type Wallet } from 'ethers';
 import { checksummed } from './address.ts';
 import {
   checkNode,
@@ -216,7 +216,8 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       const last = results[results.length - 1] ?? '';
       if (state.flow === 'transfer') return checkDirectTransferResult(chainOf(req), req, last);
       const approvals = results.slice(0, -1);
-      if (approvals.some((r) => !TX_HASH.test(r))) return { ok: false, code: 'invalid_results', message: 'each result before the signature (an approval) must be a transaction hash' };
+      if (approvals.some((r) => !TX_HASH.test(r)))
+        return { ok: false, code: 'invalid_results', message: 'each result before the signature (an approval) must be a transaction hash' };
       if (!SIGNATURE.test(last)) return { ok: false, code: 'invalid_results', message: 'the last result must be a signature (0x-prefixed hex)' };
       // The typed data was stored when the option was quoted, from the payment's amount,
       // destination and nonce: it is what the signature must cover exactly.
@@ -285,17 +286,3 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
  */
 const servedChain = async (provider: Provider): Promise<string> =>
   `eip155:${provider instanceof JsonRpcApiProvider ? BigInt((await provider.send('eth_chainId', [])) as string) : (await provider.getNetwork()).chainId}`;
-
-/** Production chains from configuration: `EVM_RPC_URLS` JSON of CAIP-2 → URL, one relayer key. */
-export function evmChainsFromConfig(
-  rpcUrls: Record<string, string>,
-  relayerKey: string,
-  permit2: string,
-  confirmations: number,
-  tuning: (caip2: string) => EvmRelayerTuning = () => ({}),
-): EvmChainConfig[] {
-  return Object.entries(rpcUrls).map(([caip2, url]) => {
-    const provider = new JsonRpcProvider(url, Number(caip2.split(':')[1]), { staticNetwork: true, cacheTimeout: -1 });
-    return { caip2, provider, relayer: new Wallet(relayerKey, provider), permit2, confirmations, ...tuning(caip2) };
-  });
-}

@@ -26,9 +26,13 @@ describe('OP-stack L1 data fee', () => {
   beforeAll(async () => {
     h = await startHarness();
     const solc = require('solc') as { compile(input: string): string };
-    const input = { language: 'Solidity', sources: { 'O.sol': { content: ORACLE } }, settings: { evmVersion: 'cancun', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } } };
-    const c = (JSON.parse(solc.compile(JSON.stringify(input))) as { contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>> }).contracts['O.sol']!
-      .StandInGasPriceOracle!;
+    const input = {
+      language: 'Solidity',
+      sources: { 'O.sol': { content: ORACLE } },
+      settings: { evmVersion: 'cancun', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+    };
+    const c = (JSON.parse(solc.compile(JSON.stringify(input))) as { contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>> })
+      .contracts['O.sol']!.StandInGasPriceOracle!;
     const deployed = await new ContractFactory(c.abi as never, `0x${c.evm.bytecode.object}`, h.relayer).deploy();
     await deployed.waitForDeployment();
     const code = await h.sandbox.ethersProvider.getCode(await deployed.getAddress());
@@ -38,7 +42,7 @@ describe('OP-stack L1 data fee', () => {
       {
         request: async (args) => {
           const answer = await h.sandbox.provider.request(args);
-          if (args.method === 'eth_getTransactionReceipt' && answer) return { ...(answer as object), l1Fee: toQuantity(L1_FEE_IN_RECEIPT) };
+          if (args.method === 'eth_getTransactionReceipt' && answer) return Object.assign({}, answer, { l1Fee: toQuantity(L1_FEE_IN_RECEIPT) });
           return answer;
         },
       },
@@ -59,7 +63,9 @@ describe('OP-stack L1 data fee', () => {
 
   it('weighs a gasless payment with its L1 data fee: out of proportion, the buyer pays the gas of a direct transfer', async () => {
     const caip19 = `${h.sandbox.caip2}/erc20:${h.sandbox.usdcAddress}`;
-    const usdc = createAssetRegistry([{ id: caip19, symbol: 'USDC', name: 'USD Coin', decimals: 6, pegCurrency: 'USD', flows: ['eip3009', 'transfer'], networkName: 'OP' }]).get(caip19)!;
+    const usdc = createAssetRegistry([{ id: caip19, symbol: 'USDC', name: 'USD Coin', decimals: 6, pegCurrency: 'USD', flows: ['eip3009', 'transfer'], networkName: 'OP' }]).get(
+      caip19,
+    )!;
     const req: OptionRequest = {
       paymentId: 'pay_l1',
       optionId: 'opt_l1',
@@ -83,7 +89,11 @@ describe('OP-stack L1 data fee', () => {
     const tx = await h.relayer.sendTransaction({ to: Wallet.createRandom().address, value: 1n });
     await tx.wait();
     const receipt = (await h.sandbox.ethersProvider.getTransactionReceipt(tx.hash))!;
-    expect(await relayerFeeSpent(provider, h.relayer.address, tx.hash)).toEqual({ account: h.relayer.address, txId: tx.hash, amount: receipt.gasUsed * receipt.gasPrice + L1_FEE_IN_RECEIPT });
+    expect(await relayerFeeSpent(provider, h.relayer.address, tx.hash)).toEqual({
+      account: h.relayer.address,
+      txId: tx.hash,
+      amount: receipt.gasUsed * receipt.gasPrice + L1_FEE_IN_RECEIPT,
+    });
     expect(await relayerFeeSpent(provider, Wallet.createRandom().address, tx.hash)).toBeUndefined();
   });
 });

@@ -62,4 +62,3 @@ export async function awaitApprovals(provider: Provider, input: { token: string;
   }
   return { ready: true };
 }
-

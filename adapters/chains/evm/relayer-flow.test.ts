@@ -1,9 +1,18 @@
 import { Contract, Signature, Wallet, parseEther, zeroPadValue, toBeHex, type HDNodeWallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssetRegistry, type AssetInfo } from '../../../server/domain/assets.ts';
-import { expectOption, type AdvanceContext, type ChainPort, type OptionRequest, type RecordedTransaction, type Submission, type TransferState } from '../../../server/ports/chains.ts';
+import {
+  expectOption,
+  type AdvanceContext,
+  type ChainPort,
+  type OptionRequest,
+  type RecordedTransaction,
+  type Submission,
+  type TransferState,
+} from '../../../server/ports/chains.ts';
 import { createEvmChainAdapter } from './gateway-adapter.ts';
-import { judgeReceipt, submissionProblem, type PaymentCheck, type RelayerSubmission } from './relayer-flow.ts';
+import { judgeReceipt, type PaymentCheck, type RelayerSubmission } from './relayer-flow.ts';
+import { submissionProblem } from './relayer-request.ts';
 import { erc20Interface } from './transfer.ts';
 import { submitTransferWithAuthorization } from './eip3009.ts';
 import { toEthersTypedData } from './typed-data.ts';

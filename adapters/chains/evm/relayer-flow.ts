@@ -5,19 +5,17 @@
 // buyer to the destination. A nonce found used proves nothing: the buyer can burn his own. But a
 // used authorization is never answered `failed` before the blocks it could have been used in are
 // searched (scan.ts): a front-runner submitting the buyer's authorization pays the merchant too.
-import { Contract, Signature, Transaction, keccak256, type FeeData, type Provider, type TransactionReceipt, type TransactionRequest, type Wallet } from 'ethers';
-import { checksummed } from './address.ts';
-import { EIP3009_ABI } from './abis.ts';
+import { Transaction, keccak256, type FeeData, type Provider, type TransactionReceipt, type Wallet } from 'ethers';
 import { readAuthorizationState } from './eip3009.ts';
 import { isPermit2NonceUsed } from './permit2.ts';
-import { permitWitnessTransferRequest, witnessDestination } from './permit2-witness.ts';
+import { relayerRequest, submissionProblem, type PaymentCheck } from './relayer-request.ts';
 import { classifySubmitError, getConfirmations } from './receipts.ts';
 import { broadcastRecorded, buildSigned, type RelayerEvent, type RelayerFunds } from './relayer-submit.ts';
-import { mayStillMine, type FeeLimits } from './gas-policy.ts';
-import { awaitApprovals } from './permit2-approval.ts';
+import type { FeeLimits } from './gas-policy.ts';
+import { deadlineState, submissionBlocked } from './submission-guards.ts';
 import type { SerialQueue } from './relayer.ts';
 import { sumTransfers } from './transfer.ts';
-import { messageAddress, messageUint } from './typed-data.ts';
+import { messageUint } from './typed-data.ts';
 import { findPayingTransaction, scanWindow } from './scan.ts';
 import { DEFAULT_MAX_FEE_PER_GAS, bumpedReplacement } from './replacement.ts';
 import type { AdvanceContext, RelayerSubmission, TransferState } from '../../../server/ports/chains.ts';
@@ -54,10 +52,8 @@ const submitChain = (c: RelayerChain) => ({ ...c, limits: limitsOf(c) });
 /** The default of `replaceAfterMs`: a few blocks on any chain, well under a quote's life. */
 const REPLACE_AFTER_MS = 45_000;
 
-/** What the payment needs to see on chain: `minValue` of `token` moved from `from` to `to`. */
-export type PaymentCheck = { token: string; from: string; to: string; minValue: bigint };
 
-export type { RelayerSubmission };
+export type { PaymentCheck, RelayerSubmission };
 
 /** When the option was quoted and until when its signature is valid: the blocks it can be used in. */
 export type QuoteTimes = { quotedAt: Date; deadline: Date };
@@ -74,40 +70,6 @@ export function judgeReceipt(receipt: Pick<TransactionReceipt, 'status' | 'logs'
   const value = sumTransfers(receipt.logs, check);
   if (value < check.minValue) return { ok: false, reason: `the relayer transaction moved ${value} to the destination, below the required ${check.minValue}` };
   return { ok: true, value };
-}
-
-/** Why this submission cannot pay `check` as signed (null when it can): checked before any gas is spent. */
-export function submissionProblem(sub: RelayerSubmission, check: PaymentCheck): string | null {
-  try {
-    const m = sub.typedData.message;
-    if (sub.flow === 'eip3009') {
-      if (checksummed(String(sub.typedData.domain.verifyingContract)) !== checksummed(check.token)) return 'the authorization is for another token';
-      if (messageAddress(m, 'from') !== checksummed(check.from) || messageAddress(m, 'to') !== checksummed(check.to)) return 'the authorization names another payer or destination';
-      return messageUint(m, 'value') < check.minValue ? 'the authorization is for less than the amount' : null;
-    }
-    // A permit quoted before the witness existed: the destination was not signed, so it is not sent.
-    if (sub.typedData.primaryType !== 'PermitWitnessTransferFrom') return 'the permit does not name the destination; sign the new options';
-    const permitted = m.permitted as Record<string, unknown>;
-    if (messageAddress(permitted, 'token') !== checksummed(check.token)) return 'the permit is for another token';
-    if (witnessDestination(sub.typedData) !== checksummed(check.to)) return 'the permit names another destination';
-    return messageUint(permitted, 'amount') < check.minValue ? 'the permit is for less than the amount' : null;
-  } catch (err) {
-    return `the submission is malformed: ${(err as Error).message}`;
-  }
-}
-
-/** The relayer's transaction for a submission, not yet populated (nonce, gas) nor signed. */
-async function relayerRequest(relayer: Wallet, sub: RelayerSubmission, check: PaymentCheck): Promise<TransactionRequest> {
-  if (sub.flow === 'permit2') return permitWitnessTransferRequest(relayer, sub.typedData, sub.signature, { owner: check.from, requestedAmount: check.minValue });
-  const m = sub.typedData.message;
-  const args = [messageAddress(m, 'from'), messageAddress(m, 'to'), messageUint(m, 'value'), messageUint(m, 'validAfter'), messageUint(m, 'validBefore'), String(m.nonce)] as const;
-  const token = new Contract(checksummed(check.token), EIP3009_ABI, relayer);
-  // 65 bytes: the (v, r, s) overload every FiatToken has; longer (ERC-1271 wallets): V2.2's bytes one.
-  if ((sub.signature.length - 2) / 2 === 65) {
-    const s = Signature.from(sub.signature);
-    return token.getFunction('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)').populateTransaction(...args, s.v, s.r, s.s);
-  }
-  return token.getFunction('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)').populateTransaction(...args, sub.signature);
 }
 
 /** Whether the buyer's authorization (EIP-3009 nonce or Permit2 nonce bit) is spent or cancelled. */
@@ -139,40 +101,22 @@ async function usedElsewhere(c: RelayerChain, check: PaymentCheck, sub: RelayerS
   }
 }
 
-/** When the buyer's authorization lapses: EIP-3009 `validBefore`, Permit2 `deadline` (Unix seconds). */
-export function authorizationDeadline(sub: RelayerSubmission): bigint {
-  return messageUint(sub.typedData.message, sub.flow === 'eip3009' ? 'validBefore' : 'deadline');
-}
-
 /**
- * Null while a transaction sent now can still be mined before the authorization lapses (with a
- * margin of blocks). Within the margin nothing is sent: the attempt waits (a transaction of ours or
- * the buyer's own may still land), and once the deadline is past by the margin, when nobody used
- * the authorization, nothing can pay with it any more: failed, with no gas spent on a revert.
+ * Null while a transaction sent now can still be mined before the authorization lapses. Within the
+ * margin nothing is sent and the attempt waits; once the deadline is past it, an authorization
+ * nobody used can pay no more: failed, with no gas spent on a revert (submission-guards.ts).
  */
 async function pastDeadline(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, quote: QuoteTimes, txId?: string): Promise<TransferState | null> {
-  const deadline = authorizationDeadline(sub);
-  const blockTimeMs = c.blockTimeMs ?? 12_000;
-  const now = (c.clock ?? systemClock).now();
-  if (mayStillMine(deadline, now, blockTimeMs)) return null;
+  const state = deadlineState(sub, (c.clock ?? systemClock).now(), c.blockTimeMs ?? 12_000);
+  if (state === 'send') return null;
   const keep = txId === undefined ? {} : { txId };
-  if (mayStillMine(deadline, now - 2 * Math.max(3 * blockTimeMs, 5_000), blockTimeMs))
-    return { state: 'pending', ...keep, reason: 'not sending: the authorization lapses before a transaction sent now could be mined' };
+  if (state === 'wait') return { state: 'pending', ...keep, reason: 'not sending: the authorization lapses before a transaction sent now could be mined' };
   try {
     if (!(await authorizationUsed(c, sub, check.from))) return { state: 'failed', ...keep, reason: 'the authorization lapsed before the relayer could send a transaction that pays with it' };
   } catch {
     return { state: 'pending', ...keep, reason: 'rpc error' };
   }
   return (await usedElsewhere(c, check, sub, quote, txId)) ?? { state: 'failed', ...keep, reason: 'the authorization lapsed; it was used by a transaction that did not pay the destination' };
-}
-
-/**
- * A buyer account with code (a contract, or an EOA with an EIP-7702 delegation `0xef0100…`) runs
- * that code when the token or Permit2 checks its signature, at the relayer's expense: it pays its
- * own gas (the direct transfer), never through the relayer. Checked at options and here again.
- */
-async function buyerHasCode(c: RelayerChain, buyer: string): Promise<boolean> {
-  return (await c.provider.getCode(buyer)) !== '0x';
 }
 
 /**
@@ -195,22 +139,8 @@ async function signRecordBroadcast(
   if (problem) return { state: 'failed', reason: problem };
   const late = await pastDeadline(c, check, sub, quote, replaces ?? undefined);
   if (late) return late;
-  try {
-    if (await buyerHasCode(c, check.from))
-      return { state: 'failed', reason: 'the buyer account has code (a contract or an EIP-7702 delegation): it pays its own gas, by direct transfer' };
-  } catch {
-    return { state: 'pending', reason: 'rpc error' };
-  }
-  if (sub.flow === 'permit2' && sub.approvals?.length) {
-    // A first-time payer's approval: until it is mined a geth-family node's estimate reverts.
-    try {
-      const wait = await awaitApprovals(c.provider, { token: check.token, owner: check.from, permit2: String(sub.typedData.domain.verifyingContract), amount: check.minValue, approvals: sub.approvals });
-      if ('failed' in wait) return { state: 'failed', reason: wait.failed };
-      if (!wait.ready) return { state: 'pending', reason: wait.reason };
-    } catch {
-      return { state: 'pending', reason: 'rpc error' };
-    }
-  }
+  const blocked = await submissionBlocked(c.provider, sub, check);
+  if (blocked) return blocked;
   // The queue holds the relayer's nonce order only; reads and searches after a refusal run outside it.
   const outcome = await c.queue(async (): Promise<TransferState | { refused: Extract<TransferState, { state: 'failed' }> }> => {
     let built: Awaited<ReturnType<typeof buildSigned>>;

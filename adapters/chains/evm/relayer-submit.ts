@@ -4,10 +4,10 @@
 // same nonce with fresh fees when underpriced or with a fresh estimate when its gas is too low,
 // failed fast when the relayer cannot pay. Nothing is sent that could only mine after the buyer's
 // authorization lapsed.
-import { Transaction, isError, type Provider, type TransactionRequest, type Wallet } from 'ethers';
+import { Transaction, isError, resolveAddress, type Provider, type TransactionRequest, type Wallet } from 'ethers';
 import type { AdvanceContext, TransferState } from '../../../server/ports/chains.ts';
 import { classifyBroadcastError, type BroadcastRefusal } from './broadcast-errors.ts';
-import { freshFees, gasLimitFor, type FeeLimits, type NamedMinimum, type RelayerFlowName } from './gas-policy.ts';
+import { freshFees, gasLimitFor, type FeeLimits, type RelayerFlowName } from './gas-policy.ts';
 import { bumpedReplacement } from './replacement.ts';
 
 /** A refusal the relayer met, for the operator: logged and counted by the composition root. */
@@ -80,7 +80,7 @@ export async function buildSigned(c: SubmitChain, request: TransactionRequest, f
     const { chainId } = await c.provider.getNetwork();
     const { capped: _capped, ...feeFields } = fees;
     const tx = Transaction.from({
-      ...(request.to ? { to: String(request.to) } : {}),
+      ...(request.to ? { to: await resolveAddress(request.to) } : {}),
       data: request.data ?? '0x',
       value: 0n,
       nonce,
@@ -120,7 +120,7 @@ async function resign(c: SubmitChain, rawTx: string, refusal: BroadcastRefusal, 
   // Underpriced: at least what the node suggests now (the chain's minimum tip and any minimum the
   // refusal named included), and a quarter above the refused fees, so it also replaces a copy a
   // node may hold; never above the cap.
-  const fresh = freshFees(await c.provider.getFeeData(), c.limits, refusal.minimum?.field === 'gas' ? undefined : (refusal.minimum as NamedMinimum | undefined));
+  const fresh = freshFees(await c.provider.getFeeData(), c.limits, refusal.minimum?.field === 'gas' ? undefined : refusal.minimum);
   const asFeeData = 'gasPrice' in fresh ? { gasPrice: fresh.gasPrice, maxFeePerGas: null, maxPriorityFeePerGas: null } : { ...fresh, gasPrice: null };
   const bumped = bumpedReplacement(rawTx, asFeeData, c.limits.maxFeePerGas);
   if (!bumped.ok) return { ok: false, reason: bumped.reason };
@@ -132,13 +132,7 @@ async function resign(c: SubmitChain, rawTx: string, refusal: BroadcastRefusal, 
  * for other fees or gas is re-signed at the same nonce, recorded in place of `tx`, and broadcast
  * once more (never in a loop: the next job step looks again).
  */
-export async function broadcastRecorded(
-  c: SubmitChain,
-  tx: { txId: string; rawTx: string },
-  ctx: AdvanceContext,
-  flow: RelayerFlowName,
-  mayResign = true,
-): Promise<TransferState> {
+export async function broadcastRecorded(c: SubmitChain, tx: { txId: string; rawTx: string }, ctx: AdvanceContext, flow: RelayerFlowName, mayResign = true): Promise<TransferState> {
   try {
     await c.provider.broadcastTransaction(tx.rawTx);
     return { state: 'submitted', txId: tx.txId };

@@ -1,7 +1,15 @@
 import { Transaction, Wallet, toQuantity } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssetRegistry, type AssetInfo } from '../../../server/domain/assets.ts';
-import { expectOption, type AdvanceContext, type ChainPort, type OptionRequest, type RecordedTransaction, type Submission, type TransferState } from '../../../server/ports/chains.ts';
+import {
+  expectOption,
+  type AdvanceContext,
+  type ChainPort,
+  type OptionRequest,
+  type RecordedTransaction,
+  type Submission,
+  type TransferState,
+} from '../../../server/ports/chains.ts';
 import { createManualClock } from '../../../server/ports/clock.ts';
 import { createEvmChainAdapter } from './gateway-adapter.ts';
 import { bumpedReplacement } from './replacement.ts';

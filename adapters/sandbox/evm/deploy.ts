@@ -83,7 +83,12 @@ export async function deploySandboxContracts(provider: Provider, artifacts: Sand
   await send(usdc, 'configureMinter', [me, MaxUint256]);
   const permit2 = await deploy(artifacts.permit2.abi, artifacts.permit2.bytecode, []);
   // USDT behaves as Tether's does (compile.ts): at the address the sandbox's plain USDT always had.
-  const plainToken = await deploy(artifacts.tetherToken.abi, artifacts.tetherToken.bytecode, [0, PLAIN_TOKEN_METADATA.name, PLAIN_TOKEN_METADATA.symbol, PLAIN_TOKEN_METADATA.decimals]);
+  const plainToken = await deploy(artifacts.tetherToken.abi, artifacts.tetherToken.bytecode, [
+    0,
+    PLAIN_TOKEN_METADATA.name,
+    PLAIN_TOKEN_METADATA.symbol,
+    PLAIN_TOKEN_METADATA.decimals,
+  ]);
 
   const directToken = await deploy(artifacts.plainToken.abi, artifacts.plainToken.bytecode, [
     DIRECT_TOKEN_METADATA.name,

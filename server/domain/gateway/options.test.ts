@@ -192,7 +192,15 @@ describe.each(backends)('gateway options on $name', (backend) => {
     const solana = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
     const budgeted = { ...deps(), feeBudget: { budget: (chain: string) => (chain === solana ? 10_000n : 10n ** 18n), periodS: 120 } };
     const accounts = [`eip155:8453:${BUYER}`, `${solana}:${SOL_BUYER}`];
-    await storage.feeSpending.record({ partnerId: spender.payment.partnerId, paymentId: spender.payment.id, chain: solana, account: 'payer', txId: `sig-${spender.payment.id}`, amount: 10_000n, at: new Date(clock.now() - 60_000) });
+    await storage.feeSpending.record({
+      partnerId: spender.payment.partnerId,
+      paymentId: spender.payment.id,
+      chain: solana,
+      account: 'payer',
+      txId: `sig-${spender.payment.id}`,
+      amount: 10_000n,
+      at: new Date(clock.now() - 60_000),
+    });
     prepared.length = 0;
     const spent = await buildOptions(budgeted, spender.payment, spender, accounts);
     expect(spent.options.map((o) => o.amount.unit)).toEqual([`caip19/${BASE_USDC}`]);

@@ -32,13 +32,21 @@ contract LoopingSigner {
 
 function compileLoopingSigner(): { abi: unknown[]; bytecode: string } {
   const solc = require('solc') as { compile(input: string): string };
-  const input = { language: 'Solidity', sources: { 'L.sol': { content: LOOPING_SIGNER } }, settings: { evmVersion: 'cancun', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } } };
+  const input = {
+    language: 'Solidity',
+    sources: { 'L.sol': { content: LOOPING_SIGNER } },
+    settings: { evmVersion: 'cancun', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+  };
   const out = JSON.parse(solc.compile(JSON.stringify(input))) as { contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>> };
   const c = out.contracts['L.sol']!.LoopingSigner!;
   return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
 }
 
-const TOKEN_ABI = ['function transfer(address to, uint256 value)', 'function approve(address spender, uint256 value)', 'function allowance(address, address) view returns (uint256)'];
+const TOKEN_ABI = [
+  'function transfer(address to, uint256 value)',
+  'function approve(address spender, uint256 value)',
+  'function allowance(address, address) view returns (uint256)',
+];
 
 /** The sandbox chain, a fault layer in front of it, and an adapter on top; `options` tune the adapter (fee policy). */
 export async function openEvmRelayerHarness(options: Partial<EvmChainConfig> = {}): Promise<RelayerHarness & { sandbox: EvmSandbox }> {
@@ -62,7 +70,7 @@ export async function openEvmRelayerHarness(options: Partial<EvmChainConfig> = {
             const answer = rule(tx);
             if (!answer) continue;
             if (answer.keep) await sandbox.provider.request(args);
-            throw { code: -32000, message: answer.error };
+            throw Object.assign(new Error(answer.error), { code: -32000 });
           }
         }
         return sandbox.provider.request(args);
@@ -89,7 +97,16 @@ export async function openEvmRelayerHarness(options: Partial<EvmChainConfig> = {
     const sandboxAsset = sandbox.assets.find((a) => a.address === (token === 'usdc' ? sandbox.usdcAddress : sandbox.plainTokenAddress))!;
     const flows = flow === 'transfer' ? (['transfer'] as const) : ([flow, 'transfer'] as const);
     return createAssetRegistry([
-      { id: sandboxAsset.caip19, symbol: sandboxAsset.symbol, name: sandboxAsset.name, decimals: 6, pegCurrency: 'USD', flows: [...flows], networkName: 'Sandbox', ...(token === 'usdt' ? { approveFromZero: true } : {}) },
+      {
+        id: sandboxAsset.caip19,
+        symbol: sandboxAsset.symbol,
+        name: sandboxAsset.name,
+        decimals: 6,
+        pegCurrency: 'USD',
+        flows: [...flows],
+        networkName: 'Sandbox',
+        ...(token === 'usdt' ? { approveFromZero: true } : {}),
+      },
     ]).get(sandboxAsset.caip19)!;
   };
 
@@ -107,7 +124,10 @@ export async function openEvmRelayerHarness(options: Partial<EvmChainConfig> = {
         }
         const tx = params[0] as EthSendTransactionParams;
         const signed = await wallet.signTransaction(await wallet.populateTransaction({ to: tx.to, data: tx.data, value: 0n, gasLimit: 200_000n }));
-        const answer = (await sandbox.handleJsonRpc({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [signed] })) as { result?: string; error?: { message: string } };
+        const answer = (await sandbox.handleJsonRpc({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [signed] })) as {
+          result?: string;
+          error?: { message: string };
+        };
         if (!answer.result) throw new Error(`the wallet's transaction was refused: ${answer.error?.message ?? 'no result'}`);
         results.push(answer.result);
         if (opts.waitForEachTransaction) await sandbox.ethersProvider.waitForTransaction(answer.result);
@@ -115,7 +135,11 @@ export async function openEvmRelayerHarness(options: Partial<EvmChainConfig> = {
       return results;
     },
     async delegateToLoopingCode() {
-      const auth = await wallet.authorize({ address: looperAddress, nonce: (await sandbox.ethersProvider.getTransactionCount(wallet.address)) + 1, chainId: BigInt(sandbox.chainId) });
+      const auth = await wallet.authorize({
+        address: looperAddress,
+        nonce: (await sandbox.ethersProvider.getTransactionCount(wallet.address)) + 1,
+        chainId: BigInt(sandbox.chainId),
+      });
       const connected = wallet.connect(sandbox.ethersProvider);
       // The call itself reverts (the code has no fallback); the delegation stands all the same.
       const tx = await connected.sendTransaction({ type: 4, to: wallet.address, authorizationList: [auth], gasLimit: 100_000n });
@@ -152,12 +176,15 @@ export async function openEvmRelayerHarness(options: Partial<EvmChainConfig> = {
           // A generous tip: the block takes the sweep before the relayer's transaction.
           const token = new Contract(asset.parsed.assetReference, TOKEN_ABI, merchant);
           const fees = await sandbox.ethersProvider.getFeeData();
-          await token.getFunction('transfer').send(Wallet.createRandom().address, holding, { maxPriorityFeePerGas: fees.maxFeePerGas! * 4n, maxFeePerGas: fees.maxFeePerGas! * 8n, gasLimit: 100_000n });
+          await token
+            .getFunction('transfer')
+            .send(Wallet.createRandom().address, holding, { maxPriorityFeePerGas: fees.maxFeePerGas! * 4n, maxFeePerGas: fees.maxFeePerGas! * 8n, gasLimit: 100_000n });
         },
       };
     },
     balance: (destination, asset) => sandbox.balanceOf(destination.split(':')[2]!, asset.parsed.assetReference),
-    allowance: async (account, asset) => (await new Contract(asset.parsed.assetReference, TOKEN_ABI, sandbox.ethersProvider).getFunction('allowance')(account.split(':')[2]!, sandbox.permit2Address)) as bigint,
+    allowance: async (account, asset) =>
+      (await new Contract(asset.parsed.assetReference, TOKEN_ABI, sandbox.ethersProvider).getFunction('allowance')(account.split(':')[2]!, sandbox.permit2Address)) as bigint,
     relayer: {
       account: relayer.address,
       balance: () => sandbox.ethersProvider.getBalance(relayer.address),
@@ -190,4 +217,3 @@ export async function openEvmRelayerHarness(options: Partial<EvmChainConfig> = {
     close: () => sandbox.close(),
   };
 }
-
