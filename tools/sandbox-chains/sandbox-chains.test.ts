@@ -63,6 +63,8 @@ describe('npm run sandbox:chains', () => {
     expect(result.value.blockhash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
     expect(result.value.lastValidBlockHeight).toBeGreaterThan(0);
     expect(typeof (await rpc('/solana', 'getSlot')).result).toBe('number');
+    // Without --dev-methods the sandbox's own controls are refused too.
+    expect((await rpc('/solana', 'sandbox_expireBlockhash')).error).toMatchObject({ code: -32601 });
   });
 
   it('serves GET /sandbox, the faucet and balances as the in-process sandbox does', async () => {

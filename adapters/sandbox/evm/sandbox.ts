@@ -24,6 +24,11 @@ export type EvmSandboxOptions = {
   chainId?: number;
   /** Where the compiled Permit2 is cached. Default `<repo>/.cache/evm-sandbox/`. */
   cacheDir?: string;
+  /**
+   * Interval mining: a block every this many ms, automine off, so transactions wait in the mempool
+   * as on a real chain. Default none: a block per transaction (automine).
+   */
+  blockTimeMs?: number;
 };
 
 export type EvmSandbox = {
@@ -79,6 +84,12 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
   const ethersProvider = new BrowserProvider(provider, chainId, { staticNetwork: true, pollingInterval: 100, cacheTimeout: -1 });
   const addresses = await deploySandboxContracts(ethersProvider, artifacts);
   const deployer = new Wallet(SANDBOX_DEPLOYER_KEY, ethersProvider);
+  // Deployed with automine (deterministic addresses, fast start); the chain's rhythm starts after.
+  if (options.blockTimeMs !== undefined) {
+    if (!Number.isInteger(options.blockTimeMs) || options.blockTimeMs < 1) throw new RangeError(`block time must be a positive integer of ms, got ${options.blockTimeMs}`);
+    await provider.request({ method: 'evm_setAutomine', params: [false] });
+    await provider.request({ method: 'evm_setIntervalMining', params: [options.blockTimeMs] });
+  }
 
   // Minting goes through one deployer, so its transactions are serialized to keep nonces in order.
   let deployerQueue: Promise<unknown> = Promise.resolve();
@@ -136,6 +147,9 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
     },
     balanceOf,
     async close() {
+      if (closed) return;
+      // The interval miner runs on EDR's own threads: stopped, or it would mine on after close.
+      if (options.blockTimeMs !== undefined) await node.call('evm_setIntervalMining', [0]).catch(() => undefined);
       closed = true;
       ethersProvider.destroy();
     },

@@ -8,10 +8,11 @@ import {
   type SignatureStatus,
   type TransactionError,
 } from '@solana/web3.js';
-import type { LiteSVM } from 'litesvm';
 import type { SolanaRpc } from '../../chains/solana/rpc.ts';
 import { base58Encode } from '../../chains/solana/base58.ts';
+import { BLOCKHASH_VALIDITY_BLOCKS, atCommitment, blockhashValid, commitmentOf } from './clock.ts';
 import { describeFailure } from './errors.ts';
+import type { Landed, SandboxLedger } from './ledger.ts';
 import { afterPrograms } from './x87.ts';
 
 /**
@@ -19,25 +20,6 @@ import { afterPrograms } from './x87.ts';
  * cluster. It names no real cluster, so a mainnet or devnet id configured against it is told apart.
  */
 const SANDBOX_GENESIS_HASH = base58Encode(createHash('sha256').update('merchant-payments-service sandbox genesis').digest());
-
-/** Solana's blockhash validity window (MAX_PROCESSING_AGE). */
-export const BLOCKHASH_VALIDITY_BLOCKS = 150;
-
-interface Landed {
-  slot: number;
-  err: TransactionError | null;
-}
-
-/** Mutable chain bookkeeping LiteSVM does not keep: slots, block height, signature and address index. */
-export interface SandboxLedger {
-  svm: LiteSVM;
-  slot: number;
-  blockHeight: number;
-  /** Block height at which the current blockhash was issued. */
-  blockhashIssuedAt: number;
-  landed: Map<string, Landed>;
-  byAddress: Map<string, string[]>;
-}
 
 /** The in-process connection, with the write path the sandbox's own helpers also use. */
 export interface SandboxConnection extends SolanaRpc {
@@ -50,8 +32,11 @@ function rejected(message: string, logs: string[]): SendTransactionError {
 }
 
 function record(ledger: SandboxLedger, tx: VersionedTransaction, signature: string, err: TransactionError | null): void {
-  ledger.slot += 1;
-  ledger.svm.warpToSlot(BigInt(ledger.slot));
+  // Without a clock each transaction gets its own slot, so slots still tell landings apart.
+  if (!ledger.clockRunning) {
+    ledger.slot += 1;
+    ledger.svm.warpToSlot(BigInt(ledger.slot));
+  }
   ledger.landed.set(signature, { slot: ledger.slot, err });
   for (const key of tx.message.staticAccountKeys) {
     const list = ledger.byAddress.get(key.toBase58()) ?? [];
@@ -66,8 +51,9 @@ function record(ledger: SandboxLedger, tx: VersionedTransaction, signature: stri
  * Why this behaviour: it mirrors what a node does for the calls we make. Preflight simulates first and
  * throws web3.js's `SendTransactionError` without committing; a duplicate is refused as
  * "AlreadyProcessed"; a landed transaction (even a failed one, which pays its fee) gets a slot and is
- * finalized at once; only the latest blockhash is accepted, so `lastValidBlockHeight` is the current
- * block height + 150 and block height jumps past it when the sandbox expires the blockhash.
+ * finalized at once, or with a block clock (clock.ts) confirmed a slot later and finalized 32 later;
+ * a blockhash is accepted for 150 blocks after it was issued (`lastValidBlockHeight`), and block
+ * height jumps past every window when the sandbox expires its blockhashes.
  */
 export function createSandboxConnection(ledger: SandboxLedger): SandboxConnection {
   const sendVersioned = (tx: VersionedTransaction, skipPreflight: boolean): string => {
@@ -77,6 +63,10 @@ export function createSandboxConnection(ledger: SandboxLedger): SandboxConnectio
     if (ledger.landed.has(signature)) {
       if (skipPreflight) return signature;
       throw rejected('Transaction simulation failed: This transaction has already been processed', []);
+    }
+    // LiteSVM's own check knows only the latest blockhash (it is off, see createSolanaSandbox).
+    if (!blockhashValid(ledger, tx.message.recentBlockhash)) {
+      throw rejected(skipPreflight ? 'Transaction failed: BlockhashNotFound' : 'Transaction simulation failed: BlockhashNotFound', []);
     }
     if (!skipPreflight) {
       const simulated = afterPrograms(() => ledger.svm.simulateTransaction(tx));
@@ -100,13 +90,11 @@ export function createSandboxConnection(ledger: SandboxLedger): SandboxConnectio
   return {
     sendVersioned,
     async getLatestBlockhash() {
-      return {
-        blockhash: ledger.svm.latestBlockhash(),
-        lastValidBlockHeight: ledger.blockhashIssuedAt + BLOCKHASH_VALIDITY_BLOCKS,
-      };
+      const blockhash = ledger.svm.latestBlockhash();
+      return { blockhash, lastValidBlockHeight: ledger.blockhashes.get(blockhash) ?? ledger.blockhashIssuedAt + BLOCKHASH_VALIDITY_BLOCKS };
     },
-    async getBlockHeight() {
-      return ledger.blockHeight;
+    async getBlockHeight(commitment) {
+      return atCommitment(ledger, ledger.blockHeight, commitment);
     },
     async getGenesisHash() {
       return SANDBOX_GENESIS_HASH;
@@ -123,7 +111,9 @@ export function createSandboxConnection(ledger: SandboxLedger): SandboxConnectio
     async getSignatureStatuses(signatures) {
       const value = signatures.map((signature): SignatureStatus | null => {
         const hit = ledger.landed.get(signature);
-        return hit ? { slot: hit.slot, confirmations: null, err: hit.err, confirmationStatus: 'finalized' } : null;
+        if (!hit) return null;
+        const { status, confirmations } = commitmentOf(ledger, hit.slot);
+        return { slot: hit.slot, confirmations, err: hit.err, confirmationStatus: status };
       });
       return { context: { slot: ledger.slot }, value };
     },
@@ -133,12 +123,15 @@ export function createSandboxConnection(ledger: SandboxLedger): SandboxConnectio
       const info: AccountInfo<Buffer> = { ...account, data: Buffer.from(account.data) };
       return info;
     },
-    async getSignaturesForAddress(address, options) {
+    async getSignaturesForAddress(address, options, commitment) {
+      const wanted = commitment === 'confirmed' ? ['confirmed', 'finalized'] : ['finalized'];
       const signatures = [...(ledger.byAddress.get(address.toBase58()) ?? [])].reverse();
-      return signatures.slice(0, options?.limit ?? 1000).map((signature): ConfirmedSignatureInfo => {
+      const found = signatures.flatMap((signature): ConfirmedSignatureInfo[] => {
         const hit = ledger.landed.get(signature) as Landed;
-        return { signature, slot: hit.slot, err: hit.err, memo: null, blockTime: null, confirmationStatus: 'finalized' };
+        const { status } = commitmentOf(ledger, hit.slot);
+        return wanted.includes(status) ? [{ signature, slot: hit.slot, err: hit.err, memo: null, blockTime: null, confirmationStatus: status }] : [];
       });
+      return found.slice(0, options?.limit ?? 1000);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PublicKey, SendTransactionError } from '@solana/web3.js';
+import { PublicKey, SendTransactionError, type Commitment } from '@solana/web3.js';
 import type { SolanaRpc } from '../../chains/solana/rpc.ts';
 
 export interface RpcFacade {
@@ -37,15 +37,52 @@ const key = (value: unknown): PublicKey => {
   }
 };
 const config = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+const commitmentIn = (value: unknown): Commitment | undefined => {
+  const c = config(value).commitment;
+  return c === 'processed' || c === 'confirmed' || c === 'finalized' ? c : undefined;
+};
 
-async function dispatch(rpc: SolanaRpc, method: string, params: unknown[]): Promise<unknown> {
+/**
+ * The sandbox cluster's own controls, served as JSON-RPC methods only when the facade is given
+ * them (`npm run sandbox:chains -- --dev-methods`): anyone on the endpoint could otherwise stall
+ * every payment.
+ */
+export interface SolanaDevControls {
+  /** `sandbox_expireBlockhash`: every blockhash issued so far can no longer land. */
+  expireBlockhash(): void;
+  /** `sandbox_advanceBlocks [n]`: n slots and blocks pass. */
+  advanceBlocks(n: number): void;
+}
+
+async function devMethod(dev: SolanaDevControls | undefined, method: string, params: unknown[]): Promise<unknown> {
+  if (!dev) throw new RpcError(-32601, `Method ${method} is not available on this endpoint`);
+  if (method === 'sandbox_expireBlockhash') return dev.expireBlockhash();
+  if (method === 'sandbox_advanceBlocks') {
+    const n = params[0] ?? 1;
+    if (!Number.isInteger(n) || (n as number) < 1) throw new RpcError(-32602, 'Invalid params: blocks must be a positive integer');
+    return dev.advanceBlocks(n as number);
+  }
+  throw new RpcError(-32601, `Method not found: ${method}`);
+}
+
+/** Position of the config object in each method's params (where `minContextSlot` would be). */
+const CONFIG_AT: Record<string, number> = { getLatestBlockhash: 0, getBlockHeight: 0, getSlot: 0, getAccountInfo: 1, getSignaturesForAddress: 1, sendTransaction: 1 };
+
+async function dispatch(rpc: SolanaRpc, method: string, params: unknown[], dev?: SolanaDevControls): Promise<unknown> {
+  if (method.startsWith('sandbox_')) return devMethod(dev, method, params);
   const slot = (await rpc.getSignatureStatuses([])).context.slot;
+  const at = CONFIG_AT[method];
+  const options = at === undefined ? {} : config(params[at]);
+  // As a node does: a read that must reflect a slot this node has not reached is refused, not answered stale.
+  if (typeof options.minContextSlot === 'number' && options.minContextSlot > slot) {
+    throw new RpcError(-32016, 'Minimum context slot has not been reached', { contextSlot: slot });
+  }
   const withContext = (value: unknown) => ({ context: { apiVersion: '2.0.0-sandbox', slot }, value });
   switch (method) {
     case 'getLatestBlockhash':
-      return withContext(await rpc.getLatestBlockhash());
+      return withContext(await rpc.getLatestBlockhash(commitmentIn(params[0])));
     case 'getBlockHeight':
-      return rpc.getBlockHeight();
+      return rpc.getBlockHeight(commitmentIn(params[0]));
     case 'getSlot':
       return slot;
     case 'getGenesisHash':
@@ -61,8 +98,10 @@ async function dispatch(rpc: SolanaRpc, method: string, params: unknown[]): Prom
       const { data, owner, lamports, executable } = info;
       return withContext({ data: [data.toString('base64'), 'base64'], owner: owner.toBase58(), lamports, executable, rentEpoch: 0, space: data.length });
     }
-    case 'getSignaturesForAddress':
-      return rpc.getSignaturesForAddress(key(params[0]), { limit: Number(config(params[1]).limit ?? 1000) });
+    case 'getSignaturesForAddress': {
+      const c = commitmentIn(params[1]);
+      return rpc.getSignaturesForAddress(key(params[0]), { limit: Number(config(params[1]).limit ?? 1000) }, c === 'confirmed' || c === 'finalized' ? c : undefined);
+    }
     case 'sendTransaction': {
       const options = config(params[1]);
       if (options.encoding !== 'base64') throw new RpcError(-32602, 'Invalid params: only base64 encoding is supported');
@@ -84,11 +123,11 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function answer(rpc: SolanaRpc, request: RpcRequest): Promise<unknown> {
+async function answer(rpc: SolanaRpc, request: RpcRequest, dev?: SolanaDevControls): Promise<unknown> {
   const id = request.id ?? null;
   try {
     if (typeof request.method !== 'string') throw new RpcError(-32600, 'Invalid request');
-    const result = await dispatch(rpc, request.method, Array.isArray(request.params) ? request.params : []);
+    const result = await dispatch(rpc, request.method, Array.isArray(request.params) ? request.params : [], dev);
     return { jsonrpc: '2.0', id, result };
   } catch (error) {
     const e = error instanceof RpcError ? error : new RpcError(-32603, 'Internal error');
@@ -99,9 +138,10 @@ async function answer(rpc: SolanaRpc, request: RpcRequest): Promise<unknown> {
 /**
  * The facade's HTTP request handler, for a server that serves other paths too (the standalone
  * sandbox chains serve EVM, Solana and the faucet on one port): every request is read as a
- * JSON-RPC body (single or batch) and answered with status 200.
+ * JSON-RPC body (single or batch) and answered with status 200. With `dev`, the sandbox's
+ * `sandbox_*` methods are served too; without, they are refused.
  */
-export function solanaRpcHandler(rpc: SolanaRpc): (req: IncomingMessage, res: ServerResponse) => void {
+export function solanaRpcHandler(rpc: SolanaRpc, options: { dev?: SolanaDevControls } = {}): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     void (async () => {
       let body: unknown;
@@ -114,8 +154,8 @@ export function solanaRpcHandler(rpc: SolanaRpc): (req: IncomingMessage, res: Se
         body === undefined
           ? { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }
           : Array.isArray(body)
-            ? await Promise.all(body.map((r) => answer(rpc, config(r))))
-            : await answer(rpc, config(body));
+            ? await Promise.all(body.map((r) => answer(rpc, config(r), options.dev)))
+            : await answer(rpc, config(body), options.dev);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(reply));
     })();

@@ -9,7 +9,9 @@ import {
   getAssociatedTokenAddressSync,
   unpackAccount,
 } from '@solana/spl-token';
-import { BLOCKHASH_VALIDITY_BLOCKS, createSandboxConnection, type SandboxConnection, type SandboxLedger } from './connection.ts';
+import { advanceBlocks, expireBlockhashes, issueBlockhash, startBlockClock } from './clock.ts';
+import { createSandboxConnection, type SandboxConnection } from './connection.ts';
+import type { SandboxLedger } from './ledger.ts';
 import { sandboxKeypair } from './keys.ts';
 
 /** An entry for the service's asset registry. */
@@ -37,8 +39,12 @@ export interface SolanaSandbox {
   fund(ownerBase58: string, mintOrNull: string | null, value: bigint): void;
   /** Lamports (mint null) or the SPL balance of the owner's associated token account (0 if absent). */
   balance(ownerBase58: string, mintOrNull: string | null): bigint;
-  /** Issues a new blockhash and moves block height past the old one's validity window. */
+  /** Issues a new blockhash and moves block height past the validity window of every older one. */
   expireBlockhash(): void;
+  /** `n` slots and blocks pass (a new blockhash with them), as they would with the clock running. */
+  advanceBlocks(n: number): void;
+  /** Stops the block clock, if one runs; safe to call twice. */
+  close(): void;
   /** Deterministic keypair for a label, e.g. a test buyer or merchant. */
   keypair(label: string): Keypair;
 }
@@ -48,6 +54,12 @@ export interface SolanaSandboxOptions {
   reference?: string;
   /** SOL given to the fee payer at start (default 100). */
   feePayerSol?: bigint;
+  /**
+   * A slot and a block every this many ms, each with a new blockhash; commitment then follows depth
+   * (confirmed a slot after landing, finalized 32 slots after). Default none: the cluster moves only
+   * when a transaction lands, and every landed transaction is final at once.
+   */
+  blockTimeMs?: number;
 }
 
 const DECIMALS = 6;
@@ -62,9 +74,20 @@ export function createSolanaSandbox(options: SolanaSandboxOptions = {}): SolanaS
   const reference = options.reference ?? 'sandbox';
   if (!/^[-_a-zA-Z0-9]{1,32}$/.test(reference)) throw new Error(`invalid CAIP-2 reference: ${reference}`);
   const caip2 = `solana:${reference}`;
-  const svm = new LiteSVM();
-  const ledger: SandboxLedger = { svm, slot: 1, blockHeight: 1, blockhashIssuedAt: 1, landed: new Map(), byAddress: new Map() };
+  // Blockhash validity is the ledger's (clock.ts): LiteSVM would accept only its latest blockhash.
+  const svm = new LiteSVM().withBlockhashCheck(false);
+  const ledger: SandboxLedger = {
+    svm,
+    slot: 1,
+    blockHeight: 1,
+    blockhashIssuedAt: 1,
+    blockhashes: new Map(),
+    clockRunning: false,
+    landed: new Map(),
+    byAddress: new Map(),
+  };
   svm.warpToSlot(1n);
+  issueBlockhash(ledger);
   const connection = createSandboxConnection(ledger);
 
   const mintKey = sandboxKeypair('usdc-mint');
@@ -103,6 +126,8 @@ export function createSolanaSandbox(options: SolanaSandboxOptions = {}): SolanaS
   });
   addLamports(feePayer.publicKey, (options.feePayerSol ?? 100n) * BigInt(LAMPORTS_PER_SOL));
   addLamports(faucet.publicKey, 1_000n * BigInt(LAMPORTS_PER_SOL));
+
+  const stopClock = options.blockTimeMs === undefined ? undefined : startBlockClock(ledger, options.blockTimeMs);
 
   let fundings = 0;
   const mintTo = (owner: PublicKey, value: bigint): void => {
@@ -148,11 +173,9 @@ export function createSolanaSandbox(options: SolanaSandboxOptions = {}): SolanaS
       if (!account || account.lamports === 0) return 0n;
       return unpackAccount(ata, { ...account, data: Buffer.from(account.data) }).amount;
     },
-    expireBlockhash() {
-      svm.expireBlockhash();
-      ledger.blockHeight = ledger.blockhashIssuedAt + BLOCKHASH_VALIDITY_BLOCKS + 1;
-      ledger.blockhashIssuedAt = ledger.blockHeight;
-    },
+    expireBlockhash: () => expireBlockhashes(ledger),
+    advanceBlocks: (n) => advanceBlocks(ledger, n),
+    close: () => stopClock?.(),
     keypair: sandboxKeypair,
   };
 }

@@ -74,7 +74,7 @@ export async function createSandboxChains(opts: SandboxChainsOptions = {}): Prom
       );
     },
     close() {
-      closing ??= evm.close();
+      closing ??= evm.close().finally(() => solana.close());
       return closing;
     },
   };
