@@ -52,7 +52,6 @@ const submitChain = (c: RelayerChain) => ({ ...c, limits: limitsOf(c) });
 /** The default of `replaceAfterMs`: a few blocks on any chain, well under a quote's life. */
 const REPLACE_AFTER_MS = 45_000;
 
-
 export type { PaymentCheck, RelayerSubmission };
 
 /** When the option was quoted and until when its signature is valid: the blocks it can be used in. */
@@ -112,11 +111,18 @@ async function pastDeadline(c: RelayerChain, check: PaymentCheck, sub: RelayerSu
   const keep = txId === undefined ? {} : { txId };
   if (state === 'wait') return { state: 'pending', ...keep, reason: 'not sending: the authorization lapses before a transaction sent now could be mined' };
   try {
-    if (!(await authorizationUsed(c, sub, check.from))) return { state: 'failed', ...keep, reason: 'the authorization lapsed before the relayer could send a transaction that pays with it' };
+    if (!(await authorizationUsed(c, sub, check.from)))
+      return { state: 'failed', ...keep, reason: 'the authorization lapsed before the relayer could send a transaction that pays with it' };
   } catch {
     return { state: 'pending', ...keep, reason: 'rpc error' };
   }
-  return (await usedElsewhere(c, check, sub, quote, txId)) ?? { state: 'failed', ...keep, reason: 'the authorization lapsed; it was used by a transaction that did not pay the destination' };
+  return (
+    (await usedElsewhere(c, check, sub, quote, txId)) ?? {
+      state: 'failed',
+      ...keep,
+      reason: 'the authorization lapsed; it was used by a transaction that did not pay the destination',
+    }
+  );
 }
 
 /**

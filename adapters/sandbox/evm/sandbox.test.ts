@@ -39,13 +39,22 @@ describe('EVM sandbox', () => {
     const owner = Wallet.createRandom(sandbox.ethersProvider);
     await sandbox.fund(owner.address, null, parseEther('1'));
     await sandbox.fund(owner.address, sandbox.plainTokenAddress, 5_000_000n);
-    const usdt = new Contract(sandbox.plainTokenAddress, ['function approve(address,uint256)', 'function transfer(address,uint256)', 'function allowance(address,address) view returns (uint256)'], owner);
+    const usdt = new Contract(
+      sandbox.plainTokenAddress,
+      ['function approve(address,uint256)', 'function transfer(address,uint256)', 'function allowance(address,address) view returns (uint256)'],
+      owner,
+    );
     const spender = Wallet.createRandom().address;
     // A call answering a boolean would return 32 bytes; Tether's return nothing.
     const call = await sandbox.ethersProvider.call({ from: owner.address, to: sandbox.plainTokenAddress, data: usdt.interface.encodeFunctionData('transfer', [spender, 1n]) });
     expect(call).toBe('0x');
     await (await usdt.getFunction('approve').send(spender, 100n)).wait();
-    await expect(usdt.getFunction('approve').send(spender, 200n, { gasLimit: 100_000n }).then((tx) => tx.wait())).rejects.toThrow();
+    await expect(
+      usdt
+        .getFunction('approve')
+        .send(spender, 200n, { gasLimit: 100_000n })
+        .then((tx) => tx.wait()),
+    ).rejects.toThrow();
     expect(await usdt.getFunction('allowance')(owner.address, spender)).toBe(100n);
     await (await usdt.getFunction('approve').send(spender, 0n)).wait();
     await (await usdt.getFunction('approve').send(spender, 200n)).wait();
