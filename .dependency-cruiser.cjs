@@ -9,8 +9,11 @@
 const TEST = '\\.test\\.ts$|(^|/)test-(support|fixtures)(/|\\.ts$)|^test/|^contract-tests/';
 /** Test code inside adapters/: its tests, test-support files and the conformance suites. */
 const ADAPTER_TEST = '^adapters/([^/]+)/.*(\\.test\\.ts$|test-(support|fixtures)(/|\\.ts$)|conformance/)';
-/** What adapter test code may import besides its own family (the $1 of ADAPTER_TEST). */
-const TEST_SUPPORT = '(^|/)test-(support|fixtures)(/|\\.ts$)|^test/helpers/';
+/**
+ * What adapter test code may import besides its own family (the $1 of ADAPTER_TEST): test support,
+ * and the chain fault instrument (the fault proxy in front of the sandbox chains, tools/chain-faults).
+ */
+const TEST_SUPPORT = '(^|/)test-(support|fixtures)(/|\\.ts$)|^test/helpers/|^tools/chain-faults/';
 /** Everything that is our own code (as opposed to npm packages and node builtins). */
 const OWN = '^(server|adapters|clients|tools|scripts|test|contract-tests|generated|config|spec)/|^[^/]+\\.ts$';
 /** The only server/ files that may import adapters/**: the composition root and the two processes. */

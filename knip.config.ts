@@ -15,6 +15,8 @@ const config: KnipConfig = {
         // Child processes tests start by file name (crash tests, the runtime's open-and-close run).
         'server/jobs/test-support/outbox-child.ts',
         'server/composition/test-support/open-close.ts',
+        // The standalone sandbox chains a test worker shares, started by file name (tools/chain-faults/standalone.ts).
+        'tools/chain-faults/shared-chains-child.ts',
         // The fixture project test/helpers/services.test.ts runs vitest on.
         'test/helpers/services-fixture/*.ts',
         // The buyer pages' browser scripts, served as files.

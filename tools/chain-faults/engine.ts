@@ -15,6 +15,7 @@ export interface CallRecord {
   chain: ChainKind;
   node: number;
   method: string;
+  params: unknown[];
   /** The fault that acted on this call, if any. */
   fault: FaultKind | null;
 }
@@ -115,8 +116,8 @@ export class FaultEngine {
     return call;
   }
 
-  record(chain: ChainKind, node: number, method: string, fault: FaultKind | null): void {
-    this.log.push({ at: Date.now(), chain, node, method, fault });
+  record(chain: ChainKind, node: number, method: string, params: unknown[], fault: FaultKind | null): void {
+    this.log.push({ at: Date.now(), chain, node, method, params, fault });
     if (this.log.length > KEEP_CALLS) {
       this.dropped += this.log.length - KEEP_CALLS / 2;
       this.log = this.log.slice(-KEEP_CALLS / 2);
@@ -158,7 +159,7 @@ export class FaultEngine {
       const answer = await this.answerInstead(chain, node, rule, method, params);
       if (answer) {
         this.rules.spend(rule);
-        this.record(chain, node, method, rule.fault.kind);
+        this.record(chain, node, method, params, rule.fault.kind);
         return answer;
       }
     }
@@ -168,7 +169,7 @@ export class FaultEngine {
     let call = params;
     if (estimate && params[1] === undefined) call = [params[0], 'latest'];
     for (const r of [lag, estimate]) if (r) this.rules.spend(r);
-    this.record(chain, node, method, lag?.fault.kind ?? estimate?.fault.kind ?? null);
+    this.record(chain, node, method, params, lag?.fault.kind ?? estimate?.fault.kind ?? null);
     const by = lag?.fault.kind === 'lag' ? lag.fault.by : 0;
     let answer: RpcOutcome;
     if (by > 0) answer = chain === 'evm' ? await laggedEvmCall(upstream, by, method, call) : await laggedSolanaCall(upstream, by, this.history, method, call);

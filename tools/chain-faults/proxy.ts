@@ -10,13 +10,11 @@
 //   ... proxy.evmUrls, proxy.solanaUrls ... proxy.calls() ... await proxy.close();
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FaultEngine, type CallRecord, type HeldBroadcast } from './engine.ts';
-import { TRANSPORT_FAULTS, type ChainKind, type Fault, type FaultKind, type FaultScope, type NodeRef, type Rule } from './faults.ts';
+import { controlOf, type FaultControl } from './control.ts';
+import { FaultEngine } from './engine.ts';
+import { TRANSPORT_FAULTS, type ChainKind, type FaultKind, type Rule } from './faults.ts';
 import { httpErrorBody, throttleBody } from './messages.ts';
-import { httpUpstream, type RpcOutcome } from './upstream.ts';
-
-export type { CallRecord, HeldBroadcast } from './engine.ts';
-export type { ChainKind, Fault, FaultScope, NodeRef } from './faults.ts';
+import { httpUpstream } from './upstream.ts';
 
 export interface RpcFaultProxyOptions {
   /** The real node's EVM JSON-RPC URL (e.g. `http://127.0.0.1:8545/evm`). */
@@ -29,29 +27,10 @@ export interface RpcFaultProxyOptions {
   gethErrors?: boolean;
 }
 
-export interface CallFilter {
-  chain?: ChainKind;
-  node?: number;
-  method?: string;
-  /** Only calls at or after this time (ms since the epoch). */
-  since?: number;
-}
-
-export interface RpcFaultProxy {
+export interface RpcFaultProxy extends FaultControl {
   /** One URL per EVM node: `http://127.0.0.1:<port>/evm/<i>`. */
   evmUrls: string[];
   solanaUrls: string[];
-  /** Adds a fault; the newest rule wins where two would answer. Answers a handle that removes it. */
-  set(ref: NodeRef, fault: Fault, scope?: FaultScope): { id: number; clear(): void };
-  /** Removes every rule, or the rules set for exactly `ref`. */
-  clear(ref?: NodeRef): void;
-  /** The calls the nodes received (each JSON-RPC request of a batch is one), oldest first. */
-  calls(filter?: CallFilter): CallRecord[];
-  clearCalls(): void;
-  /** Broadcasts accepted and held by a `hold-broadcasts` fault. */
-  held(): readonly HeldBroadcast[];
-  /** Forwards the held broadcasts to the real node, in order; answers the node's outcomes. */
-  release(chain?: ChainKind): Promise<RpcOutcome[]>;
   close(): Promise<void>;
 }
 
@@ -135,7 +114,7 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
     if (delay > 0) await sleep(delay);
     const fault = transportFault(chain, node, methods);
     if (fault) {
-      for (const method of methods) engine.record(chain, node, method, fault.fault.kind);
+      for (const e of entries) engine.record(chain, node, typeof e?.method === 'string' ? e.method : '', Array.isArray(e?.params) ? e.params : [], fault.fault.kind);
       const f = fault.fault;
       if (f.kind === 'reset') req.socket.destroy();
       else if (f.kind === 'hang') hung.add(res);
@@ -163,24 +142,10 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const urls = (chain: ChainKind) => (served[chain] ? Array.from({ length: nodes }, (_, i) => `${base}/${chain}/${i}`) : []);
 
-  const matches = (c: CallRecord, f: CallFilter) =>
-    (f.chain === undefined || c.chain === f.chain) &&
-    (f.node === undefined || c.node === f.node) &&
-    (f.method === undefined || c.method === f.method) &&
-    (f.since === undefined || c.at >= f.since);
-
   return {
+    ...controlOf(engine),
     evmUrls: urls('evm'),
     solanaUrls: urls('solana'),
-    set(ref, fault, scope) {
-      const rule = engine.rules.add(ref, fault, scope);
-      return { id: rule.id, clear: () => engine.rules.remove(rule.id) };
-    },
-    clear: (ref) => engine.rules.clear(ref),
-    calls: (filter = {}) => engine.calls().records.filter((c) => matches(c, filter)),
-    clearCalls: () => engine.clearCalls(),
-    held: () => engine.heldBroadcasts(),
-    release: (chain) => engine.release(chain),
     async close() {
       for (const res of hung) res.destroy();
       hung.clear();

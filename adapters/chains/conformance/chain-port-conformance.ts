@@ -3,7 +3,7 @@
 // on a real chain (sandbox). Paid means the merchant's balance grew by the amount to the base unit;
 // nothing the job repeats pays twice; no crash point loses a transfer; nothing is `failed` while
 // funds may have moved; and nothing a wallet tampers with is paid.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../server/errors.ts';
 import {
   expectOption,
@@ -18,7 +18,7 @@ import {
 } from '../../../server/ports/chains.ts';
 import { countingPort, paymentRecord, type ChainHarness, type FlowFixture, type MethodName, type Tamper } from './harness.ts';
 
-export type { ChainHarness, ConformanceWallet, FlowFixture, Tamper } from './harness.ts';
+export type { ChainHarness } from './harness.ts';
 
 const AMOUNT = 2_345_678n;
 /** Enough steps for any adapter to submit and confirm with a block mined between steps. */
@@ -45,6 +45,8 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
     afterAll(async () => {
       await h?.close();
     });
+    // A fault a case set never leaks into the next case.
+    afterEach(() => h?.faults.clear());
 
     const request = (flow: FlowFixture, account: string, destination: string, deadlineInMs = 30 * 60_000): OptionRequest => ({
       paymentId: `pay_conf_${name}_${++seq}_${h.now()}`,
@@ -217,6 +219,44 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
         const { last, steps } = await settle(req, submission, record);
         expect(steps.filter((s) => s.state === 'failed')).toEqual([]);
         expect(last.state).toBe('confirmed');
+        expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
+      }, 120_000);
+
+      it('a node answering only errors ends nothing: the transfer waits, then confirms once the node answers again', async () => {
+        const { req, destination, submission, record } = await confirmed(flow());
+        const since = Date.now();
+        const undo = h.faults.inject('*', { kind: 'rpc-error', code: -32603, message: 'internal error' });
+        try {
+          for (let i = 0; i < 2; i++) {
+            // An error thrown is a retry for the job; only an answer can end the payment, and it must not.
+            const s = await step(req, submission, record).catch(() => null);
+            expect(s?.state).not.toBe('failed');
+          }
+          expect(h.faults.calls({ since }).some((c) => c.fault === 'rpc-error')).toBe(true);
+        } finally {
+          undo();
+        }
+        const { last, steps } = await settle(req, submission, record);
+        expect(steps.filter((s) => s.state === 'failed')).toEqual([]);
+        expect(last.state).toBe('confirmed');
+        expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
+      }, 120_000);
+
+      it('a node reading behind the head never fails a transfer that landed, and confirms it once caught up', async () => {
+        const { req, destination, submission, record } = await confirmed(flow());
+        await step(req, submission, record);
+        await h.mine(1);
+        const since = Date.now();
+        const undo = h.faults.inject('*', { kind: 'lag', by: 3 });
+        try {
+          for (let i = 0; i < 2; i++) expect((await step(req, submission, record)).state).not.toBe('failed');
+          expect(h.faults.calls({ since }).some((c) => c.fault === 'lag')).toBe(true);
+        } finally {
+          undo();
+        }
+        const txId = record.state.txId;
+        const { last } = await settle(req, submission, record);
+        expect(last).toEqual({ state: 'confirmed', txId });
         expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
       }, 120_000);
 

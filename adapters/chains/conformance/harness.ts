@@ -3,6 +3,7 @@
 // submitters; plus the in-memory payment record the job keeps, and a per-method call counter.
 import type { AssetInfo } from '../../../server/domain/assets.ts';
 import type { AdvanceContext, ChainPort, RecordedTransaction, Submission, WireAction } from '../../../server/ports/chains.ts';
+import type { CallFilter, CallRecord, Fault, FaultScope, ReorgResult } from '../../../tools/chain-faults/index.ts';
 
 /** How a wallet may misbehave: sign as another key, or sign/send other terms than the action's. */
 export type Tamper = 'wrong-signer' | 'amount' | 'destination';
@@ -68,7 +69,39 @@ export interface ChainHarness {
     bound: number;
     head(): Promise<number>;
   };
+  /** The chain's faults, injected in front of the adapter's nodes (tools/chain-faults). */
+  faults: ChainFaultHooks;
   close(): Promise<void>;
+}
+
+/** How the adapter reaches its chain: the in-process sandbox, or JSON-RPC over HTTP through the fault proxy to the standalone sandbox chains. */
+export type ChainTransport = 'in-process' | 'json-rpc';
+
+/**
+ * What a fault case does to the adapter's chain. Faults act in front of the real node (a proxy
+ * node, or the same engine in process), never inside the adapter: lag, refused/dropped/held
+ * broadcasts, log range caps, errors, latency (tools/chain-faults/faults.ts lists them); HTTP-only
+ * faults (429, 5xx, resets, hangs of a socket) exist on the JSON-RPC transport only.
+ */
+export interface ChainFaultHooks {
+  transport: ChainTransport;
+  /** How many nodes the adapter was given; a fault names one of them (0-based) or every one (`*`). */
+  nodes: number;
+  /** Sets a fault on this chain's node(s); answers its undo. */
+  inject(node: number | '*', fault: Fault, scope?: FaultScope): () => void;
+  /** Removes every fault set through `inject` (each case starts clean: the suite calls it after each). */
+  clear(): void;
+  /** The calls this chain's nodes received (each request of a batch is one), oldest first. */
+  calls(filter?: Omit<CallFilter, 'chain'>): CallRecord[];
+  /** EVM: a point to reorg back to (the chain as of its head now). */
+  mark?(): Promise<string>;
+  /**
+   * EVM: the blocks after `mark` are replaced by a longer branch holding the `conflicting` raw
+   * transactions instead of what they held (their transactions are gone, mempool included).
+   */
+  reorg?(mark: string, options?: { conflicting?: string[]; extraBlocks?: number }): Promise<ReorgResult>;
+  /** EVM: the next block's base fee (a spike; it decays 12.5 % a block after). */
+  spikeBaseFee?(wei: bigint): Promise<void>;
 }
 
 /**

@@ -123,16 +123,28 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function answer(rpc: SolanaRpc, request: RpcRequest, dev?: SolanaDevControls): Promise<unknown> {
-  const id = request.id ?? null;
+/**
+ * One JSON-RPC call answered over a `SolanaRpc`, as the HTTP facade answers it: for in-process
+ * callers that speak JSON-RPC without a socket (the fault engine in front of the in-process sandbox).
+ */
+export async function answerSolanaRpc(
+  rpc: SolanaRpc,
+  method: string,
+  params: unknown[],
+  dev?: SolanaDevControls,
+): Promise<{ result: unknown } | { error: { code: number; message: string; data?: unknown } }> {
   try {
-    if (typeof request.method !== 'string') throw new RpcError(-32600, 'Invalid request');
-    const result = await dispatch(rpc, request.method, Array.isArray(request.params) ? request.params : [], dev);
-    return { jsonrpc: '2.0', id, result };
+    return { result: await dispatch(rpc, method, params, dev) };
   } catch (error) {
     const e = error instanceof RpcError ? error : new RpcError(-32603, 'Internal error');
-    return { jsonrpc: '2.0', id, error: { code: e.code, message: e.message, ...(e.data === undefined ? {} : { data: e.data }) } };
+    return { error: { code: e.code, message: e.message, ...(e.data === undefined ? {} : { data: e.data }) } };
   }
+}
+
+async function answer(rpc: SolanaRpc, request: RpcRequest, dev?: SolanaDevControls): Promise<unknown> {
+  const id = request.id ?? null;
+  if (typeof request.method !== 'string') return { jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid request' } };
+  return { jsonrpc: '2.0', id, ...(await answerSolanaRpc(rpc, request.method, Array.isArray(request.params) ? request.params : [], dev)) };
 }
 
 /**
