@@ -256,7 +256,7 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
         }
         const txId = record.state.txId;
         const { last } = await settle(req, submission, record);
-        expect(last).toEqual({ state: 'confirmed', txId });
+        expect(last).toMatchObject({ state: 'confirmed', txId });
         expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
       }, 120_000);
 
