@@ -32,6 +32,7 @@ import type { EndpointUrlPolicy } from './domain/webhooks/url-policy.ts';
 import type { PaymentTimeLimits } from './domain/payments/create-payment.ts';
 import { createChainRegistry, type ChainRegistry } from './ports/chains.ts';
 import { createPriceTable, type PricePort } from './domain/prices.ts';
+import type { FeeBudgetPolicy } from './domain/fees/fee-budget.ts';
 import { pagesRouter } from './pages/index.ts';
 import { dashboardRouter, type DashboardOptions } from './dashboard/index.ts';
 import { createKeyRevocations } from './auth/revocations.ts';
@@ -61,6 +62,8 @@ export interface AppDeps {
   prices?: PricePort;
   /** How long a quoted option holds, seconds (default 300). */
   quoteTtlS?: number;
+  /** Each partner's fee budget per chain (FEE_BUDGETS); absent: unbounded. */
+  feeBudget?: FeeBudgetPolicy;
   /** Extra routes served before the API (e.g. the sandbox's faucet and JSON-RPC), never in production. */
   extraRoutes?: express.RequestHandler;
   /** Called when a request committed outbox jobs, so the relay hands them to the queue now. */
@@ -233,6 +236,7 @@ export function createApp(given: AppDeps): Express {
         ...(deps.metrics ? { metrics: deps.metrics } : {}),
         webhookEndpoints: deps.webhookEndpoints,
         ...(deps.explorerTxUrls ? { explorerTxUrls: deps.explorerTxUrls } : {}),
+        ...(deps.feeBudget ? { feeBudget: deps.feeBudget } : {}),
       }),
     );
   // Buyer pages and /docs: their own CSP (page-csp.ts).

@@ -50,3 +50,119 @@ export function chainProfile(caip2: string): ChainProfile {
   if (caip2.startsWith('solana:')) return { caip2, name: caip2, kind: 'solana', blockTimeMs: 400 };
   return { caip2, name: caip2, kind: 'evm', blockTimeMs: 12_000 };
 }
+
+// ---- Fees: what the service's fee accounts may spend on each kind of chain ----
+
+/**
+ * The fee defaults of one chain: caps on what the relayer signs, when its account counts as low,
+ * and how a payment's gas is weighed against its amount. Amounts in the chain's native base units
+ * (wei, lamports); the configuration may override each per chain (EVM_CHAIN_FEES, FEE_BUDGETS).
+ */
+export interface ChainFeeDefaults {
+  /** The highest max fee per gas (or gas price) the relayer signs, wei: past it a transaction waits. */
+  maxFeePerGas: bigint;
+  /** The lowest priority fee nodes of this chain accept, wei (0: whatever the node suggests). */
+  minPriorityFee: bigint;
+  /** Below this native balance the relayer is reported low and gasless options stop. */
+  minRelayerBalance: bigint;
+  /**
+   * The native coin's price in micro-USD used to weigh gas against a payment's amount. Chosen above
+   * any price the coin has traded at, so the check errs toward offering the direct transfer only.
+   */
+  nativeUsdMicros: bigint;
+  /** A relayer flow is offered only while its expected gas cost is at most this share of the amount, percent. */
+  gasBudgetPercent: number;
+  /** What one partner's payments may spend from the shared fee account per budget period (FEE_BUDGET_PERIOD_S, a day by default). */
+  partnerBudget: bigint;
+  /** Whether the chain charges an L1 data fee beside L2 gas that the relayer pays too. */
+  l1DataFee: 'op-stack' | 'none';
+}
+
+const GWEI = 1_000_000_000n;
+const ETHER = 10n ** 18n;
+const USD = 1_000_000n;
+
+/**
+ * Why each figure: Ethereum's base fee passed 300 gwei only in short spikes (2021–22 mints); a
+ * transfer there costs dollars, so a day's budget of 0.5 ETH is some hundreds of payments. OP
+ * stack and Arbitrum base fees sit near 0.01 gwei (Arbitrum's floor), 10 gwei is a thousand times
+ * that; their L1 data fee is paid on top (OP: GasPriceOracle, Arbitrum: in gas units). Polygon PoS
+ * bor refuses tips under 25 gwei ("gas tip cap …, minimum needed 25000000000") and its base fee
+ * reached thousands of gwei in the 2023 inscription waves; POL has never traded near 5 USD. ETH is
+ * weighed at 10,000 USD, above its all-time high. The sandbox's ether is free, priced at 1 USD so
+ * small sandbox payments stay gasless while dust does not.
+ */
+const FEE_DEFAULTS: Record<Exclude<ChainKind, 'solana'>, ChainFeeDefaults> = {
+  ethereum: {
+    maxFeePerGas: 300n * GWEI,
+    minPriorityFee: 0n,
+    minRelayerBalance: ETHER / 20n,
+    nativeUsdMicros: 10_000n * USD,
+    gasBudgetPercent: 10,
+    partnerBudget: ETHER / 2n,
+    l1DataFee: 'none',
+  },
+  'op-stack': {
+    maxFeePerGas: 10n * GWEI,
+    minPriorityFee: 0n,
+    minRelayerBalance: ETHER / 200n,
+    nativeUsdMicros: 10_000n * USD,
+    gasBudgetPercent: 10,
+    partnerBudget: ETHER / 20n,
+    l1DataFee: 'op-stack',
+  },
+  arbitrum: {
+    maxFeePerGas: 10n * GWEI,
+    minPriorityFee: 0n,
+    minRelayerBalance: ETHER / 200n,
+    nativeUsdMicros: 10_000n * USD,
+    gasBudgetPercent: 10,
+    partnerBudget: ETHER / 20n,
+    l1DataFee: 'none',
+  },
+  'polygon-pos': {
+    maxFeePerGas: 3_000n * GWEI,
+    minPriorityFee: 25n * GWEI,
+    minRelayerBalance: 20n * ETHER,
+    nativeUsdMicros: 5n * USD,
+    gasBudgetPercent: 10,
+    partnerBudget: 200n * ETHER,
+    l1DataFee: 'none',
+  },
+  evm: {
+    maxFeePerGas: 500n * GWEI,
+    minPriorityFee: 0n,
+    minRelayerBalance: ETHER / 100n,
+    nativeUsdMicros: 10_000n * USD,
+    gasBudgetPercent: 10,
+    partnerBudget: ETHER / 10n,
+    l1DataFee: 'none',
+  },
+  sandbox: {
+    maxFeePerGas: 500n * GWEI,
+    minPriorityFee: 0n,
+    minRelayerBalance: ETHER / 100n,
+    nativeUsdMicros: USD,
+    gasBudgetPercent: 10,
+    partnerBudget: 10n * ETHER,
+    l1DataFee: 'none',
+  },
+};
+
+/**
+ * What one partner's Solana payments may spend from the fee payer per budget period, lamports:
+ * 1 SOL, a few thousand transfers at the base fee with a priority fee, or ~480 new token
+ * accounts' rent.
+ */
+const SOLANA_PARTNER_BUDGET = 1_000_000_000n;
+
+/** The fee defaults of an EVM chain (its kind's), or null for a chain that is not EVM. */
+export function chainFeeDefaults(caip2: string): ChainFeeDefaults | null {
+  const kind = chainProfile(caip2).kind;
+  return kind === 'solana' ? null : FEE_DEFAULTS[kind];
+}
+
+/** What one partner may spend from the fee account of `caip2` per budget period, native base units. */
+export function defaultPartnerBudget(caip2: string): bigint {
+  return chainFeeDefaults(caip2)?.partnerBudget ?? SOLANA_PARTNER_BUDGET;
+}

@@ -14,7 +14,7 @@ const FLOWS_BY_NAMESPACE: Record<string, readonly PaymentFlow[]> = {
   eip155: ['eip3009', 'permit2', 'transfer'],
   solana: ['spl'],
 };
-const ASSET_KEYS = new Set(['id', 'symbol', 'name', 'decimals', 'pegCurrency', 'flows', 'networkName', 'iconUrl', 'networkIconUrl']);
+const ASSET_KEYS = new Set(['id', 'symbol', 'name', 'decimals', 'pegCurrency', 'flows', 'gaslessMinimum', 'approveFromZero', 'networkName', 'iconUrl', 'networkIconUrl']);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmpty = (v: unknown, max: number): v is string => typeof v === 'string' && v.trim() !== '' && v.length <= max;
@@ -47,6 +47,9 @@ function assetProblem(entry: unknown): string | null {
   const bad = flows.find((f) => !allowed.includes(f as PaymentFlow));
   if (bad !== undefined) return `flows: ${JSON.stringify(bad)} is not a flow on ${parsed.chain.namespace} (${allowed.join(', ')})`;
   if (new Set(flows).size !== flows.length) return 'flows lists a flow twice';
+  if (entry.gaslessMinimum !== undefined && (typeof entry.gaslessMinimum !== 'string' || !/^\d{1,78}$/.test(entry.gaslessMinimum)))
+    return 'gaslessMinimum must be a string of whole base units, e.g. "10000"';
+  if (entry.approveFromZero !== undefined && typeof entry.approveFromZero !== 'boolean') return 'approveFromZero must be true or false';
   if (!nonEmpty(entry.networkName, 64)) return 'networkName must be a non-empty string of at most 64 characters';
   for (const key of ['iconUrl', 'networkIconUrl'] as const) if (entry[key] !== undefined && !httpsUrl(entry[key])) return `${key} must be an https:// URL`;
   return null;

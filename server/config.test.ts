@@ -78,9 +78,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PERMIT2_ADDRESS: '0x1234' })).toThrow(/^PERMIT2_ADDRESS must be a 0x-prefixed 20-byte hex address/);
   });
 
-  it('replaces a stuck relayer transaction after 45 s under a 500 gwei cap, and calls 0.01 ETH and 0.05 SOL low, unless told otherwise', () => {
+  it('replaces a stuck relayer transaction after 45 s, leaves fee caps and minimum balances to each chain unless one is given for all, and calls 0.05 SOL low', () => {
     const d = loadConfig({});
-    expect([d.evmReplaceAfterS, d.evmMaxFeeGwei, d.evmRelayerMinBalanceWei, d.solanaFeePayerMinLamports]).toEqual([45, 500, 10_000_000_000_000_000n, 50_000_000n]);
+    expect([d.evmReplaceAfterS, d.evmMaxFeeGwei, d.evmRelayerMinBalanceWei, d.solanaFeePayerMinLamports]).toEqual([45, undefined, undefined, 50_000_000n]);
     const c = loadConfig({ EVM_REPLACE_AFTER_S: '120', EVM_MAX_FEE_GWEI: '80', EVM_RELAYER_MIN_BALANCE_WEI: ' 200000000000000000 ', SOLANA_FEE_PAYER_MIN_LAMPORTS: '0' });
     expect([c.evmReplaceAfterS, c.evmMaxFeeGwei, c.evmRelayerMinBalanceWei, c.solanaFeePayerMinLamports]).toEqual([120, 80, 200_000_000_000_000_000n, 0n]);
     expect(() => loadConfig({ EVM_REPLACE_AFTER_S: '1' })).toThrow(/^EVM_REPLACE_AFTER_S must be an integer from 5 to 3600, got "1"/);

@@ -1,4 +1,4 @@
-// Long because: every setting is read and checked here, so a bad value stops the start naming its key (parts split out: config-values, config-webhooks, config-metrics, config-explorers).
+// Long because: every setting is read and checked here, so a bad value stops the start naming its key (parts split out: config-values, config-webhooks, config-metrics, config-explorers, config-chain-fees).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AssetConfig } from './domain/assets.ts';
@@ -7,13 +7,14 @@ import { SOLANA_MAINNET_CHAIN_ID, baseUnits, parseAssets, parseFxRates, parseSol
 import { parseWebhookConfig, type WebhookConfig } from './config-webhooks.ts';
 import { parseMetricsConfig, type MetricsConfig } from './config-metrics.ts';
 import { parseExplorerConfig, type ExplorerConfig } from './config-explorers.ts';
+import { parseChainFeeConfig, type ChainFeeConfig } from './config-chain-fees.ts';
 
 /**
  * Configuration, read once at start from the environment. Every key is checked here; a bad
  * value stops the process with a message naming the key, rather than failing at the first
  * request that needs it.
  */
-export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig {
+export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig, ChainFeeConfig {
   mode: 'sandbox' | 'production';
   port: number;
   host: string;
@@ -43,10 +44,6 @@ export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig 
   evmConfirmations: number;
   /** A relayer transaction the node holds unmined this long is replaced with higher fees. */
   evmReplaceAfterS: number;
-  /** The highest max fee per gas the relayer signs, gwei: a fee spike cannot drain it. */
-  evmMaxFeeGwei: number;
-  /** Below this native balance (wei) the relayer shows in /readyz and the logs. */
-  evmRelayerMinBalanceWei: bigint;
   permit2Address: string;
   /** Production Solana: JSON-RPC URL and the fee payer key (base58 or a JSON byte array). */
   solanaRpcUrl?: string;
@@ -244,7 +241,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if ('problem' in metrics) throw new ConfigError(metrics.problem);
   const explorers = parseExplorerConfig(env);
   if ('problem' in explorers) throw new ConfigError(explorers.problem);
+  const fees = parseChainFeeConfig(env);
+  if ('problem' in fees) throw new ConfigError(fees.problem);
   return {
+    ...fees,
     ...webhooks,
     ...metrics,
     ...explorers,
@@ -268,8 +268,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ...(evmRelayerKey ? { evmRelayerKey } : {}),
     evmConfirmations: int(env, 'EVM_CONFIRMATIONS', 1, 1, 1000),
     evmReplaceAfterS: int(env, 'EVM_REPLACE_AFTER_S', 45, 5, 3600),
-    evmMaxFeeGwei: int(env, 'EVM_MAX_FEE_GWEI', 500, 1, 1_000_000),
-    evmRelayerMinBalanceWei: units(env, 'EVM_RELAYER_MIN_BALANCE_WEI', 10n ** 16n),
     solanaFeePayerMinLamports: units(env, 'SOLANA_FEE_PAYER_MIN_LAMPORTS', 50_000_000n),
     permit2Address: permit2Address(env),
     mode,

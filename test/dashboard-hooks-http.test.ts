@@ -29,7 +29,10 @@ beforeAll(async () => {
     queue: createInlineQueue({ clock: systemClock }),
     schedule: [0, 300, 300],
     concurrency: 4,
-    app: { dashboard: { signInLimiters: { perAccount: limiter(), perAddress: limiter() } } },
+    app: {
+      dashboard: { signInLimiters: { perAccount: limiter(), perAddress: limiter() } },
+      feeBudget: { budget: (chain: string) => (chain.startsWith('solana:') ? 5_000_000_000n : 10n ** 16n), periodS: 86_400 },
+    },
   });
   t = stack.t;
 }, 60_000);
@@ -232,6 +235,29 @@ describe('dashboard settings', () => {
     expect((await t.storage.partners.get(p.id))!.defaultVersion).toBe('2026-02-19.preview');
     const log = await t.storage.auditLog.listByPartner(p.id, { limit: 10 });
     expect(log.filter((e) => e.action === 'settings.api_version').map((e) => e.detail)).toEqual([{ from: '2026-02-18', to: '2026-02-19.preview' }]);
+  });
+
+  it('shows what the shared fee accounts spent for this partner’s payments per chain, against its budget, and no other partner’s', async () => {
+    const p = await t.newPartner();
+    const other = await t.newPartner();
+    const owner = await signedIn('owner', p.id);
+    expect((await owner.get('/dashboard/settings')).text).toContain('id="fee-spending-none"');
+    const at = new Date();
+    const spend = (partnerId: string, chain: string, amount: bigint, n: number) =>
+      t.storage.feeSpending.record({ partnerId, paymentId: `pay_${n}`, chain, account: 'relayer', txId: `0x${partnerId}${n}`, amount, at });
+    await spend(p.id, 'eip155:8453', 6n * 10n ** 15n, 1);
+    await spend(p.id, 'eip155:8453', 4n * 10n ** 15n, 2);
+    await spend(p.id, 'solana:sandbox', 10_000n, 3);
+    await spend(other.id, 'eip155:1', 10n ** 18n, 4);
+    const page = (await owner.get('/dashboard/settings')).text;
+    const table = /<table id="fee-spending-table">([\s\S]*?)<\/table>/.exec(page)![1]!;
+    expect(table).toContain(
+      '<code>eip155:8453</code></td><td data-label="Transactions">2</td><td data-label="Spent">0.01</td><td data-label="Budget">0.01</td><td data-label="Gasless"><strong>paused</strong>',
+    );
+    expect(table).toContain(
+      '<code>solana:sandbox</code></td><td data-label="Transactions">1</td><td data-label="Spent">0.00001</td><td data-label="Budget">5</td><td data-label="Gasless">offered',
+    );
+    expect(table).not.toContain('eip155:1<');
   });
 
   it('sets the time zone (an IANA name, checked) and the pages show times in it', async () => {

@@ -1,13 +1,23 @@
 import { Wallet } from 'ethers';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { createEvmChainAdapter, evmChainsFromConfig } from '../../adapters/chains/evm/gateway-adapter.ts';
+import { createEvmChainAdapter, type EvmRelayerTuning } from '../../adapters/chains/evm/gateway-adapter.ts';
+import { evmChainsFromConfig } from '../../adapters/chains/evm/config.ts';
+import type { RelayerEvent } from '../../adapters/chains/evm/relayer-submit.ts';
+import { chainProfile } from '../chain-profiles.ts';
+import { evmFeePolicy } from '../config-chain-fees.ts';
 import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
 import { solanaChainFromConfig } from '../../adapters/chains/solana/config.ts';
 import { createPostgresSections } from '../../adapters/locks/postgres/index.ts';
 import type { AppConfig } from '../config.ts';
 import type { AssetConfig } from '../domain/assets.ts';
 import type { ChainPort } from '../ports/chains.ts';
+
+/** What the processes want to hear from the chain adapters. */
+export interface ChainHooks {
+  /** A node refused a relayer transaction (logged and counted; insufficient funds is an alert). */
+  onRefusal?: (event: RelayerEvent) => void;
+}
 
 export interface OpenedChains {
   /** Assets the chains add to the registry (the sandbox's tokens). */
@@ -28,12 +38,22 @@ export interface OpenedChains {
  * own, closed with the chains). Embedded PGlite is one process: its in-process order suffices.
  * The Solana fee payer needs nothing of the kind (adapters/chains/solana/README.md).
  */
-export async function openChains(config: AppConfig, logger?: Logger): Promise<OpenedChains> {
-  const tuning = {
-    replaceAfterMs: config.evmReplaceAfterS * 1000,
-    maxFeePerGas: BigInt(config.evmMaxFeeGwei) * 1_000_000_000n,
-    minRelayerBalance: config.evmRelayerMinBalanceWei,
+export async function openChains(config: AppConfig, logger?: Logger, hooks: ChainHooks = {}): Promise<OpenedChains> {
+  /** One chain's tuning: its profile's fee policy with the configuration's overrides (server/config-chain-fees.ts). */
+  const tuning = (caip2: string): EvmRelayerTuning => {
+    const fees = evmFeePolicy(config, caip2);
+    return {
+      replaceAfterMs: config.evmReplaceAfterS * 1000,
+      maxFeePerGas: fees.maxFeePerGas,
+      minPriorityFee: fees.minPriorityFee,
+      minRelayerBalance: fees.minRelayerBalance,
+      blockTimeMs: chainProfile(caip2).blockTimeMs,
+      nativeUsdMicros: fees.nativeUsdMicros,
+      gasBudgetPercent: fees.gasBudgetPercent,
+      l1DataFee: fees.l1DataFee,
+    };
   };
+  const adapterOpts = hooks.onRefusal ? { onRefusal: hooks.onRefusal } : {};
   if (config.mode === 'production') {
     const evm = config.evmRelayerKey ? evmChainsFromConfig(config.evmRpcUrls, config.evmRelayerKey, config.permit2Address, config.evmConfirmations, tuning) : [];
     const sections =
@@ -44,7 +64,7 @@ export async function openChains(config: AppConfig, logger?: Logger): Promise<Op
             onLost: (key, err) => logger?.warn({ err, key }, 'relayer lock: its connection failed during a submission; a nonce clash, if any, is re-signed by the next step'),
           })
         : undefined;
-    const ports: ChainPort[] = evm.length ? [createEvmChainAdapter(evm, sections ? { sections } : {})] : [];
+    const ports: ChainPort[] = evm.length ? [createEvmChainAdapter(evm, { ...adapterOpts, ...(sections ? { sections } : {}) })] : [];
     if (config.solanaRpcUrl && config.solanaFeePayerKey)
       ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey, config.solanaChainId, config.solanaFeePayerMinLamports)]));
     return { assets: [], ports, close: async () => sections?.close() };
@@ -56,7 +76,10 @@ export async function openChains(config: AppConfig, logger?: Logger): Promise<Op
   return {
     assets: sandbox.assetConfigs(),
     ports: [
-      createEvmChainAdapter([{ caip2: evm.caip2, provider: evm.ethersProvider, relayer, permit2: evm.permit2Address, confirmations: 1, etaS: 2, ...tuning }]),
+      createEvmChainAdapter(
+        [{ caip2: evm.caip2, provider: evm.ethersProvider, relayer, permit2: evm.permit2Address, confirmations: 1, etaS: 2, ...tuning(evm.caip2) }],
+        adapterOpts,
+      ),
       createSolanaChainAdapter([
         { caip2: sandbox.solana.caip2, connection: sandbox.solana.connection, feePayer: sandbox.solana.feePayer, etaS: 2, minFeePayerLamports: config.solanaFeePayerMinLamports },
       ]),

@@ -16,7 +16,9 @@ import type { PaymentChangesPort } from '../ports/payment-changes.ts';
 import type { JobHandler, QueuePort } from '../ports/queue.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
-import { openChains, type OpenedChains } from './chains.ts';
+import { openChains, type ChainHooks, type OpenedChains } from './chains.ts';
+import { relayerRefusalAlerts } from './relayer-alerts.ts';
+import { partnerFeeBudget } from '../config-chain-fees.ts';
 import { createLogoChecker } from './logo-checker.ts';
 import { openPaymentChanges, openQueue, openRateLimiter } from './services.ts';
 import { openDashboard } from './dashboard.ts';
@@ -35,7 +37,7 @@ export interface RuntimeOptions {
   /** Where first-start messages go (the sandbox's first keys); the console by default. */
   print?: (text: string) => void;
   /** Tests: chains without starting the sandbox or dialling RPC URLs. */
-  openChains?: (config: AppConfig, logger: Logger) => Promise<OpenedChains>;
+  openChains?: (config: AppConfig, logger: Logger, hooks?: ChainHooks) => Promise<OpenedChains>;
   /** Where this process's metrics go; a prom-client registry of its own (with Node process metrics) by default. */
   metrics?: MetricsPort;
 }
@@ -115,7 +117,8 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
     closers.storage = once(() => storage.close());
     if (role === 'api') await firstStart(storage, config, opts.print ?? ((text) => console.log(text)));
 
-    const chains = await (opts.openChains ?? openChains)(config, logger);
+    const metrics = opts.metrics ?? createPrometheusMetrics({ processMetrics: true });
+    const chains = await (opts.openChains ?? openChains)(config, logger, { onRefusal: relayerRefusalAlerts(logger, metrics) });
     // Fee accounts run dry quietly: read every minute in every process (a worker serves no
     // /readyz), so a low one is in the logs even where nothing polls readiness.
     const serviceAccounts = createServiceAccountChecks({ ports: chains.ports, clock: systemClock, logger });
@@ -126,7 +129,6 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       return chains.close();
     });
     const assets = createAssetRegistry([...config.assets, ...chains.assets]);
-    const metrics = opts.metrics ?? createPrometheusMetrics({ processMetrics: true });
     collectScrapeGauges(metrics, { storage, clock: systemClock, serviceAccounts });
     const chainRegistry = createChainRegistry(chains.ports);
 
@@ -217,6 +219,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       readiness: createReadiness({ storage, queue, chains: chains.ports, serviceAccounts, clock: systemClock, logger }),
       prices: createPriceTable(config.fxRates),
       quoteTtlS: config.quoteTtlS,
+      feeBudget: { budget: (chain) => partnerFeeBudget(config, chain), periodS: config.feeBudgetPeriodS },
       ...(chains.routes ? { extraRoutes: chains.routes } : {}),
       ...(config.logoChecks ? { checkLogo: createLogoChecker() } : {}),
       webhookEndpoints: settings.endpoints,

@@ -6,6 +6,7 @@ import type { SessionPolicy } from '../domain/users/sessions.ts';
 import type { AssetRegistry } from '../domain/assets.ts';
 import type { MetricsPort } from '../ports/metrics.ts';
 import type { EndpointUrlPolicy } from '../domain/webhooks/url-policy.ts';
+import type { FeeBudgetPolicy } from '../domain/fees/fee-budget.ts';
 
 /** What the dashboard is built from (server/app.ts mounts it when these are given). */
 export interface DashboardOptions {
@@ -37,4 +38,6 @@ export interface DashboardDeps extends DashboardOptions {
   onJobsWritten?: () => void;
   /** EXPLORER_TX_URLS: CAIP-2 chain id → explorer URL with `{txId}`; a payment's transaction links there. */
   explorerTxUrls?: Readonly<Record<string, string>>;
+  /** The fee budgets in force: the settings page shows the partner's spending against them. */
+  feeBudget?: FeeBudgetPolicy;
 }

@@ -13,6 +13,17 @@ export interface AssetConfig {
   /** The fiat currency the asset tracks at par (stablecoins), if any. */
   pegCurrency?: string;
   flows: PaymentFlow[];
+  /**
+   * The least amount, in base units (a decimal string), for which the service pays the fees of a
+   * gasless flow; below it only flows where the buyer pays are offered. Absent: a hundredth of one
+   * whole token (a cent of a dollar stablecoin).
+   */
+  gaslessMinimum?: string;
+  /**
+   * The token refuses to change one non-zero allowance to another (Tether's USDT): a buyer with a
+   * leftover allowance below the amount must approve 0 first.
+   */
+  approveFromZero?: boolean;
   networkName: string;
   iconUrl?: string;
   networkIconUrl?: string;

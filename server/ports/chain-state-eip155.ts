@@ -34,14 +34,19 @@ type QuoteBlock = { quoteBlock?: number };
 
 /** EIP-3009: the buyer signs `TransferWithAuthorization` to the destination; the relayer submits. */
 export type Eip3009QuoteState = { flow: 'eip3009'; typedData: Eip712TypedData } & QuoteBlock;
-/** Permit2 with witness; `approve` when the option asks for an approval first (two actions). */
-export type Permit2QuoteState = { flow: 'permit2'; typedData: Eip712TypedData; approve: boolean } & QuoteBlock;
+/**
+ * Permit2 with witness; `approve` when the option asks for an approval first (two actions), and
+ * `resetApproval` when a token that refuses non-zero → non-zero approvals (USDT) must first be
+ * approved to 0 (three actions).
+ */
+export type Permit2QuoteState = { flow: 'permit2'; typedData: Eip712TypedData; approve: boolean; resetApproval?: boolean } & QuoteBlock;
 /** Direct ERC-20 transfer: everything is rebuilt from the payment, nothing to keep. */
 export type TransferQuoteState = { flow: 'transfer' };
 export type EvmQuoteState = Eip3009QuoteState | Permit2QuoteState | TransferQuoteState;
 
 export type Eip3009Submission = { flow: 'eip3009'; typedData: Eip712TypedData; signature: string } & QuoteBlock;
-export type Permit2Submission = { flow: 'permit2'; typedData: Eip712TypedData; signature: string } & QuoteBlock;
+/** `approvals`: the hashes of the buyer's approval transactions, in order: the first submission waits until they are mined. */
+export type Permit2Submission = { flow: 'permit2'; typedData: Eip712TypedData; signature: string; approvals?: string[] } & QuoteBlock;
 /** A submission the service's relayer sends. */
 export type RelayerSubmission = Eip3009Submission | Permit2Submission;
 /** The wallet broadcast it: the job follows the hash confirm recorded. */

@@ -40,6 +40,16 @@ export interface OptionRequest {
    * (where a search for its transaction starts) is carried over rather than taken anew.
    */
   previous?: QuoteState;
+  /**
+   * Why the service may not pay this option's fees (the partner's fee budget on this chain is
+   * spent): the adapter then offers only a flow where the buyer pays them, or nothing. Absent: it may.
+   */
+  feesRefused?: string;
+  /**
+   * The amount's worth in micro-USD, when the price table can tell (null otherwise): what the
+   * service's expected fee for a gasless flow is weighed against.
+   */
+  valueUsdMicros?: bigint | null;
 }
 
 export interface PreparedOption {
@@ -49,6 +59,11 @@ export interface PreparedOption {
   etaS: number;
 }
 
+/** No option for this account and asset, and why (for the options answer's `reason`). */
+export interface UnavailableOption {
+  unavailable: string;
+}
+
 /** The submission the confirm step accepted, run later by a job; one shape per flow, like QuoteState. */
 export type Submission = EvmSubmission | SolanaSubmission;
 
@@ -56,12 +71,27 @@ export type VerifyOutcome =
   | { ok: true; submission: Submission; /** Known at confirm time (the wallet broadcast it). */ txId?: string }
   | { ok: false; code: 'invalid_results' | 'invalid_signature' | 'quote_expired'; message: string };
 
-export type TransferState =
+/**
+ * What one of the service's own transactions cost its fee account (relayer gas with any L1 data
+ * fee, the Solana fee payer's fee and rent), read from the chain once it is included. Reported by
+ * every step that sees it, so the caller records it idempotently by (chain, txId).
+ */
+export interface FeeSpent {
+  /** The fee account that paid (relayer address, fee payer key). */
+  account: string;
+  /** The transaction that cost it. */
+  txId: string;
+  /** Native base units (wei, lamports). */
+  amount: bigint;
+}
+
+export type TransferState = (
   | { state: 'submitted'; txId: string }
   | { state: 'confirmed'; txId: string }
   | { state: 'failed'; reason: string; txId?: string }
   /** Not known yet (not seen, RPC error, waiting for confirmations): try again later. */
-  | { state: 'pending'; txId?: string; reason?: string };
+  | { state: 'pending'; txId?: string; reason?: string }
+) & { feeSpent?: FeeSpent };
 
 /** A transaction the service signed for a payment, recorded before it was broadcast. */
 export interface RecordedTransaction {
@@ -123,7 +153,13 @@ export interface ChainPort {
   supportsChain(caip2: string): boolean;
   /** Whether `account` (a bare address) is valid on this namespace. */
   isValidAddress(address: string): boolean;
-  prepareOption(req: OptionRequest): Promise<PreparedOption>;
+  /**
+   * The option for one account and asset: the best flow the account may use (a buyer whose
+   * account has code, an amount below the asset's gasless minimum or whose fee would be out of
+   * proportion, a relayer that cannot pay, or `feesRefused` leave only flows where the buyer pays
+   * the fees), or `unavailable` with the reason when none is left.
+   */
+  prepareOption(req: OptionRequest): Promise<PreparedOption | UnavailableOption>;
   /** Resolves a build action (fetch); may refresh the stored state. */
   fetchActions?(req: OptionRequest, state: QuoteState, data: string): Promise<{ actions: WireAction[]; state: QuoteState }>;
   /** How many results confirm must carry, given the stored state (after any fetch). */
@@ -176,4 +212,10 @@ export async function checkNode(chain: string, comparable: boolean, ask: () => P
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The option `prepareOption` answered, or an error naming why there is none: for callers that expect one. */
+export function expectOption(prepared: PreparedOption | UnavailableOption): PreparedOption {
+  if ('unavailable' in prepared) throw new Error(`no option offered: ${prepared.unavailable}`);
+  return prepared;
 }

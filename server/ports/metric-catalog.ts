@@ -57,6 +57,16 @@ export const METRICS = {
     'role',
     'chain',
   ]),
+  feeSpent: counter(
+    'chain_fee_spent_base_units_total',
+    'What the service’s fee accounts (relayer, Solana fee payer) spent on transactions for payments, native base units (wei, lamports; approximate above 2^53), by chain. Per partner: the dashboard’s settings page and npm run doctor.',
+    ['chain'],
+  ),
+  broadcastRefusals: counter(
+    'chain_broadcast_refusals_total',
+    'Relayer transactions a node refused to take, by chain and class (known, nonce-used, underpriced, intrinsic-gas, insufficient-funds, other).',
+    ['chain', 'class'],
+  ),
   serviceAccountMinimum: gauge('chain_service_account_balance_minimum', 'The balance below which a relayer or fee payer is reported low, base units.', ['role', 'chain']),
 
   webhookDeliveries: counter('webhook_deliveries_total', 'Webhook delivery attempts, by outcome (delivered, retry, failed).', ['outcome']),

@@ -88,6 +88,11 @@ export function evmGatewaySuite(transport: Transport): void {
         expect(again.body.status).toBe('succeeded');
         const status = await t.call('GET', `/v1/payments/${id}/status`, { key: t.a.key, headers: { 'Merchant-Id': merchantId } });
         expect(status.body.info.txId).toBe(r.body.info.txId);
+        // What the relayer paid for it is charged to this partner, once, and to no other.
+        const receipt = (await chains.evm.ethersProvider.getTransactionReceipt(r.body.info.txId))!;
+        const spent = (await t.storage.feeSpending.totals(t.a.id, new Date(0))).find((c) => c.chain === 'eip155:31337');
+        expect(spent?.amount).toBeGreaterThanOrEqual(receipt.gasUsed * receipt.gasPrice);
+        expect(await t.storage.feeSpending.spentSince(t.b.id, 'eip155:31337', new Date(0))).toBe(0n);
       }, 60_000);
     });
 

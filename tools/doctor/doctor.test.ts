@@ -71,12 +71,15 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
         `rpc ${chains.chains.solana.caip2}`,
         `relayer ${chains.chains.evm.caip2}`,
         `fee-payer ${chains.chains.solana.caip2}`,
+        `fees ${chains.chains.evm.caip2}`,
+        'fee spending',
         'assets',
         'pay base URL',
       ]);
       expect(run.lines.slice(0, -1).every((l) => l.startsWith('PASS  '))).toBe(true);
       expect(run.out).toMatch(/all \d+ migrations applied/);
-      expect(run.lines.at(-1)).toBe('doctor: 9 passed, 0 warnings, 0 failed');
+      expect(run.out).toMatch(/fees eip155:31337 +max fee 500 gwei, min tip 0 gwei, .*each partner \d+ wei per 86400 s/);
+      expect(run.lines.at(-1)).toBe('doctor: 11 passed, 0 warnings, 0 failed');
       for (const secret of secrets()) expect(run.out).not.toContain(secret);
     }, 60_000);
 

@@ -4,6 +4,7 @@ import { loadConfig, type AppConfig } from '../../server/config.ts';
 import { messageOf } from './bounded.ts';
 import { checkAssets, checkBalances, checkNodes } from './chains.ts';
 import { checkDatabase } from './database.ts';
+import { checkFeePolicy, checkFeeSpending } from './fees.ts';
 import { checkPayBaseUrl, checkRedis } from './services.ts';
 import type { CheckResult } from './report.ts';
 
@@ -43,14 +44,15 @@ export async function runDoctor(env: NodeJS.ProcessEnv, timeoutMs: number): Prom
   }
   try {
     const ports = chains?.ports ?? [];
-    const [database, redis, nodes, balances, pay] = await Promise.all([
+    const [database, redis, nodes, balances, pay, spending] = await Promise.all([
       checkDatabase(config, timeoutMs),
       checkRedis(config, logger, timeoutMs),
       checkNodes(ports, timeoutMs),
       checkBalances(ports, timeoutMs),
       checkPayBaseUrl(config.payBaseUrl, timeoutMs),
+      checkFeeSpending(config, timeoutMs),
     ]);
-    results.push(database, redis, ...nodes.results, ...balances);
+    results.push(database, redis, ...nodes.results, ...balances, ...checkFeePolicy(config), ...spending);
     if (chains) results.push(...checkAssets([...config.assets, ...chains.assets], nodes.chains));
     results.push(pay);
     return results;

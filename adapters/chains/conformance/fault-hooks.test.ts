@@ -3,6 +3,7 @@
 // through `mark`/`reorg` takes a paid transfer off the chain. The fault cases other suites add
 // stand on these.
 import { describe, expect, it } from 'vitest';
+import { expectOption } from '../../../server/ports/chains.ts';
 import type { ChainHarness, ChainTransport } from './harness.ts';
 import { openEvmHarness } from './evm-transports.ts';
 import { openSolanaHarness } from './solana-transports.ts';
@@ -36,16 +37,18 @@ describe.each(transports)('chain fault hooks, %s', (transport) => {
         const buyer = await h.newBuyer(flow, 5n);
         const destination = h.newDestination();
         const mark = await h.faults.mark!();
-        const prepared = await h.port.prepareOption({
-          paymentId: `pay_hooks_${transport}`,
-          optionId: 'opt_1',
-          account: buyer.account,
-          asset: flow.asset,
-          amount: 5n,
-          destination,
-          quotedAt: new Date(h.now()),
-          deadline: new Date(h.now() + 600_000),
-        });
+        const prepared = expectOption(
+          await h.port.prepareOption({
+            paymentId: `pay_hooks_${transport}`,
+            optionId: 'opt_1',
+            account: buyer.account,
+            asset: flow.asset,
+            amount: 5n,
+            destination,
+            quotedAt: new Date(h.now()),
+            deadline: new Date(h.now() + 600_000),
+          }),
+        );
         await buyer.act(prepared.actions);
         expect(await h.balance(destination, flow.asset)).toBe(5n);
         const reorg = await h.faults.reorg!(mark);

@@ -1,18 +1,33 @@
-import { JsonRpcApiProvider, JsonRpcProvider, Wallet, isAddress, type Provider } from 'ethers';
+import { JsonRpcApiProvider, isAddress, type Provider, type Wallet } from 'ethers';
 import { checksummed } from './address.ts';
-import { checkNode, type ChainPort, type EvmQuoteState, type OptionRequest, type TransferState, type VerifyOutcome, type WireAction } from '../../../server/ports/chains.ts';
+import {
+  checkNode,
+  type ChainPort,
+  type EvmQuoteState,
+  type OptionRequest,
+  type PreparedOption,
+  type TransferState,
+  type UnavailableOption,
+  type VerifyOutcome,
+  type WireAction,
+} from '../../../server/ports/chains.ts';
 import { AppError } from '../../../server/errors.ts';
 import { parseEvmQuoteState, parseEvmSubmission } from './state.ts';
 import { createHeadCache } from './scan.ts';
 import { buildTransferWithAuthorization, readTokenDomain, verifyTransferWithAuthorization, type TokenDomain } from './eip3009.ts';
-import { buildApproveTransaction, readErc20Allowance } from './permit2.ts';
+import { readErc20Allowance } from './permit2.ts';
+import { approvalProblem, approvalsNeeded } from './permit2-approval.ts';
+import { createChainReads, gaslessRefusal } from './gasless-policy.ts';
+import { createRelayerFunds, type RelayerEvent } from './relayer-submit.ts';
+import { relayerFeeSpent } from './fee-meter.ts';
+import { DEFAULT_MAX_FEE_PER_GAS } from './replacement.ts';
 import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from './permit2-witness.ts';
 import { advanceRelayerFlow } from './relayer-flow.ts';
 import { advanceDirectTransfer, checkDirectTransferResult, prepareDirectTransfer } from './direct-transfer.ts';
 import { relayerQueue } from './relayer.ts';
 import { deriveNonce, derivePaymentReference } from './nonce.ts';
 import { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';
-import type { Clock } from '../../../server/ports/clock.ts';
+import { systemClock, type Clock } from '../../../server/ports/clock.ts';
 import type { ExclusiveSections } from '../../../server/ports/exclusive-sections.ts';
 
 /** One EVM chain the service pays on. */
@@ -31,15 +46,28 @@ export interface EvmChainConfig {
   replaceAfterMs?: number;
   /** The highest maxFeePerGas the relayer signs, wei (default 500 gwei). */
   maxFeePerGas?: bigint;
-  /** Below this native balance (wei) the relayer shows as low (default 0.01 ETH). */
+  /** The lowest tip the chain's nodes accept, wei (Polygon PoS: 25 gwei; default none). */
+  minPriorityFee?: bigint;
+  /** Below this native balance (wei) the relayer shows as low and gasless options stop (default 0.01 ETH). */
   minRelayerBalance?: bigint;
+  /** The chain's usual block interval, ms: nothing is sent within a few blocks of an authorization's deadline (default 12 s). */
+  blockTimeMs?: number;
+  /** The native coin's price in micro-USD: a gasless flow is offered only while its expected gas is within `gasBudgetPercent` of the amount. Absent: not weighed. */
+  nativeUsdMicros?: bigint;
+  /** The share of a payment's amount its expected gas may take, percent (default 10). */
+  gasBudgetPercent?: number;
+  /** OP-stack chains charge an L1 data fee beside gas (GasPriceOracle). */
+  l1DataFee?: 'op-stack' | 'none';
 }
 
 /** The default of `minRelayerBalance`: 0.01 ETH, a few hundred relayed transfers on an L2. */
 export const DEFAULT_MIN_RELAYER_BALANCE = 10n ** 16n;
 
-/** The tuning of every configured chain: `EVM_REPLACE_AFTER_S`, `EVM_MAX_FEE_GWEI`, `EVM_RELAYER_MIN_BALANCE_WEI`. */
-export type EvmRelayerTuning = Pick<EvmChainConfig, 'replaceAfterMs' | 'maxFeePerGas' | 'minRelayerBalance'>;
+/** The tuning of one configured chain: `EVM_REPLACE_AFTER_S` and its fee policy (server/config-chain-fees.ts). */
+export type EvmRelayerTuning = Pick<
+  EvmChainConfig,
+  'replaceAfterMs' | 'maxFeePerGas' | 'minPriorityFee' | 'minRelayerBalance' | 'blockTimeMs' | 'nativeUsdMicros' | 'gasBudgetPercent' | 'l1DataFee'
+>;
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130,}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -59,14 +87,26 @@ function quoteStateOf(raw: unknown): EvmQuoteState {
  * its payment and option; a payment is never matched by amount. `sections` serializes each
  * relayer account's submissions across processes (see relayer.ts).
  */
-export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections?: ExclusiveSections } = {}): ChainPort {
+export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections?: ExclusiveSections; onRefusal?: (event: RelayerEvent) => void } = {}): ChainPort {
   // Every process signing with one relayer key must share `sections` (PostgreSQL); without them the
   // relayer's nonces are ordered within this process only.
   const byChain = new Map(
-    chains.map((c) => [
-      c.caip2,
-      { ...c, queue: relayerQueue(opts.sections, c.caip2, c.relayer.address), domains: new Map<string, TokenDomain>(), head: createHeadCache(c.provider) },
-    ]),
+    chains.map((c) => {
+      const funds = createRelayerFunds();
+      const minRelayerBalance = c.minRelayerBalance ?? DEFAULT_MIN_RELAYER_BALANCE;
+      const chain = {
+        ...c,
+        maxFeePerGas: c.maxFeePerGas ?? DEFAULT_MAX_FEE_PER_GAS,
+        funds,
+        minRelayerBalance,
+        ...(opts.onRefusal ? { onRefusal: opts.onRefusal } : {}),
+        queue: relayerQueue(opts.sections, c.caip2, c.relayer.address),
+        domains: new Map<string, TokenDomain>(),
+        head: createHeadCache(c.provider),
+      };
+      const now = () => (c.clock ?? systemClock).now();
+      return [c.caip2, { ...chain, reads: createChainReads(chain, now) }];
+    }),
   );
   const chainOf = (req: OptionRequest) => {
     const c = byChain.get(`${req.asset.parsed.chain.namespace}:${req.asset.parsed.chain.reference}`);
@@ -92,65 +132,81 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
     return 'quoteBlock' in req.previous && req.previous.quoteBlock !== undefined ? { quoteBlock: req.previous.quoteBlock } : {};
   }
 
+  async function prepareEip3009(c: ReturnType<typeof chainOf>, req: OptionRequest): Promise<Omit<PreparedOption, 'etaS'>> {
+    const from = addressOf(req.account);
+    const typedData = buildTransferWithAuthorization({
+      token: token(req),
+      chainId: BigInt(c.caip2.split(':')[1]!),
+      domain: await domainOf(c, token(req)),
+      from,
+      to: addressOf(req.destination),
+      value: req.amount,
+      validAfter: 0n,
+      validBefore: BigInt(Math.floor(req.deadline.getTime() / 1000)),
+      nonce: deriveNonce(req.paymentId, req.optionId).eip3009,
+    });
+    return {
+      state: { flow: 'eip3009', typedData, ...(await quoteBlockOf(c, req)) },
+      actions: [{ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_signTypedData_v4', params: signTypedDataV4Params(from, typedData) } }],
+    };
+  }
+
+  async function preparePermit2(c: ReturnType<typeof chainOf>, req: OptionRequest): Promise<Omit<PreparedOption, 'etaS'>> {
+    const from = addressOf(req.account);
+    // The witness names the payment and the destination: the buyer signs where the money goes.
+    const typedData = buildPermitWitnessTransferFrom({
+      permit2: c.permit2,
+      chainId: BigInt(c.caip2.split(':')[1]!),
+      token: token(req),
+      amount: req.amount,
+      spender: c.relayer.address,
+      nonce: deriveNonce(req.paymentId, req.optionId).permit2,
+      deadline: BigInt(Math.floor(req.deadline.getTime() / 1000)),
+      payment: derivePaymentReference(req.paymentId),
+      destination: addressOf(req.destination),
+    });
+    const allowance = await readErc20Allowance(c.provider, token(req), from, c.permit2);
+    // The interface's two-action case: approve Permit2 first when the allowance is short (from 0 first where the token requires it).
+    const approvals = approvalsNeeded({ token: token(req), permit2: c.permit2, owner: from, allowance, amount: req.amount, approveFromZero: req.asset.approveFromZero === true });
+    const actions: WireAction[] = approvals.map((tx) => ({ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_sendTransaction', params: sendTransactionParams(tx) } }));
+    actions.push({ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_signTypedData_v4', params: signTypedDataV4Params(from, typedData) } });
+    return {
+      state: { flow: 'permit2', typedData, approve: approvals.length > 0, ...(approvals.length > 1 ? { resetApproval: true } : {}), ...(await quoteBlockOf(c, req)) },
+      actions,
+    };
+  }
+
+  /** Confirm's check of the approval hashes: each one the node knows must be the approval the option asked for. */
+  async function approvalsProblem(c: ReturnType<typeof chainOf>, req: OptionRequest, hashes: string[], reset: boolean): Promise<string | null> {
+    const base = { owner: addressOf(req.account), token: token(req), spender: c.permit2 };
+    for (const [i, hash] of hashes.entries()) {
+      const expected = reset && i === 0 ? { ...base, reset: true as const } : { ...base, reset: false as const, min: req.amount };
+      const problem = await approvalProblem(c.provider, hash, expected).catch(() => null);
+      if (problem) return `result ${i + 1}: ${problem}`;
+    }
+    return null;
+  }
+
   return {
     namespace: 'eip155',
     supportsChain: (caip2) => byChain.has(caip2),
     isValidAddress: (address) => /^0x[0-9a-fA-F]{40}$/.test(address) && isAddress(address.toLowerCase()),
 
-    async prepareOption(req) {
+    async prepareOption(req): Promise<PreparedOption | UnavailableOption> {
       const c = chainOf(req);
-      const from = addressOf(req.account);
-      const to = addressOf(req.destination);
-      const nonce = deriveNonce(req.paymentId, req.optionId);
-      const deadline = BigInt(Math.floor(req.deadline.getTime() / 1000));
       const etaS = c.etaS ?? 5;
-      if (req.asset.flows.includes('eip3009')) {
-        const typedData = buildTransferWithAuthorization({
-          token: token(req),
-          chainId: BigInt(c.caip2.split(':')[1]!),
-          domain: await domainOf(c, token(req)),
-          from,
-          to,
-          value: req.amount,
-          validAfter: 0n,
-          validBefore: deadline,
-          nonce: nonce.eip3009,
-        });
-        return {
-          etaS,
-          state: { flow: 'eip3009', typedData, ...(await quoteBlockOf(c, req)) },
-          actions: [{ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_signTypedData_v4', params: signTypedDataV4Params(from, typedData) } }],
-        };
-      }
-      if (req.asset.flows.includes('permit2')) {
-        // The witness names the payment and the destination: the buyer signs where the money goes.
-        const typedData = buildPermitWitnessTransferFrom({
-          permit2: c.permit2,
-          chainId: BigInt(c.caip2.split(':')[1]!),
-          token: token(req),
-          amount: req.amount,
-          spender: c.relayer.address,
-          nonce: nonce.permit2,
-          deadline,
-          payment: derivePaymentReference(req.paymentId),
-          destination: to,
-        });
-        const allowance = await readErc20Allowance(c.provider, token(req), from, c.permit2);
-        const actions: WireAction[] = [];
-        // The interface's two-action case: approve Permit2 first when the allowance is short.
-        if (allowance < req.amount) {
-          const approve = buildApproveTransaction({ token: token(req), spender: c.permit2, amount: 2n ** 256n - 1n, from });
-          actions.push({ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_sendTransaction', params: sendTransactionParams(approve) } });
-        }
-        actions.push({ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_signTypedData_v4', params: signTypedDataV4Params(from, typedData) } });
-        return { etaS, state: { flow: 'permit2', typedData, approve: actions.length === 2, ...(await quoteBlockOf(c, req)) }, actions };
-      }
-      return { etaS, ...prepareDirectTransfer(c, req) };
+      const relayerFlow = req.asset.flows.includes('eip3009') ? 'eip3009' : req.asset.flows.includes('permit2') ? 'permit2' : null;
+      const refusal = relayerFlow ? await gaslessRefusal(c, c.reads, req, relayerFlow) : null;
+      if (relayerFlow === 'eip3009' && !refusal) return { etaS, ...(await prepareEip3009(c, req)) };
+      if (relayerFlow === 'permit2' && !refusal) return { etaS, ...(await preparePermit2(c, req)) };
+      // The buyer pays the gas of a direct transfer: offered whatever stopped the gasless flows.
+      if (req.asset.flows.includes('transfer')) return { etaS, ...prepareDirectTransfer(c, req) };
+      return { unavailable: refusal ?? `no flow of ${req.asset.symbol} can be offered` };
     },
 
     expectedResults: (raw) => {
       const state = quoteStateOf(raw);
-      return state.flow === 'permit2' && state.approve ? 2 : 1;
+      return state.flow === 'permit2' ? 1 + (state.approve ? 1 : 0) + (state.resetApproval ? 1 : 0) : 1;
     },
 
     async verifyResults(req, raw, results): Promise<VerifyOutcome> {
@@ -159,8 +215,9 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       const state = parsed.value;
       const last = results[results.length - 1] ?? '';
       if (state.flow === 'transfer') return checkDirectTransferResult(chainOf(req), req, last);
-      if (state.flow === 'permit2' && state.approve && !TX_HASH.test(results[0] ?? ''))
-        return { ok: false, code: 'invalid_results', message: 'the first result (the approval) must be a transaction hash' };
+      const approvals = results.slice(0, -1);
+      if (approvals.some((r) => !TX_HASH.test(r)))
+        return { ok: false, code: 'invalid_results', message: 'each result before the signature (an approval) must be a transaction hash' };
       if (!SIGNATURE.test(last)) return { ok: false, code: 'invalid_results', message: 'the last result must be a signature (0x-prefixed hex)' };
       // The typed data was stored when the option was quoted, from the payment's amount,
       // destination and nonce: it is what the signature must cover exactly.
@@ -176,7 +233,9 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
         return { ok: false, code: 'quote_expired', message: 'this option predates the destination-binding permit; ask for options again' };
       if (!verifyPermitWitnessTransferFrom(typedData, last, addressOf(req.account)))
         return { ok: false, code: 'invalid_signature', message: 'the signature is not the buyer’s over this payment’s exact terms' };
-      return { ok: true, submission: { flow: 'permit2', typedData, signature: last, ...block } };
+      const problem = await approvalsProblem(chainOf(req), req, approvals, state.resetApproval === true);
+      if (problem) return { ok: false, code: 'invalid_results', message: problem };
+      return { ok: true, submission: { flow: 'permit2', typedData, signature: last, ...(approvals.length ? { approvals } : {}), ...block } };
     },
 
     async advance(req, raw, knownTxId, ctx): Promise<TransferState> {
@@ -189,18 +248,31 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       // Only a transaction recorded before its broadcast can be found again after a crash.
       if (!ctx) throw new Error('the EVM relayer flows need an advance context to record their transaction');
       const check = { token: token(req), from: addressOf(req.account), to: addressOf(req.destination), minValue: req.amount };
-      return advanceRelayerFlow(c, check, submission, knownTxId, ctx, { quotedAt: req.quotedAt, deadline: req.deadline });
+      const step = await advanceRelayerFlow(c, check, submission, knownTxId, ctx, { quotedAt: req.quotedAt, deadline: req.deadline });
+      // What the relayer paid, once its transaction is in a block: every end reports it (recorded once per transaction).
+      if ((step.state === 'confirmed' || step.state === 'failed') && step.txId) {
+        const spent = await relayerFeeSpent(c.provider, c.relayer.address, step.txId).catch(() => undefined);
+        if (spent) return { ...step, feeSpent: spent };
+      }
+      return step;
     },
 
+    // A relayer refused for lack of funds reports what it needed as its minimum until a balance covers it.
     accounts: () =>
       Promise.all(
-        chains.map(async (c) => ({
-          role: 'relayer' as const,
-          chain: c.caip2,
-          account: c.relayer.address,
-          balance: await c.provider.getBalance(c.relayer.address).catch(() => null),
-          minimum: c.minRelayerBalance ?? DEFAULT_MIN_RELAYER_BALANCE,
-        })),
+        [...byChain.values()].map(async (c) => {
+          const after = c.funds.refusals();
+          const balance = await c.provider.getBalance(c.relayer.address).catch(() => null);
+          if (balance !== null) c.funds.observed(balance, after);
+          const short = c.funds.shortOf();
+          return {
+            role: 'relayer' as const,
+            chain: c.caip2,
+            account: c.relayer.address,
+            balance,
+            minimum: short !== null && short > c.minRelayerBalance ? short : c.minRelayerBalance,
+          };
+        }),
       ),
 
     health: (o) => Promise.all(chains.map((c) => checkNode(c.caip2, true, () => servedChain(c.provider), o?.timeoutMs))),
@@ -214,11 +286,3 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
  */
 const servedChain = async (provider: Provider): Promise<string> =>
   `eip155:${provider instanceof JsonRpcApiProvider ? BigInt((await provider.send('eth_chainId', [])) as string) : (await provider.getNetwork()).chainId}`;
-
-/** Production chains from configuration: `EVM_RPC_URLS` JSON of CAIP-2 → URL, one relayer key. */
-export function evmChainsFromConfig(rpcUrls: Record<string, string>, relayerKey: string, permit2: string, confirmations: number, tuning: EvmRelayerTuning = {}): EvmChainConfig[] {
-  return Object.entries(rpcUrls).map(([caip2, url]) => {
-    const provider = new JsonRpcProvider(url, Number(caip2.split(':')[1]), { staticNetwork: true, cacheTimeout: -1 });
-    return { caip2, provider, relayer: new Wallet(relayerKey, provider), permit2, confirmations, ...tuning };
-  });
-}

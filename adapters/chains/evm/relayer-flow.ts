@@ -5,18 +5,19 @@
 // buyer to the destination. A nonce found used proves nothing: the buyer can burn his own. But a
 // used authorization is never answered `failed` before the blocks it could have been used in are
 // searched (scan.ts): a front-runner submitting the buyer's authorization pays the merchant too.
-import { Contract, Signature, Transaction, keccak256, type FeeData, type Provider, type TransactionReceipt, type TransactionRequest, type Wallet } from 'ethers';
-import { checksummed } from './address.ts';
-import { EIP3009_ABI } from './abis.ts';
+import { Transaction, keccak256, type FeeData, type Provider, type TransactionReceipt, type Wallet } from 'ethers';
 import { readAuthorizationState } from './eip3009.ts';
 import { isPermit2NonceUsed } from './permit2.ts';
-import { permitWitnessTransferRequest, witnessDestination } from './permit2-witness.ts';
+import { relayerRequest, submissionProblem, type PaymentCheck } from './relayer-request.ts';
 import { classifySubmitError, getConfirmations } from './receipts.ts';
+import { broadcastRecorded, buildSigned, type RelayerEvent, type RelayerFunds } from './relayer-submit.ts';
+import type { FeeLimits } from './gas-policy.ts';
+import { deadlineState, submissionBlocked } from './submission-guards.ts';
 import type { SerialQueue } from './relayer.ts';
 import { sumTransfers } from './transfer.ts';
-import { messageAddress, messageUint } from './typed-data.ts';
+import { messageUint } from './typed-data.ts';
 import { findPayingTransaction, scanWindow } from './scan.ts';
-import { DEFAULT_MAX_FEE_PER_GAS, bumpedReplacement, capFees } from './replacement.ts';
+import { DEFAULT_MAX_FEE_PER_GAS, bumpedReplacement } from './replacement.ts';
 import type { AdvanceContext, RelayerSubmission, TransferState } from '../../../server/ports/chains.ts';
 import { systemClock, type Clock } from '../../../server/ports/clock.ts';
 
@@ -33,15 +34,25 @@ export type RelayerChain = {
   replaceAfterMs?: number;
   /** The highest maxFeePerGas (or gasPrice) the relayer signs, wei (default 500 gwei). */
   maxFeePerGas?: bigint;
+  /** The lowest tip the chain's nodes accept, wei (default none). */
+  minPriorityFee?: bigint;
+  /** CAIP-2, for the events the relayer reports. */
+  caip2?: string;
+  /** The chain's usual block interval: how close to an authorization's deadline nothing is sent any more (default 12 s). */
+  blockTimeMs?: number;
+  /** Whether the relayer can pay; set short by a refusal for lack of funds. */
+  funds?: RelayerFunds;
+  /** Told of every refused broadcast (logs, metrics). */
+  onRefusal?: (event: RelayerEvent) => void;
 };
+
+const limitsOf = (c: RelayerChain): FeeLimits => ({ maxFeePerGas: c.maxFeePerGas ?? DEFAULT_MAX_FEE_PER_GAS, minPriorityFee: c.minPriorityFee ?? 0n });
+const submitChain = (c: RelayerChain) => ({ ...c, limits: limitsOf(c) });
 
 /** The default of `replaceAfterMs`: a few blocks on any chain, well under a quote's life. */
 const REPLACE_AFTER_MS = 45_000;
 
-/** What the payment needs to see on chain: `minValue` of `token` moved from `from` to `to`. */
-export type PaymentCheck = { token: string; from: string; to: string; minValue: bigint };
-
-export type { RelayerSubmission };
+export type { PaymentCheck, RelayerSubmission };
 
 /** When the option was quoted and until when its signature is valid: the blocks it can be used in. */
 export type QuoteTimes = { quotedAt: Date; deadline: Date };
@@ -58,40 +69,6 @@ export function judgeReceipt(receipt: Pick<TransactionReceipt, 'status' | 'logs'
   const value = sumTransfers(receipt.logs, check);
   if (value < check.minValue) return { ok: false, reason: `the relayer transaction moved ${value} to the destination, below the required ${check.minValue}` };
   return { ok: true, value };
-}
-
-/** Why this submission cannot pay `check` as signed (null when it can): checked before any gas is spent. */
-export function submissionProblem(sub: RelayerSubmission, check: PaymentCheck): string | null {
-  try {
-    const m = sub.typedData.message;
-    if (sub.flow === 'eip3009') {
-      if (checksummed(String(sub.typedData.domain.verifyingContract)) !== checksummed(check.token)) return 'the authorization is for another token';
-      if (messageAddress(m, 'from') !== checksummed(check.from) || messageAddress(m, 'to') !== checksummed(check.to)) return 'the authorization names another payer or destination';
-      return messageUint(m, 'value') < check.minValue ? 'the authorization is for less than the amount' : null;
-    }
-    // A permit quoted before the witness existed: the destination was not signed, so it is not sent.
-    if (sub.typedData.primaryType !== 'PermitWitnessTransferFrom') return 'the permit does not name the destination; sign the new options';
-    const permitted = m.permitted as Record<string, unknown>;
-    if (messageAddress(permitted, 'token') !== checksummed(check.token)) return 'the permit is for another token';
-    if (witnessDestination(sub.typedData) !== checksummed(check.to)) return 'the permit names another destination';
-    return messageUint(permitted, 'amount') < check.minValue ? 'the permit is for less than the amount' : null;
-  } catch (err) {
-    return `the submission is malformed: ${(err as Error).message}`;
-  }
-}
-
-/** The relayer's transaction for a submission, not yet populated (nonce, gas) nor signed. */
-async function relayerRequest(relayer: Wallet, sub: RelayerSubmission, check: PaymentCheck): Promise<TransactionRequest> {
-  if (sub.flow === 'permit2') return permitWitnessTransferRequest(relayer, sub.typedData, sub.signature, { owner: check.from, requestedAmount: check.minValue });
-  const m = sub.typedData.message;
-  const args = [messageAddress(m, 'from'), messageAddress(m, 'to'), messageUint(m, 'value'), messageUint(m, 'validAfter'), messageUint(m, 'validBefore'), String(m.nonce)] as const;
-  const token = new Contract(checksummed(check.token), EIP3009_ABI, relayer);
-  // 65 bytes: the (v, r, s) overload every FiatToken has; longer (ERC-1271 wallets): V2.2's bytes one.
-  if ((sub.signature.length - 2) / 2 === 65) {
-    const s = Signature.from(sub.signature);
-    return token.getFunction('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)').populateTransaction(...args, s.v, s.r, s.s);
-  }
-  return token.getFunction('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)').populateTransaction(...args, sub.signature);
 }
 
 /** Whether the buyer's authorization (EIP-3009 nonce or Permit2 nonce bit) is spent or cancelled. */
@@ -124,11 +101,37 @@ async function usedElsewhere(c: RelayerChain, check: PaymentCheck, sub: RelayerS
 }
 
 /**
+ * Null while a transaction sent now can still be mined before the authorization lapses. Within the
+ * margin nothing is sent and the attempt waits; once the deadline is past it, an authorization
+ * nobody used can pay no more: failed, with no gas spent on a revert (submission-guards.ts).
+ */
+async function pastDeadline(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, quote: QuoteTimes, txId?: string): Promise<TransferState | null> {
+  const state = deadlineState(sub, (c.clock ?? systemClock).now(), c.blockTimeMs ?? 12_000);
+  if (state === 'send') return null;
+  const keep = txId === undefined ? {} : { txId };
+  if (state === 'wait') return { state: 'pending', ...keep, reason: 'not sending: the authorization lapses before a transaction sent now could be mined' };
+  try {
+    if (!(await authorizationUsed(c, sub, check.from)))
+      return { state: 'failed', ...keep, reason: 'the authorization lapsed before the relayer could send a transaction that pays with it' };
+  } catch {
+    return { state: 'pending', ...keep, reason: 'rpc error' };
+  }
+  return (
+    (await usedElsewhere(c, check, sub, quote, txId)) ?? {
+      state: 'failed',
+      ...keep,
+      reason: 'the authorization lapsed; it was used by a transaction that did not pay the destination',
+    }
+  );
+}
+
+/**
  * Signs the relayer transaction, records it (in place of `replaces`), then broadcasts it. A
  * rejection during gas estimation means nothing was sent and the chain refuses this authorization
  * (cancelled by the buyer, balance short, expired, reverted): failed. When it is refused because
  * the authorization is already used, the transaction that used it is searched first (it may have
- * paid the merchant). A failed record sends nothing.
+ * paid the merchant). A failed record sends nothing; a refused broadcast is answered by its class
+ * (relayer-submit.ts).
  */
 async function signRecordBroadcast(
   c: RelayerChain,
@@ -140,25 +143,27 @@ async function signRecordBroadcast(
 ): Promise<TransferState> {
   const problem = submissionProblem(sub, check);
   if (problem) return { state: 'failed', reason: problem };
+  const late = await pastDeadline(c, check, sub, quote, replaces ?? undefined);
+  if (late) return late;
+  const blocked = await submissionBlocked(c.provider, sub, check);
+  if (blocked) return blocked;
   // The queue holds the relayer's nonce order only; reads and searches after a refusal run outside it.
   const outcome = await c.queue(async (): Promise<TransferState | { refused: Extract<TransferState, { state: 'failed' }> }> => {
-    let rawTx: string;
+    let built: Awaited<ReturnType<typeof buildSigned>>;
     try {
-      const populated = await c.relayer.populateTransaction(await relayerRequest(c.relayer, sub, check));
-      rawTx = await c.relayer.signTransaction(capFees(populated, c.maxFeePerGas ?? DEFAULT_MAX_FEE_PER_GAS));
+      built = await buildSigned(submitChain(c), await relayerRequest(c.relayer, sub, check), sub.flow);
     } catch (err) {
       if (classifySubmitError(err) !== 'rejected') return { state: 'pending', reason: 'could not prepare the relayer transaction' };
-      return { refused: { state: 'failed', reason: `refused before broadcast: ${(err as Error).message.slice(0, 200)}` } };
+      built = { ok: false, rejected: err as Error };
     }
+    if (!built.ok) {
+      if ('state' in built) return built.state;
+      return { refused: { state: 'failed', reason: `refused before broadcast: ${built.rejected.message.slice(0, 200)}` } };
+    }
+    const rawTx = built.rawTx;
     const txId = keccak256(rawTx);
     if (!(await ctx.record({ txId, rawTx }, replaces))) return { state: 'pending', reason: 'not recorded: the payment changed meanwhile' };
-    try {
-      await c.provider.broadcastTransaction(rawTx);
-    } catch {
-      // Recorded: the next step finds it mined, sends the same bytes again, or replaces it.
-      return { state: 'pending', txId, reason: 'broadcast outcome unknown' };
-    }
-    return { state: 'submitted', txId };
+    return broadcastRecorded(submitChain(c), { txId, rawTx }, ctx, sub.flow);
   });
   if (!('refused' in outcome)) return outcome;
   try {
@@ -187,7 +192,7 @@ async function relayerNonceConsumed(c: RelayerChain, nonce: number): Promise<boo
  * old one mines after all, the new one is unknown with its nonce consumed and the authorization
  * used, and the search for who used it (usedElsewhere) confirms the payment with the old one.
  */
-async function replaceStuck(c: RelayerChain, txId: string, rawTx: string, ctx: AdvanceContext): Promise<TransferState> {
+async function replaceStuck(c: RelayerChain, txId: string, rawTx: string, ctx: AdvanceContext, flow: RelayerSubmission['flow']): Promise<TransferState> {
   let fees: FeeData;
   try {
     fees = await c.provider.getFeeData();
@@ -200,12 +205,7 @@ async function replaceStuck(c: RelayerChain, txId: string, rawTx: string, ctx: A
   tx.signature = c.relayer.signingKey.sign(tx.unsignedHash);
   const next = { txId: tx.hash!, rawTx: tx.serialized };
   if (!(await ctx.record(next, txId))) return { state: 'pending', txId, reason: 'not replaced: the payment changed meanwhile' };
-  try {
-    await c.provider.broadcastTransaction(next.rawTx);
-  } catch {
-    return { state: 'pending', txId: next.txId, reason: 'replacement broadcast outcome unknown' };
-  }
-  return { state: 'submitted', txId: next.txId };
+  return broadcastRecorded(submitChain(c), next, ctx, flow);
 }
 
 /** Whether the recorded transaction has waited unmined longer than the bound. */
@@ -243,16 +243,16 @@ async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: Relayer
   } catch {
     return { state: 'pending', txId, reason: 'rpc error' };
   }
-  if (held) return ctx.rawTx && overdue(c, ctx) ? replaceStuck(c, txId, ctx.rawTx, ctx) : { state: 'pending', txId, reason: 'not mined yet' };
+  if (held) {
+    if (!ctx.rawTx || !overdue(c, ctx)) return { state: 'pending', txId, reason: 'not mined yet' };
+    // Never replaced so late that the replacement could only mine to revert.
+    return (await pastDeadline(c, check, sub, quote, txId)) ?? replaceStuck(c, txId, ctx.rawTx, ctx, sub.flow);
+  }
   try {
     const nonce = ctx.rawTx ? Transaction.from(ctx.rawTx).nonce : null;
     if (ctx.rawTx && nonce !== null && !(await relayerNonceConsumed(c, nonce))) {
-      try {
-        await c.provider.broadcastTransaction(ctx.rawTx);
-      } catch {
-        return { state: 'pending', txId, reason: 'broadcast again: outcome unknown' };
-      }
-      return { state: 'submitted', txId };
+      // Not sent again so late that it could only mine to revert.
+      return (await pastDeadline(c, check, sub, quote, txId)) ?? broadcastRecorded(submitChain(c), { txId, rawTx: ctx.rawTx }, ctx, sub.flow);
     }
     // Its nonce went to another transaction (or, recorded before raw bytes were kept, the node
     // has forgotten it): it will not mine here.

@@ -2,7 +2,7 @@
 // spike) blocks every later relayer transaction behind its nonce. It is replaced by the same
 // request at the same nonce with higher fees; the fees the relayer signs are capped, so a hostile
 // fee spike cannot make it pay any price.
-import { Transaction, type FeeData, type TransactionRequest } from 'ethers';
+import { Transaction, type FeeData } from 'ethers';
 
 /** geth and EDR accept a replacement only when both fees rise by at least 10%; 25% leaves room. */
 const BUMP_PERCENT = 125n;
@@ -38,16 +38,4 @@ export function bumpedReplacement(rawTx: string, now: Pick<FeeData, 'maxFeePerGa
   if (price < percentUp(old.gasPrice ?? 0n, ACCEPTED_PERCENT)) return capped;
   tx.gasPrice = price;
   return { ok: true, tx };
-}
-
-/** A populated request with its fees held to the cap (the tip never above the fee). */
-export function capFees(req: TransactionRequest, cap: bigint): TransactionRequest {
-  const out = { ...req };
-  if (out.maxFeePerGas != null) {
-    const fee = min(BigInt(out.maxFeePerGas), cap);
-    out.maxFeePerGas = fee;
-    if (out.maxPriorityFeePerGas != null) out.maxPriorityFeePerGas = min(BigInt(out.maxPriorityFeePerGas), fee);
-  }
-  if (out.gasPrice != null) out.gasPrice = min(BigInt(out.gasPrice), cap);
-  return out;
 }

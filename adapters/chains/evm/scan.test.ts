@@ -3,7 +3,7 @@
 import { Wallet, toQuantity } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssetRegistry } from '../../../server/domain/assets.ts';
-import type { OptionRequest } from '../../../server/ports/chains.ts';
+import { expectOption, type OptionRequest } from '../../../server/ports/chains.ts';
 import { createEvmChainAdapter } from './gateway-adapter.ts';
 import { createHeadCache, scanWindow } from './scan.ts';
 import { startHarness, type Harness } from './test-support.ts';
@@ -59,20 +59,20 @@ describe('scan window on the sandbox', () => {
       optionId: 'opt_1',
       account: `${h.sandbox.caip2}:${buyer}`,
       asset,
-      amount: 1_000n,
+      amount: 1_000_000n,
       destination: `${h.sandbox.caip2}:${Wallet.createRandom().address}`,
       quotedAt: new Date(),
       deadline: new Date(Date.now() + 600_000),
     };
-    const first = await port.prepareOption(req);
+    const first = expectOption(await port.prepareOption(req));
     expect(first.state).toMatchObject({ flow: 'eip3009', quoteBlock: await p().getBlockNumber() });
     await h.sandbox.provider.request({ method: 'hardhat_mine', params: [toQuantity(10)] });
-    const again = await port.prepareOption({ ...req, previous: first.state });
+    const again = expectOption(await port.prepareOption({ ...req, previous: first.state }));
     expect(again.state).toEqual(first.state);
     // A quote stored before blocks were kept stays without one: its block is found by its time.
     if (first.state.flow !== 'eip3009') throw new Error('expected an eip3009 option');
     const { quoteBlock, ...older } = first.state;
     expect(quoteBlock).toBeTypeOf('number');
-    expect((await port.prepareOption({ ...req, previous: older })).state).toEqual(older);
+    expect(expectOption(await port.prepareOption({ ...req, previous: older })).state).toEqual(older);
   });
 });

@@ -53,8 +53,8 @@ export function parseEvmQuoteState(raw: unknown): Parsed<EvmQuoteState> {
   const block = quoteBlockOf(raw);
   if (!typedData || !block) return fail(`the stored ${raw.flow} quote state is malformed`);
   if (raw.flow === 'eip3009') return { ok: true, value: { flow: 'eip3009', typedData, ...block } };
-  if (typeof raw.approve !== 'boolean') return fail('the stored permit2 quote state is malformed');
-  return { ok: true, value: { flow: 'permit2', typedData, approve: raw.approve, ...block } };
+  if (typeof raw.approve !== 'boolean' || (raw.resetApproval !== undefined && typeof raw.resetApproval !== 'boolean')) return fail('the stored permit2 quote state is malformed');
+  return { ok: true, value: { flow: 'permit2', typedData, approve: raw.approve, ...(raw.resetApproval === true ? { resetApproval: true } : {}), ...block } };
 }
 
 /** Reads a submission handed to the job, one parser per flow. */
@@ -65,5 +65,9 @@ export function parseEvmSubmission(raw: unknown): Parsed<EvmSubmission> {
   const typedData = typedDataOf(raw.typedData);
   const block = quoteBlockOf(raw);
   if (!typedData || !block || typeof raw.signature !== 'string') return fail(`the ${raw.flow} submission is malformed`);
-  return { ok: true, value: { flow: raw.flow, typedData, signature: raw.signature, ...block } };
+  if (raw.flow === 'eip3009') return { ok: true, value: { flow: 'eip3009', typedData, signature: raw.signature, ...block } };
+  const approvals = raw.approvals;
+  if (approvals !== undefined && (!Array.isArray(approvals) || approvals.some((a) => typeof a !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(a))))
+    return fail('the permit2 submission is malformed');
+  return { ok: true, value: { flow: 'permit2', typedData, signature: raw.signature, ...(approvals?.length ? { approvals: approvals as string[] } : {}), ...block } };
 }

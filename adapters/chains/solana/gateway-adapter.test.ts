@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignatureStatus } from '@solana/web3.js';
 import { createSolanaSandbox, startRpcFacade, type RpcFacade, type SolanaSandbox } from '../../sandbox/solana/index.ts';
 import { createAssetRegistry } from '../../../server/domain/assets.ts';
-import type { OptionRequest, WireAction } from '../../../server/ports/chains.ts';
+import { expectOption, type OptionRequest, type WireAction } from '../../../server/ports/chains.ts';
 import { createSolanaChainAdapter } from './gateway-adapter.ts';
 import { parseSolanaSecretKey, solanaChainFromConfig } from './config.ts';
 import { base58Encode } from './base58.ts';
@@ -45,7 +45,7 @@ describe('the production wiring over HTTP JSON-RPC', () => {
     const merchant = sandbox.keypair('adapter-merchant').publicKey.toBase58();
     sandbox.fund(buyer.publicKey.toBase58(), sandbox.mint.toBase58(), 5_000_000n);
     const req = request('pay_http', buyer.publicKey.toBase58(), merchant);
-    const prepared = await port.prepareOption(req);
+    const prepared = expectOption(await port.prepareOption(req));
     expect(prepared.actions).toEqual([{ type: 'build', data: { data: req.optionId } }]);
     expect(await port.verifyResults(req, prepared.state, ['AAAA'])).toMatchObject({ ok: false, code: 'invalid_results' });
     const fetched = await port.fetchActions!(req, prepared.state, req.optionId);
@@ -64,7 +64,7 @@ describe('the production wiring over HTTP JSON-RPC', () => {
     sandbox.fund(buyer.publicKey.toBase58(), sandbox.mint.toBase58(), 5_000_000n);
     const req = request('pay_down', buyer.publicKey.toBase58(), sandbox.keypair('adapter-merchant').publicKey.toBase58());
     const up = createSolanaChainAdapter([{ caip2: sandbox.caip2, connection: sandbox.connection, feePayer: sandbox.feePayer }]);
-    const fetched = await up.fetchActions!(req, (await up.prepareOption(req)).state, req.optionId);
+    const fetched = await up.fetchActions!(req, expectOption(await up.prepareOption(req)).state, req.optionId);
     const verdict = await up.verifyResults(req, fetched.state, [walletSignVersioned(txOf(fetched.actions), buyer)]);
     if (!verdict.ok) throw new Error(verdict.message);
     const down = await startRpcFacade(sandbox.connection);

@@ -1,4 +1,4 @@
-// Compiles the sandbox's Solidity (Uniswap's Permit2 and a plain ERC-20) with solc-js, once:
+// Compiles the sandbox's Solidity (Uniswap's Permit2, a plain ERC-20 and a Tether-like USDT) with solc-js, once:
 // the output is cached under .cache/ keyed by a hash of compiler, settings and sources.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export type CompiledContract = { abi: unknown[]; bytecode: string };
-export type SandboxArtifacts = { permit2: CompiledContract; plainToken: CompiledContract };
+export type SandboxArtifacts = { permit2: CompiledContract; plainToken: CompiledContract; tetherToken: CompiledContract };
 
 const require = createRequire(import.meta.url);
 const permit2Root = path.join(path.dirname(require.resolve('@uniswap/v4-periphery/package.json')), 'lib/permit2');
@@ -34,6 +34,81 @@ contract SandboxToken is ERC20 {
 `;
 
 /**
+ * The sandbox's USDT: not Tether's own source (Solidity 0.4, which this project's solc-js cannot
+ * compile, and no npm package ships it), but a minimal copy written here of the behaviour wallets
+ * and relayers trip on: `transfer`, `transferFrom` and `approve` return nothing; `approve` reverts
+ * when it would change one non-zero allowance to another (the buyer must approve 0 first); an
+ * allowance of 2^256-1 is never spent down; calls shorter than their arguments revert. The owner
+ * issues supply (`issue`) and, for the sandbox faucet only, mints to anyone (`mint`).
+ */
+const TETHER_TOKEN_SOURCE = `// SPDX-License-Identifier: Apache-2.0
+pragma solidity ^0.8.17;
+contract SandboxTetherToken {
+    string public name;
+    string public symbol;
+    uint256 public decimals;
+    address public owner;
+    uint256 public totalSupply;
+    uint256 public constant MAX_UINT = type(uint256).max;
+    mapping(address => uint256) public balances;
+    mapping(address => mapping(address => uint256)) public allowed;
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    event Approval(address indexed owner, address indexed spender, uint256 value);
+    event Issue(uint256 amount);
+    modifier onlyOwner() {
+        require(msg.sender == owner);
+        _;
+    }
+    modifier onlyPayloadSize(uint256 size) {
+        require(!(msg.data.length < size + 4));
+        _;
+    }
+    constructor(uint256 initialSupply, string memory name_, string memory symbol_, uint256 decimals_) {
+        owner = msg.sender;
+        name = name_;
+        symbol = symbol_;
+        decimals = decimals_;
+        totalSupply = initialSupply;
+        balances[msg.sender] = initialSupply;
+    }
+    function balanceOf(address who) public view returns (uint256) {
+        return balances[who];
+    }
+    function allowance(address holder, address spender) public view returns (uint256 remaining) {
+        return allowed[holder][spender];
+    }
+    function transfer(address to, uint256 value) public onlyPayloadSize(2 * 32) {
+        balances[msg.sender] -= value;
+        balances[to] += value;
+        emit Transfer(msg.sender, to, value);
+    }
+    function transferFrom(address from, address to, uint256 value) public onlyPayloadSize(3 * 32) {
+        uint256 current = allowed[from][msg.sender];
+        if (current < MAX_UINT) allowed[from][msg.sender] = current - value;
+        balances[from] -= value;
+        balances[to] += value;
+        emit Transfer(from, to, value);
+    }
+    function approve(address spender, uint256 value) public onlyPayloadSize(2 * 32) {
+        // Tether's rule: a non-zero allowance changes only through 0 (against the approve race).
+        require(!((value != 0) && (allowed[msg.sender][spender] != 0)));
+        allowed[msg.sender][spender] = value;
+        emit Approval(msg.sender, spender, value);
+    }
+    function issue(uint256 amount) public onlyOwner {
+        balances[owner] += amount;
+        totalSupply += amount;
+        emit Issue(amount);
+    }
+    function mint(address to, uint256 amount) external onlyOwner {
+        balances[to] += amount;
+        totalSupply += amount;
+        emit Transfer(address(0), to, amount);
+    }
+}
+`;
+
+/**
  * Permit2's settings as Uniswap builds it (foundry.toml): via-IR, 1,000,000 optimizer runs, no
  * metadata hash. The EVM version matches the sandbox hardfork's supported opcodes.
  */
@@ -45,6 +120,7 @@ const SETTINGS = {
   outputSelection: {
     'src/Permit2.sol': { Permit2: ['abi', 'evm.bytecode.object'] },
     'sandbox/SandboxToken.sol': { SandboxToken: ['abi', 'evm.bytecode.object'] },
+    'sandbox/SandboxTetherToken.sol': { SandboxTetherToken: ['abi', 'evm.bytecode.object'] },
   },
 };
 
@@ -73,6 +149,7 @@ function collectSources(): Sources {
   visit('src/Permit2.sol', path.join(permit2Root, 'src/Permit2.sol'));
   visit('solmate/src/tokens/ERC20.sol', path.join(permit2Root, 'lib/solmate/src/tokens/ERC20.sol'));
   sources['sandbox/SandboxToken.sol'] = { content: PLAIN_TOKEN_SOURCE };
+  sources['sandbox/SandboxTetherToken.sol'] = { content: TETHER_TOKEN_SOURCE };
   return sources;
 }
 
@@ -111,6 +188,7 @@ export async function loadSandboxArtifacts(cacheDir: string = defaultCacheDir): 
   const artifacts: SandboxArtifacts = {
     permit2: pick(output, 'src/Permit2.sol', 'Permit2'),
     plainToken: pick(output, 'sandbox/SandboxToken.sol', 'SandboxToken'),
+    tetherToken: pick(output, 'sandbox/SandboxTetherToken.sol', 'SandboxTetherToken'),
   };
   try {
     await mkdir(cacheDir, { recursive: true });

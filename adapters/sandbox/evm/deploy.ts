@@ -47,7 +47,7 @@ export const DIRECT_TOKEN_METADATA = { name: 'Sandbox Direct-Transfer USD', symb
 
 /**
  * Deploys SignatureChecker, FiatTokenV2_2 (initialized through V2_2, deployer as master minter and
- * a configured minter), Permit2, the plain token and the direct-transfer token (the same plain
+ * a configured minter), Permit2, the Tether-like USDT and the direct-transfer token (the same plain
  * ERC-20 code, deployed last so every earlier address stays where it was). Verifies each lands where expected, so a
  * change in order or key fails loudly instead of moving addresses silently.
  */
@@ -82,7 +82,13 @@ export async function deploySandboxContracts(provider: Provider, artifacts: Sand
   await send(usdc, 'initializeV2_2', [[], USDC_METADATA.symbol]);
   await send(usdc, 'configureMinter', [me, MaxUint256]);
   const permit2 = await deploy(artifacts.permit2.abi, artifacts.permit2.bytecode, []);
-  const plainToken = await deploy(artifacts.plainToken.abi, artifacts.plainToken.bytecode, [PLAIN_TOKEN_METADATA.name, PLAIN_TOKEN_METADATA.symbol, PLAIN_TOKEN_METADATA.decimals]);
+  // USDT behaves as Tether's does (compile.ts): at the address the sandbox's plain USDT always had.
+  const plainToken = await deploy(artifacts.tetherToken.abi, artifacts.tetherToken.bytecode, [
+    0,
+    PLAIN_TOKEN_METADATA.name,
+    PLAIN_TOKEN_METADATA.symbol,
+    PLAIN_TOKEN_METADATA.decimals,
+  ]);
 
   const directToken = await deploy(artifacts.plainToken.abi, artifacts.plainToken.bytecode, [
     DIRECT_TOKEN_METADATA.name,

@@ -35,6 +35,33 @@ describe('EVM sandbox', () => {
     ]);
   });
 
+  it('runs a USDT that behaves as Tether’s: no return values, and a non-zero allowance changes only through 0', async () => {
+    const owner = Wallet.createRandom(sandbox.ethersProvider);
+    await sandbox.fund(owner.address, null, parseEther('1'));
+    await sandbox.fund(owner.address, sandbox.plainTokenAddress, 5_000_000n);
+    const usdt = new Contract(
+      sandbox.plainTokenAddress,
+      ['function approve(address,uint256)', 'function transfer(address,uint256)', 'function allowance(address,address) view returns (uint256)'],
+      owner,
+    );
+    const spender = Wallet.createRandom().address;
+    // A call answering a boolean would return 32 bytes; Tether's return nothing.
+    const call = await sandbox.ethersProvider.call({ from: owner.address, to: sandbox.plainTokenAddress, data: usdt.interface.encodeFunctionData('transfer', [spender, 1n]) });
+    expect(call).toBe('0x');
+    await (await usdt.getFunction('approve').send(spender, 100n)).wait();
+    await expect(
+      usdt
+        .getFunction('approve')
+        .send(spender, 200n, { gasLimit: 100_000n })
+        .then((tx) => tx.wait()),
+    ).rejects.toThrow();
+    expect(await usdt.getFunction('allowance')(owner.address, spender)).toBe(100n);
+    await (await usdt.getFunction('approve').send(spender, 0n)).wait();
+    await (await usdt.getFunction('approve').send(spender, 200n)).wait();
+    expect(await usdt.getFunction('allowance')(owner.address, spender)).toBe(200n);
+    expect(sandbox.assets.find((a) => a.address === sandbox.plainTokenAddress)?.approveFromZero).toBe(true);
+  });
+
   it('runs real FiatToken V2.2 as USDC and a token without EIP-3009', async () => {
     const abi = [
       'function name() view returns (string)',

@@ -1,4 +1,4 @@
-// The sandbox EVM chain: EDR in process, with real USDC (FiatToken), Permit2 and two plain ERC-20s.
+// The sandbox EVM chain: EDR in process, with real USDC (FiatToken), Permit2, a Tether-like USDT and a plain ERC-20.
 import { BrowserProvider, Contract, Wallet, parseEther, toQuantity } from 'ethers';
 import { loadSandboxArtifacts } from './compile.ts';
 import { SANDBOX_DEPLOYER_KEY, SANDBOX_RELAYER_KEY, deploySandboxContracts, DIRECT_TOKEN_METADATA, PLAIN_TOKEN_METADATA, USDC_METADATA } from './deploy.ts';
@@ -15,6 +15,8 @@ export type SandboxAsset = {
   name: string;
   decimals: number;
   flows: EvmFlow[];
+  /** Approvals change a non-zero allowance only through 0 (USDT, as Tether's). */
+  approveFromZero?: boolean;
 };
 
 export type EvmSandboxOptions = {
@@ -97,13 +99,14 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
     return run;
   };
 
-  const asset = (address: string, meta: { name: string; symbol: string; decimals: number }, flows: EvmFlow[]): SandboxAsset => ({
+  const asset = (address: string, meta: { name: string; symbol: string; decimals: number }, flows: EvmFlow[], approveFromZero = false): SandboxAsset => ({
     caip19: `eip155:${chainId}/erc20:${address}`,
     address,
     symbol: meta.symbol,
     name: meta.name,
     decimals: meta.decimals,
     flows,
+    ...(approveFromZero ? { approveFromZero } : {}),
   });
 
   const balanceOf = async (address: string, token: string | null): Promise<bigint> => {
@@ -120,7 +123,7 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
     handleJsonRpc: (body, handlerOptions) => handleJsonRpcBody(guarded, body, handlerOptions),
     assets: [
       asset(addresses.usdc, USDC_METADATA, ['eip3009', 'permit2', 'transfer']),
-      asset(addresses.plainToken, PLAIN_TOKEN_METADATA, ['permit2', 'transfer']),
+      asset(addresses.plainToken, PLAIN_TOKEN_METADATA, ['permit2', 'transfer'], true),
       asset(addresses.directToken, DIRECT_TOKEN_METADATA, ['transfer']),
     ],
     usdcAddress: addresses.usdc,

@@ -10,6 +10,7 @@ import { createQuoteRepository } from './quotes.ts';
 import { createWebhookRepository } from './webhooks.ts';
 import { createSessionRepository, createUserRepository } from './users.ts';
 import { createAuditLogRepository } from './audit-log.ts';
+import { createFeeSpendingRepository } from './fee-spending.ts';
 import { createPgDb, createPgliteDb, type SqlDb } from './sql-db.ts';
 
 export type PostgresStorageOptions =
@@ -54,6 +55,7 @@ export async function createPostgresStorage(opts: PostgresStorageOptions): Promi
     users: createUserRepository(db),
     sessions: createSessionRepository(db),
     auditLog: createAuditLogRepository(db),
+    feeSpending: createFeeSpendingRepository(db),
     async ping() {
       await db.query('SELECT 1');
     },

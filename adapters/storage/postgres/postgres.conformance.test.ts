@@ -13,6 +13,7 @@ import { runStorageLifecycleConformance } from '../conformance/lifecycle-conform
 import { runUsersConformance } from '../conformance/users-conformance.ts';
 import { runSessionsConformance } from '../conformance/sessions-conformance.ts';
 import { runAuditLogConformance } from '../conformance/audit-log-conformance.ts';
+import { runFeeSpendingConformance } from '../conformance/fee-spending-conformance.ts';
 import { storageBackends } from '../../../test/helpers/backends.ts';
 
 for (const backend of await storageBackends()) {
@@ -32,4 +33,5 @@ for (const backend of await storageBackends()) {
   runUsersConformance(backend.name, open);
   runSessionsConformance(backend.name, open);
   runAuditLogConformance(backend.name, open);
+  runFeeSpendingConformance(backend.name, open);
 }

@@ -61,7 +61,16 @@ export async function createSandboxChains(opts: SandboxChainsOptions = {}): Prom
         { assets: solana.assets, networkName: SOLANA_NAME },
       ];
       return chains.flatMap(({ assets, networkName }) =>
-        assets.map((a): AssetConfig => ({ id: a.caip19, symbol: a.symbol, name: a.name, decimals: a.decimals, pegCurrency: 'USD', flows: [...a.flows], networkName })),
+        assets.map((a): AssetConfig => ({
+          id: a.caip19,
+          symbol: a.symbol,
+          name: a.name,
+          decimals: a.decimals,
+          pegCurrency: 'USD',
+          flows: [...a.flows],
+          ...('approveFromZero' in a && a.approveFromZero ? { approveFromZero: true } : {}),
+          networkName,
+        })),
       );
     },
     close() {

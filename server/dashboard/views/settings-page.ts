@@ -3,7 +3,36 @@ import { newerVersions, VERSION_NOTES } from '../../domain/partners/settings.ts'
 import type { Signed } from '../signed.ts';
 import { csrfField, shell, whenIn } from './shell.ts';
 
-export function settingsPage(s: Signed, o: { now: Date; notice?: string; error?: string; zone?: string }): string {
+/** The partner's spending from the shared fee accounts over the budget period, per chain. */
+export interface FeeSpendingView {
+  periodS: number;
+  chains: Array<{ chain: string; amount: bigint; transactions: number; budget: bigint }>;
+}
+
+/** Native base units as a decimal of the coin (18 places on EVM chains, 9 on Solana). */
+function nativeAmount(chain: string, amount: bigint): string {
+  const places = chain.startsWith('solana:') ? 9 : 18;
+  const whole = amount / 10n ** BigInt(places);
+  const fraction = (amount % 10n ** BigInt(places)).toString().padStart(places, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole.toString();
+}
+
+function feeSection(fees: FeeSpendingView): string {
+  const hours = fees.periodS % 3600 === 0 ? `${fees.periodS / 3600} h` : `${fees.periodS} s`;
+  const rows = fees.chains
+    .map(
+      (c) =>
+        `<tr><td data-label="Chain"><code>${esc(c.chain)}</code></td><td data-label="Transactions">${c.transactions}</td><td data-label="Spent">${esc(nativeAmount(c.chain, c.amount))}</td><td data-label="Budget">${esc(nativeAmount(c.chain, c.budget))}</td><td data-label="Gasless">${c.amount >= c.budget ? '<strong>paused</strong>' : 'offered'}</td></tr>`,
+    )
+    .join('');
+  return `<section class="card" aria-labelledby="fee-spending">
+<h2 id="fee-spending">Network fees paid for your payments</h2>
+<p class="muted">The service pays the gas of gasless payments (EIP-3009, Permit2) and the Solana network fee from accounts shared by every partner. Over the last ${esc(hours)}, your payments' share on each chain, in the chain's native coin, against your budget: past it, buyers are offered only payments where they pay the fee themselves until older spending leaves the period.</p>
+${rows ? `<table id="fee-spending-table"><thead><tr><th>Chain</th><th>Transactions</th><th>Spent</th><th>Budget</th><th>Gasless</th></tr></thead><tbody>${rows}</tbody></table>` : '<p id="fee-spending-none">Nothing spent in this period.</p>'}
+</section>`;
+}
+
+export function settingsPage(s: Signed, o: { now: Date; notice?: string; error?: string; zone?: string; fees?: FeeSpendingView }): string {
   const current = s.partner.defaultVersion;
   const newer = newerVersions(current);
   const upgrade = newer.length
@@ -35,6 +64,7 @@ ${csrfField(s)}
 <input id="zone" name="timeZone" required maxlength="64" placeholder="Europe/Berlin"${attrs({ value: o.zone ?? s.partner.timeZone ?? 'UTC' })}>
 <button type="submit" id="save-zone">Save time zone</button>
 </form>
-</section>`,
+</section>
+${o.fees ? feeSection(o.fees) : ''}`,
   });
 }

@@ -1,6 +1,7 @@
 import type { PaymentDeps } from '../payments/transition.ts';
 import type { ChainRegistry } from '../../ports/chains.ts';
 import type { PricePort } from '../prices.ts';
+import type { FeeBudgetPolicy } from '../fees/fee-budget.ts';
 
 /** What the wallet-facing operations need besides payments. */
 export interface GatewayDeps extends PaymentDeps {
@@ -10,4 +11,6 @@ export interface GatewayDeps extends PaymentDeps {
   payHost: string;
   /** How long a quote holds, seconds (never past the payment's own expiry). */
   quoteTtlS: number;
+  /** Each partner's fee budget per chain; absent: unbounded (tests that do not exercise it). */
+  feeBudget?: FeeBudgetPolicy;
 }

@@ -25,6 +25,8 @@ function fakeChain(namespace: string, prepared: OptionRequest[]): ChainPort & { 
     isValidAddress: () => true,
     async prepareOption(req: OptionRequest) {
       prepared.push(req);
+      // No flow where the buyer pays on this fake Solana: a refused fee payer leaves nothing.
+      if (namespace === 'solana' && req.feesRefused) return { unavailable: req.feesRefused };
       const state: QuoteState =
         namespace === 'solana'
           ? { flow: 'spl', mint: 'mint', decimals: 6, destinationOwner: 'owner', amount: req.amount.toString() }
@@ -182,5 +184,36 @@ describe.each(backends)('gateway options on $name', (backend) => {
     expect(prepared.map((p) => p.asset.id)).toEqual([BASE_USDC]);
     const solOnly = await s.options([`solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:${SOL_BUYER}`]);
     expect(solOnly).toEqual({ options: [], reason: expect.stringMatching(/carry/) });
+  });
+
+  it('tells each chain adapter when the partner’s fee budget there is spent, per partner and chain, and answers why when nothing is left', async () => {
+    const spender = await seller();
+    const other = await seller();
+    const solana = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
+    const budgeted = { ...deps(), feeBudget: { budget: (chain: string) => (chain === solana ? 10_000n : 10n ** 18n), periodS: 120 } };
+    const accounts = [`eip155:8453:${BUYER}`, `${solana}:${SOL_BUYER}`];
+    await storage.feeSpending.record({
+      partnerId: spender.payment.partnerId,
+      paymentId: spender.payment.id,
+      chain: solana,
+      account: 'payer',
+      txId: `sig-${spender.payment.id}`,
+      amount: 10_000n,
+      at: new Date(clock.now() - 60_000),
+    });
+    prepared.length = 0;
+    const spent = await buildOptions(budgeted, spender.payment, spender, accounts);
+    expect(spent.options.map((o) => o.amount.unit)).toEqual([`caip19/${BASE_USDC}`]);
+    expect(prepared.map((p) => [p.asset.id, p.feesRefused ?? null])).toEqual([
+      [BASE_USDC, null],
+      [SOL_USDC, expect.stringMatching(/fee budget on solana:/)],
+    ]);
+    expect(prepared[0]!.valueUsdMicros).toBe(10_500_000n);
+    expect(await buildOptions(budgeted, spender.payment, spender, [`${solana}:${SOL_BUYER}`])).toEqual({ options: [], reason: expect.stringMatching(/spent their fee budget/) });
+    // Another partner's payments are not held to this one's spending.
+    expect((await buildOptions(budgeted, other.payment, other, accounts)).options).toHaveLength(2);
+    // Once the spend leaves the period, the fee payer pays again.
+    clock.advance(61_000);
+    expect((await buildOptions(budgeted, spender.payment, spender, accounts)).options).toHaveLength(2);
   });
 });

@@ -11,6 +11,7 @@ import type { GatewayDeps } from './gateway-deps.ts';
 import { collectDataOf, type CollectDeps } from '../collect-data/collect.ts';
 import { needsCollection } from '../collect-data/schema.ts';
 import { distinctAccounts, reusableQuote, reuseThreshold, stateStillHolds } from './quote-reuse.ts';
+import { feesRefusedFor, valueUsdMicros } from '../fees/fee-budget.ts';
 
 export interface BuiltOption {
   id: string;
@@ -56,6 +57,10 @@ export async function buildOptions(
   const options: BuiltOption[] = [];
   let tooLarge = false;
   let quoted = 0;
+  /** Per chain: why the service may not pay this partner's fees there (its budget is spent). */
+  const feesRefused = new Map<string, string | undefined>();
+  /** Why the chain adapter offered nothing for an account and asset, the first time it happened. */
+  let unavailable: string | undefined;
   const payableChains = new Set(
     settlements.flatMap((s) => {
       const asset = deps.assets.get(s.asset);
@@ -83,6 +88,8 @@ export async function buildOptions(
       const optionId = reused?.optionId ?? newId('option', now);
       const deadline = reused?.deadline ?? new Date(fresh);
       const account10 = reused?.account ?? raw;
+      if (!feesRefused.has(caip2)) feesRefused.set(caip2, await feesRefusedFor(deps, payment.partnerId, caip2, now));
+      const refused = feesRefused.get(caip2);
       const prepared = await chain.prepareOption({
         paymentId: payment.id,
         optionId,
@@ -93,7 +100,13 @@ export async function buildOptions(
         deadline,
         quotedAt: reused?.createdAt ?? new Date(now),
         ...(reused ? { previous: reused.state } : {}),
+        ...(refused ? { feesRefused: refused } : {}),
+        valueUsdMicros: valueUsdMicros(asset, amount, deps.prices),
       });
+      if ('unavailable' in prepared) {
+        unavailable ??= prepared.unavailable;
+        continue;
+      }
       if (!reused) {
         quotes.push({
           optionId,
@@ -126,6 +139,7 @@ export async function buildOptions(
   if (options.length) return { options };
   const chains = [...new Set(settlements.map((s) => s.asset.split('/')[0]))].join(', ');
   if (tooLarge) return { options, reason: 'the amount is more than the merchant’s assets can carry in one transfer' };
+  if (unavailable) return { options, reason: unavailable };
   // Every account counted was on a chain the merchant accepts.
   if (quoted === 0) return { options, reason: `no account on a chain this merchant accepts (${chains})` };
   const price = payment.price;

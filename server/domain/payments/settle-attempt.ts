@@ -9,6 +9,7 @@ import { formatChainId, parseAssetId } from '../caip.ts';
 import { newId } from '../ids.ts';
 import { releasePayment, transitionPayment, type PaymentDeps } from './transition.ts';
 import { recordSettleStep } from './payment-metrics.ts';
+import { recordFeeSpent } from '../fees/fee-budget.ts';
 
 /**
  * A payment attempt from confirm to a final answer: what confirm (server/domain/gateway/confirm.ts)
@@ -98,6 +99,8 @@ export async function advanceAttempt(deps: AdvanceDeps, payload: Record<string, 
   });
   const now = deps.clock.now();
   recordSettleStep(deps.metrics, caip2, (quote.state as { flow?: unknown }).flow, step, payment, now);
+  // What the shared fee account paid for this payment is the partner's, whatever the outcome.
+  if (step.feeSpent) await recordFeeSpent(deps, { ...step.feeSpent, partnerId: payment.partnerId, paymentId: payment.id, chain: caip2, at: new Date(now) });
   if (step.state === 'submitted') {
     // Relayer flows recorded it already (this is then a no-op); Solana records it here.
     if (step.txId !== payment.txId) await deps.storage.payments.recordTxId(payment.id, step.txId, new Date(now));

@@ -1,5 +1,6 @@
 import type { ApiKeyRepository } from './api-keys.ts';
 import type { AuditLogRepository } from './audit-log.ts';
+import type { FeeSpendingRepository } from './fee-spending.ts';
 import type { IdempotencyRepository } from './idempotency.ts';
 import type { JobRepository } from './jobs.ts';
 import type { MerchantRepository } from './merchants.ts';
@@ -32,6 +33,8 @@ export interface StoragePort {
   users: UserRepository;
   sessions: SessionRepository;
   auditLog: AuditLogRepository;
+  /** What the shared fee accounts spent for each partner's payments. */
+  feeSpending: FeeSpendingRepository;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
   /** The connection pool's use now, for metrics: connections open and idle, and queries waiting for one; null for an engine without a pool (embedded). */

@@ -1,4 +1,13 @@
-export type ActionErrorCode = 'unsupported_namespace' | 'unknown_method' | 'refused_method' | 'missing_signer' | 'invalid_params' | 'unresolved_build' | 'empty_result';
+export type ActionErrorCode =
+  | 'unsupported_namespace'
+  | 'unknown_method'
+  | 'refused_method'
+  | 'missing_signer'
+  | 'invalid_params'
+  | 'unresolved_build'
+  | 'empty_result'
+  /** A transaction later actions depend on reverted (or could not be followed to its receipt). */
+  | 'transaction_failed';
 
 /**
  * Raised instead of skipping an action or returning an undefined result: either would

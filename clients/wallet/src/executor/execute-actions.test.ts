@@ -52,6 +52,34 @@ describe('executeActions', () => {
     expect(results).toEqual(['0xhash', '0xtyped', 'signed-tx1', 'signed-tx2', '0xpersonal'].map((v) => ({ type: 'walletRpc', data: [v] })));
   });
 
+  it('waits for an approval to be mined before signing the permit it allows, and stops when it reverted', async () => {
+    const { log, evm } = recordingSigners();
+    let mine = () => {};
+    const mined = new Promise<void>((resolve) => (mine = resolve));
+    evm.waitForReceipt = async (chainId, hash) => {
+      log.push(`evm.wait ${chainId} ${hash}`);
+      await mined;
+      log.push('evm.mined');
+    };
+    const running = executeActions([approveAction, typedDataAction], { evm });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(log).toEqual(['evm.send eip155:8453 0x095ea7b3', 'evm.wait eip155:8453 0xhash']);
+    mine();
+    await running;
+    expect(log.slice(2)).toEqual(['evm.mined', `evm.typed ${ADDRESS} {"primaryType":"X"}`]);
+    // The last action is never waited on: the service follows it.
+    log.length = 0;
+    await executeActions([approveAction], { evm });
+    expect(log).toEqual(['evm.send eip155:8453 0x095ea7b3']);
+    evm.waitForReceipt = async () => {
+      throw new Error('transaction 0xhash reverted');
+    };
+    log.length = 0;
+    const error = await executionError(executeActions([approveAction, typedDataAction], { evm }));
+    expect([error.code, error.actionIndex]).toEqual(['transaction_failed', 0]);
+    expect(log).toEqual(['evm.send eip155:8453 0x095ea7b3']);
+  });
+
   it('accepts typed data given as an object and forwards it as JSON', async () => {
     const { log, evm } = recordingSigners();
     await executeActions([rpc('eip155:1', 'eth_signTypedData_v4', [ADDRESS, { primaryType: 'Y' }])], { evm });

@@ -58,6 +58,20 @@ export async function executeActions(actions: PaymentAction[], context: Executio
       });
     }
     results.push({ type: 'walletRpc', data: [value] });
+    // A transaction that later actions build on (an approval before the permit it allows) is
+    // waited for until mined: a node estimating the service's submission against the latest
+    // block would otherwise see no allowance yet.
+    if (action.walletRpc.method === 'eth_sendTransaction' && index < plan.length - 1 && context.evm?.waitForReceipt) {
+      try {
+        await context.evm.waitForReceipt(action.walletRpc.chainId, value);
+      } catch (err) {
+        throw new ActionExecutionError('transaction_failed', `action ${index}: ${(err as Error).message}`, {
+          actionIndex: index,
+          chainId: action.walletRpc.chainId,
+          method: action.walletRpc.method,
+        });
+      }
+    }
   }
   return results;
 }

@@ -39,5 +39,16 @@ export function eip1193Signer(provider: Eip1193Provider, options: { chainIds?: (
       }
       return call('eth_sendTransaction', [tx]);
     },
+    async waitForReceipt(_chainId, txHash) {
+      // The provider is on the transaction's chain: sendTransaction switched it there.
+      for (let waitMs = 500; ; waitMs = Math.min(waitMs * 2, 4_000)) {
+        const receipt = (await provider.request({ method: 'eth_getTransactionReceipt', params: [txHash] })) as { status?: string } | null;
+        if (receipt) {
+          if (receipt.status !== '0x1') throw new Error(`transaction ${txHash} reverted`);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+      }
+    },
   };
 }

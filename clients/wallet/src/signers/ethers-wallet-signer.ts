@@ -38,6 +38,11 @@ export function ethersWalletSigner(wallet: BaseWallet, options: EthersWalletSign
       const response = await connected.sendTransaction(toEthersRequest(chainId, tx));
       return response.hash;
     },
+    async waitForReceipt(chainId, txHash) {
+      if (options.providerFor === undefined) throw new Error('waiting for a transaction needs providerFor');
+      const receipt = await options.providerFor(chainId).waitForTransaction(txHash);
+      if (receipt?.status !== 1) throw new Error(`transaction ${txHash} reverted`);
+    },
   };
 }
 

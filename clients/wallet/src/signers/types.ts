@@ -25,6 +25,12 @@ export interface EvmSigner {
   personalSign(address: string, message: string): Promise<string>;
   /** Signs and broadcasts; resolves to the transaction hash. */
   sendTransaction(chainId: string, tx: EvmTransactionRequest): Promise<string>;
+  /**
+   * Resolves once the transaction is mined, and rejects when it reverted. The executor waits on
+   * it after a transaction that later actions depend on (a Permit2 approval before the permit is
+   * signed): until it is mined, the service's relayer cannot submit. A signer without it is not waited on.
+   */
+  waitForReceipt?(chainId: string, txHash: string): Promise<void>;
 }
 
 /** What the executor needs from a Solana wallet. It signs; the service broadcasts. */

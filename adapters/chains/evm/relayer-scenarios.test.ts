@@ -1,0 +1,7 @@
+// The chain port's relayer scenarios on the EVM adapter: the sandbox chain (EDR, real USDC, Permit2
+// and a Tether-like USDT) behind a fault layer that answers like geth, bor, Erigon and Nethermind.
+import { relayerScenarios } from '../conformance/relayer-scenarios.ts';
+import { openEvmRelayerHarness } from './test-support/relayer-harness.ts';
+
+// Sandbox ether weighed at 1 USD, as the sandbox's chain profile does.
+relayerScenarios('EVM adapter on the sandbox (EDR) behind a fault layer', () => openEvmRelayerHarness({ nativeUsdMicros: 1_000_000n }));

@@ -1,0 +1,170 @@
+// Getting the relayer's transaction through: built with the gas policy, broadcast, and when a node
+// refuses it, answered by what the refusal means (broadcast-errors.ts) rather than by sending the
+// same bytes again forever: followed when the node holds it or its nonce is used, re-signed at the
+// same nonce with fresh fees when underpriced or with a fresh estimate when its gas is too low,
+// failed fast when the relayer cannot pay. Nothing is sent that could only mine after the buyer's
+// authorization lapsed.
+import { Transaction, isError, resolveAddress, type Provider, type TransactionRequest, type Wallet } from 'ethers';
+import type { AdvanceContext, TransferState } from '../../../server/ports/chains.ts';
+import { classifyBroadcastError, type BroadcastRefusal } from './broadcast-errors.ts';
+import { freshFees, gasLimitFor, type FeeLimits, type RelayerFlowName } from './gas-policy.ts';
+import { bumpedReplacement } from './replacement.ts';
+
+/** A refusal the relayer met, for the operator: logged and counted by the composition root. */
+export type RelayerEvent = { chain: string; relayer: string; refusal: BroadcastRefusal };
+
+/**
+ * Whether the relayer's account can pay: set when a node refused a transaction for lack of funds
+ * (the upfront cost it needed), cleared by a balance read that covers it. Options stop offering
+ * gasless payments on the chain while it is short.
+ */
+export interface RelayerFunds {
+  /** The upfront cost of the last transaction refused for lack of funds, until a balance covers it. */
+  shortOf(): bigint | null;
+  refused(upfrontCost: bigint): void;
+  /** A balance read after the last refusal: clears the shortage when it covers it. */
+  observed(balance: bigint, readAfter: number): void;
+  /** How many refusals so far: a balance read before the last one says nothing about the shortage. */
+  refusals(): number;
+}
+
+export function createRelayerFunds(): RelayerFunds {
+  let short: bigint | null = null;
+  let refusals = 0;
+  return {
+    shortOf: () => short,
+    refused: (cost) => {
+      refusals++;
+      short = short !== null && short > cost ? short : cost;
+    },
+    observed: (balance, readAfter) => {
+      if (short !== null && readAfter === refusals && balance >= short) short = null;
+    },
+    refusals: () => refusals,
+  };
+}
+
+/** What building, sending and re-signing need of the chain. */
+export interface SubmitChain {
+  caip2?: string;
+  provider: Provider;
+  relayer: Wallet;
+  limits: FeeLimits;
+  funds?: RelayerFunds;
+  onRefusal?: (event: RelayerEvent) => void;
+}
+
+export type Built = { ok: true; rawTx: string } | { ok: false; state: TransferState } | { ok: false; rejected: Error };
+
+/**
+ * The relayer's transaction for `request`, signed: the next nonce of its account as the node counts
+ * pending ones (see relayer.ts), the node's estimate with headroom under the flow's ceiling, fees
+ * from the node now within the chain's limits. A node refusing the estimate is `rejected` (the
+ * chain refuses this call as it stands); an estimate above the ceiling fails the attempt; an RPC
+ * error leaves it pending.
+ */
+export async function buildSigned(c: SubmitChain, request: TransactionRequest, flow: RelayerFlowName): Promise<Built> {
+  let estimate: bigint;
+  let nonce: number;
+  try {
+    estimate = await c.provider.estimateGas({ ...request, from: c.relayer.address });
+  } catch (err) {
+    if (isError(err, 'CALL_EXCEPTION')) return { ok: false, rejected: err };
+    return { ok: false, state: { state: 'pending', reason: 'could not estimate the relayer transaction' } };
+  }
+  const gas = gasLimitFor(estimate, flow);
+  if (!gas.ok) return { ok: false, state: { state: 'failed', reason: `not sent: ${gas.reason}` } };
+  try {
+    nonce = await c.provider.getTransactionCount(c.relayer.address, 'pending');
+    const fees = freshFees(await c.provider.getFeeData(), c.limits);
+    const { chainId } = await c.provider.getNetwork();
+    const { capped: _capped, ...feeFields } = fees;
+    const tx = Transaction.from({
+      ...(request.to ? { to: await resolveAddress(request.to) } : {}),
+      data: request.data ?? '0x',
+      value: 0n,
+      nonce,
+      gasLimit: gas.gasLimit,
+      chainId,
+      ...('gasPrice' in feeFields ? { type: 0, gasPrice: feeFields.gasPrice } : { type: 2, ...feeFields }),
+    });
+    return { ok: true, rawTx: await c.relayer.signTransaction(tx) };
+  } catch {
+    return { ok: false, state: { state: 'pending', reason: 'could not prepare the relayer transaction' } };
+  }
+}
+
+/** The most a signed transaction can cost its sender: what a node checks the balance against. */
+export function upfrontCost(rawTx: string): bigint {
+  const tx = Transaction.from(rawTx);
+  return tx.gasLimit * (tx.maxFeePerGas ?? tx.gasPrice ?? 0n) + tx.value;
+}
+
+type Resigned = { ok: true; rawTx: string } | { ok: false; reason: string };
+
+/** The same call at the same nonce, signed again with what the refusal asks: fresh fees, or a fresh gas estimate. */
+async function resign(c: SubmitChain, rawTx: string, refusal: BroadcastRefusal, flow: RelayerFlowName): Promise<Resigned> {
+  const old = Transaction.from(rawTx);
+  if (refusal.class === 'intrinsic-gas') {
+    // A fresh estimate, and at least what the node said it needs, within the flow's ceiling.
+    const named = refusal.minimum?.field === 'gas' ? refusal.minimum.gas : 0n;
+    const estimate = await c.provider.estimateGas({ from: c.relayer.address, to: old.to, data: old.data });
+    const gas = gasLimitFor(estimate > named ? estimate : named, flow);
+    if (!gas.ok) return { ok: false, reason: gas.reason };
+    if (gas.gasLimit <= old.gasLimit) return { ok: false, reason: `the node refused ${old.gasLimit} gas, and a fresh estimate asks no more` };
+    const tx = old.clone();
+    tx.signature = null;
+    tx.gasLimit = gas.gasLimit;
+    return { ok: true, rawTx: await c.relayer.signTransaction(tx) };
+  }
+  // Underpriced: at least what the node suggests now (the chain's minimum tip and any minimum the
+  // refusal named included), and a quarter above the refused fees, so it also replaces a copy a
+  // node may hold; never above the cap.
+  const fresh = freshFees(await c.provider.getFeeData(), c.limits, refusal.minimum?.field === 'gas' ? undefined : refusal.minimum);
+  const asFeeData = 'gasPrice' in fresh ? { gasPrice: fresh.gasPrice, maxFeePerGas: null, maxPriorityFeePerGas: null } : { ...fresh, gasPrice: null };
+  const bumped = bumpedReplacement(rawTx, asFeeData, c.limits.maxFeePerGas);
+  if (!bumped.ok) return { ok: false, reason: bumped.reason };
+  return { ok: true, rawTx: await c.relayer.signTransaction(bumped.tx) };
+}
+
+/**
+ * Broadcasts the recorded transaction `tx` and answers by what the node said. A refusal that asks
+ * for other fees or gas is re-signed at the same nonce, recorded in place of `tx`, and broadcast
+ * once more (never in a loop: the next job step looks again).
+ */
+export async function broadcastRecorded(c: SubmitChain, tx: { txId: string; rawTx: string }, ctx: AdvanceContext, flow: RelayerFlowName, mayResign = true): Promise<TransferState> {
+  try {
+    await c.provider.broadcastTransaction(tx.rawTx);
+    return { state: 'submitted', txId: tx.txId };
+  } catch (err) {
+    const refusal = classifyBroadcastError(err);
+    c.onRefusal?.({ chain: c.caip2 ?? '', relayer: c.relayer.address, refusal });
+    switch (refusal.class) {
+      case 'known':
+        return { state: 'submitted', txId: tx.txId };
+      case 'nonce-used':
+        // Mined already, or another transaction took the nonce: the next step reads the chain.
+        return { state: 'pending', txId: tx.txId, reason: `the node says the nonce is used (${refusal.message}); following the chain` };
+      case 'insufficient-funds':
+        c.funds?.refused(upfrontCost(tx.rawTx));
+        return { state: 'failed', txId: tx.txId, reason: `the relayer cannot pay for the transaction, nothing was sent (${refusal.message}); top it up` };
+      case 'underpriced':
+      case 'intrinsic-gas': {
+        if (!mayResign) return { state: 'pending', txId: tx.txId, reason: `refused again (${refusal.message})` };
+        let next: Resigned;
+        try {
+          next = await resign(c, tx.rawTx, refusal, flow);
+        } catch {
+          return { state: 'pending', txId: tx.txId, reason: `refused (${refusal.message}); could not re-sign it` };
+        }
+        if (!next.ok) return { state: 'pending', txId: tx.txId, reason: `refused (${refusal.message}); not re-signed: ${next.reason}` };
+        const signed = Transaction.from(next.rawTx);
+        const recorded = { txId: signed.hash!, rawTx: next.rawTx };
+        if (!(await ctx.record(recorded, tx.txId))) return { state: 'pending', txId: tx.txId, reason: 'not re-signed: the payment changed meanwhile' };
+        return broadcastRecorded(c, recorded, ctx, flow, false);
+      }
+      default:
+        return { state: 'pending', txId: tx.txId, reason: `broadcast refused or lost (${refusal.message}); trying again later` };
+    }
+  }
+}
