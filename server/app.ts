@@ -83,6 +83,8 @@ export interface AppDeps {
   collectDataSecret?: string;
   /** Requests per authenticated client; absent: no limit. */
   rateLimiter?: RateLimiter;
+  /** Test events per endpoint and redeliveries per partner, in the API and the dashboard alike (see redeliver.ts); absent: not limited. */
+  webhookRequestLimits?: { testEvents: RateLimiter; redeliveries: RateLimiter };
   /**
    * Requests that have not proven a key (none, malformed, unknown to this process, refused),
    * per client address, counted before their key costs a database read; absent: no limit.
@@ -235,6 +237,7 @@ export function createApp(given: AppDeps): Express {
         ...(deps.onJobsWritten ? { onJobsWritten: deps.onJobsWritten } : {}),
         ...(deps.metrics ? { metrics: deps.metrics } : {}),
         webhookEndpoints: deps.webhookEndpoints,
+        ...(deps.webhookRequestLimits ? { webhookRequestLimits: deps.webhookRequestLimits } : {}),
         ...(deps.explorerTxUrls ? { explorerTxUrls: deps.explorerTxUrls } : {}),
         ...(deps.feeBudget ? { feeBudget: deps.feeBudget } : {}),
       }),

@@ -1,4 +1,4 @@
-// Long because: every setting is read and checked here, so a bad value stops the start naming its key (parts split out: config-values, config-webhooks, config-metrics, config-explorers, config-chain-fees).
+// Long because: every setting is read and checked here, so a bad value stops the start naming its key (parts split out: config-values, config-webhooks, config-metrics, config-explorers, config-chain-fees, config-jobs).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AssetConfig } from './domain/assets.ts';
@@ -8,13 +8,14 @@ import { parseWebhookConfig, type WebhookConfig } from './config-webhooks.ts';
 import { parseMetricsConfig, type MetricsConfig } from './config-metrics.ts';
 import { parseExplorerConfig, type ExplorerConfig } from './config-explorers.ts';
 import { parseChainFeeConfig, type ChainFeeConfig } from './config-chain-fees.ts';
+import { parseJobsConfig, type JobsConfig } from './config-jobs.ts';
 
 /**
  * Configuration, read once at start from the environment. Every key is checked here; a bad
  * value stops the process with a message naming the key, rather than failing at the first
  * request that needs it.
  */
-export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig, ChainFeeConfig {
+export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig, ChainFeeConfig, JobsConfig {
   mode: 'sandbox' | 'production';
   port: number;
   host: string;
@@ -243,8 +244,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if ('problem' in explorers) throw new ConfigError(explorers.problem);
   const fees = parseChainFeeConfig(env);
   if ('problem' in fees) throw new ConfigError(fees.problem);
+  const jobs = parseJobsConfig(env);
+  if ('problem' in jobs) throw new ConfigError(jobs.problem);
   return {
     ...fees,
+    ...jobs,
     ...webhooks,
     ...metrics,
     ...explorers,

@@ -12,6 +12,8 @@ import { newPayment } from '../server/domain/payments/create-payment.ts';
 import { createManualClock, systemClock } from '../server/ports/clock.ts';
 import type { QueuePort } from '../server/ports/queue.ts';
 import type { StoragePort } from '../server/ports/storage/index.ts';
+import { endpointOf } from '../adapters/storage/conformance/payment-fixtures.ts';
+import { deliveryJob, newDeliveryId } from '../server/domain/webhooks/events.ts';
 
 const backends = await storageBackends();
 const bullmq = await redisAvailable();
@@ -20,7 +22,10 @@ if (bullmq) queues.push({ name: 'bullmq', make: (prefix) => createBullmqQueue({ 
 // BullMQ runs against PostgreSQL only: PGlite is one process's database, the embedded mode's.
 const cases = backends.flatMap((b) => queues.filter((q) => q.name === 'inline' || b.name === 'postgresql').map((q) => ({ backend: b, queue: q, label: `${b.name} + ${q.name}` })));
 
-/** An old idempotency key, an expired unchosen quote and a fresh key and live quote, at `now`. */
+/**
+ * An old idempotency key, an expired unchosen quote, a settled webhook delivery past the 30-day
+ * retention, and a fresh key, live quote and recent delivery, at `now`.
+ */
 async function seed(storage: StoragePort, now: number) {
   const partner = { id: newId('partner'), name: 'P', defaultVersion: '2026-02-18', createdAt: new Date(now) };
   await storage.partners.create(partner);
@@ -50,13 +55,41 @@ async function seed(storage: StoragePort, now: number) {
   await storage.quotes.save([expired, live]);
   await storage.idempotency.claim(partner.id, 'old', 'h', new Date(now - IDEMPOTENCY_WINDOW_MS - 60_000), 60_000);
   await storage.idempotency.claim(partner.id, 'fresh', 'h', new Date(now - IDEMPOTENCY_WINDOW_MS + 60_000), 60_000);
+  const endpoint = endpointOf(partner.id, {}, now);
+  await storage.webhooks.createEndpoint(endpoint);
+  const event = (await storage.payments.events(pay.id))[0]!;
+  const delivery = (at: number) => {
+    const d = {
+      id: newDeliveryId(at),
+      endpointId: endpoint.id,
+      partnerId: partner.id,
+      eventId: event.id,
+      eventType: event.type,
+      body: '{}',
+      createdAt: new Date(at),
+      traceId: null,
+    };
+    return d;
+  };
+  const [oldDelivery, freshDelivery] = [delivery(now - 31 * 86_400_000), delivery(now - 60_000)];
+  for (const d of [oldDelivery, freshDelivery]) {
+    await storage.webhooks.createDelivery(d, deliveryJob(d));
+    await storage.webhooks.recordAttempt(d.id, { attempt: 1, at: d.createdAt, statusCode: 200, durationMs: 1, error: null }, { status: 'delivered', nextAttemptAt: null });
+  }
   return {
-    /** What is left: [old key, fresh key, expired quote, live quote]; a purged key claims anew. */
+    /** What is left: [old key, fresh key, expired quote, live quote, old delivery, fresh delivery]; a purged key claims anew. */
     async left() {
       const key = async (k: string) => (await storage.idempotency.claim(partner.id, k, 'h', new Date(now), 60_000)).kind !== 'claimed';
       const [oldKey, freshKey] = [await key('old'), await key('fresh')];
       if (!oldKey) await storage.idempotency.release(partner.id, 'old');
-      return [oldKey, freshKey, (await storage.quotes.get(pay.id, expired.optionId)) !== null, (await storage.quotes.get(pay.id, live.optionId)) !== null];
+      return [
+        oldKey,
+        freshKey,
+        (await storage.quotes.get(pay.id, expired.optionId)) !== null,
+        (await storage.quotes.get(pay.id, live.optionId)) !== null,
+        (await storage.webhooks.getDelivery(oldDelivery.id)) !== null,
+        (await storage.webhooks.getDelivery(freshDelivery.id)) !== null,
+      ];
     },
   };
 }
@@ -88,7 +121,7 @@ describe.each(cases)('maintenance job on $label', ({ backend, queue }) => {
     if (queue.name === 'bullmq') await deleteKeysWithPrefix(redisUrl, prefix);
   });
 
-  it('purges expired quotes and idempotency keys past 24 h without being asked, and again later', async () => {
+  it('purges expired quotes, idempotency keys past 24 h and settled webhook deliveries past 30 days without being asked, and again later', async () => {
     const first = await seed(storage, Date.now());
     // Two processes with workers, as in production (only one copy of the job exists).
     const processes = queue.name === 'bullmq' ? 2 : 1;
@@ -105,12 +138,12 @@ describe.each(cases)('maintenance job on $label', ({ backend, queue }) => {
         }),
       );
     }
-    expect(await eventually(async () => (await first.left()).join() === [false, true, false, true].join())).toBe(true);
+    expect(await eventually(async () => (await first.left()).join() === [false, true, false, true, false, true].join())).toBe(true);
     const job = await storage.jobs.get(MAINTENANCE_JOB_ID);
     expect(job).toMatchObject({ type: 'maintenance.purge', completedAt: null, attempts: 0 });
     // Nobody calls anything: the next run finds what expired since.
     const second = await seed(storage, Date.now());
-    expect(await eventually(async () => (await second.left()).join() === [false, true, false, true].join())).toBe(true);
+    expect(await eventually(async () => (await second.left()).join() === [false, true, false, true, false, true].join())).toBe(true);
   }, 40_000);
 });
 

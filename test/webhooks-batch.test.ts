@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storageBackends } from './helpers/backends.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -11,6 +11,8 @@ import { createWebhookDeliverer } from '../server/domain/webhooks/deliver.ts';
 import { createWebhookFetch } from '../server/domain/webhooks/fetcher.ts';
 import { guardedFetchFactory } from '../server/composition/webhooks.ts';
 import type { StoragePort } from '../server/ports/storage/index.ts';
+import type { TestStorage } from './helpers/backends.ts';
+import { waitFor } from './helpers/wait-for.ts';
 
 const backends = await storageBackends();
 
@@ -40,14 +42,45 @@ async function holdingReceiver(holdMs: number, status: (n: number) => number = (
   };
 }
 
+/** A receiver that accepts connections and never answers (a tarpit), counting those open at once. */
+async function tarpit() {
+  let connections = 0;
+  let open = 0;
+  let maxOpen = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    connections++;
+    maxOpen = Math.max(maxOpen, ++open);
+    sockets.add(socket);
+    socket.on('close', () => {
+      open--;
+      sockets.delete(socket);
+    });
+    socket.resume();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    connections: () => connections,
+    open: () => open,
+    maxOpen: () => maxOpen,
+    resetMax: () => void (maxOpen = open),
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    stop: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
 /**
  * The batch job the dispatcher writes (one per endpoint per unit): each delivery sent once, at
  * most the endpoint's cap at a time; a failure goes on as a fixed-id retry job; a run again after
- * a crash sends nothing settled; what the time budget leaves goes on as a job of its own.
+ * a crash sends nothing settled; what the time budget leaves, the job sends when it runs again.
  */
 describe.each(backends)('webhook batch delivery on $name', (backend) => {
   let t: TestApp;
-  let storage: StoragePort;
+  let storage: TestStorage;
   let dispose: () => Promise<void>;
   const clock = createManualClock(Date.now());
   beforeAll(async () => {
@@ -61,32 +94,38 @@ describe.each(backends)('webhook batch delivery on $name', (backend) => {
     await dispose?.();
   });
 
-  const deliverer = (cap: number, batchBudgetMs?: number, store: StoragePort = storage) =>
+  const deliverer = (cap: number, batchBudgetMs?: number, store: StoragePort = storage, more: { perPartner?: number; timeoutMs?: number } = {}) =>
     createWebhookDeliverer({
       storage: store,
       clock,
       logger: silentLogger,
       fetch: createWebhookFetch(guardedFetchFactory, { allowLoopback: true }),
       allowLoopbackEndpoints: true,
-      timeoutMs: 2000,
+      timeoutMs: more.timeoutMs ?? 2000,
       maxInFlightPerEndpoint: cap,
+      ...(more.perPartner !== undefined ? { maxInFlightPerPartner: more.perPartner } : {}),
       ...(batchBudgetMs !== undefined ? { batchBudgetMs } : {}),
     });
 
-  /** `n` payment events to one endpoint at `url`, dispatched: answers the batch job and the delivery ids in order. */
-  async function dispatchedBatch(url: string, n: number) {
+  /** `n` payment events to each of one partner's endpoints at `urls`, dispatched: answers each endpoint's batch job and delivery ids in order. */
+  async function dispatchedBatches(urls: string[], n: number) {
     const partner = await t.newPartner();
-    const ep = await t.call('POST', '/v1/webhook-endpoints', { key: partner.key, body: { url, enabledEvents: ['payment.created'] } });
+    const eps: string[] = [];
+    for (const url of urls) eps.push((await t.call('POST', '/v1/webhook-endpoints', { key: partner.key, body: { url, enabledEvents: ['payment.created'] } })).body.endpoint.id);
     const merchant = await payableMerchant(t, partner.key);
     for (let i = 0; i < n; i++) await createPayment(t, partner.key, merchant);
     await createWebhookDispatcher({ storage, clock, logger: silentLogger }).runOnce();
-    const jobs = (await storage.jobs.claimUnrelayed(1000, new Date(clock.now()))).filter((j) => j.payload.endpointId === ep.body.endpoint.id);
-    expect(jobs).toHaveLength(1);
-    const job = { id: jobs[0]!.id, type: jobs[0]!.type, payload: jobs[0]!.payload, runAt: jobs[0]!.runAt };
-    const ids = job.payload.deliveryIds as string[];
-    expect(ids).toHaveLength(n);
-    return { job, ids, endpointId: ep.body.endpoint.id as string };
+    const claimed = await storage.jobs.claimUnrelayed(1000, new Date(clock.now()));
+    return eps.map((endpointId) => {
+      const jobs = claimed.filter((j) => j.payload.endpointId === endpointId);
+      expect(jobs).toHaveLength(1);
+      const job = { id: jobs[0]!.id, type: jobs[0]!.type, payload: jobs[0]!.payload, runAt: jobs[0]!.runAt };
+      const ids = job.payload.deliveryIds as string[];
+      expect(ids).toHaveLength(n);
+      return { job, ids, endpointId };
+    });
   }
+  const dispatchedBatch = async (url: string, n: number) => (await dispatchedBatches([url], n))[0]!;
 
   it('sends each delivery once, at most the cap at a time, records every 2xx, and hands a failure on as its retry job; a second run sends nothing more', async () => {
     const rx = await holdingReceiver(40, (n) => (n === 1 ? 500 : 200));
@@ -135,20 +174,85 @@ describe.each(backends)('webhook batch delivery on $name', (backend) => {
     await rx.stop();
   });
 
-  it('starts nothing after its time budget and hands the rest on as one job, which delivers it', async () => {
+  it('starts nothing after its time budget and runs again for the rest (its slot given back meanwhile), which delivers it', async () => {
     const rx = await holdingReceiver(150);
-    const { job, ids, endpointId } = await dispatchedBatch(rx.url, 5);
-    expect(await deliverer(1, 200)(job)).toBeUndefined();
+    const { job, ids } = await dispatchedBatch(rx.url, 5);
+    expect(await deliverer(1, 200)(job)).toEqual({ retryAt: new Date(clock.now()) });
     const sent = rx.ids.length;
     expect(sent).toBeGreaterThanOrEqual(1);
     expect(sent).toBeLessThan(5);
-    const rest = ids.slice(sent);
-    const next = await storage.jobs.get(`job_whb_${rest[0]}`);
-    expect(next).toMatchObject({ type: 'webhook.deliver', payload: { endpointId, deliveryIds: rest }, completedAt: null });
-    expect(await deliverer(1)({ id: next!.id, type: next!.type, payload: next!.payload, runAt: next!.runAt })).toBeUndefined();
+    // The same job again: what was delivered is skipped, the rest sent.
+    expect(await deliverer(1)(job)).toBeUndefined();
     expect(rx.ids).toHaveLength(5);
     expect(new Set(rx.ids).size).toBe(5);
     for (const id of ids) expect((await storage.webhooks.getDelivery(id))!.status).toBe('delivered');
     await rx.stop();
+  });
+
+  it.runIf(backend.name === 'postgresql')(
+    'pipelines: the endpoint gets its next deliveries as soon as a slot frees, while earlier outcomes still wait to be recorded; none counts before its record',
+    async () => {
+      const rx = await holdingReceiver(5);
+      const { job, ids } = await dispatchedBatch(rx.url, 12);
+      // Outcomes cannot be recorded while the attempts table is locked against writes (reads go on).
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((r) => (locked = r));
+      const holder = storage.db.transaction(async (tx) => {
+        await tx.query('LOCK TABLE webhook_attempts IN SHARE MODE');
+        locked();
+        await released;
+      });
+      await isLocked;
+      let finished = false;
+      const run = deliverer(2)(job).then((out) => {
+        finished = true;
+        return out;
+      });
+      try {
+        await waitFor('every delivery to be sent while no outcome could be recorded', () => rx.ids.length === 12, 20_000);
+        expect(rx.maxOpen()).toBeLessThanOrEqual(2);
+        expect(finished).toBe(false);
+        for (const id of ids) expect((await storage.webhooks.getDelivery(id))!.status).toBe('pending');
+      } finally {
+        release();
+        await holder;
+      }
+      expect(await run).toBeUndefined();
+      expect(new Set(rx.ids).size).toBe(12);
+      for (const id of ids) expect((await storage.webhooks.getDelivery(id))!.status).toBe('delivered');
+      await rx.stop();
+    },
+  );
+
+  it('holds a partner to its in-flight cap over all its endpoints, each endpoint to its own', async () => {
+    const rx = await holdingReceiver(60);
+    const [a, b] = await dispatchedBatches([`${rx.url}/a`, `${rx.url}/b`], 6);
+    const h = deliverer(4, undefined, storage, { perPartner: 3 });
+    expect(await Promise.all([h(a!.job), h(b!.job)])).toEqual([undefined, undefined]);
+    expect(rx.ids).toHaveLength(12);
+    expect(rx.maxOpen()).toBe(3);
+    for (const id of [...a!.ids, ...b!.ids]) expect((await storage.webhooks.getDelivery(id))!.status).toBe('delivered');
+    await rx.stop();
+  });
+
+  it('backs off a slow endpoint: after a timeout one attempt at a time, and the batch gives its slot back instead of waiting', async () => {
+    const pit = await tarpit();
+    const { job, ids } = await dispatchedBatch(pit.url, 6);
+    const h = deliverer(4, undefined, storage, { timeoutMs: 300 });
+    // Four at once, all timed out: the endpoint is slow, and the batch gives its slot back for the rest.
+    expect(await h(job)).toMatchObject({ retryAt: expect.any(Date) });
+    expect(pit.connections()).toBe(4);
+    const attempted = async () => (await Promise.all(ids.map((id) => storage.webhooks.getDelivery(id)))).filter((d) => d!.attemptCount === 1 && d!.status === 'pending').length;
+    expect(await attempted()).toBe(4);
+    // Run again (as the queue does at retryAt): one at a time while it stays slow, and back later again.
+    await waitFor('the tarpit to see the earlier sockets closed', () => pit.open() === 0);
+    pit.resetMax();
+    expect(await h(job)).toMatchObject({ retryAt: expect.any(Date) });
+    expect(pit.maxOpen()).toBe(1);
+    expect(pit.connections()).toBe(5);
+    expect(await attempted()).toBe(5);
+    await pit.stop();
   });
 });

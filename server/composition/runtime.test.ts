@@ -112,7 +112,7 @@ describe('openRuntime', () => {
         };
         expect(settings(worker)).toEqual(settings(api));
         expect(settings(worker)).toEqual({
-          delivery: { allowLoopbackEndpoints: true, ownPort: 4999, schedule: [0, 2000, 5000] },
+          delivery: { allowLoopbackEndpoints: true, ownPort: 4999, schedule: [0, 2000, 5000], maxInFlightPerPartner: 16 },
           endpoints: { allowLoopback: true, ownPort: 4999 },
         });
       } finally {

@@ -8,7 +8,9 @@ import { createServiceAccountChecks } from '../domain/service-accounts.ts';
 import { createReadiness } from '../http/readiness.ts';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../jobs/webhook-dispatcher.ts';
 import { firstStart } from '../first-start.ts';
-import { buildJobHandlers } from '../jobs/handlers.ts';
+import { buildJobHandlers, JOB_POOL_RULES } from '../jobs/handlers.ts';
+import { planJobPools } from '../jobs/pools.ts';
+import { formatChainId, parseAssetId } from '../domain/caip.ts';
 import { startJobs, type RunningJobs } from '../jobs/start-jobs.ts';
 import { createChainRegistry, type ChainRegistry } from '../ports/chains.ts';
 import { systemClock } from '../ports/clock.ts';
@@ -24,6 +26,7 @@ import { openPaymentChanges, openQueue, openRateLimiter } from './services.ts';
 import { openDashboard } from './dashboard.ts';
 import { openConfiguredStorage } from './storage.ts';
 import { webhookSettings, type WebhookSettings } from './webhooks.ts';
+import { DELIVERY_REQUEST_LIMITS } from '../domain/webhooks/redeliver.ts';
 import { createPrometheusMetrics } from '../../adapters/metrics/prometheus/index.ts';
 import type { MetricsPort } from '../ports/metrics.ts';
 import { collectScrapeGauges } from './metrics.ts';
@@ -71,12 +74,9 @@ export interface Runtime {
    * the server's close does not wait for them. `close()` does it too.
    */
   wakeWaiters(): Promise<void>;
-  /** Stops and closes everything opened, in order: payment changes (wakes long-polls) → webhooks → jobs → queue → limiters → storage → chains. Safe to call twice. */
+  /** Stops and closes everything opened, in order: payment changes (wakes long-polls) → webhooks → jobs → queue → limiters → dashboard → storage → chains. Safe to call twice. */
   close(): Promise<void>;
 }
-
-/** Job concurrency per role: an API process leaves room for requests; a worker has nothing else to do but is sized for a small box. */
-const CONCURRENCY: Record<RuntimeRole, number> = { api: 16, worker: 4 };
 
 /** Runs `fn` once; later calls answer the first call's promise. */
 function once(fn: () => Promise<void>): () => Promise<void> {
@@ -94,14 +94,28 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
   const { role, logger } = opts;
   // Closers in opening order; close() runs them in the reverse of a fixed order below.
   const closers: Partial<
-    Record<'webhooks' | 'jobs' | 'rateLimiter' | 'unauthenticatedLimiter' | 'dashboard' | 'paymentChanges' | 'storage' | 'chains' | 'queue', () => Promise<void>>
+    Record<
+      'webhooks' | 'jobs' | 'rateLimiter' | 'unauthenticatedLimiter' | 'webhookRequestLimits' | 'dashboard' | 'paymentChanges' | 'storage' | 'chains' | 'queue',
+      () => Promise<void>
+    >
   > = {};
   const closeAll = once(async () => {
     // Long-polls are woken first (they answer with the payment as it is; the API process has
     // stopped accepting before), dispatching stops before jobs (it writes delivery jobs), jobs
     // before storage (handlers in flight write to it), storage before chains (a handler may still
     // be reading a chain).
-    for (const name of ['paymentChanges', 'webhooks', 'jobs', 'queue', 'rateLimiter', 'unauthenticatedLimiter', 'dashboard', 'storage', 'chains'] as const) {
+    for (const name of [
+      'paymentChanges',
+      'webhooks',
+      'jobs',
+      'queue',
+      'rateLimiter',
+      'unauthenticatedLimiter',
+      'webhookRequestLimits',
+      'dashboard',
+      'storage',
+      'chains',
+    ] as const) {
       const close = closers[name];
       if (!close) continue;
       try {
@@ -128,14 +142,23 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       clearInterval(balanceWatch);
       return chains.close();
     });
-    const assets = createAssetRegistry([...config.assets, ...chains.assets]);
+    const assetConfigs = [...config.assets, ...chains.assets];
+    const assets = createAssetRegistry(assetConfigs);
     collectScrapeGauges(metrics, { storage, clock: systemClock, serviceAccounts });
     const chainRegistry = createChainRegistry(chains.ports);
 
-    const queue = openQueue(config, role, logger);
+    // A settlement pool per chain the deployment's assets are on: the same in every process of it
+    // (production assets come from the configuration alone), as BullMQ's queue per pool needs.
+    const payChains = [...new Set(assetConfigs.map((a) => parseAssetId(a.id)).flatMap((id) => (id ? [formatChainId(id.chain)] : [])))].sort();
+    const pools = planJobPools(JOB_POOL_RULES, payChains, config.jobSlots);
+    const queue = openQueue(config, role, logger, pools.names);
     // Until jobs own it (startJobs closes the queue on stop), the queue is closed on its own.
     closers.queue = once(() => queue.close());
-    const settings = webhookSettings({ allowLoopback: config.webhookAllowLoopback, ownPort: config.port, delivery: { schedule: config.webhookRetryScheduleMs } });
+    const settings = webhookSettings({
+      allowLoopback: config.webhookAllowLoopback,
+      ownPort: config.port,
+      delivery: { schedule: config.webhookRetryScheduleMs, maxInFlightPerPartner: config.webhookPartnerInFlight },
+    });
 
     // Work committed by a handler or a request is handed on at once: to the relay (outbox jobs)
     // and to the dispatcher (payment events for webhooks). Set once both exist.
@@ -157,9 +180,9 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       clock: systemClock,
       logger,
       runWorker: role === 'worker' || config.jobWorkers,
-      // Several slots, so one slow webhook receiver (capped per endpoint) cannot hold up other jobs.
-      concurrency: CONCURRENCY[role],
-      maintenance: { storage },
+      // Settlement (per chain), expiry, webhooks and the rest each on slots of their own.
+      pools,
+      maintenance: { storage, webhookDeliveryRetentionMs: config.webhookDeliveryRetentionDays * 86_400_000 },
       metrics,
     });
     closers.jobs = once(async () => {
@@ -200,6 +223,10 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
     // Its own buckets (per address, not per key) and its own bound.
     const unauthenticatedLimiter = await openRateLimiter(config, config.unauthenticatedRateLimit, 'ratelimit-unauthenticated', logger);
     if (unauthenticatedLimiter) closers.unauthenticatedLimiter = once(() => unauthenticatedLimiter.close());
+    // Test events and redeliveries, in the API and the dashboard alike; shared across processes with Redis.
+    const testEvents = (await openRateLimiter(config, DELIVERY_REQUEST_LIMITS.testEvents, 'webhook-test-events', logger))!;
+    const redeliveries = (await openRateLimiter(config, DELIVERY_REQUEST_LIMITS.redeliveries, 'webhook-redeliveries', logger))!;
+    closers.webhookRequestLimits = once(async () => void (await Promise.all([testEvents.close(), redeliveries.close()])));
     const dashboard = await openDashboard(config, logger);
     if (dashboard) closers.dashboard = once(() => dashboard.close());
     const paymentChanges = await openPaymentChanges(storage, logger);
@@ -223,6 +250,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       ...(chains.routes ? { extraRoutes: chains.routes } : {}),
       ...(config.logoChecks ? { checkLogo: createLogoChecker() } : {}),
       webhookEndpoints: settings.endpoints,
+      webhookRequestLimits: { testEvents, redeliveries },
       ...(config.collectDataSecret ? { collectDataSecret: config.collectDataSecret } : {}),
       ...(rateLimiter ? { rateLimiter } : {}),
       ...(unauthenticatedLimiter ? { unauthenticatedLimiter } : {}),

@@ -15,12 +15,13 @@ import type { openConfiguredStorage } from './storage.ts';
 /**
  * Redis makes the queue durable and shareable with `npm run worker` processes; without it the
  * inline queue runs jobs in the API process, and the outbox keeps them across restarts. A worker
- * always has Redis (its configuration is refused otherwise: see `assertWorkerConfig`).
+ * always has Redis (its configuration is refused otherwise: see `assertWorkerConfig`). `pools`:
+ * the job pools' names (server/jobs/pools.ts).
  */
-export function openQueue(config: Pick<AppConfig, 'redisUrl' | 'queueLockS'>, role: 'api' | 'worker', logger: Logger): QueuePort {
-  if (config.redisUrl) return createBullmqQueue({ redisUrl: config.redisUrl, lockMs: config.queueLockS * 1000, logger });
+export function openQueue(config: Pick<AppConfig, 'redisUrl' | 'queueLockS'>, role: 'api' | 'worker', logger: Logger, pools: readonly string[] = []): QueuePort {
+  if (config.redisUrl) return createBullmqQueue({ redisUrl: config.redisUrl, lockMs: config.queueLockS * 1000, logger, pools });
   if (role === 'worker') throw new Error('a worker needs REDIS_URL');
-  return createInlineQueue({ clock: systemClock, logger });
+  return createInlineQueue({ clock: systemClock, logger, pools });
 }
 
 /** None when limits are off; with Redis, API processes share one count per client, so the limit holds behind a balancer. */

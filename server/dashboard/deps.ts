@@ -36,6 +36,8 @@ export interface DashboardDeps extends DashboardOptions {
   webhookEndpoints: EndpointUrlPolicy;
   /** Called after jobs were written (a refund's, a test event, a redelivery), so the relay hands them on at once. */
   onJobsWritten?: () => void;
+  /** Test events per endpoint and redeliveries per partner: the API's limits (see redeliver.ts). */
+  webhookRequestLimits?: { testEvents: RateLimiter; redeliveries: RateLimiter };
   /** EXPLORER_TX_URLS: CAIP-2 chain id → explorer URL with `{txId}`; a payment's transaction links there. */
   explorerTxUrls?: Readonly<Record<string, string>>;
   /** The fee budgets in force: the settings page shows the partner's spending against them. */

@@ -157,7 +157,12 @@ export function webhookRoutes(deps: DashboardDeps): Router {
     }),
   );
 
-  const delivery = { storage: deps.storage, clock: deps.clock, ...(deps.onJobsWritten ? { onJobsWritten: deps.onJobsWritten } : {}) };
+  const delivery = {
+    storage: deps.storage,
+    clock: deps.clock,
+    ...(deps.onJobsWritten ? { onJobsWritten: deps.onJobsWritten } : {}),
+    ...(deps.webhookRequestLimits ? { requestLimits: deps.webhookRequestLimits } : {}),
+  };
   router.post(
     '/dashboard/webhooks/:id/test',
     requirePermission('webhooks:write'),

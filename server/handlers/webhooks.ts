@@ -1,5 +1,6 @@
 import type { Clock } from '../ports/clock.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
+import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../domain/webhooks/records.ts';
 import { partnerOf } from '../http/context.ts';
 import type { OperationHandlers } from '../http/operations.ts';
@@ -26,6 +27,8 @@ export interface WebhookHandlerDeps {
   webhookEndpoints: EndpointUrlPolicy;
   /** Called after a delivery job was written, so the relay hands it on at once. */
   onJobsWritten?: () => void;
+  /** Test events per endpoint and redeliveries per partner (see redeliver.ts); absent: not limited. */
+  webhookRequestLimits?: { testEvents: RateLimiter; redeliveries: RateLimiter };
 }
 
 type WebhookOps =
@@ -84,7 +87,12 @@ export function shownError(error: string | null): string | null {
 export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandlers, WebhookOps> {
   const { clock } = deps;
   const endpoints: WebhookEndpointDeps = { storage: deps.storage, clock, endpointPolicy: deps.webhookEndpoints };
-  const deliveries: WebhookDeliveryDeps = deps;
+  const deliveries: WebhookDeliveryDeps = {
+    storage: deps.storage,
+    clock,
+    ...(deps.onJobsWritten ? { onJobsWritten: deps.onJobsWritten } : {}),
+    ...(deps.webhookRequestLimits ? { requestLimits: deps.webhookRequestLimits } : {}),
+  };
   const accepted = (d: WebhookDeliveryRecord) => ({ status: 202 as const, body: { delivery: deliveryView(d) } });
 
   return {

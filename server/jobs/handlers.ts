@@ -1,6 +1,6 @@
 import type { AssetRegistry } from '../domain/assets.ts';
 import { EXPIRE_JOB_TYPE, runExpiry } from '../domain/payments/expiry-job.ts';
-import { ADVANCE_JOB_TYPE, advanceAttempt } from '../domain/payments/settle-attempt.ts';
+import { ADVANCE_JOB_TYPE, advanceAttempt, chainOfAdvanceJob } from '../domain/payments/settle-attempt.ts';
 import type { ChainRegistry } from '../ports/chains.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { JobHandler } from '../ports/queue.ts';
@@ -8,6 +8,8 @@ import type { StoragePort } from '../ports/storage/index.ts';
 import type { Logger } from '../ports/logger.ts';
 import { webhookDeliveryJob, type WebhookJobOptions } from '../domain/webhooks/job.ts';
 import type { MetricsPort } from '../ports/metrics.ts';
+import type { JobPoolRule } from './pools.ts';
+import { MAINTENANCE_JOB_TYPE } from './maintenance.ts';
 
 /** What job handlers may use; later capabilities add their chain and webhook ports here. */
 export interface JobHandlerDeps {
@@ -47,3 +49,15 @@ export function buildJobHandlers(deps: JobHandlerDeps): Record<string, JobHandle
     'webhook.deliver': webhookDeliveryJob(deps),
   };
 }
+
+/**
+ * The pool each job type runs in (see pools.ts): settlement per chain, expiry, webhooks, or the
+ * default. A new job type declares its pool here (a settlement job names its chain in its
+ * payload, read by `chainOf`); handlers.test.ts fails for a type without a rule.
+ */
+export const JOB_POOL_RULES: Record<string, JobPoolRule> = {
+  [EXPIRE_JOB_TYPE]: { kind: 'expiry' },
+  [ADVANCE_JOB_TYPE]: { kind: 'settlement', chainOf: chainOfAdvanceJob },
+  'webhook.deliver': { kind: 'webhooks' },
+  [MAINTENANCE_JOB_TYPE]: { kind: 'default' },
+};

@@ -30,9 +30,17 @@ export interface MaintenanceOptions {
   maxBatches?: number;
   /** Wait before the next run when the last one left rows behind; default 1 s. */
   catchUpMs?: number;
+  /**
+   * Settled webhook deliveries (and their attempts) are kept this long, then purged; default 30
+   * days (WEBHOOK_DELIVERY_RETENTION_DAYS). Test events and redeliveries add rows too.
+   */
+  webhookDeliveryRetentionMs?: number;
 }
 
-type PurgeDeps = { storage: Pick<StoragePort, 'quotes' | 'idempotency'>; clock: Clock; logger: Logger };
+/** How long settled webhook deliveries are kept when nothing says otherwise. */
+export const DEFAULT_DELIVERY_RETENTION_MS = 30 * 86_400_000;
+
+type PurgeDeps = { storage: Pick<StoragePort, 'quotes' | 'idempotency' | 'webhooks'>; clock: Clock; logger: Logger };
 
 /** Deletes batch after batch until one comes back short or the run's share is used up. */
 async function purge(batches: number, size: number, once: () => Promise<number>): Promise<{ deleted: number; more: boolean }> {
@@ -46,8 +54,8 @@ async function purge(batches: number, size: number, once: () => Promise<number>)
 }
 
 /**
- * The `maintenance.purge` handler: expired, unchosen quotes past the grace, and idempotency keys
- * past their window. It never throws (a throw would end a BullMQ job after its retries, and the
+ * The `maintenance.purge` handler: expired, unchosen quotes past the grace, idempotency keys past
+ * their window, and settled webhook deliveries past their retention. It never throws (a throw would end a BullMQ job after its retries, and the
  * purge with it): a failed run is logged and the next one is scheduled as usual.
  */
 export function maintenanceJob(deps: PurgeDeps, opts: MaintenanceOptions = {}): JobHandler {
@@ -55,13 +63,17 @@ export function maintenanceJob(deps: PurgeDeps, opts: MaintenanceOptions = {}): 
   const batch = opts.batch ?? 1000;
   const maxBatches = opts.maxBatches ?? 10;
   const catchUpMs = opts.catchUpMs ?? 1000;
+  const retentionMs = opts.webhookDeliveryRetentionMs ?? DEFAULT_DELIVERY_RETENTION_MS;
   return async () => {
     const now = deps.clock.now();
     try {
       const quotes = await purge(maxBatches, batch, () => deps.storage.quotes.purgeExpired(new Date(now - QUOTE_PURGE_GRACE_MS), batch));
       const keys = await purge(maxBatches, batch, () => deps.storage.idempotency.purgeCreatedBeforeBatch(new Date(now - IDEMPOTENCY_WINDOW_MS), batch));
-      if (quotes.deleted || keys.deleted) deps.logger.info({ quotes: quotes.deleted, idempotencyKeys: keys.deleted }, 'maintenance: purged');
-      return { retryAt: new Date(deps.clock.now() + (quotes.more || keys.more ? catchUpMs : intervalMs)) };
+      const deliveries = await purge(maxBatches, batch, () => deps.storage.webhooks.purgeSettledDeliveries(new Date(now - retentionMs), batch));
+      if (quotes.deleted || keys.deleted || deliveries.deleted) {
+        deps.logger.info({ quotes: quotes.deleted, idempotencyKeys: keys.deleted, webhookDeliveries: deliveries.deleted }, 'maintenance: purged');
+      }
+      return { retryAt: new Date(deps.clock.now() + (quotes.more || keys.more || deliveries.more ? catchUpMs : intervalMs)) };
     } catch (err) {
       deps.logger.warn({ err: describeError(err) }, 'maintenance: purge failed; next run as scheduled');
       return { retryAt: new Date(deps.clock.now() + intervalMs) };

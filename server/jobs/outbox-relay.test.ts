@@ -10,22 +10,27 @@ import { createOutboxRelay } from './outbox-relay.ts';
 /** A queue that records enqueues and can be told to fail them. */
 function recordingQueue() {
   const enqueued: QueuedJob[] = [];
+  const calls: number[] = [];
   let failNext = 0;
   const queue: QueuePort = {
     durable: true,
     async enqueue(job) {
+      return queue.enqueueMany([job]);
+    },
+    async enqueueMany(jobs) {
       if (failNext > 0) {
         failNext -= 1;
         throw new Error('redis is down');
       }
-      enqueued.push(job);
+      calls.push(jobs.length);
+      enqueued.push(...jobs);
     },
     async startWorker() {},
     onMemoryLost() {},
     async ping() {},
     async close() {},
   };
-  return { queue, enqueued, failNextEnqueues: (n: number) => void (failNext = n) };
+  return { queue, enqueued, calls, failNextEnqueues: (n: number) => void (failNext = n) };
 }
 
 describe('outbox relay', () => {
@@ -42,11 +47,13 @@ describe('outbox relay', () => {
   });
 
   it('relays every unrelayed job in batches, oldest first, and marks them relayed', async () => {
-    const { queue, enqueued } = recordingQueue();
+    const { queue, enqueued, calls } = recordingQueue();
     const relay = createOutboxRelay({ storage, queue, clock, logger: silentLogger, batch: 2 });
     await write(['a1', 'a2', 'a3', 'a4', 'a5']);
     expect(await relay.runOnce()).toBe(5);
     expect(enqueued.map((j) => j.id)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5']);
+    // Each claim handed over at once: not a round trip per job.
+    expect(calls).toEqual([2, 2, 1]);
     expect(enqueued[0]).toMatchObject({ type: 'noop.test', payload: { id: 'a1' } });
     expect((await storage.jobs.get('a5'))?.relayedAt).toEqual(now());
     expect(await relay.runOnce()).toBe(0);
@@ -82,6 +89,18 @@ describe('outbox relay', () => {
     expect(await relay.runOnce()).toBe(1); // runOnce still works by hand; notify after stop does nothing
   });
 
+  it('queues each job in the pool its type and payload name', async () => {
+    const { queue, enqueued } = recordingQueue();
+    const poolOf = (type: string, payload: Record<string, unknown>) => (type === 'noop.test' && payload.id === 'p1' ? 'settle.eip155-1' : 'default');
+    const relay = createOutboxRelay({ storage, queue, clock, logger: silentLogger, poolOf });
+    await write(['p1', 'p2']);
+    expect(await relay.runOnce()).toBe(2);
+    expect(enqueued.map((j) => [j.id, j.pool])).toEqual([
+      ['p1', 'settle.eip155-1'],
+      ['p2', 'default'],
+    ]);
+  });
+
   it('validates its options', () => {
     const { queue } = recordingQueue();
     expect(() => createOutboxRelay({ storage, queue, clock, logger: silentLogger, batch: 0 })).toThrow(/batch/);
@@ -98,6 +117,7 @@ describe('outbox relay against a queue that never answers', () => {
       const hung: QueuePort = {
         durable: true,
         enqueue: () => new Promise<void>(() => {}),
+        enqueueMany: () => new Promise<void>(() => {}),
         startWorker: async () => {},
         onMemoryLost: () => {},
         ping: async () => {},

@@ -1,5 +1,5 @@
 import type { Clock } from '../ports/clock.ts';
-import type { JobHandler, JobOutcome, QueuedJob, QueuePort } from '../ports/queue.ts';
+import type { JobHandler, JobOutcome, PoolConcurrency, QueuedJob, QueuePort } from '../ports/queue.ts';
 import type { JobRecord } from '../domain/jobs/records.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
 import { describeError, type Logger } from '../ports/logger.ts';
@@ -11,7 +11,10 @@ export interface JobWorkerOptions {
   handlers: Record<string, JobHandler>;
   clock: Clock;
   logger: Logger;
+  /** The default pool's slots (all jobs run there when no pools are given). */
   concurrency?: number;
+  /** Slots per pool (see pools.ts); overrides `concurrency` for the pools it names. */
+  pools?: PoolConcurrency;
 }
 
 /**
@@ -70,5 +73,5 @@ function paymentIdOf(payload: Record<string, unknown>): string | undefined {
 export async function startJobWorker(opts: JobWorkerOptions): Promise<void> {
   const wrapped: Record<string, JobHandler> = {};
   for (const [type, handler] of Object.entries(opts.handlers)) wrapped[type] = wrapJobHandler(type, handler, opts);
-  await opts.queue.startWorker(wrapped, opts.concurrency === undefined ? undefined : { concurrency: opts.concurrency });
+  await opts.queue.startWorker(wrapped, { ...(opts.concurrency === undefined ? {} : { concurrency: opts.concurrency }), ...(opts.pools ? { pools: opts.pools } : {}) });
 }

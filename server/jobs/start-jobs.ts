@@ -6,6 +6,7 @@ import { createOutboxRelay, type OutboxRelay } from './outbox-relay.ts';
 import { startJobWorker } from './run-worker.ts';
 import type { MetricsPort } from '../ports/metrics.ts';
 import { meteredHandlers } from './job-metrics.ts';
+import type { JobPoolPlan } from './pools.ts';
 import { MAINTENANCE_JOB_TYPE, maintenanceJob, scheduleMaintenance, type MaintenanceOptions } from './maintenance.ts';
 
 export interface StartJobsOptions {
@@ -16,14 +17,21 @@ export interface StartJobsOptions {
   logger: Logger;
   /** Consume jobs in this process; false for an API process whose workers run elsewhere. Default true. */
   runWorker?: boolean;
+  /** Slots of the default pool when no `pools` are given (every job then runs there). */
   concurrency?: number;
+  /**
+   * The pools jobs run in (see pools.ts): the relay queues each job in its pool and the worker
+   * runs each pool on its own slots. The queue must have been built with `pools.names`.
+   */
+  pools?: Pick<JobPoolPlan, 'concurrency' | 'poolOf'>;
   relayIntervalMs?: number;
   /**
-   * Runs the periodic maintenance job (purges of expired quotes and idempotency keys; see
+   * Runs the periodic maintenance job (purges of expired quotes, idempotency keys and settled
+   * webhook deliveries past their retention; see
    * maintenance.ts) with this storage. Every process of a deployment should pass it: the job is
    * one row whichever process writes it, and any worker may run it.
    */
-  maintenance?: MaintenanceOptions & { storage: Pick<StoragePort, 'quotes' | 'idempotency'> };
+  maintenance?: MaintenanceOptions & { storage: Pick<StoragePort, 'quotes' | 'idempotency' | 'webhooks'> };
   /** Job runs counted and timed per type, relayed jobs counted; absent: not counted. */
   metrics?: MetricsPort;
 }
@@ -65,8 +73,9 @@ export async function startJobs(opts: StartJobsOptions): Promise<RunningJobs> {
     };
   }
   if (m) await scheduleMaintenance(opts.storage, opts.clock);
-  if (opts.runWorker ?? true) await startJobWorker({ ...opts, handlers });
-  const relay = createOutboxRelay({ ...opts, ...(opts.relayIntervalMs ? { intervalMs: opts.relayIntervalMs } : {}) });
+  const { pools, ...rest } = opts;
+  if (opts.runWorker ?? true) await startJobWorker({ ...rest, handlers, ...(pools ? { pools: pools.concurrency } : {}) });
+  const relay = createOutboxRelay({ ...rest, ...(opts.relayIntervalMs ? { intervalMs: opts.relayIntervalMs } : {}), ...(pools ? { poolOf: pools.poolOf } : {}) });
   relay.start();
   // A durable queue can still come back empty (Redis restarted without persistence): jobs it was
   // handed would wait forever as "relayed". The outbox gives it every unfinished one again.

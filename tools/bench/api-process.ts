@@ -1,3 +1,4 @@
+// Long because: the one harness every process bench starts the shipped service through (its databases, keys, chains, workers and readiness probes).
 /**
  * One API process (`node server/main.ts`) as the long-poll and memory benches measure it: its own
  * PostgreSQL database and Redis database, partner and wallet keys from the keys CLI, a merchant
@@ -5,7 +6,8 @@
  * process, over JSON-RPC); sandbox mode has the chains inside the API process.
  */
 import { SERVER_V8_FLAGS } from '../../server/v8-flags.ts';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ import { sandboxAddresses } from '../../adapters/sandbox/evm/index.ts';
 import { startSandboxChainsServer, type SandboxChainsServer } from '../sandbox-chains/server.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const execFileAsync = promisify(execFile);
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -41,9 +44,13 @@ export interface ApiProcess {
    * Starts a worker (`node server/worker.ts`) on the same database, Redis and chains, with the
    * flags `npm run worker` passes, and waits until it runs; production mode only. `close` stops it.
    */
-  startWorker(): Promise<{ close(): Promise<void>; warnings(): string }>;
+  startWorker(): Promise<{ close(): Promise<void>; warnings(): string; /** Its Prometheus text (METRICS_PORT). */ metrics(): Promise<string> }>;
   /** A POST/GET with the partner key and the merchant, answering status and JSON body. */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: ApiBody }>;
+  /** Another partner (the keys CLI, as an operator makes one): its partner API key. */
+  newPartner(name: string): Promise<string>;
+  /** The API process's Prometheus text at /metrics (read with the METRICS_TOKEN the bench sets). */
+  metrics(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -134,6 +141,15 @@ function keysCli(env: Record<string, string>, args: string[]): Record<string, st
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, string>;
 }
 
+/**
+ * The keys CLI without blocking this process: a spawnSync of seconds stalls the event loop, and
+ * a keep-alive socket the API closed meanwhile is then reused as if alive ("other side closed").
+ */
+async function keysCliAsync(env: Record<string, string>, args: string[]): Promise<Record<string, string>> {
+  const { stdout } = await execFileAsync(process.execPath, ['tools/keys/cli.ts', ...args, '--json'], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, string>;
+}
+
 /** SIGTERM, then SIGKILL after 15 s; resolves once the process has exited. */
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -145,20 +161,32 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Waits for a node service's start line (its pino `msg`); fails with its warnings and errors when
- * it exits or takes over 60 s. Answers a reader of the warnings and errors logged so far.
+ * Waits for a node service's start line (its pino `msg`), or for `probe` to answer true (polled:
+ * with LOG_LEVEL=warn there is no start line); fails with its warnings and errors when it exits or
+ * takes over 180 s (a loaded machine starts slowly). Answers a reader of the warnings and errors
+ * logged so far.
  */
-async function untilStarted(child: ChildProcess, what: string, startLine: string): Promise<() => string> {
+async function untilStarted(child: ChildProcess, what: string, startLine: string, probe?: () => Promise<boolean>): Promise<() => string> {
   let logs = '';
   child.stderr!.on('data', (b: Buffer) => (logs += b.toString()));
   await new Promise<void>((ready, fail) => {
-    const timer = setTimeout(() => fail(new Error(`${what} did not start in 60 s:\n${logs}`)), 60_000);
+    let started = false;
+    const done = () => {
+      started = true;
+      clearTimeout(timer);
+      ready();
+    };
+    const timer = setTimeout(() => fail(new Error(`${what} did not start in 180 s:\n${logs}`)), 180_000);
+    const poll = async () => {
+      while (probe && !started && child.exitCode === null) {
+        if (await probe().catch(() => false)) return done();
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    };
+    void poll();
     child.stdout!.on('data', (b: Buffer) => {
       const text = b.toString();
-      if (text.includes(startLine)) {
-        clearTimeout(timer);
-        ready();
-      }
+      if (text.includes(startLine)) done();
       // Only warnings and errors are kept (pino info lines are the start-up's): the run's own noise.
       for (const line of text.split('\n')) if (/"level":(40|50|60)/.test(line)) logs += `${line}\n`;
     });
@@ -180,6 +208,7 @@ export async function startApiProcess(
   const databaseUrl = withPath(postgresUrl, `/${database}`);
   await onAdmin((c) => c.query(`CREATE DATABASE ${database}`));
   const redisDb = await claimRedisDb();
+  const metricsToken = `bench-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`;
   let chains: SandboxChainsServer | null = null;
   let child: ChildProcess | null = null;
   const workers: ChildProcess[] = [];
@@ -207,19 +236,29 @@ export async function startApiProcess(
       RATE_LIMIT_PER_S: '0',
       DATA_DIR: join(dir, 'data'),
       LOG_LEVEL: 'info',
+      METRICS_TOKEN: metricsToken,
       ...extraEnv,
     };
     const partner = keysCli(env, ['create-partner', '--name', 'Bench shop']);
     const walletKey = keysCli(env, ['create-key', '--partner', partner.partnerId!, '--scope', 'wallet']).apiKey!;
     const { DATABASE_URL: _d, REDIS_URL: _r, JOB_WORKERS: _j, ...inherited } = process.env;
     child = spawn(process.execPath, [...nodeFlags, 'server/main.ts'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    await untilStarted(child, 'API', '"msg":"listening"');
+    const answers =
+      (url: string, headers: Record<string, string> = {}) =>
+      async () =>
+        (await fetch(url, { headers })).status === 200;
+    await untilStarted(child, 'API', '"msg":"listening"', answers(`http://127.0.0.1:${port}/healthz`));
     const startWorker = async () => {
       if (!chains) throw new Error('startWorker: production mode only (sandbox mode runs its jobs in the API)');
-      const worker = spawn(process.execPath, [...SERVER_V8_FLAGS, 'server/worker.ts'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      // Its metrics server starts once it runs: what says so when LOG_LEVEL hides the start line.
+      const metricsPort = await freePort();
+      const workerEnv = { ...inherited, ...env, METRICS_PORT: String(metricsPort) };
+      const worker = spawn(process.execPath, [...SERVER_V8_FLAGS, 'server/worker.ts'], { cwd: ROOT, env: workerEnv, stdio: ['ignore', 'pipe', 'pipe'] });
       workers.push(worker);
-      const warnings = await untilStarted(worker, 'worker', '"msg":"worker started"');
-      return { close: () => stop(worker), warnings };
+      const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+      const warnings = await untilStarted(worker, 'worker', '"msg":"worker started"', answers(metricsUrl, { Authorization: `Bearer ${metricsToken}` }));
+      const metrics = async () => (await fetch(metricsUrl, { headers: { Authorization: `Bearer ${metricsToken}` } })).text();
+      return { close: () => stop(worker), warnings, metrics };
     };
     const url = `http://127.0.0.1:${port}`;
     const call: ApiProcess['call'] = async (method, path, body, headers = {}) => {
@@ -254,6 +293,12 @@ export async function startApiProcess(
       chainsUrl: chains?.baseUrl ?? null,
       startWorker,
       call,
+      newPartner: async (partnerName) => (await keysCliAsync(env, ['create-partner', '--name', partnerName])).apiKey!,
+      metrics: async () => {
+        const res = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${env.METRICS_TOKEN}` } });
+        if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
+        return res.text();
+      },
       close,
     };
   } catch (err) {

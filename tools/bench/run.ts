@@ -20,6 +20,8 @@ const SUB_BENCHES: Record<string, () => Promise<void>> = {
   longpoll: async () => (await import('./longpoll.ts')).longPollBench(),
   memory: async () => (await import('./memory.ts')).memoryBench(),
   tail: async () => (await import('./tail.ts')).benchTail(),
+  background: async () => (await import('./background.ts')).backgroundBench(),
+  fairness: async () => (await import('./fairness.ts')).fairnessBench(),
 };
 const subBench = process.argv[2];
 if (subBench !== undefined) {

@@ -1,9 +1,5 @@
-/**
- * The webhook bench's two instruments: the bare delivery loop it compares the service with, and a
- * count of the statements this process sends to PostgreSQL.
- */
+/** The webhook bench's instrument: the bare delivery loop it compares the service with. */
 import http from 'node:http';
-import pg from 'pg';
 
 /** One POST of the baseline: a body and the signed headers a plain sender computes per request. */
 export interface SignedPost {
@@ -38,38 +34,4 @@ export async function postAll(posts: SignedPost[], concurrency: number, keepAliv
   } finally {
     agent.destroy();
   }
-}
-
-export interface StatementCounts {
-  statements: number;
-  /** BEGIN … COMMIT units; every other statement commits alone. */
-  transactions: number;
-  /** Statements by their first word (named ones by name). */
-  byKind: Record<string, number>;
-}
-
-/**
- * Counts every statement this process's pg clients send from now until `stop()` (which puts pg
- * back as it was). A wrapper at the driver, so it sees what the adapter really sends, BEGIN and
- * COMMIT included, whichever repository sent it.
- */
-export function countStatements(): { stop(): StatementCounts } {
-  const counts: StatementCounts = { statements: 0, transactions: 0, byKind: {} };
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const q = args[0] as string | { text?: string; name?: string };
-    const text = typeof q === 'string' ? q : (q.text ?? '');
-    const kind = typeof q === 'object' && q.name ? q.name : (/^\s*(\w+)/.exec(text)?.[1] ?? '?').toUpperCase();
-    counts.statements++;
-    if (kind === 'BEGIN') counts.transactions++;
-    counts.byKind[kind] = (counts.byKind[kind] ?? 0) + 1;
-    return original.apply(this, args);
-  };
-  return {
-    stop() {
-      proto.query = original;
-      return counts;
-    },
-  };
 }

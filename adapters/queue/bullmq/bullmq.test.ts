@@ -15,14 +15,16 @@ describe('bullmq queue options', () => {
     expect(() => createBullmqQueue({ redisUrl, retry: { maxAttempts: 0 } })).toThrow(/maxAttempts/);
     expect(() => createBullmqQueue({ redisUrl, lockMs: 999 })).toThrow(/lockMs/);
     expect(() => createBullmqQueue({ redisUrl, lockMs: 1500.5 })).toThrow(/lockMs/);
+    expect(() => createBullmqQueue({ redisUrl, pools: ['settle:eip155:1'] })).toThrow(/pool/);
   });
 });
 
 if (await redisAvailable()) {
-  const open = (queueName: string) => createBullmqQueue({ redisUrl, prefix, queueName, retry: { baseMs: 50, maxMs: 200 }, memoryCheckMs: 50 });
-  runQueueConformance('bullmq', async () => open(`q${++n}`), {
+  const open = (queueName: string, pools?: string[]) =>
+    createBullmqQueue({ redisUrl, prefix, queueName, retry: { baseMs: 50, maxMs: 200 }, memoryCheckMs: 50, ...(pools ? { pools } : {}) });
+  runQueueConformance('bullmq', async (o) => open(`q${++n}`, o?.pools), {
     durable: true,
-    reopen: async () => open(`q${n}`),
+    reopen: async (o) => open(`q${n}`, o?.pools),
     forget: async () => void (await deleteKeysWithPrefix(redisUrl, `${prefix}:q${n}`)),
     // Port 1: nothing listens there, so every connection attempt is refused at once.
     unreachable: async () => createBullmqQueue({ redisUrl: 'redis://127.0.0.1:1', prefix, queueName: 'unreachable' }),

@@ -2,6 +2,8 @@ import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import type { JobHandler, QueuedJob, QueuePort } from '../../../server/ports/queue.ts';
 import { describeError, silentLogger, type Logger } from '../../../server/ports/logger.ts';
 import { backoffDelay, resolveRetryPolicy, type RetryPolicy } from '../retry-policy.ts';
+import { poolOf, resolveConcurrency, resolvePoolNames } from '../pools.ts';
+import { DEFAULT_POOL } from '../../../server/ports/queue.ts';
 
 export interface BullmqQueueOptions {
   /** redis:// or rediss:// */
@@ -32,6 +34,13 @@ export interface BullmqQueueOptions {
   memoryCheckMs?: number;
   /** How long `ping` waits for Redis (default 2 s): BullMQ waits for a connection without end. */
   pingTimeoutMs?: number;
+  /**
+   * Named pools besides the default one (see `QueuedJob.pool`), each a BullMQ queue of its own
+   * (`<queueName>.<pool>`) with a worker of its own, so its jobs never wait for another pool's
+   * slots. Producers and workers must be built with the same list: a job is put in its pool's
+   * queue, and only a worker that knows the pool takes it from there.
+   */
+  pools?: readonly string[];
 }
 
 interface JobData {
@@ -71,10 +80,19 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
   const prefix = opts.prefix ?? 'bull';
   const named = opts.connectionName ? { connectionName: opts.connectionName } : {};
   const keepSeconds = Math.ceil((opts.keepFinishedMs ?? 24 * 3600_000) / 1000);
-  // Enqueue fails after a few tries rather than hanging: the relay leaves the job unrelayed and retries.
-  const queue = new Queue<JobData>(name, { connection: { url: opts.redisUrl, maxRetriesPerRequest: 3, ...named }, prefix });
-  queue.on('error', (err) => log.warn({ err: describeError(err), queue: name }, 'bullmq queue connection error'));
-  let worker: Worker<JobData> | null = null;
+  const pools = resolvePoolNames('bullmq queue', opts.pools);
+  // The default pool keeps the queue's own name, so jobs queued before pools existed still run.
+  const queueNameOf = (pool: string) => (pool === DEFAULT_POOL ? name : `${name}.${pool}`);
+  const queues = new Map<string, Queue<JobData>>();
+  for (const pool of pools) {
+    // Enqueue fails after a few tries rather than hanging: the relay leaves the job unrelayed and retries.
+    const q = new Queue<JobData>(queueNameOf(pool), { connection: { url: opts.redisUrl, maxRetriesPerRequest: 3, ...named }, prefix });
+    q.on('error', (err) => log.warn({ err: describeError(err), queue: q.name }, 'bullmq queue connection error'));
+    queues.set(pool, q);
+  }
+  const queue = queues.get(DEFAULT_POOL)!;
+  const workers: Worker<JobData>[] = [];
+  let started = false;
   let closed = false;
   const lostListeners: (() => void)[] = [];
   let memoryTimer: NodeJS.Timeout | null = null;
@@ -111,16 +129,18 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
     }
   };
 
-  return {
-    durable: true,
-    async enqueue(job) {
-      if (closed) throw new Error('bullmq queue: closed');
+  const addAll = async (jobs: QueuedJob[]): Promise<void> => {
+    if (closed) throw new Error('bullmq queue: closed');
+    const byPool = new Map<string, Parameters<Queue<JobData>['addBulk']>[0]>();
+    for (const job of jobs) {
       // BullMQ refuses these as custom ids; outbox ids never need them.
       if (!job.id || job.id.includes(':') || /^\d+$/.test(job.id)) throw new Error(`bullmq queue: job id ${job.id} must be non-numeric and contain no ':'`);
-      await queue.add(
-        job.type,
-        { type: job.type, payload: job.payload, runAt: job.runAt.toISOString() },
-        {
+      const pool = poolOf(pools, job.pool);
+      const list = byPool.get(pool) ?? [];
+      list.push({
+        name: job.type,
+        data: { type: job.type, payload: job.payload, runAt: job.runAt.toISOString() },
+        opts: {
           jobId: job.id,
           delay: Math.max(0, job.runAt.getTime() - Date.now()),
           attempts: policy.maxAttempts,
@@ -128,8 +148,17 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
           removeOnComplete: { age: keepSeconds },
           removeOnFail: { age: keepSeconds },
         },
-      );
-    },
+      });
+      byPool.set(pool, list);
+    }
+    // One round trip per pool (a MULTI of the adds): a relay's batch is not a round trip per job.
+    await Promise.all([...byPool].map(([pool, list]) => queues.get(pool)!.addBulk(list)));
+  };
+
+  return {
+    durable: true,
+    enqueue: (job) => addAll([job]),
+    enqueueMany: (jobs) => addAll(jobs),
     onMemoryLost(listener) {
       lostListeners.push(listener);
       if (memoryTimer || closed) return;
@@ -139,29 +168,32 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
     },
     async startWorker(handlers, o) {
       if (closed) throw new Error('bullmq queue: closed');
-      if (worker) throw new Error('bullmq queue: startWorker was already called');
-      const concurrency = o?.concurrency ?? 1;
-      if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('bullmq queue: concurrency must be a positive integer');
-      const w = new Worker<JobData>(name, (bj, token) => process(bj, handlers, token), {
-        connection: { url: opts.redisUrl, maxRetriesPerRequest: null, ...named },
-        prefix,
-        concurrency,
-        ...(opts.lockMs === undefined ? {} : { lockDuration: opts.lockMs, stalledInterval: opts.lockMs }),
-        settings: { backoffStrategy: (attemptsMade: number) => backoffDelay(policy, attemptsMade) },
-      });
-      w.on('error', (err) => log.warn({ err: describeError(err), queue: name }, 'bullmq worker error'));
-      // Any live worker's periodic check finds a job whose worker died (or gave up at its shutdown
-      // bound) once that worker's lock lapses, and runs it again here.
-      w.on('stalled', (jobId) => log.warn({ jobId, queue: name }, 'job stalled (its worker stopped without finishing it); running it again'));
-      w.on('failed', (bj, err) => {
-        if (!bj) return;
-        const last = bj.attemptsMade >= policy.maxAttempts;
-        const fields = { jobId: bj.id, type: bj.data.type, attempts: bj.attemptsMade, err: describeError(err) };
-        if (last) log.error(fields, 'job failed for the last time; left unfinished in the outbox');
-        else log.warn(fields, 'job failed; will retry');
-      });
-      worker = w;
-      await w.waitUntilReady();
+      if (started) throw new Error('bullmq queue: startWorker was already called');
+      const slots = resolveConcurrency('bullmq queue', pools, o);
+      started = true;
+      for (const [pool, concurrency] of slots) {
+        const w = new Worker<JobData>(queueNameOf(pool), (bj, token) => process(bj, handlers, token), {
+          connection: { url: opts.redisUrl, maxRetriesPerRequest: null, ...named },
+          prefix,
+          concurrency,
+          ...(opts.lockMs === undefined ? {} : { lockDuration: opts.lockMs, stalledInterval: opts.lockMs }),
+          settings: { backoffStrategy: (attemptsMade: number) => backoffDelay(policy, attemptsMade) },
+        });
+        const qn = w.name;
+        w.on('error', (err) => log.warn({ err: describeError(err), queue: qn }, 'bullmq worker error'));
+        // Any live worker's periodic check finds a job whose worker died (or gave up at its shutdown
+        // bound) once that worker's lock lapses, and runs it again here.
+        w.on('stalled', (jobId) => log.warn({ jobId, queue: qn }, 'job stalled (its worker stopped without finishing it); running it again'));
+        w.on('failed', (bj, err) => {
+          if (!bj) return;
+          const last = bj.attemptsMade >= policy.maxAttempts;
+          const fields = { jobId: bj.id, type: bj.data.type, attempts: bj.attemptsMade, err: describeError(err) };
+          if (last) log.error(fields, 'job failed for the last time; left unfinished in the outbox');
+          else log.warn(fields, 'job failed; will retry');
+        });
+        workers.push(w);
+      }
+      await Promise.all(workers.map((w) => w.waitUntilReady()));
     },
     async ping() {
       if (closed) throw new Error('bullmq queue: closed');
@@ -181,8 +213,8 @@ export function createBullmqQueue(opts: BullmqQueueOptions): QueuePort {
       closed = true;
       if (memoryTimer) clearInterval(memoryTimer);
       // Worker.close() without force waits for the handlers in flight.
-      if (worker) await worker.close();
-      await queue.close();
+      await Promise.all(workers.map((w) => w.close()));
+      await Promise.all([...queues.values()].map((q) => q.close()));
     },
   };
 }

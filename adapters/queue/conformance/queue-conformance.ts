@@ -1,12 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JobHandler, QueuedJob, QueuePort } from '../../../server/ports/queue.ts';
+import type { QueuePort } from '../../../server/ports/queue.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
-
-/**
- * A fresh, isolated queue. Its retry backoff should be short (tens of ms) so the retry case
- * finishes quickly.
- */
-export type QueueFactory = () => Promise<QueuePort>;
+import { definePoolCases } from './pool-conformance.ts';
+import { job, recorder, type QueueFactory } from './queue-fixtures.ts';
 
 export interface QueueConformanceOptions {
   /** What the adapter's `durable` must say: whether jobs survive a restart of the process. */
@@ -28,41 +24,24 @@ export interface QueueConformanceOptions {
   unreachable?: QueueFactory;
 }
 
-let seq = 0;
-const job = (type: string, payload: Record<string, unknown> = {}, runAt = new Date()): QueuedJob => ({
-  id: `job_${process.pid}_${Date.now().toString(36)}_${++seq}`,
-  type,
-  payload,
-  runAt,
-});
-
 /**
  * The behaviour every QueuePort adapter must show; the outbox relay and the job worker rely on
  * exactly these properties (dedup by id, delays, retries, retryAt, concurrency, graceful close,
- * refusal once closed, and `durable` telling the truth about a restart). Every member of the
- * port is called: durable, enqueue, startWorker, onMemoryLost, ping, close.
+ * refusal once closed, pools that never wait for each other's slots, and `durable` telling the
+ * truth about a restart). Every member of the
+ * port is called: durable, enqueue, enqueueMany, startWorker, onMemoryLost, ping, close.
  */
 export function runQueueConformance(name: string, factory: QueueFactory, opts: QueueConformanceOptions): void {
   describe(`queue conformance: ${name}`, () => {
     const open: QueuePort[] = [];
-    const make = async () => {
-      const q = await factory();
+    const make = async (o?: { pools?: string[] }) => {
+      const q = await factory(o);
       open.push(q);
       return q;
     };
     afterEach(async () => {
       await Promise.all(open.splice(0).map((q) => q.close()));
     });
-
-    /** Records runs per job id; `marker` jobs let a test know earlier jobs had their turn. */
-    const recorder = () => {
-      const runs: Array<{ id: string; at: number; job: QueuedJob }> = [];
-      const handler: JobHandler = async (j) => {
-        runs.push({ id: j.id, at: Date.now(), job: j });
-      };
-      const count = (id: string) => runs.filter((r) => r.id === id).length;
-      return { runs, handler, count };
-    };
 
     it('runs a job once, with its type and payload', async () => {
       const q = await make();
@@ -191,6 +170,8 @@ export function runQueueConformance(name: string, factory: QueueFactory, opts: Q
       expect(peak).toBe(2);
     });
 
+    definePoolCases(make, factory);
+
     it('waits in close() for handlers in flight', async () => {
       const q = await make();
       let started = false;
@@ -233,25 +214,31 @@ export function runQueueConformance(name: string, factory: QueueFactory, opts: Q
       const q = await factory();
       await q.close();
       await expect(q.enqueue(job('a.test'))).rejects.toThrow(/closed/);
+      await expect(q.enqueueMany([job('a.test')])).rejects.toThrow(/closed/);
       await expect(q.startWorker({ 'a.test': async () => undefined })).rejects.toThrow(/closed/);
     });
 
-    it(`keeps a job enqueued before a restart ${opts.durable ? 'and runs it after (durable)' : 'only in memory: it is gone after (not durable)'}`, async () => {
-      const first = await factory();
+    it(`keeps a job enqueued before a restart ${opts.durable ? 'and runs it after (durable)' : 'only in memory: it is gone after (not durable)'}, in the default pool and a named one`, async () => {
+      const first = await factory({ pools: ['fast'] });
       expect(first.durable).toBe(opts.durable);
       const a = job('a.test', {}, new Date(Date.now() + 200));
+      const b = job('a.test', {}, new Date(Date.now() + 200), 'fast');
       await first.enqueue(a);
+      await first.enqueue(b);
       await first.close(); // before any worker started: the job was never run here
-      const again = await opts.reopen();
+      const again = await opts.reopen({ pools: ['fast'] });
       open.push(again);
       expect(again.durable).toBe(opts.durable);
       const r = recorder();
-      await again.startWorker({ 'a.test': r.handler, 'marker.test': r.handler });
-      // A marker due after the kept job: once it ran, the kept job had its turn.
+      await again.startWorker({ 'a.test': r.handler, 'marker.test': r.handler }, { pools: { fast: 1 } });
+      // Markers due after the kept jobs, one per pool: once they ran, the kept jobs had their turn.
       const marker = job('marker.test', {}, new Date(Date.now() + 600));
+      const fastMarker = job('marker.test', {}, new Date(Date.now() + 600), 'fast');
       await again.enqueue(marker);
-      await waitFor('the marker job', () => r.count(marker.id) === 1);
+      await again.enqueue(fastMarker);
+      await waitFor('the marker jobs', () => r.count(marker.id) === 1 && r.count(fastMarker.id) === 1);
       expect(r.count(a.id)).toBe(opts.durable ? 1 : 0);
+      expect(r.count(b.id)).toBe(opts.durable ? 1 : 0);
     });
 
     const forget = opts.forget;

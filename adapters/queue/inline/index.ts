@@ -2,6 +2,7 @@ import { systemClock, type Clock } from '../../../server/ports/clock.ts';
 import type { JobHandler, QueuedJob, QueuePort } from '../../../server/ports/queue.ts';
 import { describeError, silentLogger, type Logger } from '../../../server/ports/logger.ts';
 import { backoffDelay, resolveRetryPolicy, type RetryPolicy } from '../retry-policy.ts';
+import { poolOf, resolveConcurrency, resolvePoolNames } from '../pools.ts';
 
 export interface InlineQueueOptions {
   /** Decides how long until a job's `runAt`; timers themselves run on real time. */
@@ -10,10 +11,13 @@ export interface InlineQueueOptions {
   retry?: Partial<RetryPolicy>;
   /** How long a completed id is remembered, so a second enqueue of it is ignored (BullMQ keeps it 24 h too). */
   completedTtlMs?: number;
+  /** Named pools besides the default one (see `QueuedJob.pool`): each runs on slots of its own. */
+  pools?: readonly string[];
 }
 
 interface Entry {
   job: QueuedJob;
+  pool: string;
   attempts: number;
   dueAt: number;
   timer?: NodeJS.Timeout;
@@ -35,10 +39,13 @@ export function createInlineQueue(opts: InlineQueueOptions = {}): QueuePort {
   const completedTtlMs = opts.completedTtlMs ?? 24 * 3600_000;
   const known = new Map<string, Entry>();
   const completed = new Map<string, number>();
-  const ready: Entry[] = [];
+  const knownPools = resolvePoolNames('inline queue', opts.pools);
+  /** Per pool: entries due and waiting for a slot, and how many of its handlers run. */
+  const ready = new Map<string, Entry[]>([...knownPools].map((p) => [p, []]));
+  const busy = new Map<string, number>([...knownPools].map((p) => [p, 0]));
   const running = new Set<Promise<void>>();
   let handlers: Record<string, JobHandler> | null = null;
-  let concurrency = 1;
+  let slots = new Map<string, number>();
   let closed = false;
 
   const forgetOldCompletions = () => {
@@ -55,8 +62,8 @@ export function createInlineQueue(opts: InlineQueueOptions = {}): QueuePort {
     if (!handlers) return; // startWorker schedules what is waiting
     const wait = dueAt - clock.now();
     if (wait <= 0) {
-      ready.push(entry);
-      pump();
+      ready.get(entry.pool)!.push(entry);
+      pump(entry.pool);
       return;
     }
     entry.timer = setTimeout(
@@ -110,12 +117,24 @@ export function createInlineQueue(opts: InlineQueueOptions = {}): QueuePort {
     }
   };
 
-  function pump() {
-    while (!closed && running.size < concurrency && ready.length > 0) {
-      const entry = ready.shift() as Entry;
+  function add(job: QueuedJob) {
+    if (closed) throw new Error('inline queue: closed');
+    forgetOldCompletions();
+    if (known.has(job.id) || completed.has(job.id)) return;
+    const entry: Entry = { job, pool: poolOf(knownPools, job.pool), attempts: 0, dueAt: job.runAt.getTime() };
+    known.set(job.id, entry);
+    schedule(entry, entry.dueAt);
+  }
+
+  function pump(pool: string) {
+    const waiting = ready.get(pool)!;
+    while (!closed && busy.get(pool)! < (slots.get(pool) ?? 0) && waiting.length > 0) {
+      const entry = waiting.shift() as Entry;
+      busy.set(pool, busy.get(pool)! + 1);
       const p = run(entry).finally(() => {
         running.delete(p);
-        pump();
+        busy.set(pool, busy.get(pool)! - 1);
+        pump(pool);
       });
       running.add(p);
     }
@@ -124,22 +143,18 @@ export function createInlineQueue(opts: InlineQueueOptions = {}): QueuePort {
   return {
     durable: false,
     async enqueue(job) {
-      if (closed) throw new Error('inline queue: closed');
-      forgetOldCompletions();
-      if (known.has(job.id) || completed.has(job.id)) return;
-      const entry: Entry = { job, attempts: 0, dueAt: job.runAt.getTime() };
-      known.set(job.id, entry);
-      schedule(entry, entry.dueAt);
+      add(job);
+    },
+    async enqueueMany(jobs) {
+      for (const job of jobs) add(job);
     },
     // Its memory goes only with its process, and startJobs requeues at every process start.
     onMemoryLost() {},
     async startWorker(h, o) {
       if (closed) throw new Error('inline queue: closed');
       if (handlers) throw new Error('inline queue: startWorker was already called');
-      const c = o?.concurrency ?? 1;
-      if (!Number.isInteger(c) || c < 1) throw new Error('inline queue: concurrency must be a positive integer');
+      slots = resolveConcurrency('inline queue', knownPools, o);
       handlers = h;
-      concurrency = c;
       for (const entry of known.values()) schedule(entry, entry.dueAt);
     },
     // Nothing to reach: the queue is this process's memory. Closed, it answers no longer.
@@ -149,7 +164,7 @@ export function createInlineQueue(opts: InlineQueueOptions = {}): QueuePort {
     async close() {
       closed = true;
       for (const entry of known.values()) if (entry.timer) clearTimeout(entry.timer);
-      ready.length = 0;
+      for (const waiting of ready.values()) waiting.length = 0;
       while (running.size > 0) await Promise.allSettled([...running]);
     },
   };

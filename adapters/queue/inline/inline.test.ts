@@ -4,7 +4,7 @@ import { waitFor } from '../../../test/helpers/wait-for.ts';
 import { runQueueConformance } from '../conformance/queue-conformance.ts';
 import { createInlineQueue } from './index.ts';
 
-const inline = async () => createInlineQueue({ retry: { baseMs: 50, maxMs: 200 } });
+const inline = async (o?: { pools?: string[] }) => createInlineQueue({ retry: { baseMs: 50, maxMs: 200 }, ...(o?.pools ? { pools: o.pools } : {}) });
 runQueueConformance('inline', inline, { durable: false, reopen: inline });
 
 describe('inline queue specifics', () => {

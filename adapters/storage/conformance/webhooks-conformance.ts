@@ -168,6 +168,36 @@ export function runWebhookConformance(name: string, open: OpenStore): void {
       expect(await store.s.webhooks.recordAttempt('whdl_missing', attempt(1, 200), { status: 'delivered', nextAttemptAt: null })).toBe(false);
     });
 
+    it('purges settled deliveries made before a time with their attempts, oldest first and bounded; pending ones and later ones stay', async () => {
+      const { event, e } = await eventAndEndpoint();
+      const day = 86_400_000;
+      const old = (i: number) => deliveryOf(e, event, t0.getTime() - 10 * day + i);
+      const [delivered1, failed, delivered2, pending] = [old(1), old(2), old(3), old(4)];
+      const recent = deliveryOf(e, event, t0.getTime() - day);
+      for (const d of [delivered1, failed, delivered2, pending, recent]) await store.s.webhooks.createDelivery(d, deliveryJob(d));
+      const tried = (d: NewWebhookDelivery, code: number) => ({ attempt: 1, at: new Date(d.createdAt.getTime() + 10), statusCode: code, durationMs: 5, error: null });
+      await store.s.webhooks.recordAttempt(delivered1.id, tried(delivered1, 200), { status: 'delivered', nextAttemptAt: null });
+      await store.s.webhooks.recordAttempt(failed.id, tried(failed, 500), { status: 'failed', nextAttemptAt: null });
+      await store.s.webhooks.recordAttempt(delivered2.id, tried(delivered2, 204), { status: 'delivered', nextAttemptAt: null });
+      await store.s.webhooks.recordAttempt(pending.id, tried(pending, 503), { status: 'pending', nextAttemptAt: new Date(t0.getTime()) });
+      await store.s.webhooks.recordAttempt(recent.id, tried(recent, 200), { status: 'delivered', nextAttemptAt: null });
+      const cutoff = new Date(t0.getTime() - 5 * day);
+      expect(await store.s.webhooks.purgeSettledDeliveries(cutoff, 2)).toBe(2);
+      expect(await store.s.webhooks.getDelivery(delivered1.id)).toBeNull();
+      expect(await store.s.webhooks.getDelivery(failed.id)).toBeNull();
+      expect(await store.s.webhooks.getDelivery(delivered2.id)).toMatchObject({ status: 'delivered', attempts: [tried(delivered2, 204)] });
+      expect(await store.s.webhooks.purgeSettledDeliveries(cutoff, 2)).toBe(1);
+      expect(await store.s.webhooks.purgeSettledDeliveries(cutoff, 2)).toBe(0);
+      expect(await store.s.webhooks.getDelivery(delivered2.id)).toBeNull();
+      expect(await store.s.webhooks.getDelivery(pending.id)).toMatchObject({ status: 'pending', attempts: [tried(pending, 503)] });
+      expect(await store.s.webhooks.getDelivery(recent.id)).toMatchObject({ status: 'delivered' });
+      // The listing no longer shows them; the event itself stays, so it can still be redelivered.
+      expect((await store.s.webhooks.listDeliveries(e.partnerId, e.id, { limit: 50 })).map((d) => d.id)).toEqual(
+        expect.not.arrayContaining([delivered1.id, failed.id, delivered2.id]),
+      );
+      expect(await store.s.webhooks.getEvent(e.partnerId, event.id)).toEqual(event);
+    });
+
     it('reads a delivery to send with its endpoint, deleted or gone ones included', async () => {
       const { p, event, e } = await eventAndEndpoint();
       const d = deliveryOf(e, event, t0.getTime() + 30);

@@ -212,6 +212,21 @@ export function createWebhookRepository(db: SqlDb): WebhookRepository {
     getDeliveryToSend(id) {
       return readToSend(id);
     },
+    async purgeSettledDeliveries(before, limit) {
+      // Oldest first by the created_at index; rows another purge holds are skipped, not waited for.
+      // The attempts go in the same statement, before the foreign key is checked at its end.
+      const { rows } = await db.query<Row>(
+        `WITH d AS (
+           SELECT id FROM webhook_deliveries WHERE created_at < $1 AND status <> 'pending' ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+         ), a AS (
+           DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM d)
+         )
+         DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM d) RETURNING 1`,
+        [before, limit],
+        'webhook_deliveries_purge',
+      );
+      return rows.length;
+    },
     async listDeliveries(partnerId, endpointId, q) {
       const params: unknown[] = [partnerId, endpointId, q.limit];
       const before = q.beforeId ? `AND id < $${params.push(q.beforeId)}` : '';

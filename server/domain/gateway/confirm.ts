@@ -56,7 +56,7 @@ export async function confirmPayment(
       network: caip2,
       ...(outcome.txId ? { txId: outcome.txId } : {}),
     },
-    [advanceJob({ paymentId: current.id, optionId, stateVersion: current.stateVersion + 1, submission: outcome.submission }, now)],
+    [advanceJob({ paymentId: current.id, optionId, stateVersion: current.stateVersion + 1, submission: outcome.submission, chain: caip2 }, now)],
   );
   if (moved.ok) return moved.payment;
   if (moved.duplicateTxId) throw new AppError('transaction_already_used', 'This transaction already paid another payment');

@@ -3,7 +3,7 @@ import { AppError } from '../../errors.ts';
 import { createChainRegistry, type ChainPort } from '../../ports/chains.ts';
 import { createAssetRegistry } from '../assets.ts';
 import type { QuoteRecord } from './quote-records.ts';
-import { ADVANCE_JOB_TYPE, advanceJob, chainOfQuote, followDelayMs, optionRequestOf } from './settle-attempt.ts';
+import { ADVANCE_JOB_TYPE, advanceJob, chainOfAdvanceJob, chainOfQuote, followDelayMs, optionRequestOf } from './settle-attempt.ts';
 
 const USDC = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const quote: QuoteRecord = {
@@ -38,10 +38,16 @@ describe('settle attempt: what confirm writes and the advance job reads', () => 
     expect(() => chainOfQuote({ chains: createChainRegistry([]) }, quote)).toThrow(/Payments on eip155:8453 are not available/);
   });
 
-  it('writes the advance job for this attempt only, due now', () => {
-    const job = advanceJob({ paymentId: 'pay_1', optionId: 'opt_1', stateVersion: 3, submission: { kind: 'x' } as never }, 5_000);
-    expect(job).toMatchObject({ type: ADVANCE_JOB_TYPE, payload: { paymentId: 'pay_1', optionId: 'opt_1', stateVersion: 3, submission: { kind: 'x' } }, runAt: new Date(5_000) });
+  it('writes the advance job for this attempt only, due now, naming its chain (its job pool)', () => {
+    const job = advanceJob({ paymentId: 'pay_1', optionId: 'opt_1', stateVersion: 3, submission: { kind: 'x' } as never, chain: 'eip155:8453' }, 5_000);
+    expect(job).toMatchObject({
+      type: ADVANCE_JOB_TYPE,
+      payload: { paymentId: 'pay_1', optionId: 'opt_1', stateVersion: 3, submission: { kind: 'x' }, chain: 'eip155:8453' },
+      runAt: new Date(5_000),
+    });
     expect(job.id).toMatch(/^job_/);
+    expect(chainOfAdvanceJob(job.payload)).toBe('eip155:8453');
+    expect(chainOfAdvanceJob({ paymentId: 'pay_0' })).toBeUndefined(); // written before jobs named their chain
   });
 
   it('follows a transfer at a tenth of the time waited, between one and thirty seconds', () => {

@@ -20,6 +20,11 @@ import { recordFeeSpent } from '../fees/fee-budget.ts';
 
 export const ADVANCE_JOB_TYPE = 'payment.advance';
 
+/** The chain an advance job names (jobs written before it named one: none). */
+export function chainOfAdvanceJob(payload: Record<string, unknown>): string | undefined {
+  return typeof payload.chain === 'string' ? payload.chain : undefined;
+}
+
 /** The chain request a stored quote stands for. */
 export function optionRequestOf(deps: { assets: AssetRegistry }, quote: QuoteRecord): OptionRequest {
   const asset = deps.assets.get(quote.asset);
@@ -47,9 +52,10 @@ export function chainOfQuote(deps: { chains: ChainRegistry }, quote: QuoteRecord
 /**
  * The job that submits and follows an attempt. It belongs to this attempt only (`stateVersion`
  * is the one the move to processing creates): a payment released and confirmed again gets a new
- * job, and the old one, finding another state version, does nothing.
+ * job, and the old one, finding another state version, does nothing. `chain` (CAIP-2) picks the
+ * job pool it runs in (server/jobs/pools.ts); the job itself reads the chain from the quote.
  */
-export function advanceJob(attempt: { paymentId: string; optionId: string; stateVersion: number; submission: Submission }, now: number): NewJob {
+export function advanceJob(attempt: { paymentId: string; optionId: string; stateVersion: number; submission: Submission; chain: string }, now: number): NewJob {
   return { id: newId('job', now), type: ADVANCE_JOB_TYPE, payload: { ...attempt }, runAt: new Date(now) };
 }
 

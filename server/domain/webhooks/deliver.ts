@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../ports/clock.ts';
 import { isHttpFetchError, type HttpFetchPort } from '../../ports/http-fetch.ts';
 import type { JobHandler } from '../../ports/queue.ts';
@@ -8,7 +7,8 @@ import type { Logger } from '../../ports/logger.ts';
 import { DELIVERY_TIMEOUT_MS, nextAttemptDelay, WEBHOOK_RETRY_SCHEDULE_MS } from './schedule.ts';
 import { signedHeaders } from './signing.ts';
 import { isAllowedLoopback } from './url-policy.ts';
-import { BATCH_BUDGET_MS, createBatchSender } from './deliver-batch.ts';
+import { BATCH_BUDGET_MS, createBatchSender, type AttemptOutcome } from './deliver-batch.ts';
+import { createInFlightSlots, type AttemptSlot } from './in-flight.ts';
 import { runInTrace, traceparentFor } from '../trace-context.ts';
 import { recordDelivery } from './delivery-metrics.ts';
 import type { MetricsPort } from '../../ports/metrics.ts';
@@ -32,28 +32,25 @@ export interface WebhookDeliveryDeps {
   /** Per-attempt deadline, default 15 s. */
   timeoutMs?: number;
   /**
-   * Attempts to one endpoint in flight in this process at once (default 8). More are put back for
-   * a second, so a slow endpoint holds at most this many of the worker's slots and others flow.
+   * Attempts to one endpoint in flight in this process at once (default 8; 1 while the endpoint is
+   * slow). More wait for a slot without holding a job slot (see in-flight.ts).
    */
   maxInFlightPerEndpoint?: number;
+  /**
+   * Attempts to all of one partner's endpoints in flight in this process at once (default 16): at
+   * most half the webhook pool's slots, so a partner whose receivers hang leaves the rest to others.
+   */
+  maxInFlightPerPartner?: number;
+  /** How long connecting (TCP and TLS) may take, default 3 s: a receiver that accepts and never answers its handshake is dropped soon. */
+  connectTimeoutMs?: number;
   /** Attempts counted by outcome and timed; endpoints disabled counted. */
   metrics?: MetricsPort;
 }
 
 /** How much of a receiver's answer is read; the body itself is not kept. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
-/**
- * Bounds of the wait before a job put back by the per-endpoint cap runs again. Within them the
- * wait follows the endpoint: about as long as its attempts take (the recent average, or the age
- * of its oldest attempt in flight if that is longer), since that is when a slot frees up. A
- * receiver answering in a millisecond has its queued deliveries back in tens of milliseconds
- * (a fixed second made the cap, not the receiver, set a fast endpoint's rate); a slow or hanging
- * one waits the full second, so its backlog costs the queue a few put-backs per second at most.
- */
-const BUSY_RETRY_MIN_MS = 20;
-const BUSY_RETRY_MAX_MS = 1000;
-/** Weight of the newest attempt in an endpoint's running average of attempt durations. */
-const DURATION_WEIGHT = 0.2;
+/** Connecting (TCP and TLS) to a receiver: far above a handshake across the world, far below the 15 s an answer may take. */
+export const CONNECT_TIMEOUT_MS = 3000;
 
 type AttemptResult = { statusCode: number | null; error: DeliveryFailure | null; durationMs: number };
 
@@ -86,13 +83,9 @@ export function signingSecrets(endpoint: WebhookEndpointRecord, now: number): st
 export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
   const schedule = deps.schedule ?? WEBHOOK_RETRY_SCHEDULE_MS;
   const timeoutMs = deps.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  const cap = deps.maxInFlightPerEndpoint ?? 8;
+  const connectTimeoutMs = Math.min(timeoutMs, deps.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
   const policy = { allowLoopback: deps.allowLoopbackEndpoints ?? false };
-  /** Per endpoint: start times (performance.now()) of its attempts in flight in this process. */
-  const inFlight = new Map<string, Set<number>>();
-  /** Per endpoint: running average of its attempts' durations, ms; endpoints not tried lately are forgotten. */
-  const typicalMs = new LRUCache<string, number>({ max: 10_000 });
-  const busy = (endpointId: string) => (inFlight.get(endpointId)?.size ?? 0) >= cap;
+  const slots = createInFlightSlots({ perEndpoint: deps.maxInFlightPerEndpoint ?? 8, perPartner: deps.maxInFlightPerPartner ?? 16 });
 
   async function post(endpoint: WebhookEndpointRecord, delivery: Pick<WebhookDeliveryRecord, 'eventId' | 'body' | 'traceId'>, now: number): Promise<AttemptResult> {
     const headers: Record<string, string> = { ...signedHeaders(delivery.eventId, now, delivery.body, signingSecrets(endpoint, now)), 'content-type': 'application/json' };
@@ -108,7 +101,7 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
         body: delivery.body,
         maxBytes: MAX_RESPONSE_BYTES,
         timeoutMs,
-        connectTimeoutMs: Math.min(timeoutMs, 5000),
+        connectTimeoutMs,
         maxRedirects: 0,
         httpsOnly: !isAllowedLoopback(endpoint.url, policy),
       });
@@ -119,49 +112,40 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
     }
   }
 
-  /** Put back until a slot is likely free (see BUSY_RETRY_MIN_MS), with jitter so a crowd of waiting jobs does not come back at once. */
-  const later = (endpointId: string) => {
-    const oldest = Math.min(...(inFlight.get(endpointId) ?? []));
-    const age = Number.isFinite(oldest) ? performance.now() - oldest : 0;
-    const wait = Math.min(BUSY_RETRY_MAX_MS, Math.max(BUSY_RETRY_MIN_MS, typicalMs.get(endpointId) ?? 0, age));
+  /** Put back until a slot is likely free (see in-flight.ts), with jitter so a crowd of waiting jobs does not come back at once. */
+  const later = (endpointId: string, partnerId?: string) => {
+    const wait = slots.waitMs(endpointId, partnerId);
     return { retryAt: new Date(deps.clock.now() + Math.round(wait / 2 + Math.random() * wait)) };
   };
 
   type Found = NonNullable<Awaited<ReturnType<WebhookDeliveryDeps['storage']['webhooks']['getDeliveryToSend']>>>;
 
   /**
-   * One attempt of a delivery read pending: records it and answers when the next is due (or
-   * nothing when settled or recorded by a concurrent run). `'busy'`: the endpoint has no slot.
+   * Starts one attempt of a delivery read pending: `'busy'` when its endpoint or partner has no
+   * free slot; else the attempt's outcome once recorded (when the next is due, or nothing when
+   * settled or recorded by a concurrent run).
    */
-  async function attemptFound({ delivery, endpoint }: Found): Promise<'busy' | { retryAt: Date } | undefined> {
-    const attempt = delivery.attemptCount + 1;
+  function startAttempt({ delivery, endpoint }: Found): 'busy' | Promise<AttemptOutcome> {
     if (!endpoint || endpoint.deletedAt || !endpoint.enabled) {
       const at = new Date(deps.clock.now());
-      await deps.storage.webhooks.recordAttempt(
-        delivery.id,
-        { attempt, at, statusCode: null, durationMs: 0, error: 'endpoint disabled or deleted' },
-        { status: 'failed', nextAttemptAt: null },
-      );
-      return;
+      const failed = { attempt: delivery.attemptCount + 1, at, statusCode: null, durationMs: 0, error: 'endpoint disabled or deleted' };
+      return deps.storage.webhooks.recordAttempt(delivery.id, failed, { status: 'failed', nextAttemptAt: null }).then(() => undefined);
     }
-    if (busy(endpoint.id)) return 'busy';
-    const mine = inFlight.get(endpoint.id) ?? new Set<number>();
-    inFlight.set(endpoint.id, mine);
-    // Unique within the set: two attempts starting in the same tick must not share an entry.
-    let startedAt = performance.now();
-    while (mine.has(startedAt)) startedAt += 1e-6;
-    mine.add(startedAt);
-    let result: AttemptResult;
+    const slot = slots.tryAcquire(endpoint);
+    if (!slot) return 'busy';
+    return finishAttempt(delivery, endpoint, slot);
+  }
+
+  async function finishAttempt(delivery: Found['delivery'], endpoint: WebhookEndpointRecord, slot: AttemptSlot): Promise<AttemptOutcome> {
+    const attempt = delivery.attemptCount + 1;
     const now = deps.clock.now();
+    let result: AttemptResult | undefined;
     try {
       result = await post(endpoint, delivery, now);
     } finally {
-      mine.delete(startedAt);
-      if (mine.size === 0) inFlight.delete(endpoint.id);
+      slot.release({ durationMs: result?.durationMs ?? 0, timedOut: result?.error === 'timeout' });
     }
-    const took = performance.now() - startedAt;
-    const avg = typicalMs.get(endpoint.id);
-    typicalMs.set(endpoint.id, avg === undefined ? took : avg + DURATION_WEIGHT * (took - avg));
+    const took = result.durationMs;
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const gone = result.statusCode === 410;
     const delay = ok || gone ? null : nextAttemptDelay(schedule, attempt);
@@ -183,27 +167,28 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
   }
 
   // Each attempt runs, and logs, in the trace of the change that caused its event: a batch mixes payments.
-  const attemptTraced = (found: Found) => runInTrace({ traceId: found.delivery.traceId ?? undefined, paymentId: found.delivery.paymentId ?? undefined }, () => attemptFound(found));
+  const attemptTraced = (found: Found) => runInTrace({ traceId: found.delivery.traceId ?? undefined, paymentId: found.delivery.paymentId ?? undefined }, () => startAttempt(found));
 
   const sendBatch = createBatchSender({
     storage: deps.storage,
     clock: deps.clock,
-    cap,
     budgetMs: deps.batchBudgetMs ?? BATCH_BUDGET_MS,
-    attempt: attemptTraced,
-    wait: (endpointId) => later(endpointId).retryAt.getTime() - deps.clock.now(),
+    start: attemptTraced,
+    nextRelease: (endpoint, maxMs) => slots.nextRelease(endpoint, maxMs),
+    wait: (endpointId) => ({ ms: slots.waitMs(endpointId), slow: slots.isSlow(endpointId) }),
     ...(deps.onJobsWritten ? { onJobsWritten: deps.onJobsWritten } : {}),
   });
 
   return async (job) => {
     if (Array.isArray(job.payload.deliveryIds)) return sendBatch(String(job.payload.endpointId), job.payload.deliveryIds.map(String));
-    // The job names its endpoint, so a busy endpoint's jobs are put back before any read.
+    // The job names its endpoint, so a full endpoint's jobs are put back before any read.
     const named = typeof job.payload.endpointId === 'string' ? job.payload.endpointId : null;
-    if (named && busy(named)) return later(named);
+    if (named && slots.endpointFull(named)) return later(named);
     // One read for the delivery and its endpoint (shared with the attempts in flight at once).
     const found = await deps.storage.webhooks.getDeliveryToSend(String(job.payload.deliveryId));
     if (!found || found.delivery.status !== 'pending') return;
-    const outcome = await attemptTraced(found);
-    return outcome === 'busy' ? later(found.delivery.endpointId) : outcome;
+    // A busy endpoint's (or partner's) job is put back: it holds no slot while it waits.
+    const outcome = attemptTraced(found);
+    return outcome === 'busy' ? later(found.delivery.endpointId, found.delivery.partnerId) : outcome;
   };
 }

@@ -1,5 +1,6 @@
-import { notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../ports/clock.ts';
+import type { RateLimit, RateLimiter } from '../../ports/rate-limiter.ts';
 import type { StoragePort } from '../../ports/storage/index.ts';
 import { newId } from '../ids.ts';
 import type { PartnerRecord } from '../partners/records.ts';
@@ -18,6 +19,31 @@ export interface WebhookDeliveryDeps {
   clock: Clock;
   /** Called after a delivery job was written, so the relay hands it on at once. */
   onJobsWritten?: () => void;
+  /**
+   * How often deliveries may be asked for (see `DELIVERY_REQUEST_LIMITS`): test events per
+   * endpoint, redeliveries per partner. Each adds a row and an attempt (up to 15 s of a webhook
+   * slot); unlimited, a partner could keep the webhook pool busy and the delivery log growing.
+   * The composition root always passes them; absent (unit tests), nothing is limited.
+   */
+  requestLimits?: { testEvents: RateLimiter; redeliveries: RateLimiter };
+}
+
+/**
+ * Test events: 10 in a row per endpoint, then one every 6 s (a developer trying an endpoint sends
+ * a few). Redeliveries: 100 in a row per partner, then 2 a second (catching up after an outage
+ * goes through them at that pace).
+ */
+export const DELIVERY_REQUEST_LIMITS: { testEvents: RateLimit; redeliveries: RateLimit } = {
+  testEvents: { perSecond: 1 / 6, burst: 10 },
+  redeliveries: { perSecond: 2, burst: 100 },
+};
+
+/** 429 `rate_limited` (with its Retry-After) once `key` is over its limit. */
+async function withinLimit(limiter: RateLimiter | undefined, key: string, what: string): Promise<void> {
+  const decision = await limiter?.take(key);
+  if (!decision || decision.allowed) return;
+  const retryAfterS = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+  throw new AppError('rate_limited', `Too many ${what}: retry after ${retryAfterS} s`, { details: { retryAfterS } });
 }
 
 type Partner = Pick<PartnerRecord, 'id' | 'defaultVersion'>;
@@ -52,12 +78,14 @@ export async function redeliverEvent(deps: WebhookDeliveryDeps, partner: Partner
   const e = await getEndpoint(deps, partner.id, endpointId);
   const event = await deps.storage.webhooks.getEvent(partner.id, eventId);
   if (!event) throw notFound('No event with this id');
+  await withinLimit(deps.requestLimits?.redeliveries, partner.id, 'redeliveries');
   return deliver(deps, e, event, partner.defaultVersion);
 }
 
 /** A `webhook.test` event, stored nowhere but in its delivery, sent to one of the partner's endpoints. */
 export async function sendTestEvent(deps: WebhookDeliveryDeps, partner: Partner, endpointId: string): Promise<WebhookDeliveryRecord> {
   const e = await getEndpoint(deps, partner.id, endpointId);
+  await withinLimit(deps.requestLimits?.testEvents, e.id, 'test events for this endpoint');
   const now = deps.clock.now();
   const event = {
     id: newId('event', now),

@@ -53,6 +53,12 @@ export interface WebhookRepository {
    * delivery is no longer pending or this attempt number is already recorded.
    */
   recordAttempt(deliveryId: string, attempt: WebhookAttemptRecord, next: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null }): Promise<boolean>;
+  /**
+   * Deletes up to `limit` settled deliveries (delivered or failed) made before `before`, with
+   * their attempts; answers how many. Pending ones stay, whatever their age: their retries still
+   * run. Bounded, so the periodic purge never holds the table for long.
+   */
+  purgeSettledDeliveries(before: Date, limit: number): Promise<number>;
   /** An endpoint's deliveries, newest first, with their attempts. */
   listDeliveries(partnerId: string, endpointId: string, q: { beforeId?: string; limit: number }): Promise<WebhookDeliveryRecord[]>;
 }
