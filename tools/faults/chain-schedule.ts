@@ -10,6 +10,8 @@ export interface ChainTargets {
   proxy: FaultControl;
   /** The real EVM node's dev methods (never through the faulty nodes). */
   evm: EvmDev;
+  /** The service's relayer: its transactions in dropped blocks are lost with its node's pool. */
+  relayerAddress: string;
 }
 
 interface ChainFault {
@@ -70,6 +72,17 @@ export const CHAIN_FAULTS: ChainFault[] = [
     async run(t) {
       t.proxy.set('evm:*', { kind: 'refuse-broadcasts', reason: 'already-known', forward: true }, { times: 5 });
       await sleep(5_000);
+    },
+  },
+  {
+    atMs: 68_000,
+    name: "EVM reorg: the last 4 blocks replaced by a longer branch; buyers' transactions return to the pool, the relayer's are lost",
+    async run(t, log) {
+      const snapshot = await t.evm.snapshot();
+      await sleep(4_000);
+      const relayer = t.relayerAddress.toLowerCase();
+      const r = await t.evm.reorg(snapshot, { extraBlocks: 1, reinject: (tx) => tx.from.toLowerCase() !== relayer });
+      log(`dropped blocks ${r.from}..${r.oldHead} (depth ${r.depth}); new head ${r.newHead}`);
     },
   },
 ];

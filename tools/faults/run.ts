@@ -16,6 +16,7 @@ import pg from 'pg';
 import { evmDev, startRpcFaultProxy, type RpcFaultProxy } from '../chain-faults/index.ts';
 import { createSandboxApi } from '../demo-wallet/sandbox-api.ts';
 import { createApi } from './api.ts';
+import { phantomSuccesses } from './chain-checks.ts';
 import { runChainFaults } from './chain-schedule.ts';
 import { diagnose, formatTable, pending, runChecks, type CheckInput, type Row } from './checks.ts';
 import { healthy, proc, ROOT, until, type Proc } from './cluster.ts';
@@ -157,7 +158,16 @@ async function main(): Promise<number> {
   );
   if (s.status !== 201) throw new Error(`settlements: ${s.status} ${JSON.stringify(s.body)}`);
   const endpointSince = new Date();
-  const types = ['payment.created', 'payment.processing', 'payment.succeeded', 'payment.failed', 'payment.expired', 'payment.cancelled', 'payment.refunded'];
+  const types = [
+    'payment.created',
+    'payment.requires_action',
+    'payment.processing',
+    'payment.succeeded',
+    'payment.failed',
+    'payment.expired',
+    'payment.cancelled',
+    'payment.refunded',
+  ];
   const w = await api.call('POST', '/v1/webhook-endpoints', partnerKey, { url: receiver.url, enabledEvents: types });
   if (w.status !== 201) throw new Error(`webhook endpoint: ${w.status} ${JSON.stringify(w.body)}`);
   receiver.setSecret((w.body as { secret: string }).secret);
@@ -183,7 +193,7 @@ async function main(): Promise<number> {
         await c.end().catch(() => {});
       }
     };
-    if (rpcProxy) await runChainFaults({ proxy: rpcProxy, evm: evmDev(`${chainsUrl}/evm`) }, loadStart, log);
+    if (rpcProxy) await runChainFaults({ proxy: rpcProxy, evm: evmDev(`${chainsUrl}/evm`), relayerAddress: new Wallet(chainsEnv.EVM_RELAYER_KEY!).address }, loadStart, log);
     else await runFaults({ apis, workers, postgres, redis, receiver, stats: load.stats, submissionsInFlight }, loadStart, log);
     const left = loadStart + LOAD_MS - Date.now();
     if (left > 0) await new Promise((r) => setTimeout(r, left));
@@ -228,7 +238,10 @@ async function main(): Promise<number> {
     } catch {
       log('drain bound reached; checking what is there');
     }
-    const rows = [...(await runChecks(db, input)), ...(rpcProxy ? chainRows(rpcProxy, load.stats.confirmed.size) : [])];
+    const rows = [
+      ...(await runChecks(db, input)),
+      ...(rpcProxy ? [await phantomSuccesses(db, chainsUrl, [...load.stats.confirmed.keys()]), ...chainRows(rpcProxy, load.stats.confirmed.size)] : []),
+    ];
     console.log(`\n${formatTable(rows)}\n`);
     const failed = rows.filter((r) => !r.ok);
     for (const e of [...load.stats.createFailures, ...load.stats.walletErrors].slice(0, 10)) console.log(`  ${e}`);
