@@ -1,6 +1,7 @@
 // The chain suite's own rows: what the chains themselves say of the payments the service calls
 // succeeded, asked of the real nodes directly (never through the faulty ones), after the drain.
 import type pg from 'pg';
+import type { RpcFaultProxy } from '../chain-faults/index.ts';
 import type { Row } from './checks.ts';
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
@@ -44,4 +45,25 @@ export async function phantomSuccesses(db: pg.Client, chainsUrl: string, payment
     actual: phantoms.length === 0 ? `0 of ${rows.rows.length}` : `${phantoms.length} of ${rows.rows.length}: ${phantoms.slice(0, 3).join(', ')}`,
     ok: phantoms.length === 0,
   };
+}
+
+/** The chains' variables with every RPC URL replaced by the proxy's first node of that chain. */
+export function throughProxy(chainsEnv: Record<string, string>, proxy: RpcFaultProxy): Record<string, string> {
+  const evmUrls = JSON.parse(chainsEnv.EVM_RPC_URLS ?? '{}') as Record<string, string>;
+  return {
+    EVM_RPC_URLS: JSON.stringify(Object.fromEntries(Object.keys(evmUrls).map((chain) => [chain, proxy.evmUrls[0]!]))),
+    SOLANA_RPC_URL: proxy.solanaUrls[0]!,
+  };
+}
+
+/** What the chain suite adds to the table: what the payments cost in RPC calls (told, not judged). */
+export function chainRows(proxy: RpcFaultProxy, confirmed: number): Row[] {
+  const per = (n: number) => (confirmed > 0 ? (n / confirmed).toFixed(1) : '-');
+  const evm = proxy.calls({ chain: 'evm' });
+  const solana = proxy.calls({ chain: 'solana' });
+  const broadcasts = evm.filter((c) => c.method === 'eth_sendRawTransaction').length;
+  return [
+    { check: 'RPC calls per confirmed payment (EVM, Solana; all processes)', expected: '(told)', actual: `${per(evm.length)}, ${per(solana.length)}`, ok: true },
+    { check: 'EVM broadcasts per confirmed payment', expected: '(told)', actual: `${per(broadcasts)}`, ok: true },
+  ];
 }

@@ -16,9 +16,9 @@ import pg from 'pg';
 import { evmDev, startRpcFaultProxy, type RpcFaultProxy } from '../chain-faults/index.ts';
 import { createSandboxApi } from '../demo-wallet/sandbox-api.ts';
 import { createApi } from './api.ts';
-import { phantomSuccesses } from './chain-checks.ts';
+import { chainRows, phantomSuccesses, throughProxy } from './chain-checks.ts';
 import { runChainFaults } from './chain-schedule.ts';
-import { diagnose, formatTable, pending, runChecks, type CheckInput, type Row } from './checks.ts';
+import { diagnose, formatTable, pending, runChecks, type CheckInput } from './checks.ts';
 import { healthy, proc, ROOT, until, type Proc } from './cluster.ts';
 import { runFaults } from './faults.ts';
 import { CREATE_TTL_S, FLOWS, PAY_TTL_S, startLoad, type Flow } from './load.ts';
@@ -261,27 +261,6 @@ async function main(): Promise<number> {
     await receiver.close();
     await rpcProxy?.close();
   }
-}
-
-/** The chains' variables with every RPC URL replaced by the proxy's first node of that chain. */
-function throughProxy(chainsEnv: Record<string, string>, proxy: RpcFaultProxy): Record<string, string> {
-  const evmUrls = JSON.parse(chainsEnv.EVM_RPC_URLS ?? '{}') as Record<string, string>;
-  return {
-    EVM_RPC_URLS: JSON.stringify(Object.fromEntries(Object.keys(evmUrls).map((chain) => [chain, proxy.evmUrls[0]!]))),
-    SOLANA_RPC_URL: proxy.solanaUrls[0]!,
-  };
-}
-
-/** What the chain suite adds to the table: what the payments cost in RPC calls (told, not judged). */
-function chainRows(proxy: RpcFaultProxy, confirmed: number): Row[] {
-  const per = (n: number) => (confirmed > 0 ? (n / confirmed).toFixed(1) : '-');
-  const evm = proxy.calls({ chain: 'evm' });
-  const solana = proxy.calls({ chain: 'solana' });
-  const broadcasts = evm.filter((c) => c.method === 'eth_sendRawTransaction').length;
-  return [
-    { check: 'RPC calls per confirmed payment (EVM, Solana; all processes)', expected: '(told)', actual: `${per(evm.length)}, ${per(solana.length)}`, ok: true },
-    { check: 'EVM broadcasts per confirmed payment', expected: '(told)', actual: `${per(broadcasts)}`, ok: true },
-  ];
 }
 
 process.on('exit', killAll);
