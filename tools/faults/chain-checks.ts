@@ -1,5 +1,5 @@
-// The chain suite's own rows: what the chains themselves say of the payments the service calls
-// succeeded, asked of the real nodes directly (never through the faulty ones), after the drain.
+// The chain suite's own parts: the environment that points the service at the fault proxy's nodes, and
+// the rows read from the chains themselves (never through the faulty nodes) after the drain.
 import type pg from 'pg';
 import type { RpcFaultProxy } from '../chain-faults/index.ts';
 import type { Row } from './checks.ts';
