@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { EmbeddedDatabaseInUse, LOCK_FILE } from '../../adapters/storage/postgres/data-dir-lock.ts';
 import { startTestApp } from '../../test/helpers/test-app.ts';
+import { checkDatabase } from '../doctor/database.ts';
 
 const run = promisify(execFile);
 const cli = resolve(import.meta.dirname, 'cli.ts');
@@ -41,11 +42,14 @@ describe('the embedded data directory is opened by one process at a time', () =>
       expect(refused.stderr).toMatch(/Stop that process.*or set DATABASE_URL/s);
       // Neither the running service nor the files saw a write.
       expect(await partnerCount(storage)).toBe(seeded);
+      // The doctor, which never opens it, names the holder.
+      expect((await checkDatabase({ dataDir }, 1000)).reason).toContain(`held now by process ${process.pid}`);
     } finally {
       await service.close();
       await storage.close();
     }
     expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
+    expect((await checkDatabase({ dataDir }, 1000)).reason).toContain('no process holds it now');
 
     const created = await keys('create-partner', '--name', 'Kept', '--json');
     expect(created.code, created.stderr).toBe(0);

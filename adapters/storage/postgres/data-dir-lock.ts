@@ -91,6 +91,12 @@ function clearStale(path: string, stalePid: number | undefined, dataDir: string)
   unlinkSync(aside);
 }
 
+/** The live process holding `dataDir`'s lock, or null: for tools that report without opening it (doctor). */
+export function dataDirHolder(dataDir: string): number | null {
+  const pid = readPid(join(dataDir, LOCK_FILE));
+  return pid !== undefined && isAlive(pid) ? pid : null;
+}
+
 /** Takes the lock on `dataDir` (created if missing) or throws EmbeddedDatabaseInUse naming the holder. */
 export function lockDataDir(dataDir: string): DataDirLock {
   mkdirSync(dataDir, { recursive: true });
