@@ -244,7 +244,7 @@ export function parseChainFinality(raw: string): { ok: true; value: Record<strin
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, problem: 'must be a JSON object of CAIP-2 chain → policy' };
   const value: Record<string, ChainFinality> = {};
-  for (const [caip2, v] of Object.entries(parsed)) {
+  for (const [caip2, v] of Object.entries(parsed as Record<string, unknown>)) {
     if (!/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/.test(caip2)) return { ok: false, problem: `${caip2} is not a CAIP-2 chain id` };
     const solana = caip2.startsWith('solana:');
     if (solana && (v === 'confirmed' || v === 'finalized')) value[caip2] = { kind: 'commitment', commitment: v };

@@ -1,5 +1,5 @@
 import { isAddress, type Provider, type Wallet } from 'ethers';
-import { servedChain } from './config.ts';
+import { servedChain } from './served-chain.ts';
 import { checksummed } from './address.ts';
 import {
   checkNode,
@@ -26,7 +26,7 @@ import { DEFAULT_MAX_FEE_PER_GAS } from './replacement.ts';
 import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from './permit2-witness.ts';
 import { advanceRelayerFlow } from './relayer-flow.ts';
 import { followFinality, followOnlyContext, type EvmFinality } from './finality.ts';
-import { authorizationDeadlineOf, authorizationEnd } from './submission-guards.ts';
+import { authorizationEnd } from './submission-guards.ts';
 import { advanceDirectTransfer, checkDirectTransferResult, prepareDirectTransfer } from './direct-transfer.ts';
 import { relayerQueue } from './relayer.ts';
 import { deriveNonce, derivePaymentReference } from './nonce.ts';
@@ -205,7 +205,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
     // Only a transaction recorded before its broadcast can be found again after a crash.
     if (!ctx) throw new Error('the EVM relayer flows need an advance context to record their transaction');
     const check = { token: token(req), from: addressOf(req.account), to: addressOf(req.destination), minValue: req.amount };
-    const step = await advanceRelayerFlow(c, check, submission, knownTxId, ctx, { quotedAt: req.quotedAt, deadline: authorizationDeadlineOf(req, submission) });
+    const step = await advanceRelayerFlow(c, check, submission, knownTxId, ctx, { quotedAt: req.quotedAt, deadline: req.deadline });
     // What the relayer paid, once its transaction is in a block: every end reports it (recorded once per transaction).
     if ((step.state === 'confirmed' || step.state === 'failed') && step.txId) {
       const spent = await relayerFeeSpent(c.provider, c.relayer.address, step.txId).catch(() => undefined);
@@ -293,4 +293,3 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
     health: (o) => Promise.all(chains.map((c) => checkNode(c.caip2, true, () => servedChain(c.provider), o?.timeoutMs))),
   };
 }
-
