@@ -216,34 +216,6 @@ describe('dashboard payments, refunds, cancels and CSV', () => {
     expect(audit.text).toContain('data-action="payment.refund"');
   });
 
-  it('shows a payment a reorg reversed after it succeeded: its finality and reason, a tag in the list, the event in its timeline', async () => {
-    const p = await env.t.newPartner();
-    const merchant = await payable(p);
-    const paid = (await createPayment(env.t, p.key, merchant, { referenceId: 'order-reorg' })).body.paymentId as string;
-    const before = (await env.t.storage.payments.get(paid))!;
-    await transitionPayment({ storage: env.t.storage, clock: env.t.clock, assets: createAssetRegistry(TEST_ASSETS) }, before, 'succeeded', {
-      network: 'eip155:8453',
-      txId: `0x${paid.slice(-8).padStart(64, 'c')}`,
-      succeededAt: new Date(env.t.clock.now()),
-      finality: 'pending',
-    });
-    const at = new Date(env.t.clock.now());
-    const reason = 'the authorization lapsed before the relayer could send a transaction that pays with it';
-    const r = await env.t.storage.payments.markFinality(
-      paid,
-      { from: 'pending', to: 'reversed', reason, at },
-      { id: `event_${paid}_r`, type: 'payment.reversed', snapshot: () => ({}) },
-    );
-    expect(r.ok).toBe(true);
-    const owner = await signedIn('owner', p.id);
-    const page = await owner.get(`/dashboard/payments/${paid}`);
-    expect(page.text).toContain('reversed by a reorg');
-    expect(page.text).toContain(reason);
-    expect([...page.text.matchAll(/data-event="([^"]+)"/g)].map((m) => m[1])).toEqual(['payment.created', 'payment.succeeded', 'payment.reversed']);
-    const list = await owner.get('/dashboard/payments');
-    expect(list.text).toMatch(new RegExp(`data-payment-id="${paid}"[\\s\\S]*?<span class="tag bad">reversed</span>`));
-  });
-
   it('cancels an unpaid payment (an owner may); a viewer’s and a developer’s refund and cancel are refused 403; CSRF refused', async () => {
     const p = await env.t.newPartner();
     const merchant = await payable(p);
