@@ -166,3 +166,91 @@ export function chainFeeDefaults(caip2: string): ChainFeeDefaults | null {
 export function defaultPartnerBudget(caip2: string): bigint {
   return chainFeeDefaults(caip2)?.partnerBudget ?? SOLANA_PARTNER_BUDGET;
 }
+
+// ---- Finality: when a transaction's block can no longer be reorganized away ----
+
+/**
+ * When a chain calls a block final. `tag`: the node's `finalized` (or `safe`) block tag, a block
+ * at or below it is final (proof-of-stake checkpoints, or rollups following L1); `depth`: that
+ * many blocks including the transaction's own (chains without tags worth trusting); `commitment`:
+ * Solana's. The configuration may override it per chain (CHAIN_FINALITY).
+ */
+export type ChainFinality = { kind: 'tag'; tag: 'finalized' | 'safe' } | { kind: 'depth'; blocks: number } | { kind: 'commitment'; commitment: 'confirmed' | 'finalized' };
+
+/**
+ * Each kind's default, and why:
+ * - Ethereum: the `finalized` tag, two epochs (~13 min); a reorg past it needs a third of all
+ *   stake slashed. Short reorgs of 1–2 blocks happen weekly, so `latest` is not enough.
+ * - OP stack, Arbitrum: `finalized` follows the L1 batch being finalized on Ethereum (~15–30 min
+ *   after the L2 block); the sequencer's `latest` can be rewritten if its batch never lands.
+ * - Polygon PoS: reorgs of 32 (2022) and ~157 blocks (Feb 2023) happened; since the milestones
+ *   (Heimdall v2, 2024) bor's `finalized` tag is deterministic finality within a few seconds, and
+ *   is what a depth would only approximate.
+ * - Any other EVM chain: 64 blocks and no trust in its tags, which may be absent or mean nothing.
+ * - The sandbox: 2 blocks, so tests can reorganize a confirmed payment and see it healed quickly.
+ * - Solana: `finalized` (rooted, 31+ confirmed blocks on top; ~13 s).
+ */
+const FINALITY_DEFAULTS: Record<ChainKind, ChainFinality> = {
+  ethereum: { kind: 'tag', tag: 'finalized' },
+  'op-stack': { kind: 'tag', tag: 'finalized' },
+  arbitrum: { kind: 'tag', tag: 'finalized' },
+  'polygon-pos': { kind: 'tag', tag: 'finalized' },
+  evm: { kind: 'depth', blocks: 64 },
+  sandbox: { kind: 'depth', blocks: 2 },
+  solana: { kind: 'commitment', commitment: 'finalized' },
+};
+
+/**
+ * About how long after its block a transaction becomes final under each kind's default, ms: the
+ * heal window. An authorization the buyer signs stays valid this long past the quote deadline, so
+ * a transaction whose block is dropped before it is final can still be sent again.
+ */
+const FINALITY_TIME_MS: Record<ChainKind, number> = {
+  ethereum: 15 * 60_000,
+  'op-stack': 30 * 60_000,
+  arbitrum: 30 * 60_000,
+  'polygon-pos': 60_000,
+  evm: 0,
+  sandbox: 0,
+  solana: 20_000,
+};
+
+/** The finality policy of `caip2`: the override configured for it, or its kind's default. */
+export function chainFinality(caip2: string, overrides: Readonly<Record<string, ChainFinality>> = {}): ChainFinality {
+  return overrides[caip2] ?? FINALITY_DEFAULTS[chainProfile(caip2).kind];
+}
+
+/**
+ * How long past the quote deadline a buyer's authorization on `caip2` stays valid, ms: the time to
+ * finality (for a depth, that many blocks), capped at an hour so no signature lives on for long.
+ */
+export function healWindowMs(caip2: string, overrides: Readonly<Record<string, ChainFinality>> = {}): number {
+  const profile = chainProfile(caip2);
+  const policy = chainFinality(caip2, overrides);
+  const ms = policy.kind === 'depth' ? Math.max(FINALITY_TIME_MS[profile.kind], policy.blocks * profile.blockTimeMs) : FINALITY_TIME_MS[profile.kind];
+  return Math.min(ms, 60 * 60_000);
+}
+
+/**
+ * Parses CHAIN_FINALITY: a JSON object of CAIP-2 → `"finalized"`, `"safe"` (block tags), a block
+ * depth (a positive integer), or for Solana `"confirmed"`/`"finalized"`. A problem as a sentence.
+ */
+export function parseChainFinality(raw: string): { ok: true; value: Record<string, ChainFinality> } | { ok: false; problem: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return { ok: false, problem: 'is not JSON' };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, problem: 'must be a JSON object of CAIP-2 chain → policy' };
+  const value: Record<string, ChainFinality> = {};
+  for (const [caip2, v] of Object.entries(parsed as Record<string, unknown>)) {
+    if (!/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/.test(caip2)) return { ok: false, problem: `${caip2} is not a CAIP-2 chain id` };
+    const solana = caip2.startsWith('solana:');
+    if (solana && (v === 'confirmed' || v === 'finalized')) value[caip2] = { kind: 'commitment', commitment: v };
+    else if (!solana && (v === 'finalized' || v === 'safe')) value[caip2] = { kind: 'tag', tag: v };
+    else if (!solana && Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 10_000) value[caip2] = { kind: 'depth', blocks: v as number };
+    else return { ok: false, problem: `${caip2}: ${JSON.stringify(v)} is not ${solana ? '"confirmed" or "finalized"' : '"finalized", "safe" or a depth in blocks (1–10000)'}` };
+  }
+  return { ok: true, value };
+}

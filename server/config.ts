@@ -8,6 +8,7 @@ import { parseWebhookConfig, type WebhookConfig } from './config-webhooks.ts';
 import { parseMetricsConfig, type MetricsConfig } from './config-metrics.ts';
 import { parseExplorerConfig, type ExplorerConfig } from './config-explorers.ts';
 import { parseChainFeeConfig, type ChainFeeConfig } from './config-chain-fees.ts';
+import { parseChainFinality, type ChainFinality } from './chain-profiles.ts';
 import { parseJobsConfig, type JobsConfig } from './config-jobs.ts';
 
 /**
@@ -42,7 +43,10 @@ export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig,
   /** Production EVM chains: CAIP-2 → JSON-RPC URL, and the relayer paying gas for gasless flows. */
   evmRpcUrls: Record<string, string>;
   evmRelayerKey?: string;
+  /** Blocks (the inclusion block counting 1) before a payment counts as succeeded; finality is followed after (chainFinality). */
   evmConfirmations: number;
+  /** CHAIN_FINALITY, as parsed: CAIP-2 → the finality policy that replaces its kind's default (server/chain-profiles.ts). */
+  chainFinality: Record<string, ChainFinality>;
   /** A relayer transaction the node holds unmined this long is replaced with higher fees. */
   evmReplaceAfterS: number;
   permit2Address: string;
@@ -244,6 +248,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if ('problem' in explorers) throw new ConfigError(explorers.problem);
   const fees = parseChainFeeConfig(env);
   if ('problem' in fees) throw new ConfigError(fees.problem);
+  const finality = parseChainFinality(env.CHAIN_FINALITY?.trim() || '{}');
+  if (!finality.ok) throw new ConfigError(`CHAIN_FINALITY ${finality.problem}`);
   const jobs = parseJobsConfig(env);
   if ('problem' in jobs) throw new ConfigError(jobs.problem);
   return {
@@ -271,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     evmRpcUrls,
     ...(evmRelayerKey ? { evmRelayerKey } : {}),
     evmConfirmations: int(env, 'EVM_CONFIRMATIONS', 1, 1, 1000),
+    chainFinality: finality.value,
     evmReplaceAfterS: int(env, 'EVM_REPLACE_AFTER_S', 45, 5, 3600),
     solanaFeePayerMinLamports: units(env, 'SOLANA_FEE_PAYER_MIN_LAMPORTS', 50_000_000n),
     permit2Address: permit2Address(env),

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { createEvmChainAdapter, type EvmRelayerTuning } from '../../adapters/chains/evm/gateway-adapter.ts';
 import { evmChainsFromConfig } from '../../adapters/chains/evm/config.ts';
 import type { RelayerEvent } from '../../adapters/chains/evm/relayer-submit.ts';
-import { chainProfile } from '../chain-profiles.ts';
+import { chainFinality, chainProfile, healWindowMs } from '../chain-profiles.ts';
 import { evmFeePolicy } from '../config-chain-fees.ts';
 import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
 import { solanaChainFromConfig } from '../../adapters/chains/solana/config.ts';
@@ -42,7 +42,11 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
   /** One chain's tuning: its profile's fee policy with the configuration's overrides (server/config-chain-fees.ts). */
   const tuning = (caip2: string): EvmRelayerTuning => {
     const fees = evmFeePolicy(config, caip2);
+    const finality = chainFinality(caip2, config.chainFinality);
     return {
+      // A Solana commitment cannot name an EVM chain's (CHAIN_FINALITY refuses it); its kind's default applies.
+      ...(finality.kind === 'commitment' ? {} : { finality }),
+      healWindowMs: healWindowMs(caip2, config.chainFinality),
       replaceAfterMs: config.evmReplaceAfterS * 1000,
       maxFeePerGas: fees.maxFeePerGas,
       minPriorityFee: fees.minPriorityFee,

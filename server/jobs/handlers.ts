@@ -1,6 +1,7 @@
 import type { AssetRegistry } from '../domain/assets.ts';
 import { EXPIRE_JOB_TYPE, runExpiry } from '../domain/payments/expiry-job.ts';
-import { ADVANCE_JOB_TYPE, advanceAttempt, chainOfAdvanceJob } from '../domain/payments/settle-attempt.ts';
+import { followPaymentFinality } from '../domain/payments/finality-job.ts';
+import { ADVANCE_JOB_TYPE, FINALITY_JOB_TYPE, advanceAttempt, chainOfAdvanceJob, chainOfFinalityJob } from '../domain/payments/settle-attempt.ts';
 import type { ChainRegistry } from '../ports/chains.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { JobHandler } from '../ports/queue.ts';
@@ -45,6 +46,11 @@ export function buildJobHandlers(deps: JobHandlerDeps): Record<string, JobHandle
       return advanceAttempt(deps, job.payload);
     },
 
+    /** Follows a succeeded payment's transaction until its chain calls it final; see server/domain/payments/finality-job.ts. */
+    async [FINALITY_JOB_TYPE](job) {
+      return followPaymentFinality(deps, job.payload);
+    },
+
     /** One attempt to post a webhook delivery; see server/domain/webhooks/deliver.ts. */
     'webhook.deliver': webhookDeliveryJob(deps),
   };
@@ -58,6 +64,7 @@ export function buildJobHandlers(deps: JobHandlerDeps): Record<string, JobHandle
 export const JOB_POOL_RULES: Record<string, JobPoolRule> = {
   [EXPIRE_JOB_TYPE]: { kind: 'expiry' },
   [ADVANCE_JOB_TYPE]: { kind: 'settlement', chainOf: chainOfAdvanceJob },
+  [FINALITY_JOB_TYPE]: { kind: 'settlement', chainOf: chainOfFinalityJob },
   'webhook.deliver': { kind: 'webhooks' },
   [MAINTENANCE_JOB_TYPE]: { kind: 'default' },
 };

@@ -93,6 +93,14 @@ export type TransferState = (
   | { state: 'pending'; txId?: string; reason?: string }
 ) & { feeSpent?: FeeSpent };
 
+/**
+ * Where a succeeded payment's transaction stands against the chain's finality: `final` once its
+ * block can no longer be reorganized away (with the transaction that paid); `reversed` when its
+ * block was dropped and nothing can pay any more (the authorization lapsed, its nonce went to
+ * another transaction); `pending` otherwise (not final yet, re-sent, RPC error).
+ */
+export type FinalityState = { state: 'final'; txId: string } | { state: 'pending'; reason: string } | { state: 'reversed'; reason: string };
+
 /** A transaction the service signed for a payment, recorded before it was broadcast. */
 export interface RecordedTransaction {
   txId: string;
@@ -176,6 +184,13 @@ export interface ChainPort {
    * paid the destination confirms the payment with its own id.
    */
   advance(req: OptionRequest, submission: Submission, knownTxId: string | null, ctx?: AdvanceContext): Promise<TransferState>;
+  /**
+   * Follows a succeeded payment's transaction `txId` one step toward the chain's finality: checks
+   * its receipt's block is canonical, sends the recorded bytes (`rawTx`) again when its block was
+   * dropped while the authorization is valid, never signs anything new. Absent: the adapter
+   * confirms only at its chain's finality already (nothing to follow).
+   */
+  followFinality?(req: OptionRequest, submission: Submission, txId: string, rawTx: string | null): Promise<FinalityState>;
   /** The accounts paying fees on this adapter's chains, balances read now (the caller caches). */
   accounts?(): Promise<ServiceAccount[]>;
   /**

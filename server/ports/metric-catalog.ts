@@ -53,6 +53,11 @@ export const METRICS = {
     ['chain', 'flow'],
     FINALITY_BUCKETS,
   ),
+  paymentFinality: counter(
+    'payment_finality_total',
+    'Succeeded payments whose transaction was followed to an end, by chain and outcome: final, or reversed (its block dropped and it could not be sent again; alert on any).',
+    ['chain', 'outcome'],
+  ),
   serviceAccountBalance: gauge('chain_service_account_balance', 'Native balance of a relayer or fee payer, base units (wei, lamports); NaN while its RPC cannot be read.', [
     'role',
     'chain',

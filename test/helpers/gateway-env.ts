@@ -3,7 +3,8 @@ import type { RequestHandler } from 'express';
 import { pino, type Logger } from 'pino';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
-import { createEvmChainAdapter } from '../../adapters/chains/evm/gateway-adapter.ts';
+import { createEvmChainAdapter, type EvmChainConfig } from '../../adapters/chains/evm/gateway-adapter.ts';
+import type { MetricsPort } from '../../server/ports/metrics.ts';
 import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
 import { openChains } from '../../server/composition/chains.ts';
 import { loadConfig } from '../../server/config.ts';
@@ -59,14 +60,26 @@ export interface GatewayEnvOptions {
   webhooks?: { schedule: number[] };
   /** The partner dashboard served too (its sign-in limiters). */
   dashboard?: DashboardOptions;
+  /** The sandbox EVM chain's finality and heal window (default: final once confirmed, no heal window). */
+  evm?: Pick<EvmChainConfig, 'finality' | 'healWindowMs'>;
+  /** Where the job handlers count (payment transitions, finality). */
+  metrics?: MetricsPort;
 }
 
 /** The in-process wiring: adapters over the sandbox objects, on the given clock. */
-function sandboxPorts(chains: SandboxChains, clock: Clock): ChainPort[] {
+function sandboxPorts(chains: SandboxChains, clock: Clock, tuning: GatewayEnvOptions['evm'] = {}): ChainPort[] {
   const evm = chains.evm;
   return [
     createEvmChainAdapter([
-      { caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1, clock },
+      {
+        caip2: evm.caip2,
+        provider: evm.ethersProvider,
+        relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider),
+        permit2: evm.permit2Address,
+        confirmations: 1,
+        clock,
+        ...tuning,
+      },
     ]),
     createSolanaChainAdapter([{ caip2: chains.solana.caip2, connection: chains.solana.connection, feePayer: chains.solana.feePayer }]),
   ];
@@ -93,7 +106,7 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
   if (opts.rpc && opts.chains) throw new Error('give chains or rpc (whose chains are used), not both');
   const chains = opts.rpc?.chains ?? opts.chains ?? (await createSandboxChains());
   const clock = opts.clock ?? systemClock;
-  const wired: Wired = opts.rpc ? await rpcPorts(opts.rpc) : { ports: sandboxPorts(chains, clock), assets: chains.assetConfigs(), close: async () => {} };
+  const wired: Wired = opts.rpc ? await rpcPorts(opts.rpc) : { ports: sandboxPorts(chains, clock, opts.evm), assets: chains.assetConfigs(), close: async () => {} };
   const storage = opts.storage ?? (await createPostgresStorage({ embedded: true }));
   const assets = createAssetRegistry((opts.assets ?? ((a) => a))(wired.assets));
   const registry = createChainRegistry(wired.ports);
@@ -103,7 +116,7 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
   const jobs = await startJobs({
     storage,
     queue: createInlineQueue({ clock }),
-    handlers: buildJobHandlers({ storage, clock, logger, assets, chains: registry, webhooks: delivery }),
+    handlers: buildJobHandlers({ storage, clock, logger, assets, chains: registry, webhooks: delivery, ...(opts.metrics ? { metrics: opts.metrics } : {}) }),
     clock,
     logger,
     relayIntervalMs: 200,

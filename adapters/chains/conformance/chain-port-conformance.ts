@@ -222,6 +222,38 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
         expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
       }, 120_000);
 
+      // A reorg after confirm: the payment succeeded, its block is dropped. Followed to finality,
+      // the service's own transaction is sent again from its recorded bytes and ends final with the
+      // merchant paid; a wallet's own transaction (whose bytes only the wallet has) is never final
+      // while it is off the chain. An adapter without followFinality confirms only at finality.
+      it('a reorg after confirm: followed to finality, sent again and final, never final while off the chain', async () => {
+        const { mark, reorg } = h.faults;
+        if (!port.followFinality || !mark || !reorg) {
+          expect(port.followFinality).toBeUndefined();
+          return;
+        }
+        const early = flow().walletBroadcasts ? await mark() : null;
+        const { req, destination, submission, record } = await confirmed(flow());
+        const at = early ?? (await mark());
+        expect((await settle(req, submission, record)).last).toMatchObject({ state: 'confirmed' });
+        const txId = record.state.txId!;
+        await reorg(at);
+        expect(await h.balance(destination, flow().asset)).toBe(0n);
+        const answers = [];
+        for (let i = 0; i < MAX_STEPS; i++) {
+          answers.push(await port.followFinality(req, submission, txId, record.state.rawTx));
+          if (answers.at(-1)!.state !== 'pending') break;
+          await h.mine(1);
+        }
+        if (flow().walletBroadcasts) {
+          expect(answers.filter((a) => a.state === 'final')).toEqual([]);
+          expect(await h.balance(destination, flow().asset)).toBe(0n);
+        } else {
+          expect(answers.at(-1)).toEqual({ state: 'final', txId });
+          expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
+        }
+      }, 120_000);
+
       it('a node answering only errors ends nothing: the transfer waits, then confirms once the node answers again', async () => {
         const { req, destination, submission, record } = await confirmed(flow());
         const since = Date.now();
@@ -398,7 +430,10 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
 
     it('called every method of the port', () => {
       const offered = (m: MethodName) =>
-        (m !== 'fetchActions' || h.port.fetchActions !== undefined) && (m !== 'accounts' || h.port.accounts !== undefined) && (m !== 'health' || h.port.health !== undefined);
+        (m !== 'fetchActions' || h.port.fetchActions !== undefined) &&
+        (m !== 'accounts' || h.port.accounts !== undefined) &&
+        (m !== 'health' || h.port.health !== undefined) &&
+        (m !== 'followFinality' || h.port.followFinality !== undefined);
       for (const [m, n] of Object.entries(counts) as Array<[MethodName, number]>) if (offered(m)) expect(n, m).toBeGreaterThan(0);
       console.info(`chain port conformance (${name}) calls per method: ${JSON.stringify(counts)}`);
     });

@@ -130,7 +130,8 @@ export async function openEvmHarness(transport: ChainTransport): Promise<ChainHa
     offsetMs = Math.max(offsetMs, block!.timestamp * 1000 - Date.now());
   };
   await followChain();
-  const configs = chain.adapterChains({ now });
+  // Final three blocks deep, authorizations valid ten minutes past the quote: a reorg after confirm can be healed.
+  const configs = chain.adapterChains({ now }).map((c): EvmChainConfig => ({ ...c, finality: { kind: 'depth', blocks: 3 }, healWindowMs: 10 * 60_000 }));
   const port = createEvmChainAdapter(configs);
   const provider = configs[0]!.provider;
   // Another process holding the relayer key (it submits out of band, unrecorded), on its own node.

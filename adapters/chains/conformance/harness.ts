@@ -134,7 +134,7 @@ export function paymentRecord(confirmedTxId: string | null, now: () => number) {
 }
 
 export type MethodName =
-  'namespace' | 'supportsChain' | 'isValidAddress' | 'prepareOption' | 'fetchActions' | 'expectedResults' | 'verifyResults' | 'advance' | 'accounts' | 'health';
+  'namespace' | 'supportsChain' | 'isValidAddress' | 'prepareOption' | 'fetchActions' | 'expectedResults' | 'verifyResults' | 'advance' | 'followFinality' | 'accounts' | 'health';
 
 /** The port with every method call (and every read of `namespace`) counted. */
 export function countingPort(port: ChainPort): {
@@ -150,11 +150,13 @@ export function countingPort(port: ChainPort): {
     expectedResults: 0,
     verifyResults: 0,
     advance: 0,
+    followFinality: 0,
     accounts: 0,
     health: 0,
   };
   const fetch = port.fetchActions?.bind(port);
   const accounts = port.accounts?.bind(port);
+  const follow = port.followFinality?.bind(port);
   const health = port.health?.bind(port);
   const counted: ChainPort = {
     get namespace() {
@@ -172,6 +174,7 @@ export function countingPort(port: ChainPort): {
     expectedResults: (state) => (counts.expectedResults++, port.expectedResults(state)),
     verifyResults: (req, state, results) => (counts.verifyResults++, port.verifyResults(req, state, results)),
     advance: (req, sub, txId, ctx) => (counts.advance++, port.advance(req, sub, txId, ctx)),
+    ...(follow ? { followFinality: (req, sub, txId, rawTx) => (counts.followFinality++, follow(req, sub, txId, rawTx)) } : {}),
     ...(accounts ? { accounts: () => (counts.accounts++, accounts()) } : {}),
     ...(health ? { health: (o) => (counts.health++, health(o)) } : {}),
   };

@@ -1,9 +1,11 @@
-import { JsonRpcApiProvider, isAddress, type Provider, type Wallet } from 'ethers';
+import { isAddress, type Provider, type Wallet } from 'ethers';
+import { servedChain } from './served-chain.ts';
 import { checksummed } from './address.ts';
 import {
   checkNode,
   type ChainPort,
   type EvmQuoteState,
+  type AdvanceContext,
   type OptionRequest,
   type PreparedOption,
   type TransferState,
@@ -23,6 +25,8 @@ import { relayerFeeSpent } from './fee-meter.ts';
 import { DEFAULT_MAX_FEE_PER_GAS } from './replacement.ts';
 import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from './permit2-witness.ts';
 import { advanceRelayerFlow } from './relayer-flow.ts';
+import { followFinality, followOnlyContext, type EvmFinality } from './finality.ts';
+import { authorizationEnd } from './submission-guards.ts';
 import { advanceDirectTransfer, checkDirectTransferResult, prepareDirectTransfer } from './direct-transfer.ts';
 import { relayerQueue } from './relayer.ts';
 import { deriveNonce, derivePaymentReference } from './nonce.ts';
@@ -58,6 +62,10 @@ export interface EvmChainConfig {
   gasBudgetPercent?: number;
   /** OP-stack chains charge an L1 data fee beside gas (GasPriceOracle). */
   l1DataFee?: 'op-stack' | 'none';
+  /** When a block is final (server/chain-profiles.ts); default `confirmations` deep. */
+  finality?: EvmFinality;
+  /** How long past the quote deadline the buyer's authorization stays valid, ms, so a dropped transaction can be sent again (default 0). */
+  healWindowMs?: number;
 }
 
 /** The default of `minRelayerBalance`: 0.01 ETH, a few hundred relayed transfers on an L2. */
@@ -66,7 +74,7 @@ export const DEFAULT_MIN_RELAYER_BALANCE = 10n ** 16n;
 /** The tuning of one configured chain: `EVM_REPLACE_AFTER_S` and its fee policy (server/config-chain-fees.ts). */
 export type EvmRelayerTuning = Pick<
   EvmChainConfig,
-  'replaceAfterMs' | 'maxFeePerGas' | 'minPriorityFee' | 'minRelayerBalance' | 'blockTimeMs' | 'nativeUsdMicros' | 'gasBudgetPercent' | 'l1DataFee'
+  'replaceAfterMs' | 'maxFeePerGas' | 'minPriorityFee' | 'minRelayerBalance' | 'blockTimeMs' | 'nativeUsdMicros' | 'gasBudgetPercent' | 'l1DataFee' | 'finality' | 'healWindowMs'
 >;
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130,}$/;
@@ -142,7 +150,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       to: addressOf(req.destination),
       value: req.amount,
       validAfter: 0n,
-      validBefore: BigInt(Math.floor(req.deadline.getTime() / 1000)),
+      validBefore: authorizationEnd(c, req),
       nonce: deriveNonce(req.paymentId, req.optionId).eip3009,
     });
     return {
@@ -161,7 +169,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       amount: req.amount,
       spender: c.relayer.address,
       nonce: deriveNonce(req.paymentId, req.optionId).permit2,
-      deadline: BigInt(Math.floor(req.deadline.getTime() / 1000)),
+      deadline: authorizationEnd(c, req),
       payment: derivePaymentReference(req.paymentId),
       destination: addressOf(req.destination),
     });
@@ -185,6 +193,25 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       if (problem) return `result ${i + 1}: ${problem}`;
     }
     return null;
+  }
+
+  async function advance(req: OptionRequest, raw: unknown, knownTxId: string | null, ctx?: AdvanceContext): Promise<TransferState> {
+    const c = chainOf(req);
+    const parsed = parseEvmSubmission(raw);
+    // Not one of this adapter's shapes: nothing can be said about the transfer, so the payment is not ended.
+    if (!parsed.ok) throw new AppError('invalid_state', `cannot advance this payment: ${parsed.problem}`);
+    const submission = parsed.value;
+    if (submission.flow === 'transfer') return advanceDirectTransfer(c, req, knownTxId);
+    // Only a transaction recorded before its broadcast can be found again after a crash.
+    if (!ctx) throw new Error('the EVM relayer flows need an advance context to record their transaction');
+    const check = { token: token(req), from: addressOf(req.account), to: addressOf(req.destination), minValue: req.amount };
+    const step = await advanceRelayerFlow(c, check, submission, knownTxId, ctx, { quotedAt: req.quotedAt, deadline: req.deadline });
+    // What the relayer paid, once its transaction is in a block: every end reports it (recorded once per transaction).
+    if ((step.state === 'confirmed' || step.state === 'failed') && step.txId) {
+      const spent = await relayerFeeSpent(c.provider, c.relayer.address, step.txId).catch(() => undefined);
+      if (spent) return { ...step, feeSpent: spent };
+    }
+    return step;
   }
 
   return {
@@ -238,23 +265,11 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       return { ok: true, submission: { flow: 'permit2', typedData, signature: last, ...(approvals.length ? { approvals } : {}), ...block } };
     },
 
-    async advance(req, raw, knownTxId, ctx): Promise<TransferState> {
+    advance,
+
+    async followFinality(req, raw, txId, rawTx) {
       const c = chainOf(req);
-      const parsed = parseEvmSubmission(raw);
-      // Not one of this adapter's shapes: nothing can be said about the transfer, so the payment is not ended.
-      if (!parsed.ok) throw new AppError('invalid_state', `cannot advance this payment: ${parsed.problem}`);
-      const submission = parsed.value;
-      if (submission.flow === 'transfer') return advanceDirectTransfer(c, req, knownTxId);
-      // Only a transaction recorded before its broadcast can be found again after a crash.
-      if (!ctx) throw new Error('the EVM relayer flows need an advance context to record their transaction');
-      const check = { token: token(req), from: addressOf(req.account), to: addressOf(req.destination), minValue: req.amount };
-      const step = await advanceRelayerFlow(c, check, submission, knownTxId, ctx, { quotedAt: req.quotedAt, deadline: req.deadline });
-      // What the relayer paid, once its transaction is in a block: every end reports it (recorded once per transaction).
-      if ((step.state === 'confirmed' || step.state === 'failed') && step.txId) {
-        const spent = await relayerFeeSpent(c.provider, c.relayer.address, step.txId).catch(() => undefined);
-        if (spent) return { ...step, feeSpent: spent };
-      }
-      return step;
+      return followFinality(c.provider, c.finality ?? { kind: 'depth', blocks: c.confirmations }, () => advance(req, raw, txId, followOnlyContext(rawTx)));
     },
 
     // A relayer refused for lack of funds reports what it needed as its minimum until a balance covers it.
@@ -278,11 +293,3 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
     health: (o) => Promise.all(chains.map((c) => checkNode(c.caip2, true, () => servedChain(c.provider), o?.timeoutMs))),
   };
 }
-
-/**
- * Asks the node itself (`eth_chainId`): the providers are built with a static network, so
- * `getNetwork()` would answer the configured id without asking, and a URL pointing at another
- * chain would pass.
- */
-const servedChain = async (provider: Provider): Promise<string> =>
-  `eip155:${provider instanceof JsonRpcApiProvider ? BigInt((await provider.send('eth_chainId', [])) as string) : (await provider.getNetwork()).chainId}`;

@@ -7,12 +7,16 @@ export type ConfirmationState =
   { status: 'mined'; success: boolean; blockNumber: number; confirmations: number; receipt: TransactionReceipt } | { status: 'pending'; reason: 'not_mined' | 'rpc_error' };
 
 /**
- * Reads the receipt and the chain head once. `confirmations` counts the inclusion block as 1.
+ * Reads the receipt, its block and the chain head once. `confirmations` counts the inclusion block
+ * as 1. A receipt whose block is not the canonical one at its height (a node that kept it across a
+ * reorg, a replica behind a balancer) is no evidence: not mined, so it is looked for again.
  */
 export async function getConfirmations(provider: Provider, txHash: string): Promise<ConfirmationState> {
   try {
     const receipt = await provider.getTransactionReceipt(txHash);
     if (!receipt) return { status: 'pending', reason: 'not_mined' };
+    const block = await provider.getBlock(receipt.blockNumber);
+    if (block?.hash !== receipt.blockHash) return { status: 'pending', reason: 'not_mined' };
     const head = await provider.getBlockNumber();
     return {
       status: 'mined',

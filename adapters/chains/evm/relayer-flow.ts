@@ -12,7 +12,7 @@ import { relayerRequest, submissionProblem, type PaymentCheck } from './relayer-
 import { classifySubmitError, getConfirmations } from './receipts.ts';
 import { broadcastRecorded, buildSigned, type RelayerEvent, type RelayerFunds } from './relayer-submit.ts';
 import type { FeeLimits } from './gas-policy.ts';
-import { deadlineState, submissionBlocked } from './submission-guards.ts';
+import { authorizationDeadlineOf, deadlineState, submissionBlocked } from './submission-guards.ts';
 import type { SerialQueue } from './relayer.ts';
 import { sumTransfers } from './transfer.ts';
 import { messageUint } from './typed-data.ts';
@@ -89,7 +89,12 @@ async function authorizationUsed(c: RelayerChain, sub: RelayerSubmission, owner:
 async function usedElsewhere(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, quote: QuoteTimes, txId?: string): Promise<TransferState | null> {
   const keep = txId === undefined ? {} : { txId };
   try {
-    const window = await scanWindow(c.provider, { ...quote, ...(sub.quoteBlock === undefined ? {} : { quoteBlock: sub.quoteBlock }) });
+    // The signature can be used until its authorization ends: the heal window past the quote deadline.
+    const window = await scanWindow(c.provider, {
+      quotedAt: quote.quotedAt,
+      deadline: authorizationDeadlineOf(quote, sub),
+      ...(sub.quoteBlock === undefined ? {} : { quoteBlock: sub.quoteBlock }),
+    });
     const found = await findPayingTransaction(c.provider, sub, check, window);
     if (!found.found) return null;
     const head = await c.provider.getBlockNumber();
@@ -101,12 +106,13 @@ async function usedElsewhere(c: RelayerChain, check: PaymentCheck, sub: RelayerS
 }
 
 /**
- * Null while a transaction sent now can still be mined before the authorization lapses. Within the
+ * Null while a transaction sent now can still be mined before the authorization lapses (`first`:
+ * before the quote deadline, for a payment's first transaction). Within the
  * margin nothing is sent and the attempt waits; once the deadline is past it, an authorization
  * nobody used can pay no more: failed, with no gas spent on a revert (submission-guards.ts).
  */
-async function pastDeadline(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, quote: QuoteTimes, txId?: string): Promise<TransferState | null> {
-  const state = deadlineState(sub, (c.clock ?? systemClock).now(), c.blockTimeMs ?? 12_000);
+async function pastDeadline(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, quote: QuoteTimes, txId?: string, first = false): Promise<TransferState | null> {
+  const state = deadlineState(sub, (c.clock ?? systemClock).now(), c.blockTimeMs ?? 12_000, first ? quote.deadline : undefined);
   if (state === 'send') return null;
   const keep = txId === undefined ? {} : { txId };
   if (state === 'wait') return { state: 'pending', ...keep, reason: 'not sending: the authorization lapses before a transaction sent now could be mined' };
@@ -143,7 +149,9 @@ async function signRecordBroadcast(
 ): Promise<TransferState> {
   const problem = submissionProblem(sub, check);
   if (problem) return { state: 'failed', reason: problem };
-  const late = await pastDeadline(c, check, sub, quote, replaces ?? undefined);
+  // A first transaction is sent only while the quote is valid; the heal window past it is for
+  // sending again what was sent in time, not for paying a payment late.
+  const late = await pastDeadline(c, check, sub, quote, replaces ?? undefined, replaces === null);
   if (late) return late;
   const blocked = await submissionBlocked(c.provider, sub, check);
   if (blocked) return blocked;

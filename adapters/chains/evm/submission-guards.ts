@@ -13,13 +13,22 @@ export function authorizationDeadline(sub: RelayerSubmission): bigint {
   return messageUint(sub.typedData.message, sub.flow === 'eip3009' ? 'validBefore' : 'deadline');
 }
 
+/** Where the buyer's authorization of an option lapses, Unix seconds: the quote deadline and the chain's heal window past it. */
+export const authorizationEnd = (c: { healWindowMs?: number }, req: { deadline: Date }): bigint => BigInt(Math.floor((req.deadline.getTime() + (c.healWindowMs ?? 0)) / 1000));
+
+/** The blocks a relayer submission's signature can be used in end at its authorization's end, past the quote deadline by the heal window. */
+export const authorizationDeadlineOf = (req: { deadline: Date }, sub: RelayerSubmission): Date =>
+  new Date(Math.max(req.deadline.getTime(), Number(authorizationDeadline(sub)) * 1000));
+
 /**
  * `send` while a transaction sent now can still mine before the authorization lapses (with a
  * margin of blocks); `wait` within the margin (a transaction already out, or the buyer's own, may
  * still land); `lapsed` once the deadline is past by the margin: nothing can pay with it any more.
+ * `sooner` (the quote deadline, for a first transaction) replaces the authorization's when earlier.
  */
-export function deadlineState(sub: RelayerSubmission, nowMs: number, blockTimeMs: number): 'send' | 'wait' | 'lapsed' {
-  const deadline = authorizationDeadline(sub);
+export function deadlineState(sub: RelayerSubmission, nowMs: number, blockTimeMs: number, sooner?: Date): 'send' | 'wait' | 'lapsed' {
+  const own = authorizationDeadline(sub);
+  const deadline = sooner && BigInt(Math.floor(sooner.getTime() / 1000)) < own ? BigInt(Math.floor(sooner.getTime() / 1000)) : own;
   if (mayStillMine(deadline, nowMs, blockTimeMs)) return 'send';
   return mayStillMine(deadline, nowMs - 2 * Math.max(3 * blockTimeMs, 5_000), blockTimeMs) ? 'wait' : 'lapsed';
 }

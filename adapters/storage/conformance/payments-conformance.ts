@@ -289,6 +289,40 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
       expect(await store.s.payments.getRelayerTx('pay_missing')).toBeNull();
     });
 
+    // A succeeded payment's transaction is followed to finality (server/domain/payments/finality-job.ts):
+    // its recorded bytes stay to be sent again after a reorg, and its finality moves only from
+    // what the caller saw, a reversal with its event.
+    it('keeps the recorded bytes of the transaction a payment succeeded with, and moves its finality conditionally', async () => {
+      const p = await f.partner();
+      const pay = await f.stored(await f.merchant(p.id));
+      const a = { txId: '0x' + 'd'.repeat(64), rawTx: '0x02dd' };
+      const at = new Date(t0.getTime() + 60_000);
+      const reversal = { id: newId('event'), type: 'payment.reversed.conformance', snapshot: (x: { finality?: string | null }) => ({ finality: x.finality }) };
+      await f.move(pay.id, 'processing', { optionId: 'opt_1', network: 'eip155:1' });
+      expect(await store.s.payments.recordRelayerTx(pay.id, a, null, t0)).toBe(true);
+      // Not succeeded: no finality to move.
+      expect((await store.s.payments.markFinality(pay.id, { from: 'pending', to: 'final', reason: null, at })).ok).toBe(false);
+      const succeeded = await f.move(pay.id, 'succeeded', { succeededAt: t0, txId: a.txId, finality: 'pending' }, ['processing']);
+      if (!succeeded.ok) throw new Error('not succeeded');
+      expect(succeeded.payment.finality).toBe('pending');
+      expect(await store.s.payments.getRelayerTx(pay.id)).toEqual(a);
+      expect((await store.s.payments.markFinality(pay.id, { from: 'final', to: 'reversed', reason: 'x', at }, reversal)).ok).toBe(false);
+      const reversed = await store.s.payments.markFinality(pay.id, { from: 'pending', to: 'reversed', reason: 'its block was dropped', at }, reversal);
+      expect(reversed).toMatchObject({ ok: true, payment: { status: 'succeeded', finality: 'reversed', finalityReason: 'its block was dropped', stateVersion: 4 } });
+      expect((await store.s.payments.get(pay.id))?.finality).toBe('reversed');
+      expect((await store.s.payments.markFinality(pay.id, { from: 'pending', to: 'final', reason: null, at })).ok).toBe(false);
+      const events = await store.s.payments.events(pay.id);
+      expect(events.at(-1)).toMatchObject({ type: reversal.type, stateVersion: 4, data: { finality: 'reversed' } });
+      // Without an event (final), the state version stays.
+      const other = await f.stored(await f.merchant(p.id));
+      await f.move(other.id, 'processing', { optionId: 'opt_1', network: 'eip155:1' });
+      await f.move(other.id, 'succeeded', { succeededAt: t0, txId: '0x' + 'f'.repeat(64), finality: 'pending' }, ['processing']);
+      expect(await store.s.payments.markFinality(other.id, { from: 'pending', to: 'final', reason: null, at })).toMatchObject({
+        ok: true,
+        payment: { finality: 'final', stateVersion: 3 },
+      });
+    });
+
     it('answers a payment’s events in state order', async () => {
       const p = await f.partner();
       const pay = await f.stored(await f.merchant(p.id));

@@ -45,21 +45,25 @@ const PATCH_COLUMNS: Record<keyof PaymentPatch, string> = {
   tokenValue: 'token_value',
   network: 'network',
   txId: 'tx_id',
+  finality: 'finality',
   succeededAt: 'succeeded_at',
 };
 
 /** `col = $n` assignments for the fields present in the patch. */
 export function patchAssignments(patch: PaymentPatch, params: unknown[]): string[] {
   const out: string[] = [];
+  let txParam = '';
   for (const [key, column] of Object.entries(PATCH_COLUMNS) as Array<[keyof PaymentPatch, string]>) {
     if (!(key in patch)) continue;
     const v = patch[key];
     params.push(typeof v === 'bigint' ? v.toString() : v);
     out.push(`${column} = $${params.length}`);
+    if (key === 'txId') txParam = `$${params.length}::text`;
   }
-  // Relayer bytes belong to the recorded relayer tx id; a transition setting or clearing the tx
-  // id (confirm of a direct transfer, release, success) ends them.
-  if ('txId' in patch) out.push('tx_raw = NULL');
+  // Relayer bytes belong to the recorded relayer tx id; a transition setting another tx id or
+  // clearing it (confirm of a direct transfer, release) ends them. Success with the recorded one
+  // keeps them: its finality is followed, and a dropped block is healed by sending them again.
+  if (txParam) out.push(`tx_raw = CASE WHEN ${txParam} IS NOT NULL AND tx_id = ${txParam} THEN tx_raw END`);
   return out;
 }
 

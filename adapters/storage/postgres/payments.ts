@@ -184,6 +184,25 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
       });
     },
 
+    async markFinality(id, change, event) {
+      const traceId = currentTraceId();
+      return db.transaction(async (tx) => {
+        // A reversal is a change the partner is told of (an event), so it counts as a state change.
+        const { rows } = await tx.query(
+          `UPDATE payments SET finality = $3, finality_reason = $4, updated_at = $5${event ? ', state_version = state_version + 1' : ''}
+           WHERE id = $1 AND status = 'succeeded' AND finality = $2 RETURNING *, ${NOTIFY_RETURNED_PAYMENT}`,
+          [id, change.from, change.to, change.reason, change.at],
+        );
+        if (!rows[0]) {
+          const cur = await tx.query('SELECT * FROM payments WHERE id = $1', [id]);
+          return { ok: false as const, current: cur.rows[0] ? toPayment(cur.rows[0]) : null };
+        }
+        const payment = toPayment(rows[0]);
+        if (event) await insertEvent(tx, { id: event.id, type: event.type }, payment, change.at, event.snapshot(payment), traceId);
+        return { ok: true as const, payment };
+      });
+    },
+
     async list(partnerId, q) {
       const params: unknown[] = [];
       const { where, order } = listClauses(partnerId, q, params);

@@ -1,6 +1,6 @@
 import type { ApiKeyRecord, KeyScope, PartnerRecord } from '../../../server/domain/partners/records.ts';
 import type { CryptoSettlementRecord, MerchantRecord, MerchantStatus } from '../../../server/domain/merchants/records.ts';
-import type { PaymentRecord } from '../../../server/domain/payments/records.ts';
+import type { PaymentFinality, PaymentRecord } from '../../../server/domain/payments/records.ts';
 import type { PaymentStatus } from '../../../server/domain/payments/state-machine.ts';
 
 /** Column names as the SQL returns them, mapped once to the port's records. */
@@ -109,5 +109,6 @@ export function toPayment(r: Row): PaymentRecord {
     // Only when known, so a payment no wallet confirmed reads back exactly as it was written.
     ...(r.buyer_provider_name ? { buyerProviderName: str(r.buyer_provider_name) } : {}),
     ...(r.buyer_provider_icon ? { buyerProviderIcon: str(r.buyer_provider_icon) } : {}),
+    ...(r.finality ? { finality: str(r.finality) as PaymentFinality, finalityReason: strOrNull(r.finality_reason) } : {}),
   };
 }

@@ -81,6 +81,7 @@ ${fact('Created', esc(when(p.createdAt)))}
 ${fact('Expires', esc(when(p.expiresAt)))}
 ${p.succeededAt ? fact('Succeeded', esc(when(p.succeededAt))) : ''}
 ${p.refundedAt ? fact('Refunded', esc(when(p.refundedAt))) : ''}
+${p.finality ? fact('Finality', p.finality === 'reversed' ? `<span class="tag bad">reversed by a reorg</span> ${esc(p.finalityReason ?? '')}` : esc(p.finality), 'finality') : ''}
 ${p.cancelledAt ? fact('Cancelled', esc(`${when(p.cancelledAt)} (${p.cancelledReason ?? ''})`)) : ''}
 ${p.failureCode ? fact('Failure', `<code>${esc(p.failureCode)}</code>`) : ''}
 </dl>

@@ -15,7 +15,7 @@ import { shell, when } from './shell.ts';
 export const statusTag = (p: PaymentRecord, now: number) => {
   const st = effectiveStatus(p, now);
   const tone = st === 'succeeded' ? ' ok' : st === 'failed' || st === 'expired' || st === 'cancelled' ? ' bad' : '';
-  return `<span class="tag${tone}">${esc(st.replace('_', ' '))}</span>${p.refundedAt ? ' <span class="tag">refunded</span>' : ''}`;
+  return `<span class="tag${tone}">${esc(st.replace('_', ' '))}</span>${p.refundedAt ? ' <span class="tag">refunded</span>' : ''}${p.finality === 'reversed' ? ' <span class="tag bad">reversed</span>' : ''}`;
 };
 
 function filterForm(f: PaymentFilters, merchants: MerchantRecord[], networks: string[]): string {

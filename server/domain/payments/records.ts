@@ -36,7 +36,15 @@ export interface PaymentRecord {
   network: string | null;
   txId: string | null;
   succeededAt: Date | null;
+  /**
+   * A succeeded payment's transaction against its chain's finality (absent or null: not followed).
+   * `reversed`: its block was dropped and it could not be sent again; `finalityReason` says why.
+   */
+  finality?: PaymentFinality | null;
+  finalityReason?: string | null;
 }
+
+export type PaymentFinality = 'pending' | 'final' | 'reversed';
 
 /** Something that happened to a payment, with a full snapshot (the webhook `data`). */
 export interface PaymentEventRecord {
@@ -67,6 +75,7 @@ export type PaymentPatch = Partial<
     | 'network'
     | 'txId'
     | 'succeededAt'
+    | 'finality'
   >
 >;
 

@@ -59,6 +59,19 @@ export function advanceJob(attempt: { paymentId: string; optionId: string; state
   return { id: newId('job', now), type: ADVANCE_JOB_TYPE, payload: { ...attempt }, runAt: new Date(now) };
 }
 
+/** The job that follows a succeeded payment's transaction to its chain's finality (finality-job.ts). */
+export const FINALITY_JOB_TYPE = 'payment.finality';
+
+/** The chain a finality job names, for its settlement pool. */
+export function chainOfFinalityJob(payload: Record<string, unknown>): string | undefined {
+  return typeof payload.chain === 'string' ? payload.chain : undefined;
+}
+
+/** The job that follows a payment that just succeeded with `submission` on `chain`, first in a block's time. */
+export function finalityJob(attempt: { paymentId: string; optionId: string; submission: Submission; chain: string }, now: number): NewJob {
+  return { id: newId('job', now), type: FINALITY_JOB_TYPE, payload: { ...attempt }, runAt: new Date(now + 1000) };
+}
+
 /** How soon to look again at a transfer just submitted. */
 const FOLLOW_MS = 1000;
 /** The longest wait between two looks at a transfer that stays undecided. */
@@ -113,7 +126,9 @@ export async function advanceAttempt(deps: AdvanceDeps, payload: Record<string, 
     return { retryAt: new Date(now + FOLLOW_MS) };
   }
   if (step.state === 'confirmed') {
-    await transitionPayment(deps, payment, 'succeeded', { txId: step.txId, succeededAt: new Date(now) });
+    // Deep enough to count, not yet final: followed until the chain's finality covers it (finality-job.ts).
+    const follow = chain.followFinality ? [finalityJob({ paymentId: payment.id, optionId: quote.optionId, submission: payload.submission as Submission, chain: caip2 }, now)] : [];
+    await transitionPayment(deps, payment, 'succeeded', { txId: step.txId, succeededAt: new Date(now), ...(follow.length ? { finality: 'pending' as const } : {}) }, follow);
     return;
   }
   if (step.state === 'failed') {

@@ -1,6 +1,7 @@
 import type { IdempotencyCompletion } from '../../domain/idempotency/records.ts';
 import type { NewJob } from '../../domain/jobs/records.ts';
 import type { CryptoSettlementRecord, MerchantRecord } from '../../domain/merchants/records.ts';
+import type { PaymentFinality } from '../../domain/payments/records.ts';
 import type {
   CreatedPaymentEvent,
   CreatePaymentResult,
@@ -59,6 +60,15 @@ export interface PaymentRepository {
     id: string,
     at: Date,
     event: { id: string; type: string; snapshot(p: PaymentRecord): unknown },
+  ): Promise<{ ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null }>;
+  /**
+   * Sets a succeeded payment's finality from `from` (its transaction followed until final); with
+   * `event` (a reversal), its event in the same unit. Nothing written when it is no longer `from`.
+   */
+  markFinality(
+    id: string,
+    change: { from: PaymentFinality; to: PaymentFinality; reason: string | null; at: Date },
+    event?: { id: string; type: string; snapshot(p: PaymentRecord): unknown },
   ): Promise<{ ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null }>;
   list(partnerId: string, q: PaymentListQuery): Promise<PaymentRecord[]>;
   stats(partnerId: string, q: PaymentListQuery): Promise<PaymentStatsRecord>;
