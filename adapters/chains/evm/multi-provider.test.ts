@@ -2,7 +2,7 @@
 // chain: 429 with Retry-After honoured, a hanging node bounded and failed over, 5xx failover and
 // the breaker, broadcasts to every node, and a lagging replica never taken as evidence.
 import { JsonRpcProvider, Wallet, parseEther } from 'ethers';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { evmDev, type EvmDev } from '../../../tools/chain-faults/dev.ts';
 import { startRpcFaultProxy, type RpcFaultProxy } from '../../../tools/chain-faults/proxy.ts';
 import { sharedSandboxChains } from '../../../tools/chain-faults/standalone.ts';
@@ -88,7 +88,7 @@ describe('EVM endpoints as they are', () => {
     proxy.set('evm:0', { kind: 'drop-broadcasts' });
     // before: one URL; a node that answers the hash and forwards nothing leaves it never mined.
     expect((await p.broadcastTransaction(raw)).hash).toBe(hash);
-    expect(nodesCalled('eth_sendRawTransaction')).toEqual([0, 1, 2]);
+    await vi.waitFor(() => expect(nodesCalled('eth_sendRawTransaction')).toEqual([0, 1, 2]));
     expect((await p.getTransactionReceipt(hash))?.status).toBe(1);
   });
 
