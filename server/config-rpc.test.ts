@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRpcConfig } from './config-rpc.ts';
-import { retryAfterMs } from '../adapters/chains/rpc/retry-after.ts';
+import { retryAfterMs } from '../adapters/chains/retry-after.ts';
 
 const problem = (env: NodeJS.ProcessEnv) => {
   const c = parseRpcConfig(env);

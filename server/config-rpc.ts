@@ -1,7 +1,7 @@
 // The RPC endpoints of each chain and how they are called: several URLs per chain (reads fail
 // over, broadcasts go to all), bounded timeouts, Retry-After cap, circuit breaker, how long every
 // endpoint may agree on a lower head before it is the chain's, and the bound on one chain's share
-// of a gateway options call. adapters/chains/rpc/endpoint-pool.ts applies them.
+// of a gateway options call. adapters/rpc-endpoints/endpoint-pool.ts applies them.
 
 export interface RpcConfig {
   /** EVM_RPC_URLS: eip155 CAIP-2 → its endpoints, in order of preference (a string is one endpoint). */

@@ -7,7 +7,7 @@ import { evmDev, type EvmDev } from '../../../tools/chain-faults/dev.ts';
 import { startRpcFaultProxy, type RpcFaultProxy } from '../../../tools/chain-faults/proxy.ts';
 import { sharedSandboxChains } from '../../../tools/chain-faults/standalone.ts';
 import { httpUpstream } from '../../../tools/chain-faults/upstream.ts';
-import { RpcUnavailableError } from '../rpc/endpoint-pool.ts';
+import { RpcUnavailableError } from '../endpoint-pool.ts';
 import { MultiEndpointProvider } from './multi-provider.ts';
 
 const CHAIN_ID = 31337;

@@ -1,4 +1,4 @@
-// An ethers provider over several endpoints of one EVM chain (adapters/chains/rpc/endpoint-pool.ts),
+// An ethers provider over several endpoints of one EVM chain (adapters/rpc-endpoints/endpoint-pool.ts),
 // whose reads never go backwards. It keeps the highest head any endpoint reported; a read that
 // decides something from absence or from state (a receipt or transaction not found, logs, a nonce,
 // a balance, a call, an estimate) is sent in one batch with `eth_blockNumber`, and an answer from a
@@ -6,7 +6,7 @@
 // when every endpoint is behind it fails as unknown (RpcUnavailableError), never as "not found".
 // So a payment is failed or released only on a node at least as fresh as the evidence against it.
 import { JsonRpcProvider, type JsonRpcError, type JsonRpcPayload, type JsonRpcResult } from 'ethers';
-import { EndpointPool, type EndpointPoolOptions, type Verdict } from '../rpc/endpoint-pool.ts';
+import { EndpointPool, type EndpointPoolOptions, type Verdict } from '../endpoint-pool.ts';
 
 /** Reads whose answer depends on how far the node has synced: checked against the highest head. */
 const HEAD_CHECKED = new Set([

@@ -1,5 +1,5 @@
 import { Connection, Keypair } from '@solana/web3.js';
-import type { EndpointPoolOptions } from '../rpc/endpoint-pool.ts';
+import type { EndpointPoolOptions } from '../endpoint-pool.ts';
 import { base58Decode } from './base58.ts';
 import type { SolanaChainConfig } from './gateway-adapter.ts';
 import { multiEndpointFetch } from './multi-fetch.ts';

@@ -1,11 +1,11 @@
 // The `fetch` a web3.js Connection is given so that its requests go to several endpoints of one
-// cluster (adapters/chains/rpc/endpoint-pool.ts: reads fail over, `sendTransaction` goes to all,
+// cluster (adapters/rpc-endpoints/endpoint-pool.ts: reads fail over, `sendTransaction` goes to all,
 // bounded timeouts, Retry-After, breakers) and its reads never go backwards: the highest slot any
 // answer showed is kept per commitment, passed as `minContextSlot` on the reads that take it (a node
 // behind refuses with -32016 and the read moves on), and a `getSignatureStatuses` answered at an
 // older slot than one already seen is not used. A status "not found" from a node behind the one
 // that gave the block height cannot fail a payment that landed.
-import { EndpointPool, type EndpointPoolOptions, type Verdict } from '../rpc/endpoint-pool.ts';
+import { EndpointPool, type EndpointPoolOptions, type Verdict } from '../endpoint-pool.ts';
 
 /** Where each read takes its config object, for the reads that accept `minContextSlot`. */
 const CONFIG_AT: Record<string, number> = {
