@@ -62,6 +62,9 @@ export interface AppDeps {
   prices?: PricePort;
   /** How long a quoted option holds, seconds (default 300). */
   quoteTtlS?: number;
+  /** One chain's share of an options call (OPTIONS_CHAIN_BOUND_MS), and who hears of a chain left out. */
+  optionsChainBoundMs?: number;
+  onChainDropped?: (caip2: string, why: string) => void;
   /** Each partner's fee budget per chain (FEE_BUDGETS); absent: unbounded. */
   feeBudget?: FeeBudgetPolicy;
   /** Extra routes served before the API (e.g. the sandbox's faucet and JSON-RPC), never in production. */

@@ -74,7 +74,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...key, EVM_RPC_URLS: '{"eip155:8453":"https://rpc.example"}' }).evmRpcUrls).toEqual({ 'eip155:8453': 'https://rpc.example' });
     expect(() => loadConfig({ ...key, EVM_RPC_URLS: '{"base":"https://rpc.example"}' })).toThrow(/^EVM_RPC_URLS: "base" must be an eip155 CAIP-2 chain id/);
     expect(() => loadConfig({ ...key, EVM_RPC_URLS: '{"eip155:8453":"rpc.example"}' })).toThrow(/^EVM_RPC_URLS: "eip155:8453" must map to an http/);
-    expect(() => loadConfig({ EVM_RPC_URLS: '[1]' })).toThrow(/^EVM_RPC_URLS must be a JSON object of strings/);
+    expect(() => loadConfig({ EVM_RPC_URLS: '[1]' })).toThrow(/^EVM_RPC_URLS must be a JSON object of CAIP-2 → URL or \[URLs\]/);
     expect(() => loadConfig({ PERMIT2_ADDRESS: '0x1234' })).toThrow(/^PERMIT2_ADDRESS must be a 0x-prefixed 20-byte hex address/);
   });
 

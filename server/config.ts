@@ -10,13 +10,14 @@ import { parseExplorerConfig, type ExplorerConfig } from './config-explorers.ts'
 import { parseChainFeeConfig, type ChainFeeConfig } from './config-chain-fees.ts';
 import { parseChainFinality, type ChainFinality } from './chain-profiles.ts';
 import { parseJobsConfig, type JobsConfig } from './config-jobs.ts';
+import { parseRpcConfig, type RpcConfig } from './config-rpc.ts';
 
 /**
  * Configuration, read once at start from the environment. Every key is checked here; a bad
  * value stops the process with a message naming the key, rather than failing at the first
  * request that needs it.
  */
-export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig, ChainFeeConfig, JobsConfig {
+export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig, ChainFeeConfig, JobsConfig, RpcConfig {
   mode: 'sandbox' | 'production';
   port: number;
   host: string;
@@ -40,7 +41,7 @@ export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig,
   quoteTtlS: number;
   /** "FROM/TO" → rate, e.g. {"EUR/USD": "1.08"}. */
   fxRates: Record<string, string>;
-  /** Production EVM chains: CAIP-2 → JSON-RPC URL, and the relayer paying gas for gasless flows. */
+  /** Production EVM chains: CAIP-2 → its first JSON-RPC URL (all of them: evmRpcEndpoints), and the relayer paying gas for gasless flows. */
   evmRpcUrls: Record<string, string>;
   evmRelayerKey?: string;
   /** Blocks (the inclusion block counting 1) before a payment counts as succeeded; finality is followed after (chainFinality). */
@@ -98,18 +99,6 @@ function units(env: NodeJS.ProcessEnv, key: string, fallback: bigint): bigint {
   return n;
 }
 
-function jsonRecord(env: NodeJS.ProcessEnv, key: string): Record<string, string> {
-  const raw = env[key];
-  if (!raw) return {};
-  try {
-    const v = JSON.parse(raw) as unknown;
-    if (v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string')) return v as Record<string, string>;
-  } catch {
-    // fall through
-  }
-  throw new ConfigError(`${key} must be a JSON object of strings, e.g. {"eip155:8453":"https://…"}`);
-}
-
 /** An on/off switch; anything else is refused rather than read as "on". */
 function flag(env: NodeJS.ProcessEnv, key: string, fallback: boolean): boolean {
   const raw = env[key];
@@ -141,22 +130,6 @@ function readAssetsFile(file: string, cwd: string): AssetConfig[] {
   const parsed = parseAssets(value);
   if ('problem' in parsed) throw new ConfigError(`ASSETS_FILE (${path}): ${parsed.problem}`);
   return parsed.assets;
-}
-
-/** EVM_RPC_URLS: eip155 CAIP-2 chain ids to http(s) JSON-RPC URLs. */
-function readEvmRpcUrls(env: NodeJS.ProcessEnv): Record<string, string> {
-  const urls = jsonRecord(env, 'EVM_RPC_URLS');
-  for (const [chain, rpc] of Object.entries(urls)) {
-    if (!/^eip155:[1-9]\d{0,31}$/.test(chain)) throw new ConfigError(`EVM_RPC_URLS: "${chain}" must be an eip155 CAIP-2 chain id, e.g. eip155:8453`);
-    let ok = false;
-    try {
-      ok = ['http:', 'https:'].includes(new URL(rpc).protocol);
-    } catch {
-      // not a URL
-    }
-    if (!ok) throw new ConfigError(`EVM_RPC_URLS: "${chain}" must map to an http:// or https:// JSON-RPC URL`);
-  }
-  return urls;
 }
 
 function url(env: NodeJS.ProcessEnv, key: string, protocols: string[]): string | undefined {
@@ -217,10 +190,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
   const evmRelayerKey = env.EVM_RELAYER_KEY;
   if (evmRelayerKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(evmRelayerKey)) throw new ConfigError('EVM_RELAYER_KEY must be a 0x-prefixed 32-byte hex private key');
-  const evmRpcUrls = readEvmRpcUrls(env);
+  const rpc = parseRpcConfig(env);
+  if ('problem' in rpc) throw new ConfigError(rpc.problem);
+  // The first endpoint of each chain: what code that names one URL per chain reads.
+  const evmRpcUrls = Object.fromEntries(Object.entries(rpc.evmRpcEndpoints).map(([chain, urls]) => [chain, urls[0]!]));
   if (mode === 'production' && Object.keys(evmRpcUrls).length && !evmRelayerKey)
     throw new ConfigError('EVM_RPC_URLS needs EVM_RELAYER_KEY (the relayer pays gas for gasless flows)');
-  const solanaRpcUrl = url(env, 'SOLANA_RPC_URL', ['http:', 'https:']);
+  const solanaRpcUrl = url(env, 'SOLANA_RPC_URL', ['http:', 'https:']) ?? rpc.solanaRpcUrls[0];
   const solanaFeePayerKey = env.SOLANA_FEE_PAYER_KEY || undefined;
   if (solanaFeePayerKey !== undefined && !/^[1-9A-HJ-NP-Za-km-z]{80,90}$/.test(solanaFeePayerKey) && !/^\[\s*\d{1,3}(\s*,\s*\d{1,3}){63}\s*\]$/.test(solanaFeePayerKey)) {
     throw new ConfigError('SOLANA_FEE_PAYER_KEY must be a 64-byte secret key: base58, or a JSON array of 64 numbers (solana-keygen)');
@@ -255,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   return {
     ...fees,
     ...jobs,
+    ...rpc,
     ...webhooks,
     ...metrics,
     ...explorers,

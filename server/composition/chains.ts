@@ -10,6 +10,7 @@ import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-a
 import { solanaChainFromConfig } from '../../adapters/chains/solana/config.ts';
 import { createPostgresSections } from '../../adapters/locks/postgres/index.ts';
 import type { AppConfig } from '../config.ts';
+import { poolOptionsOf } from '../config-rpc.ts';
 import type { AssetConfig } from '../domain/assets.ts';
 import type { ChainPort } from '../ports/chains.ts';
 
@@ -59,7 +60,12 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
   };
   const adapterOpts = hooks.onRefusal ? { onRefusal: hooks.onRefusal } : {};
   if (config.mode === 'production') {
-    const evm = config.evmRelayerKey ? evmChainsFromConfig(config.evmRpcUrls, config.evmRelayerKey, config.permit2Address, config.evmConfirmations, tuning) : [];
+    const evm = config.evmRelayerKey
+      ? evmChainsFromConfig(config.evmRpcEndpoints, config.evmRelayerKey, config.permit2Address, config.evmConfirmations, tuning, {
+          pool: poolOptionsOf(config),
+          head: { regressAfterMs: config.rpcHeadRegressMs },
+        })
+      : [];
     const sections =
       evm.length && config.databaseUrl
         ? createPostgresSections({
@@ -70,7 +76,11 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
         : undefined;
     const ports: ChainPort[] = evm.length ? [createEvmChainAdapter(evm, { ...adapterOpts, ...(sections ? { sections } : {}) })] : [];
     if (config.solanaRpcUrl && config.solanaFeePayerKey)
-      ports.push(createSolanaChainAdapter([solanaChainFromConfig(config.solanaRpcUrl, config.solanaFeePayerKey, config.solanaChainId, config.solanaFeePayerMinLamports)]));
+      ports.push(
+        createSolanaChainAdapter([
+          solanaChainFromConfig(config.solanaRpcUrls, config.solanaFeePayerKey, config.solanaChainId, config.solanaFeePayerMinLamports, poolOptionsOf(config)),
+        ]),
+      );
     return { assets: [], ports, close: async () => sections?.close() };
   }
   const { createSandboxChains, createSandboxRouter } = await import('./sandbox/index.ts');

@@ -29,6 +29,7 @@ import { webhookSettings, type WebhookSettings } from './webhooks.ts';
 import { DELIVERY_REQUEST_LIMITS } from '../domain/webhooks/redeliver.ts';
 import { createPrometheusMetrics } from '../../adapters/metrics/prometheus/index.ts';
 import type { MetricsPort } from '../ports/metrics.ts';
+import { METRICS } from '../ports/metric-catalog.ts';
 import { collectScrapeGauges } from './metrics.ts';
 
 /** `api`: the HTTP process (runs jobs too unless JOB_WORKERS=off); `worker`: `npm run worker`. */
@@ -246,6 +247,11 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       readiness: createReadiness({ storage, queue, chains: chains.ports, serviceAccounts, clock: systemClock, logger }),
       prices: createPriceTable(config.fxRates),
       quoteTtlS: config.quoteTtlS,
+      optionsChainBoundMs: config.optionsChainBoundMs,
+      onChainDropped: (chain, why) => {
+        metrics.count(METRICS.optionsChainsDropped, { chain });
+        logger.warn({ chain, why }, 'a chain was left out of gateway options');
+      },
       feeBudget: { budget: (chain) => partnerFeeBudget(config, chain), periodS: config.feeBudgetPeriodS },
       ...(chains.routes ? { extraRoutes: chains.routes } : {}),
       ...(config.logoChecks ? { checkLogo: createLogoChecker() } : {}),

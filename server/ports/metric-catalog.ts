@@ -67,6 +67,11 @@ export const METRICS = {
     'What the service’s fee accounts (relayer, Solana fee payer) spent on transactions for payments, native base units (wei, lamports; approximate above 2^53), by chain. Per partner: the dashboard’s settings page and npm run doctor.',
     ['chain'],
   ),
+  optionsChainsDropped: counter(
+    'gateway_options_chains_dropped_total',
+    'Chains left out of a gateway options call: their node failed or did not answer within OPTIONS_CHAIN_BOUND_MS.',
+    ['chain'],
+  ),
   broadcastRefusals: counter(
     'chain_broadcast_refusals_total',
     'Relayer transactions a node refused to take, by chain and class (known, nonce-used, underpriced, intrinsic-gas, insufficient-funds, other).',

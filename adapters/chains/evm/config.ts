@@ -1,17 +1,21 @@
-// The EVM chains of a production configuration: one JSON-RPC provider and the relayer key per chain.
-import { JsonRpcProvider, Wallet } from 'ethers';
+// The EVM chains of a production configuration: the endpoints of each chain behind one provider
+// (failover, broadcast to all, bounded timeouts, Retry-After, breakers, reads that never go
+// backwards: multi-provider.ts) and the relayer key.
+import { Wallet } from 'ethers';
 import type { EvmChainConfig, EvmRelayerTuning } from './gateway-adapter.ts';
+import { MultiEndpointProvider, type MultiProviderOptions } from './multi-provider.ts';
 
-/** Production chains from configuration: `EVM_RPC_URLS` JSON of CAIP-2 → URL, one relayer key. */
+/** Production chains from configuration: `EVM_RPC_URLS` JSON of CAIP-2 → URL or URLs, one relayer key. */
 export function evmChainsFromConfig(
-  rpcUrls: Record<string, string>,
+  rpcUrls: Record<string, string | readonly string[]>,
   relayerKey: string,
   permit2: string,
   confirmations: number,
   tuning: (caip2: string) => EvmRelayerTuning = () => ({}),
+  rpc: MultiProviderOptions = {},
 ): EvmChainConfig[] {
-  return Object.entries(rpcUrls).map(([caip2, url]) => {
-    const provider = new JsonRpcProvider(url, Number(caip2.split(':')[1]), { staticNetwork: true, cacheTimeout: -1 });
+  return Object.entries(rpcUrls).map(([caip2, urls]) => {
+    const provider = new MultiEndpointProvider(typeof urls === 'string' ? [urls] : urls, Number(caip2.split(':')[1]), rpc);
     return { caip2, provider, relayer: new Wallet(relayerKey, provider), permit2, confirmations, ...tuning(caip2) };
   });
 }

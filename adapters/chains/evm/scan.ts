@@ -3,20 +3,13 @@
 // authorization was already used), someone else may have submitted the buyer's authorization: the
 // money then went to the merchant all the same, and the payment is paid by THAT transaction. The
 // search looks only where such a transaction can be: from the block the option was quoted at to the
-// last block before the signature's deadline, in pages a public RPC accepts; never from block 0,
+// last block before the signature's deadline, in pages the provider accepts (log-pages.ts); never from block 0,
 // never to an open end.
 import { id, zeroPadValue, type Provider } from 'ethers';
 import type { RelayerSubmission } from '../../../server/ports/chain-state-eip155.ts';
 import { checksummed } from './address.ts';
+import { forEachLogPage } from './log-pages.ts';
 import { QUOTE_CLOCK_ALLOWANCE_MS, sumTransfers } from './transfer.ts';
-
-/**
- * The widest `eth_getLogs` range asked in one call. Public endpoints cap it: Alchemy answers at
- * most 2,000 blocks per call unless the answer is small, and several public nodes (Base's and
- * Polygon's public RPCs, publicnode) refuse wider ranges or time out on them; 2,000 is accepted by
- * all of them.
- */
-export const MAX_LOG_RANGE = 2_000;
 
 /** How long a read chain head is reused: an older head only starts a search earlier. */
 const HEAD_TTL_MS = 5_000;
@@ -93,9 +86,9 @@ export async function findPayingTransaction(provider: Provider, sub: RelayerSubm
       ? [AUTHORIZATION_USED, zeroPadValue(checksummed(check.from), 32), String(sub.typedData.message.nonce).toLowerCase()]
       : [TRANSFER, zeroPadValue(checksummed(check.from), 32), zeroPadValue(checksummed(check.to), 32)];
   const signature = sub.signature.slice(2).toLowerCase();
-  for (let from = window.fromBlock; from <= window.toBlock; from += MAX_LOG_RANGE) {
-    const to = Math.min(window.toBlock, from + MAX_LOG_RANGE - 1);
-    const logs = await provider.getLogs({ address: token, topics, fromBlock: from, toBlock: to });
+  let found: ScanResult = { found: false };
+  // Pages shrink when the provider refuses a range (log-pages.ts), never skipping a block.
+  await forEachLogPage(provider, { address: token, topics }, window.fromBlock, window.toBlock, async (logs) => {
     for (const txId of [...new Set(logs.map((l) => l.transactionHash))]) {
       if (sub.flow === 'permit2') {
         const tx = await provider.getTransaction(txId);
@@ -103,8 +96,12 @@ export async function findPayingTransaction(provider: Provider, sub: RelayerSubm
       }
       const receipt = await provider.getTransactionReceipt(txId);
       if (!receipt || receipt.status !== 1) continue;
-      if (sumTransfers(receipt.logs, check) >= check.minValue) return { found: true, txId, blockNumber: receipt.blockNumber };
+      if (sumTransfers(receipt.logs, check) >= check.minValue) {
+        found = { found: true, txId, blockNumber: receipt.blockNumber };
+        return true;
+      }
     }
-  }
-  return { found: false };
+    return false;
+  });
+  return found;
 }

@@ -1,6 +1,8 @@
 import { Connection, Keypair } from '@solana/web3.js';
+import type { EndpointPoolOptions } from '../endpoint-pool.ts';
 import { base58Decode } from './base58.ts';
 import type { SolanaChainConfig } from './gateway-adapter.ts';
+import { multiEndpointFetch } from './multi-fetch.ts';
 
 /** Solana mainnet-beta's CAIP-2 id (the first 32 characters of its genesis hash). */
 export const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
@@ -26,11 +28,21 @@ export function parseSolanaSecretKey(text: string): Keypair {
 }
 
 /**
- * The production chain from `SOLANA_RPC_URL`, `SOLANA_FEE_PAYER_KEY` and `SOLANA_CHAIN_ID` (default
- * mainnet), through web3.js's `Connection` (which satisfies `SolanaRpc` as is), succeeded at
- * `confirmed` commitment.
+ * The production chain from `SOLANA_RPC_URLS` (or `SOLANA_RPC_URL`), `SOLANA_FEE_PAYER_KEY` and
+ * `SOLANA_CHAIN_ID` (default mainnet), through web3.js's `Connection` (which satisfies `SolanaRpc`
+ * as is) whose requests go through the endpoint pool (multi-fetch.ts), succeeded at `confirmed`
+ * commitment. web3.js's own 429 loop is off: the pool honours Retry-After and fails over instead.
  */
-export function solanaChainFromConfig(rpcUrl: string, feePayerKey: string, caip2 = SOLANA_MAINNET, minFeePayerLamports?: bigint): SolanaChainConfig {
-  const chain: SolanaChainConfig = { caip2, connection: new Connection(rpcUrl, 'confirmed'), feePayer: parseSolanaSecretKey(feePayerKey), commitment: 'confirmed', etaS: 13 };
+export function solanaChainFromConfig(
+  rpcUrls: string | readonly string[],
+  feePayerKey: string,
+  caip2 = SOLANA_MAINNET,
+  minFeePayerLamports?: bigint,
+  pool: Partial<EndpointPoolOptions> = {},
+): SolanaChainConfig {
+  const urls = typeof rpcUrls === 'string' ? [rpcUrls] : rpcUrls;
+  const { fetch } = multiEndpointFetch(urls, 'confirmed', pool);
+  const connection = new Connection(urls[0]!, { commitment: 'confirmed', fetch, disableRetryOnRateLimit: true });
+  const chain: SolanaChainConfig = { caip2, connection, feePayer: parseSolanaSecretKey(feePayerKey), commitment: 'confirmed', etaS: 13 };
   return minFeePayerLamports === undefined ? chain : { ...chain, minFeePayerLamports };
 }

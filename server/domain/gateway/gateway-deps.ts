@@ -11,6 +11,10 @@ export interface GatewayDeps extends PaymentDeps {
   payHost: string;
   /** How long a quote holds, seconds (never past the payment's own expiry). */
   quoteTtlS: number;
+  /** One chain's share of an options call (OPTIONS_CHAIN_BOUND_MS); a slower or failing chain is left out. */
+  optionsChainBoundMs?: number;
+  /** A chain left out of an options call, and why (logged and counted by the composition root). */
+  onChainDropped?: (caip2: string, why: string) => void;
   /** Each partner's fee budget per chain; absent: unbounded (tests that do not exercise it). */
   feeBudget?: FeeBudgetPolicy;
 }

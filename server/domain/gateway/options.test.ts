@@ -216,4 +216,39 @@ describe.each(backends)('gateway options on $name', (backend) => {
     clock.advance(61_000);
     expect((await buildOptions(budgeted, spender.payment, spender, accounts)).options).toHaveLength(2);
   });
+  it('one chain down or hanging: its options are left out with a reason, the other chains answer', async () => {
+    const s = await seller();
+    const accounts = [`eip155:8453:${BUYER}`, `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:${SOL_BUYER}`];
+    const dropped: string[] = [];
+    const withSolana = (prepareOption: ChainPort['prepareOption']) => ({
+      ...deps(),
+      chains: createChainRegistry([evm, { ...sol, prepareOption }]),
+      optionsChainBoundMs: 300,
+      onChainDropped: (caip2: string, why: string) => dropped.push(`${caip2}: ${why}`),
+    });
+    // before: the whole options call rejected (one chain's node down) or never answered (hung).
+    const down = await buildOptions(
+      withSolana(() => Promise.reject(new Error('solana rpc: HTTP 503'))),
+      s.payment,
+      s,
+      accounts,
+    );
+    expect(down.options.map((o) => o.account)).toEqual([`eip155:8453:${BUYER}`]);
+    const hung = await buildOptions(
+      withSolana(() => new Promise(() => {})),
+      s.payment,
+      s,
+      accounts,
+    );
+    expect(hung.options.map((o) => o.account)).toEqual([`eip155:8453:${BUYER}`]);
+    expect(dropped).toEqual([expect.stringMatching(/^solana:.*HTTP 503/), expect.stringMatching(/^solana:.*did not answer within 300 ms/)]);
+    // Only the one chain, down: no option, and the reason says which chain and why.
+    const alone = await buildOptions(
+      withSolana(() => Promise.reject(new Error('HTTP 503'))),
+      s.payment,
+      s,
+      [accounts[1]!],
+    );
+    expect(alone).toEqual({ options: [], reason: expect.stringMatching(/solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp is unavailable \(HTTP 503\)/) });
+  });
 });

@@ -1,6 +1,6 @@
 import { newId } from '../ids.ts';
 import { parseAccountId, formatChainId } from '../caip.ts';
-import { maxTransferAmount } from '../assets.ts';
+import { maxTransferAmount, type AssetInfo } from '../assets.ts';
 import { assetAmount } from '../payments/view.ts';
 import { amountOwed, priceUnit } from '../payments/price.ts';
 import type { CryptoSettlementRecord, MerchantRecord } from '../merchants/records.ts';
@@ -30,6 +30,36 @@ export interface BuiltOption {
  */
 export const MAX_QUOTED_ACCOUNTS = 50;
 
+/** One chain's share of an options call when none is configured (OPTIONS_CHAIN_BOUND_MS). */
+const DEFAULT_CHAIN_BOUND_MS = 4_000;
+
+type Pair = { raw: string; order: number; s: CryptoSettlementRecord; asset: AssetInfo };
+
+interface ChainOptions {
+  quotes: QuoteRecord[];
+  refreshed: Array<{ optionId: string; state: Record<string, unknown>; deadline: Date }>;
+  options: Array<{ order: number; option: BuiltOption }>;
+  tooLarge: boolean;
+  unavailable?: string;
+}
+
+/**
+ * A chain's options within its bound (OPTIONS_CHAIN_BOUND_MS): a chain whose node fails or is slow
+ * is left out, said why to the log and metric (onChainDropped), and the other chains answer. Its
+ * quotes, should they come late, are not kept (no option was offered for them).
+ */
+async function boundedChain(deps: GatewayDeps, caip2: string, run: () => Promise<ChainOptions>): Promise<ChainOptions | { dropped: string }> {
+  const boundMs = deps.optionsChainBoundMs ?? DEFAULT_CHAIN_BOUND_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<{ dropped: string }>((resolve) => {
+    timer = setTimeout(() => resolve({ dropped: `${caip2} did not answer within ${boundMs} ms: its options are left out for now` }), boundMs);
+  });
+  const failed = (err: unknown) => ({ dropped: `${caip2} is unavailable (${err instanceof Error ? err.message : String(err)}): its options are left out for now` });
+  const outcome = await Promise.race([run().catch(failed), late]).finally(() => clearTimeout(timer));
+  if ('dropped' in outcome) deps.onChainDropped?.(caip2, outcome.dropped);
+  return outcome;
+}
+
 /**
  * One option per (buyer account × merchant settlement asset on the account's chain), priced
  * as amountOwed decides (a fiat price converted to each asset; a token price exactly, in its own
@@ -52,15 +82,10 @@ export async function buildOptions(
   const fresh = Math.min(payment.expiresAt.getTime(), now + deps.quoteTtlS * 1000);
   const threshold = reuseThreshold(now, fresh, deps.quoteTtlS);
   const live = await deps.storage.quotes.live(payment.id, new Date(threshold - 1));
-  const quotes: QuoteRecord[] = [];
-  const refreshed: Array<{ optionId: string; state: Record<string, unknown>; deadline: Date }> = [];
-  const options: BuiltOption[] = [];
-  let tooLarge = false;
+  /** Per chain, in the order its first account came: the (account, settlement) pairs to quote. */
+  const work = new Map<string, Pair[]>();
   let quoted = 0;
-  /** Per chain: why the service may not pay this partner's fees there (its budget is spent). */
-  const feesRefused = new Map<string, string | undefined>();
-  /** Why the chain adapter offered nothing for an account and asset, the first time it happened. */
-  let unavailable: string | undefined;
+  let order = 0;
   const payableChains = new Set(
     settlements.flatMap((s) => {
       const asset = deps.assets.get(s.asset);
@@ -78,18 +103,28 @@ export async function buildOptions(
     for (const s of settlements) {
       const asset = deps.assets.get(s.asset);
       if (!asset || formatChainId(asset.parsed.chain) !== caip2) continue;
+      if (!work.has(caip2)) work.set(caip2, []);
+      work.get(caip2)!.push({ raw, order: order++, s, asset });
+    }
+  }
+  /** One chain's options, its accounts one after another (chains run side by side: boundedChain). */
+  const quoteChain = async (caip2: string, pairs: Pair[]): Promise<ChainOptions> => {
+    const out: ChainOptions = { quotes: [], refreshed: [], options: [], tooLarge: false };
+    const chain = deps.chains.forChain(caip2)!;
+    let refused: string | undefined | null = null;
+    for (const { raw, order: at, s, asset } of pairs) {
       const amount = amountOwed(payment.price, asset, deps.prices);
       if (amount === null || amount <= 0n) continue;
       if (amount > maxTransferAmount(asset)) {
-        tooLarge = true;
+        out.tooLarge = true;
         continue;
       }
       const reused = reusableQuote(live, { account: raw, asset: asset.id, amount, destination: s.destination, collectData: collect !== null }, threshold);
       const optionId = reused?.optionId ?? newId('option', now);
       const deadline = reused?.deadline ?? new Date(fresh);
       const account10 = reused?.account ?? raw;
-      if (!feesRefused.has(caip2)) feesRefused.set(caip2, await feesRefusedFor(deps, payment.partnerId, caip2, now));
-      const refused = feesRefused.get(caip2);
+      // Why the service may not pay this partner's fees on this chain (its budget is spent).
+      if (refused === null) refused = await feesRefusedFor(deps, payment.partnerId, caip2, now);
       const prepared = await chain.prepareOption({
         paymentId: payment.id,
         optionId,
@@ -104,11 +139,11 @@ export async function buildOptions(
         valueUsdMicros: valueUsdMicros(asset, amount, deps.prices),
       });
       if ('unavailable' in prepared) {
-        unavailable ??= prepared.unavailable;
+        out.unavailable ??= prepared.unavailable;
         continue;
       }
       if (!reused) {
-        quotes.push({
+        out.quotes.push({
           optionId,
           paymentId: payment.id,
           account: raw,
@@ -121,9 +156,9 @@ export async function buildOptions(
           collectData: collect !== null,
         });
       } else if (!stateStillHolds(reused.state, prepared.state)) {
-        refreshed.push({ optionId, state: prepared.state, deadline });
+        out.refreshed.push({ optionId, state: prepared.state, deadline });
       }
-      options.push({
+      const option: BuiltOption = {
         id: optionId,
         account: account10,
         amount: assetAmount(asset.id, amount, deps.assets),
@@ -131,9 +166,22 @@ export async function buildOptions(
         expiresAt: Math.floor(deadline.getTime() / 1000),
         actions: prepared.actions,
         collectData: collect ? collectDataOf(collect, { paymentId: payment.id, optionId, deadline }) : null,
-      });
+      };
+      out.options.push({ order: at, option });
     }
-  }
+    return out;
+  };
+  const results = await Promise.all([...work].map(([caip2, pairs]) => boundedChain(deps, caip2, () => quoteChain(caip2, pairs))));
+  const kept = results.filter((r): r is ChainOptions => 'options' in r);
+  const quotes = kept.flatMap((r) => r.quotes);
+  const refreshed = kept.flatMap((r) => r.refreshed);
+  const options = kept
+    .flatMap((r) => r.options)
+    .sort((a, b) => a.order - b.order)
+    .map((o) => o.option);
+  const tooLarge = kept.some((r) => r.tooLarge);
+  // An adapter's own reason first; else why a chain was left out (down or slow).
+  const unavailable = kept.find((r) => r.unavailable)?.unavailable ?? results.find((r): r is { dropped: string } => 'dropped' in r)?.dropped;
   await deps.storage.quotes.save(quotes);
   for (const r of refreshed) await deps.storage.quotes.updateState(r.optionId, r.state, r.deadline);
   if (options.length) return { options };
