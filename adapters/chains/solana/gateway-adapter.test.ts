@@ -43,6 +43,7 @@ describe('the production wiring over HTTP JSON-RPC', () => {
     const port = createSolanaChainAdapter([chain]);
     const buyer = sandbox.keypair('adapter-buyer');
     const merchant = sandbox.keypair('adapter-merchant').publicKey.toBase58();
+    sandbox.openTokenAccount(merchant);
     sandbox.fund(buyer.publicKey.toBase58(), sandbox.mint.toBase58(), 5_000_000n);
     const req = request('pay_http', buyer.publicKey.toBase58(), merchant);
     const prepared = expectOption(await port.prepareOption(req));
@@ -52,10 +53,10 @@ describe('the production wiring over HTTP JSON-RPC', () => {
     if (fetched.state.flow !== 'spl') throw new Error('expected an spl state');
     const signed = walletSignVersioned(txOf(fetched.actions), buyer);
     const verdict = await port.verifyResults(req, fetched.state, [signed]);
-    expect(verdict).toMatchObject({ ok: true, txId: fetched.state.signature });
+    expect(verdict).toMatchObject({ ok: true, txId: expect.any(String) });
     if (!verdict.ok) return;
-    expect(await port.advance(req, verdict.submission, verdict.txId!)).toEqual({ state: 'confirmed', txId: fetched.state.signature });
-    expect(await port.advance(req, verdict.submission, verdict.txId!)).toEqual({ state: 'confirmed', txId: fetched.state.signature });
+    expect(await port.advance(req, verdict.submission, verdict.txId!)).toEqual({ state: 'confirmed', txId: verdict.txId });
+    expect(await port.advance(req, verdict.submission, verdict.txId!)).toEqual({ state: 'confirmed', txId: verdict.txId });
     expect(sandbox.balance(merchant, sandbox.mint.toBase58())).toBe(2_000_000n);
   });
 

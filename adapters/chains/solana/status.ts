@@ -31,12 +31,15 @@ export async function checkTransaction(connection: SolanaRpc, signature: string,
       const expired = height !== undefined && height > (options.lastValidBlockHeight as number);
       return expired ? { status: 'failed', reason: 'blockhash_expired' } : { status: 'pending' };
     }
-    if (status.err) return { status: 'failed', reason: `transaction_error: ${JSON.stringify(status.err)}` };
-    if (meetsCommitment(status.confirmationStatus, commitment)) return { status: 'confirmed', slot: status.slot };
     // Older nodes omit confirmationStatus; `confirmations: null` means rooted (finalized).
-    if (status.confirmationStatus === undefined && status.confirmations === null) {
-      return { status: 'confirmed', slot: status.slot };
+    const rooted = status.confirmationStatus === undefined && status.confirmations === null;
+    if (status.err) {
+      // An error seen only at `processed` may be on a fork that is dropped while the same bytes land
+      // elsewhere: it fails the payment only once the cluster has voted on it.
+      if (!rooted && !meetsCommitment(status.confirmationStatus, 'confirmed')) return { status: 'pending' };
+      return { status: 'failed', reason: `transaction_error: ${JSON.stringify(status.err)}` };
     }
+    if (meetsCommitment(status.confirmationStatus, commitment) || rooted) return { status: 'confirmed', slot: status.slot };
     return { status: 'pending' };
   } catch (error) {
     return { status: 'unknown', reason: error instanceof Error ? error.message : String(error) };
