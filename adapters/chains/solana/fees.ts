@@ -27,7 +27,8 @@ export async function priorityFeeMicroLamports(rpc: SolanaRpc, writable: PublicK
   } catch {
     return policy.minMicroLamports;
   }
-  const at = fees.length === 0 ? 0 : (fees[Math.min(fees.length - 1, Math.floor((policy.percentile / 100) * fees.length))] ?? 0);
+  // Nearest-rank percentile: the smallest fee at least `percentile` % of recent slots paid no more than.
+  const at = fees.length === 0 ? 0 : (fees[Math.max(0, Math.ceil((policy.percentile / 100) * fees.length) - 1)] ?? 0);
   return Math.min(policy.maxMicroLamports, Math.max(policy.minMicroLamports, at));
 }
 

@@ -96,6 +96,14 @@ describe('advance on answers the sandbox does not give', () => {
     expect(await port(landed).advance(req(), submission(100), 'sig')).toMatchObject({ state: 'failed', txId: 'sig', reason: expect.stringContaining('transaction_error') });
   });
 
+  it('fails a transaction on its error only once the error is at confirmed commitment', async () => {
+    // Before: an error seen at processed (a fork that may be dropped) failed the payment at once.
+    const processed = { slot: 5, confirmations: 0, err: { InstructionError: [1, 'Custom'] }, confirmationStatus: 'processed' } as unknown as SignatureStatus;
+    expect((await port(processed).advance(req(), submission(100), 'sig')).state).toBe('pending');
+    const confirmed = { ...processed, confirmations: 1, confirmationStatus: 'confirmed' } as unknown as SignatureStatus;
+    expect(await port(confirmed).advance(req(), submission(100), 'sig')).toMatchObject({ state: 'failed', reason: expect.stringContaining('transaction_error') });
+  });
+
   it('waits for the configured commitment before confirming', async () => {
     const processed = { slot: 5, confirmations: 0, err: null, confirmationStatus: 'processed' } as SignatureStatus;
     expect((await port(processed).advance(req(), submission(100), 'sig')).state).toBe('pending');
