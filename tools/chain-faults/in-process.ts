@@ -82,6 +82,7 @@ function solanaOver(call: JsonCall): SolanaRpc {
       return ((await call('getLatestBlockhash', [{ commitment }])) as { value: { blockhash: string; lastValidBlockHeight: number } }).value;
     },
     getBlockHeight: async (commitment) => (await call('getBlockHeight', [{ commitment }])) as number,
+    getEpochInfo: async (commitment) => (await call('getEpochInfo', [{ commitment }])) as Awaited<ReturnType<SolanaRpc['getEpochInfo']>>,
     async sendRawTransaction(raw, options) {
       const encoded = Buffer.from(Uint8Array.from(raw)).toString('base64');
       try {

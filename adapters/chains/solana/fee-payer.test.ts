@@ -125,7 +125,7 @@ describe('a buyer cannot make the Solana fee payer pay', () => {
     // The buyer moves its tokens away before the job runs.
     const sink = w.sandbox.keypair('fp-sink').publicKey.toBase58();
     w.sandbox.openTokenAccount(sink);
-    w.sandbox.fund(w.buyer.publicKey.toBase58(), null, LAMPORTS_PER_SOL);
+    w.sandbox.fund(w.buyer.publicKey.toBase58(), null, BigInt(LAMPORTS_PER_SOL));
     const { createTransferCheckedInstruction, getAssociatedTokenAddressSync } = await import('@solana/spl-token');
     const { blockhash } = await w.sandbox.connection.getLatestBlockhash();
     const sweep = new Transaction({ feePayer: w.buyer.publicKey, recentBlockhash: blockhash }).add(

@@ -77,10 +77,11 @@ describe('the production wiring over HTTP JSON-RPC', () => {
 
 describe('advance on answers the sandbox does not give', () => {
   /** A node that knows the signature with this status (or not at all) and refuses every send. */
-  const scripted = (status: SignatureStatus | null): SolanaRpc => ({
+  const scripted = (status: SignatureStatus | null, statusSlot = 1): SolanaRpc => ({
     ...sandbox.connection,
     getBlockHeight: async () => 10,
-    getSignatureStatuses: async () => ({ context: { slot: 1 }, value: [status] }),
+    getEpochInfo: async () => ({ absoluteSlot: 1, blockHeight: 10 }),
+    getSignatureStatuses: async () => ({ context: { slot: statusSlot }, value: [status] }),
     sendRawTransaction: async () => {
       throw new Error('connection reset');
     },
@@ -88,7 +89,8 @@ describe('advance on answers the sandbox does not give', () => {
   // Wire-shaped bytes (one signature slot, a message): the scripted node never looks inside.
   const transaction = Buffer.concat([Buffer.from([1]), Buffer.alloc(64), Buffer.from([1, 2, 3])]).toString('base64');
   const submission = (lastValidBlockHeight: number) => ({ flow: 'spl' as const, transaction, signature: 'sig', lastValidBlockHeight });
-  const port = (status: SignatureStatus | null) => createSolanaChainAdapter([{ caip2: sandbox.caip2, connection: scripted(status), feePayer: sandbox.feePayer }]);
+  const port = (status: SignatureStatus | null, statusSlot = 1) =>
+    createSolanaChainAdapter([{ caip2: sandbox.caip2, connection: scripted(status, statusSlot), feePayer: sandbox.feePayer }]);
   const req = () => request('pay_x', sandbox.keypair('b').publicKey.toBase58(), sandbox.keypair('m').publicKey.toBase58());
 
   it('fails a transaction that landed with an error (atomic: nothing moved)', async () => {
@@ -112,6 +114,11 @@ describe('advance on answers the sandbox does not give', () => {
   it('keeps an unseen transaction pending while its blockhash is valid, failed once it expired', async () => {
     expect((await port(null).advance(req(), submission(100), 'sig')).state).toBe('pending');
     expect(await port(null).advance(req(), submission(9), 'sig')).toMatchObject({ state: 'failed', reason: 'blockhash_expired' });
+  });
+
+  it('never calls a blockhash expired from a status node behind the node that read the height', async () => {
+    // Before: a status replica at slot 0 (behind the height's slot 1) that had not seen the landing failed the payment.
+    expect((await port(null, 0).advance(req(), submission(9), 'sig')).state).toBe('pending');
   });
 });
 

@@ -25,6 +25,8 @@ import type {
 export interface SolanaRpc {
   getLatestBlockhash(commitment?: Commitment): Promise<{ blockhash: string; lastValidBlockHeight: number }>;
   getBlockHeight(commitment?: Commitment): Promise<number>;
+  /** Slot and block height read together from one node: the height's freshness is known. */
+  getEpochInfo(commitment?: Commitment): Promise<{ absoluteSlot: number; blockHeight?: number }>;
   sendRawTransaction(rawTransaction: Buffer | Uint8Array | Array<number>, options?: SendOptions): Promise<string>;
   getSignatureStatuses(signatures: string[], config?: SignatureStatusConfig): Promise<RpcResponseAndContext<(SignatureStatus | null)[]>>;
   getAccountInfo(publicKey: PublicKey, commitment?: Commitment): Promise<AccountInfo<Buffer> | null>;

@@ -124,6 +124,10 @@ export function createSandboxConnection(ledger: SandboxLedger): SandboxConnectio
     async getBlockHeight(commitment) {
       return atCommitment(ledger, ledger.blockHeight, commitment);
     },
+    async getEpochInfo(commitment) {
+      const absoluteSlot = atCommitment(ledger, ledger.slot, commitment);
+      return { epoch: 0, slotIndex: absoluteSlot, slotsInEpoch: 432_000, absoluteSlot, blockHeight: atCommitment(ledger, ledger.blockHeight, commitment) };
+    },
     async getGenesisHash() {
       return SANDBOX_GENESIS_HASH;
     },

@@ -93,6 +93,8 @@ async function dispatch(rpc: SolanaRpc, method: string, params: unknown[], dev?:
       return rpc.getBlockHeight(commitmentIn(params[0]));
     case 'getSlot':
       return slot;
+    case 'getEpochInfo':
+      return rpc.getEpochInfo(commitmentIn(params[0]));
     case 'getGenesisHash':
       return rpc.getGenesisHash();
     case 'getSignatureStatuses': {
