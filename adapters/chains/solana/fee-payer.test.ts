@@ -2,7 +2,7 @@
 // the fetched transaction cannot land without the service, confirm refuses what would fail before
 // the fee payer signs, the job re-simulates before each send, and no option opens a token account.
 import { describe, expect, it } from 'vitest';
-import { ComputeBudgetInstruction, ComputeBudgetProgram, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction, type AccountInfo } from '@solana/web3.js';
+import { ComputeBudgetInstruction, ComputeBudgetProgram, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
 import { TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
 import { createSolanaSandbox, type SolanaSandbox } from '../../sandbox/solana/index.ts';
 import { createAssetRegistry } from '../../../server/domain/assets.ts';
@@ -186,7 +186,7 @@ describe('no rent the fee payer cannot get back, no mint mis-built', () => {
       async getAccountInfo(key, commitment) {
         const info = await s.connection.getAccountInfo(key, commitment);
         // The same mint as the Token-2022 program would own it.
-        return info && key.equals(s.mint) ? ({ ...info, owner: TOKEN_2022_PROGRAM_ID } as AccountInfo<Buffer>) : info;
+        return info && key.equals(s.mint) ? { ...info, owner: TOKEN_2022_PROGRAM_ID } : info;
       },
     }));
     const answer = await w.port.prepareOption(request(w.sandbox, 'pay_2022', w.buyer.publicKey.toBase58(), w.merchant));
