@@ -68,7 +68,7 @@ function sandboxPorts(chains: SandboxChains, clock: Clock): ChainPort[] {
     createEvmChainAdapter([
       { caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1, clock },
     ]),
-    createSolanaChainAdapter([{ caip2: chains.solana.caip2, connection: chains.solana.connection, feePayer: chains.solana.feePayer }]),
+    createSolanaChainAdapter([{ caip2: chains.solana.caip2, connection: chains.solana.connection, feePayer: chains.solana.feePayer, openDestinationAccounts: true }]),
   ];
 }
 

@@ -1,5 +1,5 @@
 import { ComputeBudgetProgram, Transaction, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
-import { TOKEN_PROGRAM_ID, createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { TOKEN_PROGRAM_ID, createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { SolanaCommitment, SolanaRpc } from './rpc.ts';
 import { DEFAULT_SOLANA_FEE_POLICY, computeUnitLimit, priorityFeeMicroLamports, type SolanaFeePolicy } from './fees.ts';
 
@@ -20,6 +20,8 @@ export interface BuildPaymentInput {
   reference: PublicKey;
   tokenProgramId?: PublicKey;
   fees?: SolanaFeePolicy;
+  /** Sandbox only (gateway-adapter's `openDestinationAccounts`): open the destination's token account, idempotently. */
+  openDestination?: boolean;
   commitment?: SolanaCommitment;
 }
 
@@ -63,8 +65,9 @@ export async function buildPaymentTransaction(input: BuildPaymentInput): Promise
 
   const policy = input.fees ?? DEFAULT_SOLANA_FEE_POLICY;
   const compose = (units: number, microLamports: number) => {
-    const budget: TransactionInstruction[] = [ComputeBudgetProgram.setComputeUnitLimit({ units }), ComputeBudgetProgram.setComputeUnitPrice({ microLamports })];
-    return new Transaction({ feePayer: input.feePayer, blockhash, lastValidBlockHeight }).add(...budget, transfer);
+    const leading: TransactionInstruction[] = [ComputeBudgetProgram.setComputeUnitLimit({ units }), ComputeBudgetProgram.setComputeUnitPrice({ microLamports })];
+    if (input.openDestination) leading.push(createAssociatedTokenAccountIdempotentInstruction(input.feePayer, destination, input.destinationOwner, input.mint, tokenProgram));
+    return new Transaction({ feePayer: input.feePayer, blockhash, lastValidBlockHeight }).add(...leading, transfer);
   };
   const price = await priorityFeeMicroLamports(input.connection, [source, destination], policy);
   const units = await computeUnitLimit(input.connection, compose(1_400_000, price));

@@ -12,10 +12,10 @@ export interface SolanaFeePolicy {
 }
 
 /**
- * Why these figures: mainnet's median priority fee for token transfers sits in the thousands of
- * micro-lamports per CU outside congestion; a transfer uses under 10k CU, so the cap of 1,000,000
- * µlamports/CU bounds one payment's priority fee at ~0.01 SOL even at the CU limit, the 75th
- * percentile lands in busy slots without paying the spikes.
+ * Why these figures: mainnet's priority fees for token transfers sit in the thousands of
+ * micro-lamports per CU outside congestion and reach the hundreds of thousands in its peaks; the
+ * cap of 1,000,000 µlamports (1 lamport) per CU bounds one payment's priority fee at 30,000 lamports
+ * even at the fallback CU limit; the 75th percentile lands in busy slots without paying the spikes.
  */
 export const DEFAULT_SOLANA_FEE_POLICY: SolanaFeePolicy = { percentile: 75, maxMicroLamports: 1_000_000, minMicroLamports: 1_000 };
 

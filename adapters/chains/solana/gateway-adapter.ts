@@ -28,6 +28,11 @@ export interface SolanaChainConfig {
   minFeePayerLamports?: bigint;
   /** Priority fee percentile and caps (default DEFAULT_SOLANA_FEE_POLICY). */
   fees?: SolanaFeePolicy;
+  /**
+   * Sandbox only: the fee payer opens a destination's missing token account (its rent is free
+   * sandbox SOL). Never in production: the rent is reclaimable by whoever owns the address.
+   */
+  openDestinationAccounts?: boolean;
 }
 
 /** The default of `minFeePayerLamports`: 0.05 SOL, thousands of fees plus a few token account rents. */
@@ -107,7 +112,7 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
       const c = chainOf(req);
       if (!req.asset.flows.includes('spl')) throw new Error(`${req.asset.id} is not payable by SPL transfer`);
       const mint = new PublicKey(req.asset.parsed.assetReference);
-      const problem = (await checkMint(c, mint.toBase58())) ?? (await destinationProblem(c.connection, mint, keyOf(req.destination)));
+      const problem = (await checkMint(c, mint.toBase58())) ?? (c.openDestinationAccounts ? null : await destinationProblem(c.connection, mint, keyOf(req.destination)));
       if (problem) return { unavailable: problem };
       const state: SplQuoteState = {
         flow: 'spl',
@@ -134,6 +139,7 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
         reference: deriveReference(req.paymentId, req.optionId),
         ...(c.commitment ? { commitment: c.commitment } : {}),
         ...(c.fees ? { fees: c.fees } : {}),
+        ...(c.openDestinationAccounts ? { openDestination: true } : {}),
       });
       // No signature is stored: the fee payer signs only at confirm.
       const { signature: _earlier, ...rest } = s;
