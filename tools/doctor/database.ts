@@ -1,5 +1,6 @@
 import { migrationStatus } from '../../adapters/storage/postgres/migrate.ts';
 import { createPgDb } from '../../adapters/storage/postgres/sql-db.ts';
+import { dataDirHolder } from '../../adapters/storage/postgres/data-dir-lock.ts';
 import type { AppConfig } from '../../server/config.ts';
 import { bounded, messageOf } from './bounded.ts';
 import type { CheckResult } from './report.ts';
@@ -17,8 +18,16 @@ function where(url: string): string {
  */
 export async function checkDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>, timeoutMs: number): Promise<CheckResult> {
   const name = 'database';
-  if (!config.databaseUrl)
-    return { verdict: 'WARN', name, reason: `no DATABASE_URL: embedded PGlite in ${config.dataDir}, not opened here (one process at a time; the service migrates it at start)` };
+  if (!config.databaseUrl) {
+    // Said here because the key tool refuses a held directory: who holds it is what the operator needs.
+    const holder = dataDirHolder(config.dataDir);
+    const held = holder === null ? 'no process holds it now' : `held now by process ${holder}, so the key tool refuses it until that process stops`;
+    return {
+      verdict: 'WARN',
+      name,
+      reason: `no DATABASE_URL: embedded PGlite in ${config.dataDir}, not opened here (one process at a time; the service migrates it at start); ${held}`,
+    };
+  }
   const db = createPgDb({ url: config.databaseUrl, max: 1 });
   try {
     const status = await bounded(async () => {
