@@ -95,7 +95,15 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
         adapterOpts,
       ),
       createSolanaChainAdapter([
-        { caip2: sandbox.solana.caip2, connection: sandbox.solana.connection, feePayer: sandbox.solana.feePayer, etaS: 2, minFeePayerLamports: config.solanaFeePayerMinLamports },
+        {
+          caip2: sandbox.solana.caip2,
+          connection: sandbox.solana.connection,
+          feePayer: sandbox.solana.feePayer,
+          etaS: 2,
+          minFeePayerLamports: config.solanaFeePayerMinLamports,
+          // Sandbox SOL is free: a fresh test merchant is payable at once (production never opens one).
+          openDestinationAccounts: true,
+        },
       ]),
     ],
     routes: createSandboxRouter(sandbox, { publicBaseUrl: config.publicBaseUrl }),

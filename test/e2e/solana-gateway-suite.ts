@@ -44,6 +44,8 @@ export function solanaGatewaySuite(transport: Transport): void {
     async function merchant(t: T, assets: string[]) {
       const evmDestination = Wallet.createRandom().address;
       const solDestination = Keypair.generate().publicKey.toBase58();
+      // Only a destination whose token account exists is payable (the fee payer funds no rent).
+      if (assets.some((a) => a.startsWith('solana:'))) sol().openTokenAccount(solDestination);
       const m = await t.call('POST', '/v1/merchants', {
         key: t.a.key,
         headers: { 'Idempotency-Key': `sm-${Math.random()}` },
@@ -224,8 +226,8 @@ export function solanaGatewaySuite(transport: Transport): void {
         const second = await fetchedPayment(t, m, b);
         expect(await confirm(t, second.id, second.option.id, [signed], 0)).toMatchObject({ status: 400, body: { code: 'invalid_signature' } });
         expect(await status(t, second.id)).toBe('requires_action');
-        // Broadcast again by anyone: the chain refuses the duplicate.
-        await expect(world.solanaConnection.sendRawTransaction(Buffer.from(signed, 'base64'))).rejects.toThrow(/already been processed/);
+        // Broadcast again by the wallet: its copy lacks the fee payer's signature, the chain refuses it.
+        await expect(world.solanaConnection.sendRawTransaction(Buffer.from(signed, 'base64'), { skipPreflight: true })).rejects.toThrow();
         expect((await confirm(t, first.id, first.option.id, [signed], 0)).body.status).toBe('succeeded');
         expect(sol().balance(m.solDestination, mint())).toBe(10_500_000n);
         expect(sol().balance(b.publicKey.toBase58(), mint())).toBe(39_500_000n);
@@ -259,32 +261,36 @@ export function solanaGatewaySuite(transport: Transport): void {
       }, 60_000);
     });
 
-    describe('finality: never failed while the transaction could still land', () => {
-      it('keeps an underfunded payment processing, then succeeds once the buyer is funded', async () => {
+    describe('the fee payer signs last: nothing it pays for lands without the service', () => {
+      it('refuses an underfunded transaction at confirm (simulated), costing the fee payer nothing; pays once the buyer is funded', async () => {
         const { t } = env;
         const m = await merchant(t, [solUsdc]);
         const b = buyer(1_000_000n);
         const p = await fetchedPayment(t, m, b);
-        expect((await confirm(t, p.id, p.option.id, [walletSign(p.transaction, b)], 1500)).body.status).toBe('processing');
+        const feePayer = sol().feePayer.publicKey.toBase58();
+        const lamportsBefore = sol().balance(feePayer, null);
+        const refused = await confirm(t, p.id, p.option.id, [walletSign(p.transaction, b)], 0);
+        expect(refused).toMatchObject({ status: 400, body: { code: 'invalid_results', message: expect.stringMatching(/would fail on chain/) } });
+        expect(await status(t, p.id)).toBe('requires_action');
+        expect(sol().balance(feePayer, null)).toBe(lamportsBefore);
         sol().fund(b.publicKey.toBase58(), mint(), 10_000_000n);
         const r = await confirm(t, p.id, p.option.id, [walletSign(p.transaction, b)], 20_000);
         expect(r.body.status).toBe('succeeded');
         expect(sol().balance(m.solDestination, mint())).toBe(10_500_000n);
       }, 60_000);
 
-      it('gives back a payment whose transaction can no longer land, with no funds moved', async () => {
+      it('a buyer broadcasting the fetched transaction alone cannot land it: the fee payer has not signed', async () => {
         const { t } = env;
         const m = await merchant(t, [solUsdc]);
-        const b = buyer(1_000_000n);
+        // A buyer with no USDC at all: before, its broadcast landed as a failed transaction the fee payer paid for.
+        const b = buyer(0n);
         const p = await fetchedPayment(t, m, b);
+        const feePayer = sol().feePayer.publicKey.toBase58();
+        const lamportsBefore = sol().balance(feePayer, null);
         const signed = walletSign(p.transaction, b);
-        expect((await confirm(t, p.id, p.option.id, [signed], 1500)).body.status).toBe('processing');
-        sol().expireBlockhash();
-        await expect
-          .poll(async () => (await t.call('GET', `/v1/gateway/payment/${p.id}/status`, { key: t.a.walletKey })).body)
-          .toMatchObject({ status: 'requires_action', isFinal: false });
-        expect(sol().balance(m.solDestination, mint())).toBe(0n);
-        expect(sol().balance(b.publicKey.toBase58(), mint())).toBe(1_000_000n);
+        await expect(world.solanaConnection.sendRawTransaction(Buffer.from(signed, 'base64'), { skipPreflight: true })).rejects.toThrow();
+        expect(sol().balance(feePayer, null)).toBe(lamportsBefore);
+        expect(await status(t, p.id)).toBe('requires_action');
       }, 60_000);
     });
 

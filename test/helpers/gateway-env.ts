@@ -81,7 +81,7 @@ function sandboxPorts(chains: SandboxChains, clock: Clock, tuning: GatewayEnvOpt
         ...tuning,
       },
     ]),
-    createSolanaChainAdapter([{ caip2: chains.solana.caip2, connection: chains.solana.connection, feePayer: chains.solana.feePayer }]),
+    createSolanaChainAdapter([{ caip2: chains.solana.caip2, connection: chains.solana.connection, feePayer: chains.solana.feePayer, openDestinationAccounts: true }]),
   ];
 }
 

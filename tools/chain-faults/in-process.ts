@@ -82,6 +82,7 @@ function solanaOver(call: JsonCall): SolanaRpc {
       return ((await call('getLatestBlockhash', [{ commitment }])) as { value: { blockhash: string; lastValidBlockHeight: number } }).value;
     },
     getBlockHeight: async (commitment) => (await call('getBlockHeight', [{ commitment }])) as number,
+    getEpochInfo: async (commitment) => (await call('getEpochInfo', [{ commitment }])) as Awaited<ReturnType<SolanaRpc['getEpochInfo']>>,
     async sendRawTransaction(raw, options) {
       const encoded = Buffer.from(Uint8Array.from(raw)).toString('base64');
       try {
@@ -103,5 +104,13 @@ function solanaOver(call: JsonCall): SolanaRpc {
     getSignaturesForAddress: async (address, options, commitment) =>
       (await call('getSignaturesForAddress', [address.toBase58(), { ...options, commitment }])) as Awaited<ReturnType<SolanaRpc['getSignaturesForAddress']>>,
     getGenesisHash: async () => (await call('getGenesisHash', [])) as string,
+    simulateTransaction: async (tx, config) =>
+      (await call('simulateTransaction', [Buffer.from(tx.serialize()).toString('base64'), { encoding: 'base64', ...config }])) as Awaited<
+        ReturnType<SolanaRpc['simulateTransaction']>
+      >,
+    getRecentPrioritizationFees: async (config) =>
+      (await call('getRecentPrioritizationFees', [(config?.lockedWritableAccounts ?? []).map((k) => k.toBase58())])) as Awaited<
+        ReturnType<SolanaRpc['getRecentPrioritizationFees']>
+      >,
   };
 }

@@ -10,6 +10,7 @@ import type { RpcOutcome, UpstreamCall } from './upstream.ts';
 const CONFIG_AT: Record<string, number> = {
   getSlot: 0,
   getBlockHeight: 0,
+  getEpochInfo: 0,
   getLatestBlockhash: 0,
   getAccountInfo: 1,
   getBalance: 1,
@@ -87,6 +88,15 @@ export async function laggedSolanaCall(upstream: UpstreamCall, by: number, histo
         slot,
         value.map((s) => (s && s.slot > slot ? null : s)),
       );
+    }
+    case 'getEpochInfo': {
+      // Slot and height as of the replica's slot (one slot, one block, as the sandbox moves).
+      const answer = await upstream(method, params);
+      if (!('result' in answer)) return answer;
+      const info = answer.result as { absoluteSlot: number; blockHeight?: number };
+      return {
+        result: { ...info, absoluteSlot: Math.max(0, info.absoluteSlot - by), ...(info.blockHeight === undefined ? {} : { blockHeight: Math.max(0, info.blockHeight - by) }) },
+      };
     }
     case 'getSignaturesForAddress': {
       const answer = await upstream(method, params);

@@ -6,7 +6,7 @@
 // the fault engine; held sends wait in it, as in a busy node's queue, until released.
 import { randomBytes } from 'node:crypto';
 import { Connection, Keypair, PublicKey, SystemProgram, Transaction, VersionedMessage, VersionedTransaction } from '@solana/web3.js';
-import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { TOKEN_PROGRAM_ID, createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { createAssetRegistry } from '../../../server/domain/assets.ts';
 import type { Submission, WireAction } from '../../../server/ports/chains.ts';
 import { inProcessFaults, sharedSandboxChains, solanaDev, startRpcFaultProxy, type FaultControl } from '../../../tools/chain-faults/index.ts';
@@ -38,6 +38,8 @@ interface SolanaChain {
   /** Adds lamports (mint null) or mints SPL base units to the owner's token account. */
   fund(owner: string, mint: string | null, value: bigint): Promise<void>;
   balance(owner: string, mint: string | null): Promise<bigint>;
+  /** Opens these owners' (empty) token accounts of the mint: only such destinations are payable. */
+  openTokenAccounts(owners: string[]): Promise<void>;
   expireBlockhash(): Promise<void>;
   close(): Promise<void>;
 }
@@ -54,6 +56,7 @@ function inProcessChain(): SolanaChain {
     faults: faults.control,
     fund: async (owner, mint, value) => sandbox.fund(owner, mint, value),
     balance: async (owner, mint) => sandbox.balance(owner, mint),
+    openTokenAccounts: async (owners) => owners.forEach((o) => sandbox.openTokenAccount(o)),
     expireBlockhash: async () => sandbox.expireBlockhash(),
     close: async () => sandbox.close(),
   };
@@ -91,6 +94,22 @@ async function jsonRpcChain(): Promise<SolanaChain> {
       const query = new URLSearchParams({ account: account(owner), ...asset(m) });
       return BigInt(((await (await fetch(`${chains.baseUrl}/sandbox/balance?${query}`)).json()) as { value: string }).value);
     },
+    // The standalone chains' faucet mints only positive amounts: the fee payer's key opens them, as a merchant's wallet would.
+    async openTokenAccounts(owners) {
+      const payer = parseSolanaSecretKey(chains.env.SOLANA_FEE_PAYER_KEY!);
+      const direct = new Connection(chains.solanaUrl, 'confirmed');
+      for (let i = 0; i < owners.length; i += 6) {
+        const { blockhash } = await direct.getLatestBlockhash();
+        const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash }).add(
+          ...owners.slice(i, i + 6).map((o) => {
+            const owner = new PublicKey(o);
+            return createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, getAssociatedTokenAddressSync(mint, owner, true), owner, mint);
+          }),
+        );
+        tx.sign(payer);
+        await direct.sendRawTransaction(tx.serialize());
+      }
+    },
     expireBlockhash: () => solanaDev(chains.solanaUrl).expireBlockhash(),
     close: () => proxy.close(),
   };
@@ -111,6 +130,9 @@ export async function openSolanaHarness(transport: ChainTransport): Promise<Chai
   let holding: (() => void) | null = null;
   const offCurve = PublicKey.findProgramAddressSync([Buffer.from('conformance')], chain.mint)[0].toBase58();
   const nodeConnection = chain.adapterChain.connection;
+  // newDestination is synchronous: destinations with their token accounts opened up front.
+  const destinations = Array.from({ length: 24 }, (_, i) => keypair(`merchant-${i}`).publicKey.toBase58());
+  await chain.openTokenAccounts(destinations);
 
   return {
     port,
@@ -163,7 +185,11 @@ export async function openSolanaHarness(transport: ChainTransport): Promise<Chai
       await chain.fund(buyer.publicKey.toBase58(), chain.mint.toBase58(), amount);
       return solanaWallet(buyer, keypair, `${chain.caip2}:${buyer.publicKey.toBase58()}`, amount);
     },
-    newDestination: () => `${chain.caip2}:${keypair(`merchant-${++accounts}`).publicKey.toBase58()}`,
+    newDestination: () => {
+      const owner = destinations.pop();
+      if (!owner) throw new Error('the harness opened too few destinations: raise their number');
+      return `${chain.caip2}:${owner}`;
+    },
     balance: (destination) => chain.balance(destination.split(':')[2]!, chain.mint.toBase58()),
     // Every landed transaction is final at once on a cluster without a block clock: nothing to mine.
     mine: async () => {},

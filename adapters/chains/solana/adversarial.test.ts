@@ -5,6 +5,7 @@ import { build, rawSign, setup, USDC, walletSignLegacy, type Fixture } from './t
 import { verifySignedTransaction, type VerifyFailure } from './verify.ts';
 import { submitTransaction } from './submit.ts';
 import type { BuiltPaymentTransaction } from './build.ts';
+import { base58Encode } from './base58.ts';
 
 const AMOUNT = USDC(1.5);
 
@@ -77,8 +78,8 @@ const attacks: Attack[] = [
     },
   },
   {
-    name: 'fee payer signature replaced',
-    reason: 'invalid_fee_payer_signature',
+    name: 'fee payer slot filled by someone else',
+    reason: 'fee_payer_slot_filled',
     broadcast: true,
     make: (f, built) => {
       const tx = Transaction.from(Buffer.from(walletSignLegacy(built.transactionBase64, f.buyer), 'base64'));
@@ -108,7 +109,7 @@ const attacks: Attack[] = [
     name: 'a detached signature (base58) instead of a transaction',
     reason: 'not_a_transaction',
     broadcast: false,
-    make: (f, built) => built.signature,
+    make: (f, built) => base58Encode(rawSign(Buffer.from(built.messageBase64, 'base64'), f.buyer)),
   },
   {
     name: 'trailing bytes after the signed message',
@@ -127,7 +128,7 @@ describe('verifySignedTransaction refuses what the service did not build', () =>
     expect(verdict).toEqual({ ok: false, reason: attack.reason });
 
     if (attack.broadcast) {
-      // Even if the wallet broadcast the forgery itself, our fee payer never signed that message.
+      // Even if the wallet broadcast the forgery itself (no preflight), our fee payer never signed it.
       const sent = await submitTransaction(f.sandbox.connection, forged);
       expect(sent.status).toBe('rejected');
     }

@@ -8,6 +8,9 @@ import { buildPaymentTransaction } from './build.ts';
 import { verifySignedTransaction, type VerifyFailure } from './verify.ts';
 import { checkTransaction, isBlockhashExpired } from './status.ts';
 import { submitTransaction } from './submit.ts';
+import { cosignAndSimulate, simulateSigned } from './cosign.ts';
+import { destinationProblem, mintProblem } from './payable.ts';
+import type { SolanaFeePolicy } from './fees.ts';
 import { signTransactionAction } from './action.ts';
 import { decodeBase64Strict } from './wire.ts';
 
@@ -23,6 +26,13 @@ export interface SolanaChainConfig {
   etaS?: number;
   /** Below this balance (lamports) the fee payer shows as low (default 0.05 SOL). */
   minFeePayerLamports?: bigint;
+  /** Priority fee percentile and caps (default DEFAULT_SOLANA_FEE_POLICY). */
+  fees?: SolanaFeePolicy;
+  /**
+   * Sandbox only: the fee payer opens a destination's missing token account (its rent is free
+   * sandbox SOL). Never in production: the rent is reclaimable by whoever owns the address.
+   */
+  openDestinationAccounts?: boolean;
 }
 
 /** The default of `minFeePayerLamports`: 0.05 SOL, thousands of fees plus a few token account rents. */
@@ -30,9 +40,11 @@ export const DEFAULT_MIN_FEE_PAYER_LAMPORTS = 50_000_000n;
 
 /**
  * Confirm refuses a transaction this close to its last valid block height with `quote_expired`: the
- * wallet fetches a fresh one instead of the payment failing a few seconds later.
+ * wallet fetches a fresh one instead of the payment failing a few seconds later. 20 blocks (~8 s at
+ * 400 ms) leave the job several re-sends to land it; a blockhash lives 150 blocks, so the buyer still
+ * has ~130 blocks (~50 s) after fetch to sign, the time a person takes to read and approve.
  */
-const EXPIRY_MARGIN_BLOCKS = 5;
+const EXPIRY_MARGIN_BLOCKS = 20;
 const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 const keyOf = (caip10: string) => new PublicKey(caip10.split(':')[2]!);
@@ -53,7 +65,7 @@ const REFUSALS: Record<VerifyFailure, string> = {
   unexpected_signer: 'the transaction requires a signer other than the buyer and the service',
   missing_buyer_signature: 'the buyer’s signature is missing',
   invalid_buyer_signature: 'the buyer’s signature does not verify (another key signed, or the message changed)',
-  invalid_fee_payer_signature: 'the service’s signature does not verify over this message',
+  fee_payer_slot_filled: 'the service’s signature slot must be left empty: the service signs last, after checking the transaction',
 };
 
 /**
@@ -65,6 +77,18 @@ const REFUSALS: Record<VerifyFailure, string> = {
  */
 export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort {
   const byChain = new Map(chains.map((c) => [c.caip2, c]));
+  // A mint's program never changes: checked once per mint (a failed read is asked again).
+  const mintChecks = new Map<string, Promise<string | null>>();
+  const checkMint = (c: SolanaChainConfig, mint: string) => {
+    const key = `${c.caip2}/${mint}`;
+    let check = mintChecks.get(key);
+    if (!check) {
+      check = mintProblem(c.connection, new PublicKey(mint));
+      check.catch(() => mintChecks.delete(key));
+      mintChecks.set(key, check);
+    }
+    return check;
+  };
   const chainOf = (req: OptionRequest) => {
     const c = byChain.get(`${req.asset.parsed.chain.namespace}:${req.asset.parsed.chain.reference}`);
     if (!c) throw new Error(`no Solana chain configured for ${req.asset.id}`);
@@ -87,6 +111,9 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
     async prepareOption(req) {
       const c = chainOf(req);
       if (!req.asset.flows.includes('spl')) throw new Error(`${req.asset.id} is not payable by SPL transfer`);
+      const mint = new PublicKey(req.asset.parsed.assetReference);
+      const problem = (await checkMint(c, mint.toBase58())) ?? (c.openDestinationAccounts ? null : await destinationProblem(c.connection, mint, keyOf(req.destination)));
+      if (problem) return { unavailable: problem };
       const state: SplQuoteState = {
         flow: 'spl',
         mint: req.asset.parsed.assetReference,
@@ -103,7 +130,7 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
       const s = quoteStateOf(state);
       const built = await buildPaymentTransaction({
         connection: c.connection,
-        feePayer: c.feePayer,
+        feePayer: c.feePayer.publicKey,
         buyer: keyOf(req.account),
         mint: new PublicKey(s.mint),
         decimals: s.decimals,
@@ -111,8 +138,12 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
         amount: BigInt(s.amount),
         reference: deriveReference(req.paymentId, req.optionId),
         ...(c.commitment ? { commitment: c.commitment } : {}),
+        ...(c.fees ? { fees: c.fees } : {}),
+        ...(c.openDestinationAccounts ? { openDestination: true } : {}),
       });
-      const next: SplQuoteState = { ...s, messageBase64: built.messageBase64, signature: built.signature, lastValidBlockHeight: built.lastValidBlockHeight };
+      // No signature is stored: the fee payer signs only at confirm.
+      const { signature: _earlier, ...rest } = s;
+      const next: SplQuoteState = { ...rest, messageBase64: built.messageBase64, lastValidBlockHeight: built.lastValidBlockHeight };
       return { state: next, actions: [signTransactionAction(c.caip2, built.transactionBase64)] };
     },
 
@@ -126,7 +157,7 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
       const parsed = parseSplQuoteState(state);
       if (!parsed.ok) return { ok: false, code: 'quote_expired', message: `this option cannot be used (${parsed.problem}); ask for options again` };
       const s = parsed.value;
-      if (!s.messageBase64 || !s.signature || s.lastValidBlockHeight === undefined) {
+      if (!s.messageBase64 || s.lastValidBlockHeight === undefined) {
         return { ok: false, code: 'invalid_results', message: 'fetch the build action first: this option has no transaction to sign yet' };
       }
       const signed = results[0] ?? '';
@@ -146,10 +177,21 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
           return { ok: false, code: 'quote_expired', message: 'this transaction’s blockhash has expired; fetch the build action again and sign the new transaction' };
         }
       } catch {
-        // RPC trouble: accept; the job fails it only once its blockhash has provably expired unseen.
+        // RPC trouble: the simulation below asks the node again and answers bad_gateway if it is down.
       }
-      const submission: SplSubmission = { flow: 'spl', transaction: signed, signature: verdict.signature, lastValidBlockHeight: s.lastValidBlockHeight };
-      return { ok: true, submission, txId: verdict.signature };
+      const cosigned = await cosignAndSimulate(c.connection, verdict.wire, c.feePayer);
+      if (cosigned.status === 'rpc_error') throw new AppError('bad_gateway', 'The Solana node could not check this transaction; confirm again in a moment');
+      if (cosigned.status === 'would_fail') {
+        if (cosigned.blockhashExpired)
+          return { ok: false, code: 'quote_expired', message: 'this transaction’s blockhash has expired; fetch the build action again and sign the new transaction' };
+        return {
+          ok: false,
+          code: 'invalid_results',
+          message: `the transaction would fail on chain (${cosigned.reason.slice(0, 200)}); check the account’s token balance, then fetch and sign again`,
+        };
+      }
+      const submission: SplSubmission = { flow: 'spl', transaction: cosigned.transactionBase64, signature: cosigned.signature, lastValidBlockHeight: s.lastValidBlockHeight };
+      return { ok: true, submission, txId: cosigned.signature };
     },
 
     async advance(req, submission, knownTxId): Promise<TransferState> {
@@ -164,8 +206,18 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
       if (first.status === 'confirmed') return { state: 'confirmed', txId };
       if (first.status === 'failed') return { state: 'failed', reason: first.reason, txId };
       if (first.status === 'unknown') return { state: 'pending', txId, reason: first.reason };
-      // Not seen (or not yet at the commitment) while the blockhash is valid: (re)send the same
-      // bytes. Same signature, so a node lands it at most once.
+      // Not seen (or not yet at the commitment) while the blockhash is valid: simulate, then (re)send
+      // the same bytes. Same signature, so a node lands it at most once.
+      const raw = decodeBase64Strict(sub.transaction);
+      if (!raw) throw new AppError('invalid_state', 'cannot advance this payment: the stored transaction is not base64');
+      const preflight = await simulateSigned(c.connection, raw, txId);
+      if (preflight.status === 'rpc_error') return { state: 'pending', txId, reason: `simulation: ${preflight.reason.slice(0, 200)}` };
+      if (preflight.status === 'would_fail') {
+        // Landed already (seen by the simulating node): follow it. Otherwise it would fail now (the
+        // buyer's funds moved since confirm): not sent, so not paid for; the blockhash decides later.
+        if (preflight.alreadyProcessed) return { state: 'submitted', txId };
+        return { state: 'pending', txId, reason: `not sent, it would fail: ${preflight.reason.slice(0, 200)}` };
+      }
       const sent = await submitTransaction(c.connection, sub.transaction);
       if (sent.status === 'rejected' || sent.status === 'unknown') {
         // A refusal is not a failure yet: the wallet holds the signed bytes and the blockhash may

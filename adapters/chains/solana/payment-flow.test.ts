@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { build, setup, USDC, walletSignLegacy, walletSignVersioned } from './test-fixtures.ts';
+import { build, serviceSigned, setup, USDC, walletSignLegacy, walletSignVersioned } from './test-fixtures.ts';
 import { verifySignedTransaction } from './verify.ts';
 import { submitTransaction } from './submit.ts';
 import { checkTransaction, isBlockhashExpired } from './status.ts';
@@ -20,11 +20,12 @@ describe('Solana SPL payment on the sandbox', () => {
     expect(await isBlockhashExpired(sandbox.connection, built.lastValidBlockHeight)).toBe(false);
     const signed = walletSignLegacy(built.transactionBase64, buyer);
     const verdict = verifySignedTransaction(signed, { messageBase64: built.messageBase64, buyer: buyer.publicKey, feePayer: sandbox.feePayer.publicKey });
-    expect(verdict).toEqual({ ok: true, signature: built.signature });
+    expect(verdict.ok).toBe(true);
+    const { transaction, signature } = serviceSigned(f, built, signed);
 
-    const sent = await submitTransaction(sandbox.connection, signed);
-    expect(sent).toEqual({ status: 'sent', signature: built.signature });
-    expect(await checkTransaction(sandbox.connection, built.signature)).toMatchObject({ status: 'confirmed' });
+    const sent = await submitTransaction(sandbox.connection, transaction);
+    expect(sent).toEqual({ status: 'sent', signature });
+    expect(await checkTransaction(sandbox.connection, signature)).toMatchObject({ status: 'confirmed' });
 
     expect(sandbox.balance(merchant.publicKey.toBase58(), mint)).toBe(USDC(1.25));
     expect(sandbox.balance(buyer.publicKey.toBase58(), mint)).toBe(USDC(8.75));
@@ -33,18 +34,18 @@ describe('Solana SPL payment on the sandbox', () => {
     expect(sandbox.balance(sandbox.feePayer.publicKey.toBase58(), null)).toBeLessThan(feePayerSolBefore);
 
     const found = await findPaymentByReference(sandbox.connection, deriveReference('pay_1', 'opt_1'));
-    expect(found).toEqual([{ signature: built.signature, slot: expect.any(Number), failed: false }]);
+    expect(found).toEqual([{ signature, slot: expect.any(Number), failed: false }]);
     expect(await findPaymentByReference(sandbox.connection, deriveReference('pay_2', 'opt_1'))).toEqual([]);
   });
 
-  it('accepts a VersionedTransaction-signing wallet and an already existing destination account', async () => {
+  it('accepts a VersionedTransaction-signing wallet and a destination account holding funds already', async () => {
     const f = setup();
     const mint = f.sandbox.mint.toBase58();
     f.sandbox.fund(f.merchant.publicKey.toBase58(), mint, 5n);
     const built = await build(f, 1_000_001n);
     const signed = walletSignVersioned(built.transactionBase64, f.buyer);
     expect(verifySignedTransaction(signed, { messageBase64: built.messageBase64, buyer: f.buyer.publicKey, feePayer: f.sandbox.feePayer.publicKey }).ok).toBe(true);
-    expect((await submitTransaction(f.sandbox.connection, signed)).status).toBe('sent');
+    expect((await submitTransaction(f.sandbox.connection, serviceSigned(f, built, signed).transaction)).status).toBe('sent');
     expect(f.sandbox.balance(f.merchant.publicKey.toBase58(), mint)).toBe(1_000_006n);
   });
 
@@ -52,11 +53,12 @@ describe('Solana SPL payment on the sandbox', () => {
     const f = setup();
     const mint = f.sandbox.mint.toBase58();
     const built = await build(f, USDC(2));
-    const signed = walletSignLegacy(built.transactionBase64, f.buyer);
+    const { transaction: signed, signature } = serviceSigned(f, built, walletSignLegacy(built.transactionBase64, f.buyer));
     expect((await submitTransaction(f.sandbox.connection, signed)).status).toBe('sent');
-    expect(await submitTransaction(f.sandbox.connection, signed)).toEqual({ status: 'already_processed', signature: built.signature });
-    // A broadcaster skipping preflight gets the signature back, as from a node's deduplication.
-    expect(await f.sandbox.connection.sendRawTransaction(Buffer.from(signed, 'base64'), { skipPreflight: true })).toBe(built.signature);
+    // Re-sent without preflight (the service's own re-broadcast): the node deduplicates by signature.
+    expect(await submitTransaction(f.sandbox.connection, signed)).toEqual({ status: 'sent', signature });
+    // With preflight, a node says so.
+    await expect(f.sandbox.connection.sendRawTransaction(Buffer.from(signed, 'base64'))).rejects.toThrow(/already been processed/);
     expect(f.sandbox.balance(f.merchant.publicKey.toBase58(), mint)).toBe(USDC(2));
     expect(f.sandbox.balance(f.buyer.publicKey.toBase58(), mint)).toBe(USDC(8));
   });
@@ -65,16 +67,16 @@ describe('Solana SPL payment on the sandbox', () => {
     const f = setup();
     const mint = f.sandbox.mint.toBase58();
     const built = await build(f, USDC(1));
-    const signed = walletSignLegacy(built.transactionBase64, f.buyer);
+    const { transaction: signed, signature } = serviceSigned(f, built, walletSignLegacy(built.transactionBase64, f.buyer));
     const options = { lastValidBlockHeight: built.lastValidBlockHeight };
-    expect(await checkTransaction(f.sandbox.connection, built.signature, options)).toEqual({ status: 'pending' });
+    expect(await checkTransaction(f.sandbox.connection, signature, options)).toEqual({ status: 'pending' });
 
     f.sandbox.expireBlockhash();
     expect(await isBlockhashExpired(f.sandbox.connection, built.lastValidBlockHeight)).toBe(true);
     const sent = await submitTransaction(f.sandbox.connection, signed);
     expect(sent).toMatchObject({ status: 'rejected', reason: expect.stringContaining('BlockhashNotFound') });
-    expect(await checkTransaction(f.sandbox.connection, built.signature)).toEqual({ status: 'pending' });
-    expect(await checkTransaction(f.sandbox.connection, built.signature, options)).toEqual({ status: 'failed', reason: 'blockhash_expired' });
+    expect(await checkTransaction(f.sandbox.connection, signature)).toEqual({ status: 'pending' });
+    expect(await checkTransaction(f.sandbox.connection, signature, options)).toEqual({ status: 'failed', reason: 'blockhash_expired' });
     expect(f.sandbox.balance(f.merchant.publicKey.toBase58(), mint)).toBe(0n);
 
     const fresh = await build(f, USDC(1));
@@ -88,18 +90,18 @@ describe('Solana SPL payment on the sandbox', () => {
     const broken = { ...f.sandbox.connection, getSignatureStatuses: () => Promise.reject(new Error('ECONNRESET')) };
     expect(await checkTransaction(broken, 'x', { lastValidBlockHeight: 0 })).toEqual({ status: 'unknown', reason: 'ECONNRESET' });
     const built = await build(f, USDC(1));
-    const signed = walletSignLegacy(built.transactionBase64, f.buyer);
+    const { transaction: signed, signature } = serviceSigned(f, built, walletSignLegacy(built.transactionBase64, f.buyer));
     const offline = { ...f.sandbox.connection, sendRawTransaction: () => Promise.reject(new Error('fetch failed')) };
-    expect(await submitTransaction(offline, signed)).toEqual({ status: 'unknown', signature: built.signature, reason: 'fetch failed' });
+    expect(await submitTransaction(offline, signed)).toEqual({ status: 'unknown', signature, reason: 'fetch failed' });
   });
 
   it('reports a landed transaction that failed on chain as failed (no tokens moved)', async () => {
     const f = setup();
     const built = await build(f, USDC(11)); // more than the buyer holds
-    const signed = walletSignLegacy(built.transactionBase64, f.buyer);
-    expect((await submitTransaction(f.sandbox.connection, signed)).status).toBe('rejected');
+    const { transaction: signed, signature } = serviceSigned(f, built, walletSignLegacy(built.transactionBase64, f.buyer));
+    await expect(f.sandbox.connection.sendRawTransaction(Buffer.from(signed, 'base64'))).rejects.toThrow(/simulation failed/);
     await f.sandbox.connection.sendRawTransaction(Buffer.from(signed, 'base64'), { skipPreflight: true });
-    expect(await checkTransaction(f.sandbox.connection, built.signature)).toMatchObject({ status: 'failed', reason: expect.stringContaining('InstructionError') });
+    expect(await checkTransaction(f.sandbox.connection, signature)).toMatchObject({ status: 'failed', reason: expect.stringContaining('InstructionError') });
     expect(f.sandbox.balance(f.buyer.publicKey.toBase58(), f.sandbox.mint.toBase58())).toBe(USDC(10));
   });
 

@@ -9,6 +9,10 @@ import type {
   SignatureStatusConfig,
   SignaturesForAddressOptions,
   PublicKey,
+  RecentPrioritizationFees,
+  SimulateTransactionConfig,
+  SimulatedTransactionResponse,
+  VersionedTransaction,
 } from '@solana/web3.js';
 
 /**
@@ -21,10 +25,16 @@ import type {
 export interface SolanaRpc {
   getLatestBlockhash(commitment?: Commitment): Promise<{ blockhash: string; lastValidBlockHeight: number }>;
   getBlockHeight(commitment?: Commitment): Promise<number>;
+  /** Slot and block height read together from one node: the height's freshness is known. */
+  getEpochInfo(commitment?: Commitment): Promise<{ absoluteSlot: number; blockHeight?: number }>;
   sendRawTransaction(rawTransaction: Buffer | Uint8Array | Array<number>, options?: SendOptions): Promise<string>;
   getSignatureStatuses(signatures: string[], config?: SignatureStatusConfig): Promise<RpcResponseAndContext<(SignatureStatus | null)[]>>;
   getAccountInfo(publicKey: PublicKey, commitment?: Commitment): Promise<AccountInfo<Buffer> | null>;
   getSignaturesForAddress(address: PublicKey, options?: SignaturesForAddressOptions, commitment?: Finality): Promise<ConfirmedSignatureInfo[]>;
+  /** Runs a transaction without landing it: the service's own preflight (fees.ts, cosign.ts). */
+  simulateTransaction(transaction: VersionedTransaction, config?: SimulateTransactionConfig): Promise<RpcResponseAndContext<SimulatedTransactionResponse>>;
+  /** Recent per-slot priority fees (micro-lamports per compute unit) paid to lock these accounts. */
+  getRecentPrioritizationFees(config?: { lockedWritableAccounts?: PublicKey[] }): Promise<RecentPrioritizationFees[]>;
   /** Base58; its first 32 characters are the cluster's CAIP-2 reference. */
   getGenesisHash(): Promise<string>;
 }

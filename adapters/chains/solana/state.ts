@@ -15,10 +15,11 @@ export function parseSplQuoteState(raw: unknown): Parsed<SplQuoteState> {
     return { ok: false, problem: 'the stored spl quote state is malformed' };
   if (typeof decimals !== 'number' || !Number.isInteger(decimals)) return { ok: false, problem: 'the stored spl quote state is malformed' };
   const state: SplQuoteState = { flow: 'spl', mint, decimals, destinationOwner, amount };
-  if (messageBase64 === undefined && signature === undefined && lastValidBlockHeight === undefined) return { ok: true, value: state };
-  // A fetched state carries all three, or it is not one.
-  if (typeof messageBase64 !== 'string' || typeof signature !== 'string' || !isHeight(lastValidBlockHeight)) return { ok: false, problem: 'the stored spl build is malformed' };
-  return { ok: true, value: { ...state, messageBase64, signature, lastValidBlockHeight } };
+  if (messageBase64 === undefined && lastValidBlockHeight === undefined) return { ok: true, value: state };
+  // A fetched state carries message and height (and, built before the fee payer signed last, a signature).
+  if (typeof messageBase64 !== 'string' || !isHeight(lastValidBlockHeight) || (signature !== undefined && typeof signature !== 'string'))
+    return { ok: false, problem: 'the stored spl build is malformed' };
+  return { ok: true, value: { ...state, messageBase64, ...(typeof signature === 'string' ? { signature } : {}), lastValidBlockHeight } };
 }
 
 /** Reads a submission handed to the job. */

@@ -24,19 +24,27 @@ export interface CheckOptions {
 export async function checkTransaction(connection: SolanaRpc, signature: string, options: CheckOptions = {}): Promise<TransactionCheck> {
   const commitment = options.commitment ?? 'confirmed';
   try {
-    const height = options.lastValidBlockHeight === undefined ? undefined : await connection.getBlockHeight('finalized');
-    const { value } = await connection.getSignatureStatuses([signature], { searchTransactionHistory: true });
+    // Finalized slot and height from one node, read before the status so a late landing is seen.
+    const finalized = options.lastValidBlockHeight === undefined ? undefined : await connection.getEpochInfo('finalized');
+    const { context, value } = await connection.getSignatureStatuses([signature], { searchTransactionHistory: true });
     const status = value[0];
     if (!status) {
-      const expired = height !== undefined && height > (options.lastValidBlockHeight as number);
-      return expired ? { status: 'failed', reason: 'blockhash_expired' } : { status: 'pending' };
+      const expired = finalized?.blockHeight !== undefined && finalized.blockHeight > (options.lastValidBlockHeight as number);
+      if (!expired) return { status: 'pending' };
+      // A status node behind the one that saw the height may not have seen a landing yet
+      // (replicas behind one URL): "never landed" is said only by a node at least as fresh.
+      if (context.slot < (finalized as { absoluteSlot: number }).absoluteSlot) return { status: 'pending' };
+      return { status: 'failed', reason: 'blockhash_expired' };
     }
-    if (status.err) return { status: 'failed', reason: `transaction_error: ${JSON.stringify(status.err)}` };
-    if (meetsCommitment(status.confirmationStatus, commitment)) return { status: 'confirmed', slot: status.slot };
     // Older nodes omit confirmationStatus; `confirmations: null` means rooted (finalized).
-    if (status.confirmationStatus === undefined && status.confirmations === null) {
-      return { status: 'confirmed', slot: status.slot };
+    const rooted = status.confirmationStatus === undefined && status.confirmations === null;
+    if (status.err) {
+      // An error seen only at `processed` may be on a fork that is dropped while the same bytes land
+      // elsewhere: it fails the payment only once the cluster has voted on it.
+      if (!rooted && !meetsCommitment(status.confirmationStatus, 'confirmed')) return { status: 'pending' };
+      return { status: 'failed', reason: `transaction_error: ${JSON.stringify(status.err)}` };
     }
+    if (meetsCommitment(status.confirmationStatus, commitment) || rooted) return { status: 'confirmed', slot: status.slot };
     return { status: 'pending' };
   } catch (error) {
     return { status: 'unknown', reason: error instanceof Error ? error.message : String(error) };

@@ -15,7 +15,12 @@ export type SubmitResult =
 const ALREADY_PROCESSED = /already ?been ?processed|AlreadyProcessed/i;
 
 /**
- * Broadcasts a verified signed transaction (base64) with preflight on.
+ * Broadcasts a verified, fee-payer-signed and simulated transaction (base64) once.
+ *
+ * Why `skipPreflight: true, maxRetries: 0`: the service simulated these exact bytes itself (cosign.ts,
+ * and again before each re-send); the node's own retry queue would keep sending on its schedule
+ * after the service has decided, so the service re-sends the same bytes itself every job run (~1 s)
+ * until the signature is seen or its blockhash has expired.
  *
  * Why a result instead of an exception: the signature is known before sending, and only the node's own
  * refusal is a definite "did not go out from here". A network error is `unknown`: the caller keeps the
@@ -28,7 +33,7 @@ export async function submitTransaction(connection: SolanaRpc, signedBase64: str
   const signature = signatureOf(signedBase64);
   if (!raw || !signature) throw new TypeError('not a base64 transaction');
   try {
-    const returned = await connection.sendRawTransaction(raw, { skipPreflight: false, maxRetries: 5 });
+    const returned = await connection.sendRawTransaction(raw, { skipPreflight: true, maxRetries: 0 });
     return { status: 'sent', signature: returned || signature };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -5,6 +5,8 @@ import { Transaction, VersionedTransaction, type Keypair } from '@solana/web3.js
 import { createSolanaSandbox, type SolanaSandbox } from '../../sandbox/solana/sandbox.ts';
 import { buildPaymentTransaction, type BuiltPaymentTransaction } from './build.ts';
 import { deriveReference } from './reference.ts';
+import { verifySignedTransaction } from './verify.ts';
+import { withFeePayerSignature } from './cosign.ts';
 import type { SolanaRpc } from './rpc.ts';
 
 export interface Fixture {
@@ -20,13 +22,16 @@ export function setup(): Fixture {
   const sandbox = createSolanaSandbox();
   const buyer = sandbox.keypair('test-buyer');
   sandbox.fund(buyer.publicKey.toBase58(), sandbox.mint.toBase58(), USDC(10));
-  return { sandbox, buyer, merchant: sandbox.keypair('test-merchant'), attacker: sandbox.keypair('test-attacker') };
+  const merchant = sandbox.keypair('test-merchant');
+  // The service pays only destinations whose token account exists (payable.ts).
+  sandbox.openTokenAccount(merchant.publicKey.toBase58());
+  return { sandbox, buyer, merchant, attacker: sandbox.keypair('test-attacker') };
 }
 
 export function build(f: Fixture, amount: bigint, paymentId = 'pay_1', connection: SolanaRpc = f.sandbox.connection): Promise<BuiltPaymentTransaction> {
   return buildPaymentTransaction({
     connection,
-    feePayer: f.sandbox.feePayer,
+    feePayer: f.sandbox.feePayer.publicKey,
     buyer: f.buyer.publicKey,
     mint: f.sandbox.mint,
     decimals: 6,
@@ -34,6 +39,17 @@ export function build(f: Fixture, amount: bigint, paymentId = 'pay_1', connectio
     amount,
     reference: deriveReference(paymentId, 'opt_1'),
   });
+}
+
+/**
+ * What the service does with a wallet's answer at confirm, minus the simulation: checks it, then signs
+ * as fee payer. For tests that need landable bytes (or bytes that fail on chain) directly.
+ */
+export function serviceSigned(f: Fixture, built: BuiltPaymentTransaction, buyerSigned: string): { transaction: string; signature: string } {
+  const verdict = verifySignedTransaction(buyerSigned, { messageBase64: built.messageBase64, buyer: f.buyer.publicKey, feePayer: f.sandbox.feePayer.publicKey });
+  if (!verdict.ok) throw new Error(`not the built transaction: ${verdict.reason}`);
+  const { raw, signature } = withFeePayerSignature(verdict.wire, f.sandbox.feePayer);
+  return { transaction: raw.toString('base64'), signature };
 }
 
 /** What a wallet does for `solana_signTransaction` with web3.js's legacy Transaction. */

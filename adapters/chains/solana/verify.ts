@@ -1,7 +1,6 @@
 import { createPublicKey, verify as cryptoVerify } from 'node:crypto';
 import { VersionedMessage, type PublicKey } from '@solana/web3.js';
-import { decodeBase64Strict, splitWireTransaction } from './wire.ts';
-import { base58Encode } from './base58.ts';
+import { decodeBase64Strict, splitWireTransaction, type WireTransaction } from './wire.ts';
 
 export type VerifyFailure =
   | 'not_a_transaction'
@@ -12,9 +11,10 @@ export type VerifyFailure =
   | 'unexpected_signer'
   | 'missing_buyer_signature'
   | 'invalid_buyer_signature'
-  | 'invalid_fee_payer_signature';
+  | 'fee_payer_slot_filled';
 
-export type VerifyResult = { ok: true; signature: string } | { ok: false; reason: VerifyFailure };
+/** The checked transaction: its exact message and the buyer's signatures, the fee payer's slot still empty. */
+export type VerifyResult = { ok: true; wire: WireTransaction } | { ok: false; reason: VerifyFailure };
 
 export interface VerifyExpectation {
   /** `messageBase64` returned by `buildPaymentTransaction` for this payment and option. */
@@ -40,12 +40,13 @@ function ed25519Verify(message: Uint8Array, signature: Uint8Array, publicKey: Pu
 const isZero = (bytes: Uint8Array): boolean => bytes.every((b) => b === 0);
 
 /**
- * Checks what the wallet returned for `solana_signTransaction` before anything is submitted.
+ * Checks what the wallet returned for `solana_signTransaction` before the fee payer signs it.
  *
- * Why so strict: the wallet could return anything. Only the exact message we built (same destination,
- * amount, mint, reference, instructions, blockhash) signed by the option's buyer and by our fee payer may
- * be submitted; a detached signature, a modified transaction or another key's signature is refused here,
- * so nothing unexpected is ever broadcast with the service paying the fee.
+ * Why so strict: the wallet could return anything. Only the exact message we built (same fee payer,
+ * accounts, destination, amount, mint, reference, instructions, blockhash) signed by the option's
+ * buyer may go on to be signed by our fee payer (cosign.ts); a detached signature, a modified
+ * transaction or another key's signature is refused here. The fee payer's slot must still be empty:
+ * the service never handed out its signature, so anything there was put by someone else.
  */
 export function verifySignedTransaction(signedBase64: string, expected: VerifyExpectation): VerifyResult {
   const raw = decodeBase64Strict(signedBase64);
@@ -66,10 +67,12 @@ export function verifySignedTransaction(signedBase64: string, expected: VerifyEx
     const signature = wire.signatures[i] as Uint8Array;
     const isBuyer = signer.equals(expected.buyer);
     if (!isBuyer && i !== 0) return { ok: false, reason: 'unexpected_signer' };
-    if (isZero(signature)) return { ok: false, reason: isBuyer ? 'missing_buyer_signature' : 'invalid_fee_payer_signature' };
-    if (!ed25519Verify(wire.message, signature, signer)) {
-      return { ok: false, reason: isBuyer ? 'invalid_buyer_signature' : 'invalid_fee_payer_signature' };
+    if (!isBuyer) {
+      if (!isZero(signature)) return { ok: false, reason: 'fee_payer_slot_filled' };
+      continue;
     }
+    if (isZero(signature)) return { ok: false, reason: 'missing_buyer_signature' };
+    if (!ed25519Verify(wire.message, signature, signer)) return { ok: false, reason: 'invalid_buyer_signature' };
   }
-  return { ok: true, signature: base58Encode(wire.signatures[0] as Uint8Array) };
+  return { ok: true, wire };
 }

@@ -87,14 +87,46 @@ export function createSandboxConnection(ledger: SandboxLedger): SandboxConnectio
     return signature;
   };
 
+  /**
+   * A node's `simulateTransaction`: the blockhash checked as at send, signatures checked only when
+   * asked (LiteSVM's switch is global, so it is turned back on at once: sends always verify).
+   */
+  const simulate = (tx: VersionedTransaction, sigVerify: boolean) => {
+    const context = { slot: ledger.slot };
+    const first = tx.signatures[0];
+    if (first && ledger.landed.has(base58Encode(first))) return { context, value: { err: 'AlreadyProcessed' as TransactionError, logs: [], accounts: null, unitsConsumed: 0 } };
+    if (!blockhashValid(ledger, tx.message.recentBlockhash))
+      return { context, value: { err: 'BlockhashNotFound' as TransactionError, logs: [], accounts: null, unitsConsumed: 0 } };
+    if (!sigVerify) ledger.svm.withSigverify(false);
+    try {
+      const simulated = afterPrograms(() => ledger.svm.simulateTransaction(tx));
+      const meta = simulated.meta();
+      const err = 'err' in simulated ? describeFailure(simulated).json : null;
+      return { context, value: { err, logs: meta.logs(), accounts: null, unitsConsumed: Number(meta.computeUnitsConsumed()) } };
+    } finally {
+      if (!sigVerify) ledger.svm.withSigverify(true);
+    }
+  };
+
   return {
     sendVersioned,
+    async simulateTransaction(tx, config) {
+      return simulate(tx, config?.sigVerify === true);
+    },
+    async getRecentPrioritizationFees() {
+      // The sandbox's fee market: what the test set (ledger.priorityFees), one entry per recent slot.
+      return (ledger.priorityFees ?? []).map((prioritizationFee, i) => ({ slot: Math.max(0, ledger.slot - i), prioritizationFee }));
+    },
     async getLatestBlockhash() {
       const blockhash = ledger.svm.latestBlockhash();
       return { blockhash, lastValidBlockHeight: ledger.blockhashes.get(blockhash) ?? ledger.blockhashIssuedAt + BLOCKHASH_VALIDITY_BLOCKS };
     },
     async getBlockHeight(commitment) {
       return atCommitment(ledger, ledger.blockHeight, commitment);
+    },
+    async getEpochInfo(commitment) {
+      const absoluteSlot = atCommitment(ledger, ledger.slot, commitment);
+      return { epoch: 0, slotIndex: absoluteSlot, slotsInEpoch: 432_000, absoluteSlot, blockHeight: atCommitment(ledger, ledger.blockHeight, commitment) };
     },
     async getGenesisHash() {
       return SANDBOX_GENESIS_HASH;

@@ -21,4 +21,6 @@ export interface SandboxLedger {
   clockRunning: boolean;
   landed: Map<string, Landed>;
   byAddress: Map<string, string[]>;
+  /** What `getRecentPrioritizationFees` answers (micro-lamports per CU, newest slot first); none: []. */
+  priorityFees?: number[];
 }

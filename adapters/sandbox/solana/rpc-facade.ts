@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PublicKey, SendTransactionError, type Commitment } from '@solana/web3.js';
+import { PublicKey, SendTransactionError, VersionedTransaction, type Commitment } from '@solana/web3.js';
 import type { SolanaRpc } from '../../chains/solana/rpc.ts';
 
 export interface RpcFacade {
@@ -66,7 +66,15 @@ async function devMethod(dev: SolanaDevControls | undefined, method: string, par
 }
 
 /** Position of the config object in each method's params (where `minContextSlot` would be). */
-const CONFIG_AT: Record<string, number> = { getLatestBlockhash: 0, getBlockHeight: 0, getSlot: 0, getAccountInfo: 1, getSignaturesForAddress: 1, sendTransaction: 1 };
+const CONFIG_AT: Record<string, number> = {
+  getLatestBlockhash: 0,
+  getBlockHeight: 0,
+  getSlot: 0,
+  getAccountInfo: 1,
+  getSignaturesForAddress: 1,
+  sendTransaction: 1,
+  simulateTransaction: 1,
+};
 
 async function dispatch(rpc: SolanaRpc, method: string, params: unknown[], dev?: SolanaDevControls): Promise<unknown> {
   if (method.startsWith('sandbox_')) return devMethod(dev, method, params);
@@ -85,6 +93,8 @@ async function dispatch(rpc: SolanaRpc, method: string, params: unknown[], dev?:
       return rpc.getBlockHeight(commitmentIn(params[0]));
     case 'getSlot':
       return slot;
+    case 'getEpochInfo':
+      return rpc.getEpochInfo(commitmentIn(params[0]));
     case 'getGenesisHash':
       return rpc.getGenesisHash();
     case 'getSignatureStatuses': {
@@ -111,6 +121,22 @@ async function dispatch(rpc: SolanaRpc, method: string, params: unknown[], dev?:
         if (!(error instanceof SendTransactionError)) throw error;
         throw new RpcError(-32002, error.transactionError.message, { logs: error.logs ?? [] });
       }
+    }
+    case 'simulateTransaction': {
+      const options = config(params[1]);
+      if (options.encoding !== 'base64') throw new RpcError(-32602, 'Invalid params: only base64 encoding is supported');
+      let tx: VersionedTransaction;
+      try {
+        tx = VersionedTransaction.deserialize(Buffer.from(str(params[0], 'transaction'), 'base64'));
+      } catch {
+        throw new RpcError(-32602, 'Invalid params: failed to deserialize transaction');
+      }
+      const { value } = await rpc.simulateTransaction(tx, { sigVerify: options.sigVerify === true });
+      return withContext(value);
+    }
+    case 'getRecentPrioritizationFees': {
+      const accounts = Array.isArray(params[0]) ? params[0].map(key) : [];
+      return rpc.getRecentPrioritizationFees({ lockedWritableAccounts: accounts });
     }
     default:
       throw new RpcError(-32601, `Method not found: ${method} is not offered by the sandbox facade`);

@@ -43,6 +43,10 @@ export interface SolanaSandbox {
   expireBlockhash(): void;
   /** `n` slots and blocks pass (a new blockhash with them), as they would with the clock running. */
   advanceBlocks(n: number): void;
+  /** Opens the owner's (empty) associated token account of the mint, paid by the faucet; idempotent. */
+  openTokenAccount(ownerBase58: string): void;
+  /** What `getRecentPrioritizationFees` answers from now on (micro-lamports per CU, newest first). */
+  setPriorityFees(fees: number[]): void;
   /** Stops the block clock, if one runs; safe to call twice. */
   close(): void;
   /** Deterministic keypair for a label, e.g. a test buyer or merchant. */
@@ -137,9 +141,9 @@ export function createSolanaSandbox(options: SolanaSandboxOptions = {}): SolanaS
       // A distinct price per funding keeps equal fundings from being the same transaction.
       ComputeBudgetProgram.setComputeUnitPrice({ microLamports: fundings }),
       createAssociatedTokenAccountIdempotentInstruction(faucet.publicKey, ata, owner, mint),
-      createMintToInstruction(mint, ata, mintAuthority.publicKey, value),
     );
-    tx.sign(faucet, mintAuthority);
+    if (value > 0n) tx.add(createMintToInstruction(mint, ata, mintAuthority.publicKey, value));
+    tx.sign(...(value > 0n ? [faucet, mintAuthority] : [faucet]));
     connection.sendVersioned(VersionedTransaction.deserialize(tx.serialize()), false);
   };
 
@@ -175,6 +179,10 @@ export function createSolanaSandbox(options: SolanaSandboxOptions = {}): SolanaS
     },
     expireBlockhash: () => expireBlockhashes(ledger),
     advanceBlocks: (n) => advanceBlocks(ledger, n),
+    openTokenAccount: (ownerBase58) => mintTo(new PublicKey(ownerBase58), 0n),
+    setPriorityFees: (fees) => {
+      ledger.priorityFees = [...fees];
+    },
     close: () => stopClock?.(),
     keypair: sandboxKeypair,
   };

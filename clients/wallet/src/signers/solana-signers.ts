@@ -9,8 +9,9 @@ export interface SolanaWalletLike {
 }
 
 /**
- * Signs with a local `Keypair`. The service built the transaction and already signed as fee
- * payer; we add our signature and hand back the whole transaction, never broadcasting it.
+ * Signs with a local `Keypair`. The service built the transaction as its fee payer and signs it
+ * last, at confirm (its slot stays empty here); we add our signature and hand back the whole
+ * transaction, never broadcasting it (it could not land without the service's signature anyway).
  */
 export function solanaKeypairSigner(keypair: Keypair): SolanaSigner {
   const publicKey = keypair.publicKey.toBase58();
