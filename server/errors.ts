@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   invalid_state: 400,
   payment_not_succeeded: 400,
   merchant_not_payable: 400,
+  currency_not_priceable: 400,
   // The reference answers a deleted merchant with 400 on the operations that name it (no 404 there).
   merchant_not_found: 400,
   invalid_results: 400,

@@ -4,6 +4,7 @@ import { storageBackends } from './helpers/backends.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { createPayment, payableMerchant, USDC_BASE } from './helpers/payments.ts';
 import { createAssetRegistry } from '../server/domain/assets.ts';
+import { createPriceTable } from '../server/domain/prices.ts';
 import { MAX_PAYMENT_ATTEMPTS, releasePayment, transitionPayment } from '../server/domain/payments/transition.ts';
 import { TEST_ASSETS } from './helpers/test-app.ts';
 
@@ -16,7 +17,8 @@ describe.each(backends)('payments on $name', (backend) => {
   beforeAll(async () => {
     const storage = await backend.open();
     dispose = storage.dispose;
-    t = await startTestApp(storage, { payBaseUrl: 'https://pay.example.test' });
+    // A yen rate, so the JPY case below is a payment wallets can be offered (else currency_not_priceable).
+    t = await startTestApp(storage, { payBaseUrl: 'https://pay.example.test', prices: createPriceTable({ 'USD/JPY': '150' }) });
     merchant = await payableMerchant(t, t.a.key);
   });
   afterAll(async () => {

@@ -4683,7 +4683,7 @@ export interface operations {
                          * @description Machine-readable code; stable across versions.
                          * @enum {string}
                          */
-                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "merchant_not_payable" | "merchant_not_found";
+                        code: "params_validation" | "invalid_params" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "conflicting_auth_headers" | "merchant_not_payable" | "merchant_not_found" | "currency_not_priceable";
                         /** @description Additional structured details. */
                         details?: {
                             [key: string]: unknown;

@@ -5,6 +5,8 @@ import { DEFAULT_API_VERSION } from '../http/versions.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PaymentRecord } from '../domain/payments/records.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
+import { amountOwed } from '../domain/payments/price.ts';
+import { createPriceTable, type PricePort } from '../domain/prices.ts';
 
 export interface PageDeps {
   storage: StoragePort;
@@ -12,6 +14,8 @@ export interface PageDeps {
   assets: AssetRegistry;
   /** Base of buyer links: the page of a payment is `{payBaseUrl}/<id>`. */
   payBaseUrl: string;
+  /** Fiat → token rates, as the gateway quotes with; absent: pegged assets at par only. */
+  prices?: PricePort;
 }
 
 /**
@@ -25,6 +29,12 @@ export interface PaymentPageData {
   /** e.g. "$10.50" in the payment's currency, or "10.5 USDC" for a payment priced in a token. */
   amountText: string;
   accepted: Array<{ symbol: string; network: string }>;
+  /**
+   * Waiting for payment, yet no asset the merchant accepts can pay this price (no settlement
+   * left, or a fiat currency nothing converts to): no wallet will be offered an option, so the
+   * page says so instead of "Waiting for payment".
+   */
+  unpayable: boolean;
   expiresAt: number;
   state: PageState;
 }
@@ -72,6 +82,8 @@ export function pageState(p: PaymentRecord, deps: Pick<PageDeps, 'assets' | 'clo
   return { status: s.status, isFinal: s.isFinal, pollInMs: s.pollInMs, expiresAt: Math.floor(p.expiresAt.getTime() / 1000), now, ...(redirectUrl ? { redirectUrl } : {}) };
 }
 
+const PAR_ONLY = createPriceTable();
+
 const PAYMENT_ID = /^pay_[0-9A-Za-z]{1,64}$/;
 
 /** The payment a page path or `?pid=` names, or null (unknown, malformed). Read-only: no expiry job runs here. */
@@ -85,24 +97,29 @@ export async function paymentPageData(deps: PageDeps, p: PaymentRecord): Promise
   const settlements = await deps.storage.settlements.listByMerchant(p.partnerId, p.merchantId);
   const seen = new Set<string>();
   const accepted: PaymentPageData['accepted'] = [];
+  const prices = deps.prices ?? PAR_ONLY;
+  let canPay = false;
   // A payment priced in a token is paid in that token only, whatever else the merchant accepts.
   const payable = p.price.kind === 'token' ? settlements.filter((s) => p.price.kind === 'token' && s.asset === p.price.asset) : settlements;
   for (const s of payable) {
     const a = deps.assets.get(s.asset);
     if (!a) continue;
+    if (amountOwed(p.price, a, prices) !== null) canPay = true;
     const entry = { symbol: a.symbol, network: a.networkName ?? s.asset.split('/')[0]! };
     const key = `${entry.symbol}@${entry.network}`;
     if (seen.has(key)) continue;
     seen.add(key);
     accepted.push(entry);
   }
+  const state = pageState(p, deps);
   return {
     paymentId: p.id,
     link: `${deps.payBaseUrl}/${p.id}`,
     merchant: { name: merchant?.name ?? '', iconUrl: merchant?.iconUrl ?? null },
     amountText: priceText(p, deps.assets),
     accepted,
+    unpayable: state.status === 'requires_action' && !canPay,
     expiresAt: Math.floor(p.expiresAt.getTime() / 1000),
-    state: pageState(p, deps),
+    state,
   };
 }

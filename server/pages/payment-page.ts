@@ -12,10 +12,16 @@ export const STATUS_TEXT: Record<string, { title: string; detail: string }> = {
   cancelled: { title: 'Payment cancelled', detail: 'This payment was cancelled. Ask the merchant for a new link if you still want to pay.' },
 };
 
+/** A payment waiting for a payment no accepted asset can make (payment-data.ts `unpayable`). */
+export const UNPAYABLE_TEXT = {
+  title: 'This payment cannot be paid',
+  detail: 'None of the assets this merchant accepts can pay this amount, so no wallet can pay it. No funds were taken; ask the merchant for a new link.',
+};
+
 /** The hosted payment page. `assetBase` is where its script and style are served (under the pay path). */
 export async function renderPaymentPage(d: PaymentPageData, urls: { assetBase: string; stateUrl: string }): Promise<string> {
   const qr = await QRCode.toString(d.link, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
-  const text = STATUS_TEXT[d.state.status] ?? { title: d.state.status, detail: '' };
+  const text = d.unpayable ? UNPAYABLE_TEXT : (STATUS_TEXT[d.state.status] ?? { title: d.state.status, detail: '' });
   const initial = d.merchant.name.trim().charAt(0).toUpperCase() || '?';
   const logo = d.merchant.iconUrl
     ? `<img class="logo" src="${esc(d.merchant.iconUrl)}" alt="" width="64" height="64">`
@@ -29,6 +35,7 @@ export async function renderPaymentPage(d: PaymentPageData, urls: { assetBase: s
     'data-expires-at': d.expiresAt,
     'data-now': d.state.now,
     'data-final': String(d.state.isFinal),
+    'data-payable': d.unpayable ? 'false' : undefined,
     'data-poll-ms': d.state.pollInMs ?? undefined,
   })}>
 <header class="merchant">${logo}<div><p class="muted">Pay</p><h1>${esc(d.merchant.name || 'Merchant')}</h1></div></header>

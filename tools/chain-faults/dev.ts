@@ -2,6 +2,7 @@
 // a conflicting transaction, mine the new branch longer), mining, base-fee spikes, time; Solana's
 // blockhash expiry and slots. They talk to the real node (the standalone sandbox chains started
 // with --dev-methods, or the in-process sandbox), never through the faulty nodes.
+import { Transaction } from 'ethers';
 import { httpUpstream, type RpcOutcome, type UpstreamCall } from './upstream.ts';
 
 export interface ReorgResult {
@@ -31,9 +32,12 @@ export interface EvmDev {
   /**
    * A reorg: the blocks after `snapshot` are replaced by a longer branch (`extraBlocks` longer,
    * default 1) holding the `conflicting` raw transactions (e.g. the buyer spending the tokens
-   * elsewhere, another account using the authorization) instead of what they held.
+   * elsewhere, another account using the authorization) instead of what they held. Dropped
+   * transactions are gone, mempool included, unless `reinject` picks them: those are sent again
+   * after the conflicting ones, as geth returns a dropped block's transactions to its pool (a
+   * buyer's approval comes back; a relayer's transaction whose node lost it does not).
    */
-  reorg(snapshot: string, options?: { conflicting?: string[]; extraBlocks?: number }): Promise<ReorgResult>;
+  reorg(snapshot: string, options?: { conflicting?: string[]; extraBlocks?: number; reinject?: (tx: { from: string; hash: string }) => boolean }): Promise<ReorgResult>;
   call(method: string, params?: unknown[]): Promise<unknown>;
 }
 
@@ -91,9 +95,11 @@ export function evmDev(node: string | UpstreamCall): EvmDev {
       const at = snapshots.get(snapshot);
       if (at === undefined) throw new Error(`snapshot ${snapshot} was not taken through this helper`);
       const oldHead = await head();
+      const dropped = options.reinject ? await signedTransactions(call, at + 1, oldHead) : [];
       await dev.revert(snapshot);
       snapshots.delete(snapshot);
       for (const raw of options.conflicting ?? []) await dev.sendRaw(raw);
+      for (const tx of dropped.filter((t) => options.reinject!(t))) await dev.sendRaw(tx.raw).catch(() => {}); // a conflicting one took its nonce
       // With automine on, sending mined already; the rest makes the new branch the longer one.
       await mine(oldHead + (options.extraBlocks ?? 1) - (await head()));
       return { depth: oldHead - at, from: at + 1, oldHead, newHead: await head() };
@@ -101,6 +107,36 @@ export function evmDev(node: string | UpstreamCall): EvmDev {
     call,
   };
   return dev;
+}
+
+/** The signed transactions of blocks `from..to`, re-serialized from their fields and signatures. */
+async function signedTransactions(
+  call: (method: string, params?: unknown[]) => Promise<unknown>,
+  from: number,
+  to: number,
+): Promise<{ from: string; hash: string; raw: string }[]> {
+  const out: { from: string; hash: string; raw: string }[] = [];
+  for (let n = from; n <= to; n++) {
+    const block = (await call('eth_getBlockByNumber', [hex(n), true])) as { transactions: Record<string, unknown>[] } | null;
+    for (const t of block?.transactions ?? []) {
+      const tx = Transaction.from({
+        type: Number(t.type),
+        chainId: BigInt(t.chainId as string),
+        nonce: Number(t.nonce),
+        to: (t.to as string | null) ?? null,
+        data: t.input as string,
+        value: BigInt(t.value as string),
+        gasLimit: BigInt(t.gas as string),
+        ...(t.maxFeePerGas
+          ? { maxFeePerGas: BigInt(t.maxFeePerGas as string), maxPriorityFeePerGas: BigInt(t.maxPriorityFeePerGas as string) }
+          : { gasPrice: BigInt(t.gasPrice as string) }),
+        ...(t.accessList ? { accessList: t.accessList as [] } : {}),
+        signature: { r: t.r as string, s: t.s as string, v: Number(t.yParity ?? t.v) },
+      });
+      out.push({ from: t.from as string, hash: t.hash as string, raw: tx.serialized });
+    }
+  }
+  return out;
 }
 
 /** Solana dev controls over the standalone sandbox's JSON-RPC (served with --dev-methods). */

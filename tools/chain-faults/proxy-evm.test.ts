@@ -198,4 +198,16 @@ describe('fault proxy: EVM', () => {
     expect(await nodes[0]!.getTransactionCount(w.address)).toBe(1);
     await expect(dev.reorg(mark)).rejects.toThrow(/not taken through this helper/);
   });
+
+  it('reorgs that return the picked dropped transactions to the pool, as geth does, and lose the others', async () => {
+    const buyer = await funded();
+    const relayer = await funded();
+    const mark = await dev.snapshot();
+    const kept = await buyer.sendTransaction({ to: Wallet.createRandom().address, value: 3n, nonce: 0 });
+    const lost = await relayer.sendTransaction({ to: Wallet.createRandom().address, value: 4n, nonce: 0 });
+    await Promise.all([kept.wait(), lost.wait()]);
+    await dev.reorg(mark, { reinject: (tx) => tx.from.toLowerCase() === buyer.address.toLowerCase() });
+    expect((await nodes[0]!.getTransactionReceipt(kept.hash))?.status).toBe(1);
+    expect(await nodes[0]!.getTransactionReceipt(lost.hash)).toBeNull();
+  });
 });

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { lockDataDir } from './data-dir-lock.ts';
 
 /**
  * The one seam between the repositories and a PostgreSQL engine: the same SQL runs on a server
@@ -113,8 +114,19 @@ export function createPgDb(opts: { url: string; schema?: string; max?: number })
   };
 }
 
+/**
+ * A data directory is locked to this process for as long as the database is open (data-dir-lock.ts):
+ * two engines on one directory lose writes. Memory-only databases need no lock.
+ */
 export async function createPgliteDb(opts: { dataDir?: string }): Promise<SqlDb> {
-  const db = await PGlite.create(opts.dataDir ? { dataDir: opts.dataDir } : {});
+  const lock = opts.dataDir ? lockDataDir(opts.dataDir) : undefined;
+  let db: PGlite;
+  try {
+    db = await PGlite.create(opts.dataDir ? { dataDir: opts.dataDir } : {});
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
   const wrap = (c: { query: PGlite['query']; exec: PGlite['exec'] }): SqlClient => ({
     async exec(sql: string) {
       await c.exec(sql);
@@ -128,7 +140,13 @@ export async function createPgliteDb(opts: { dataDir?: string }): Promise<SqlDb>
   return {
     ...wrap(db),
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
-    close: () => db.close(),
+    async close() {
+      try {
+        await db.close();
+      } finally {
+        lock?.release();
+      }
+    },
     poolStats: () => null,
     notifications: { engine: 'pglite', listen: (channel, onPayload) => db.listen(channel, onPayload) },
   };

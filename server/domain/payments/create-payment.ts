@@ -1,6 +1,7 @@
 import { AppError, validationError, type ValidationIssue } from '../../errors.ts';
 import { createAssetRegistry, type AssetRegistry } from '../assets.ts';
-import { readPrice } from './price.ts';
+import { readPrice, type PaymentPrice } from './price.ts';
+import type { PricePort } from '../prices.ts';
 import { checkoutUrlIssues } from './checkout-urls.ts';
 import { newId } from '../ids.ts';
 import type { IdempotencyCompletion } from '../idempotency/records.ts';
@@ -83,6 +84,8 @@ export function newPayment(input: CreatePaymentInput, now: number, limits: Payme
 
 export interface CreatePaymentDeps extends PaymentDeps {
   paymentTimes: PaymentTimeLimits;
+  /** Fiat → token rates; a fiat price no listed asset can be priced from is refused. Absent: not checked. */
+  prices?: PricePort;
   /** Sandbox mode accepts plain-http loopback `checkout` URLs; production only https (default sandbox). */
   mode?: 'sandbox' | 'production';
 }
@@ -101,6 +104,7 @@ export async function createPayment(
 ): Promise<PaymentRecord> {
   const { storage, clock, assets } = deps;
   const payment = newPayment(input, clock.now(), deps.paymentTimes, { assets, loopbackCheckout: (deps.mode ?? 'sandbox') === 'sandbox' });
+  if (deps.prices) refuseUnpriceable(payment.price, assets, deps.prices);
   const result = await storage.payments.create(payment, {
     // The event's snapshot names the merchant as the unit reads it.
     event: { id: newId('event', clock.now()), type: CREATED_EVENT_TYPE, snapshot: (p, merchant) => eventSnapshot(p, merchant, assets) },
@@ -119,4 +123,24 @@ export async function createPayment(
   }
   deps.onJobsWritten?.();
   return payment;
+}
+
+/**
+ * A fiat price that no asset this deployment lists can be converted from (EUR with no `FX_RATES`
+ * pair to the dollar all its stablecoins track) would be a payment no wallet is ever offered an
+ * option for: the buyer would wait on a page that can never be paid. Refused at create instead,
+ * naming the currency and what the operator can do.
+ */
+function refuseUnpriceable(price: PaymentPrice, assets: AssetRegistry, prices: PricePort): void {
+  if (price.kind !== 'fiat') return;
+  const all = assets.all();
+  if (all.some((a) => prices.tokenAmount(price.currency, price.value, a) !== null)) return;
+  const pegs = [...new Set(all.flatMap((a) => (a.pegCurrency ? [a.pegCurrency] : [])))];
+  throw new AppError(
+    'currency_not_priceable',
+    `Payments in ${price.currency} cannot be priced here: no asset this service lists tracks ${price.currency}, and no exchange rate converts it` +
+      (pegs.length ? ` to ${pegs.join(' or ')} (the operator adds a "${price.currency}/${pegs[0]}" rate to FX_RATES).` : '.') +
+      ' Price the payment in a supported currency.',
+    { details: { currency: price.currency } },
+  );
 }

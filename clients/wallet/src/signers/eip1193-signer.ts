@@ -6,16 +6,52 @@ export interface Eip1193Provider {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
 }
 
+/** EIP-3085's `wallet_addEthereumChain` parameter, for a chain the wallet may not know yet. */
+export interface AddEthereumChainParameter {
+  chainId: string;
+  chainName: string;
+  nativeCurrency: { name: string; symbol: string; decimals: number };
+  rpcUrls: string[];
+  blockExplorerUrls?: string[];
+}
+
+export interface Eip1193SignerOptions {
+  /** Chains to advertise accounts on; the provider's current chain when absent. */
+  chainIds?: (number | string)[];
+  /**
+   * How to describe a chain the wallet cannot switch to, keyed by its decimal reference. Without
+   * an entry, a refused switch is the answer.
+   */
+  addableChains?: Record<string, Omit<AddEthereumChainParameter, 'chainId'>>;
+}
+
 /**
  * Adapts any EIP-1193 provider. Signing requests are forwarded unchanged, so the wallet's own
- * confirmation UI shows exactly what the service asked for; before a transaction the
- * provider is switched to the action's chain when it is elsewhere.
+ * confirmation UI shows exactly what the service asked for. Before a typed-data signature and
+ * before a transaction the provider is moved to the action's chain: wallets refuse
+ * `eth_signTypedData_v4` whose domain `chainId` is not the active chain (MetaMask does).
  */
-export function eip1193Signer(provider: Eip1193Provider, options: { chainIds?: (number | string)[] } = {}): EvmSigner {
+export function eip1193Signer(provider: Eip1193Provider, options: Eip1193SignerOptions = {}): EvmSigner {
   const call = async (method: string, params: unknown[]): Promise<string> => {
     const result = await provider.request({ method, params });
     if (typeof result !== 'string') throw new Error(`${method} returned ${typeof result}, expected a string`);
     return result;
+  };
+  const ensureChain = async (chainId: number | string): Promise<void> => {
+    const wanted = evmChainReference(chainId);
+    if (evmChainReference(await call('eth_chainId', [])) === wanted) return;
+    const hexId = `0x${BigInt(wanted).toString(16)}`;
+    try {
+      await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: hexId }] });
+    } catch (switchError) {
+      // Wallets signal an unknown chain with 4902, but some wrap it (-32603 with data.originalError)
+      // and mobile wallets answer other codes: any refused switch gets one add-then-switch attempt
+      // when the caller can describe the chain. A buyer's own rejection (4001) is final.
+      const addable = options.addableChains?.[wanted];
+      if (!addable || errorCode(switchError) === 4001) throw switchError;
+      await provider.request({ method: 'wallet_addEthereumChain', params: [{ chainId: hexId, ...addable }] });
+      await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: hexId }] });
+    }
   };
   return {
     async accounts() {
@@ -25,18 +61,16 @@ export function eip1193Signer(provider: Eip1193Provider, options: { chainIds?: (
       const references = chains.map(evmChainReference);
       return references.flatMap((reference) => addresses.filter((a) => typeof a === 'string').map((address) => `eip155:${reference}:${address}`));
     },
-    signTypedData(address, typedDataJson) {
+    async signTypedData(address, typedDataJson) {
+      const domainChain = typedDataChainId(typedDataJson);
+      if (domainChain !== undefined) await ensureChain(domainChain);
       return call('eth_signTypedData_v4', [address, typedDataJson]);
     },
     personalSign(address, message) {
       return call('personal_sign', [message, address]);
     },
     async sendTransaction(chainId, tx) {
-      const wanted = evmChainReference(chainId);
-      const current = evmChainReference(await call('eth_chainId', []));
-      if (current !== wanted) {
-        await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: `0x${BigInt(wanted).toString(16)}` }] });
-      }
+      await ensureChain(chainId);
       return call('eth_sendTransaction', [tx]);
     },
     async waitForReceipt(_chainId, txHash) {
@@ -51,4 +85,21 @@ export function eip1193Signer(provider: Eip1193Provider, options: { chainIds?: (
       }
     },
   };
+}
+
+/** The typed data's `domain.chainId` (number, decimal or hex string), or undefined when it names none. */
+function typedDataChainId(typedDataJson: string): number | string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(typedDataJson);
+  } catch {
+    return undefined;
+  }
+  const chainId = (parsed as { domain?: { chainId?: unknown } } | null)?.domain?.chainId;
+  return typeof chainId === 'number' || typeof chainId === 'string' ? chainId : undefined;
+}
+
+function errorCode(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'number' ? code : undefined;
 }

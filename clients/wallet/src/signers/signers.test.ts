@@ -75,6 +75,70 @@ describe('EIP-1193 signer', () => {
   });
 });
 
+describe('EIP-1193 signer against a wallet that checks the active chain, as MetaMask does', () => {
+  /** A wallet that knows some chains, refuses typed data for another chain than the active one, and fails unknown switches as told. */
+  function strictWallet(active: number, known: number[], unknownSwitch: { code: number; message: string }) {
+    const state = { active, known: new Set(known), calls: [] as string[] };
+    const provider: Eip1193Provider = {
+      async request({ method, params }) {
+        state.calls.push(method);
+        const hexArg = () => Number(BigInt((params?.[0] as { chainId: string }).chainId));
+        switch (method) {
+          case 'eth_chainId':
+            return `0x${state.active.toString(16)}`;
+          case 'wallet_switchEthereumChain': {
+            const wanted = hexArg();
+            if (!state.known.has(wanted)) throw Object.assign(new Error(unknownSwitch.message), { code: unknownSwitch.code });
+            state.active = wanted;
+            return null;
+          }
+          case 'wallet_addEthereumChain':
+            state.known.add(hexArg());
+            return null;
+          case 'eth_signTypedData_v4': {
+            const domainChain = Number((JSON.parse(params?.[1] as string) as { domain: { chainId: number } }).domain.chainId);
+            if (domainChain !== state.active) throw Object.assign(new Error(`Provided chainId "${domainChain}" must match the active chainId "${state.active}"`), { code: -32603 });
+            return '0xsigned';
+          }
+          default:
+            throw new Error(`unexpected ${method}`);
+        }
+      },
+    };
+    return { provider, state };
+  }
+  const typedData = (chainId: number | string) => JSON.stringify({ domain: { name: 'USD Coin', chainId }, types: {}, primaryType: 'X', message: {} });
+  const base = { chainName: 'Base', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: ['https://mainnet.base.org'] };
+
+  it('switches to the typed data chain before asking for the signature', async () => {
+    const { provider, state } = strictWallet(1, [1, 8453], { code: 4902, message: 'Unrecognized chain ID' });
+    expect(await eip1193Signer(provider).signTypedData('0xa', typedData(8453))).toBe('0xsigned');
+    expect(state.calls).toEqual(['eth_chainId', 'wallet_switchEthereumChain', 'eth_signTypedData_v4']);
+    expect(state.active).toBe(8453);
+  });
+
+  it('adds a chain the wallet does not know, whatever code its refused switch carries, then switches and signs', async () => {
+    for (const refusal of [
+      { code: 4902, message: 'Unrecognized chain ID' },
+      { code: -32603, message: 'Unrecognized chain ID "0x2105". Try adding the chain using wallet_addEthereumChain first.' },
+    ]) {
+      const { provider, state } = strictWallet(1, [1], refusal);
+      const signer = eip1193Signer(provider, { addableChains: { '8453': base } });
+      expect(await signer.signTypedData('0xa', typedData('0x2105'))).toBe('0xsigned');
+      expect(state.calls).toEqual(['eth_chainId', 'wallet_switchEthereumChain', 'wallet_addEthereumChain', 'wallet_switchEthereumChain', 'eth_signTypedData_v4']);
+    }
+  });
+
+  it('takes the buyer rejecting the switch as final, and a chain it cannot describe as refused', async () => {
+    const rejecting = strictWallet(1, [1], { code: 4001, message: 'User rejected the request.' });
+    await expect(eip1193Signer(rejecting.provider, { addableChains: { '8453': base } }).signTypedData('0xa', typedData(8453))).rejects.toMatchObject({ code: 4001 });
+    expect(rejecting.state.calls).not.toContain('wallet_addEthereumChain');
+    const unknown = strictWallet(1, [1], { code: 4902, message: 'Unrecognized chain ID' });
+    await expect(eip1193Signer(unknown.provider).sendTransaction('eip155:8453', { to: '0x01' })).rejects.toMatchObject({ code: 4902 });
+    expect(unknown.state.calls).not.toContain('eth_sendTransaction');
+  });
+});
+
 describe('Solana signers and advertised accounts', () => {
   function unsignedTransfer(feePayer: Keypair, buyer: Keypair): string {
     const tx = new Transaction({ feePayer: feePayer.publicKey, recentBlockhash: Keypair.generate().publicKey.toBase58() });

@@ -1,0 +1,69 @@
+// The chain suite's own parts: the environment that points the service at the fault proxy's nodes, and
+// the rows read from the chains themselves (never through the faulty nodes) after the drain.
+import type pg from 'pg';
+import type { RpcFaultProxy } from '../chain-faults/index.ts';
+import type { Row } from './checks.ts';
+
+async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+/** Whether an EVM transaction is mined, succeeded, in a block still on the canonical chain. */
+async function evmCanonical(url: string, txHash: string): Promise<boolean> {
+  const receipt = (await rpc(url, 'eth_getTransactionReceipt', [txHash])) as { status: string; blockNumber: string; blockHash: string } | null;
+  if (!receipt || receipt.status !== '0x1') return false;
+  const block = (await rpc(url, 'eth_getBlockByNumber', [receipt.blockNumber, false])) as { hash: string } | null;
+  return block?.hash === receipt.blockHash;
+}
+
+/** Whether a Solana signature landed without error. */
+async function solanaLanded(url: string, signature: string): Promise<boolean> {
+  const answer = (await rpc(url, 'getSignatureStatuses', [[signature], { searchTransactionHistory: true }])) as { value: ({ err: unknown } | null)[] };
+  const status = answer.value[0];
+  return status !== null && status !== undefined && status.err === null;
+}
+
+/**
+ * Phantom successes: payments the service calls `succeeded` whose transaction the chain does not
+ * hold (dropped by a reorg, never mined, reverted), among those the load confirmed.
+ */
+export async function phantomSuccesses(db: pg.Client, chainsUrl: string, paymentIds: string[]): Promise<Row> {
+  const rows = await db.query<{ id: string; network: string | null; tx_id: string | null }>("SELECT id, network, tx_id FROM payments WHERE id = ANY($1) AND status = 'succeeded'", [
+    paymentIds,
+  ]);
+  const phantoms: string[] = [];
+  for (const p of rows.rows) {
+    const onChain = !p.tx_id ? false : p.network?.startsWith('solana:') ? await solanaLanded(`${chainsUrl}/solana`, p.tx_id) : await evmCanonical(`${chainsUrl}/evm`, p.tx_id);
+    if (!onChain) phantoms.push(`${p.id} (${p.network ?? '?'} ${p.tx_id ?? 'no tx'})`);
+  }
+  return {
+    check: 'phantom successes (succeeded, transaction not on the canonical chain)',
+    expected: '0',
+    actual: phantoms.length === 0 ? `0 of ${rows.rows.length}` : `${phantoms.length} of ${rows.rows.length}: ${phantoms.slice(0, 3).join(', ')}`,
+    ok: phantoms.length === 0,
+  };
+}
+
+/** The chains' variables with every RPC URL replaced by the proxy's first node of that chain. */
+export function throughProxy(chainsEnv: Record<string, string>, proxy: RpcFaultProxy): Record<string, string> {
+  const evmUrls = JSON.parse(chainsEnv.EVM_RPC_URLS ?? '{}') as Record<string, string>;
+  return {
+    EVM_RPC_URLS: JSON.stringify(Object.fromEntries(Object.keys(evmUrls).map((chain) => [chain, proxy.evmUrls[0]!]))),
+    SOLANA_RPC_URL: proxy.solanaUrls[0]!,
+  };
+}
+
+/** What the chain suite adds to the table: what the payments cost in RPC calls (told, not judged). */
+export function chainRows(proxy: RpcFaultProxy, confirmed: number): Row[] {
+  const per = (n: number) => (confirmed > 0 ? (n / confirmed).toFixed(1) : '-');
+  const evm = proxy.calls({ chain: 'evm' });
+  const solana = proxy.calls({ chain: 'solana' });
+  const broadcasts = evm.filter((c) => c.method === 'eth_sendRawTransaction').length;
+  return [
+    { check: 'RPC calls per confirmed payment (EVM, Solana; all processes)', expected: '(told)', actual: `${per(evm.length)}, ${per(solana.length)}`, ok: true },
+    { check: 'EVM broadcasts per confirmed payment', expected: '(told)', actual: `${per(broadcasts)}`, ok: true },
+  ];
+}

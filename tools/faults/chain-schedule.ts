@@ -1,0 +1,100 @@
+// The chain fault schedule of `npm run test:chain-faults`: what commercial RPC providers and real
+// chains do, injected by the fault proxy (tools/chain-faults/) in front of the standalone sandbox
+// chains, and by the chains' dev methods, while the steady load runs. Each fault is bounded
+// (`forMs`, `times`), so the drain after the load sees the chains healthy again; what the service
+// did meanwhile is judged by the same checks as the process fault suite plus the chain rows.
+import type { EvmDev, FaultControl } from '../chain-faults/index.ts';
+
+export interface ChainTargets {
+  /** The proxy's nodes: the service reads and broadcasts through them only. */
+  proxy: FaultControl;
+  /** The real EVM node's dev methods (never through the faulty nodes). */
+  evm: EvmDev;
+  /** The service's relayer: its transactions in dropped blocks are lost with its node's pool. */
+  relayerAddress: string;
+}
+
+interface ChainFault {
+  atMs: number;
+  name: string;
+  run(t: ChainTargets, log: (line: string) => void): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const GWEI = 1_000_000_000n;
+
+export const CHAIN_FAULTS: ChainFault[] = [
+  {
+    atMs: 8_000,
+    name: 'EVM provider throttles: every 3rd call a 429 with Retry-After: 1, for 10 s',
+    async run(t) {
+      t.proxy.set('evm:*', { kind: 'throttle', retryAfter: 1 }, { every: 3, forMs: 10_000 });
+      await sleep(10_000);
+    },
+  },
+  {
+    atMs: 20_000,
+    name: 'EVM provider slow: 400 ms on every call, for 8 s',
+    async run(t) {
+      t.proxy.set('evm:*', { kind: 'latency', ms: 400 }, { forMs: 8_000 });
+      await sleep(8_000);
+    },
+  },
+  {
+    atMs: 30_000,
+    name: "EVM provider's gateway fails: every 4th call a 502 page, for 8 s",
+    async run(t) {
+      t.proxy.set('evm:*', { kind: 'http-error', status: 502 }, { every: 4, forMs: 8_000 });
+      await sleep(8_000);
+    },
+  },
+  {
+    atMs: 40_000,
+    name: 'base fee spikes to 60 gwei; broadcasts priced below it are refused as geth does, for 10 s',
+    async run(t) {
+      await t.evm.setNextBaseFee(60n * GWEI);
+      t.proxy.set('evm:*', { kind: 'refuse-broadcasts', reason: 'fee-cap-below-base-fee' }, { forMs: 10_000 });
+      t.proxy.set('evm:*', { kind: 'refuse-broadcasts', reason: 'transaction-underpriced' }, { times: 3 });
+      await sleep(10_000);
+    },
+  },
+  {
+    atMs: 52_000,
+    name: 'Solana provider throttles: every 3rd call a 429 with Retry-After: 1, for 8 s',
+    async run(t) {
+      t.proxy.set('solana:*', { kind: 'throttle', retryAfter: 1 }, { every: 3, forMs: 8_000 });
+      await sleep(8_000);
+    },
+  },
+  {
+    atMs: 62_000,
+    name: 'EVM broadcasts answered "already known" by a node that forwarded them anyway (a second endpoint), 5 times',
+    async run(t) {
+      t.proxy.set('evm:*', { kind: 'refuse-broadcasts', reason: 'already-known', forward: true }, { times: 5 });
+      await sleep(5_000);
+    },
+  },
+  {
+    atMs: 68_000,
+    name: "EVM reorg: the last 4 blocks replaced by a longer branch; buyers' transactions return to the pool, the relayer's are lost",
+    async run(t, log) {
+      const snapshot = await t.evm.snapshot();
+      await sleep(4_000);
+      const relayer = t.relayerAddress.toLowerCase();
+      const r = await t.evm.reorg(snapshot, { extraBlocks: 1, reinject: (tx) => tx.from.toLowerCase() !== relayer });
+      log(`dropped blocks ${r.from}..${r.oldHead} (depth ${r.depth}); new head ${r.newHead}`);
+    },
+  },
+];
+
+/** Runs the schedule from `loadStart`; resolves when the last fault is over, every rule cleared. */
+export async function runChainFaults(t: ChainTargets, loadStart: number, log: (line: string) => void): Promise<void> {
+  for (const fault of CHAIN_FAULTS) {
+    const wait = loadStart + fault.atMs - Date.now();
+    if (wait > 0) await sleep(wait);
+    log(`chain fault: ${fault.name}`);
+    await fault.run(t, (line) => log(`  ${line}`));
+    t.proxy.clear();
+    log(`chain fault over: ${fault.name}`);
+  }
+}
