@@ -16,8 +16,8 @@ export function accountRoutes(deps: DashboardDeps): Router {
   router.post('/dashboard/account/password', async (req, res) => {
     const s = signedOf(res)!;
     // The current-password check is a password guess like a sign-in (and a 32 MiB scrypt): the same
-    // limiters, the same per-account bucket (issue 30 item 5).
-    const waitMs = await signInWait(deps, req, s.user.email);
+    // limiters at the same rates, an account bucket of its own (issue 30 item 5).
+    const waitMs = await signInWait(deps, req, s.user.email, 'pwchange');
     if (waitMs !== null) {
       res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
       return sendPage(res, 429, accountPage(s, { error: `Too many attempts. Try again in ${Math.max(1, Math.ceil(waitMs / 60_000))} minute(s).` }));
