@@ -38,7 +38,7 @@ import { dashboardRouter, type DashboardOptions } from './dashboard/index.ts';
 import { createKeyRevocations } from './auth/revocations.ts';
 import type { ServiceAccountChecks } from './domain/service-accounts.ts';
 import type { MetricsPort } from './ports/metrics.ts';
-import { metricsHandler } from './http/metrics.ts';
+import { bringsMetricsToken, metricsHandler } from './http/metrics.ts';
 import { httpMetrics } from './http/metrics-timing.ts';
 import { countedWaiters } from './http/metrics-waiters.ts';
 import { createReadiness, readinessHandler, type Readiness } from './http/readiness.ts';
@@ -163,7 +163,8 @@ export function createApp(given: AppDeps): Express {
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(securityHeaders());
   // Before the API's chain: a scraper holds no API key, and its scrapes must not spend a client's rate limit.
-  if (deps.metrics) app.get('/metrics', metricsHandler({ metrics: deps.metrics, ...(deps.metricsToken ? { token: deps.metricsToken } : {}) }));
+  const production = deps.mode === 'production';
+  if (deps.metrics) app.get('/metrics', metricsHandler({ metrics: deps.metrics, production, ...(deps.metricsToken ? { token: deps.metricsToken } : {}) }));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -173,6 +174,8 @@ export function createApp(given: AppDeps): Express {
     readinessHandler(
       deps.readiness ??
         createReadiness({ storage: deps.storage, clock: deps.clock, logger: deps.logger, ...(deps.serviceAccounts ? { serviceAccounts: deps.serviceAccounts } : {}) }),
+      // Fee accounts' addresses and balances: to the operator's token; in sandbox to anyone unless a token is set.
+      (req) => bringsMetricsToken(req, deps.metricsToken) || (!production && deps.metricsToken === undefined),
     ),
   );
 

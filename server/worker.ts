@@ -60,7 +60,13 @@ async function main() {
   opened = runtime;
   const metricsPort = config.metricsPort;
   if (metricsPort !== undefined) {
-    metricsServer = startMetricsServer({ port: metricsPort, host: config.host, metrics: runtime.metrics, ...(config.metricsToken ? { token: config.metricsToken } : {}) });
+    metricsServer = startMetricsServer({
+      port: metricsPort,
+      host: config.host,
+      metrics: runtime.metrics,
+      production: config.mode === 'production',
+      ...(config.metricsToken ? { token: config.metricsToken } : {}),
+    });
     await metricsServer;
   }
   logger.info({ jobTypes: Object.keys(runtime.jobHandlers), metricsPort: metricsPort ?? null }, 'worker started');

@@ -43,6 +43,24 @@ describe('GET /metrics on the API app', () => {
     expect(sampleValue(s, 'http_server_request_duration_seconds_count', { http_request_method: 'GET', http_route: '/v1/merchants', http_response_status_code: '429' })).toBe(1);
   });
 
+  it('production mode: closed (403) without METRICS_TOKEN; with one, only the bearer of it reads', async () => {
+    // Before: production without METRICS_TOKEN answered 200 with payment volumes to anyone.
+    const closed = await startTestApp(storage, { metrics, mode: 'production' });
+    const token = 'metrics-token-0123456789abcdef';
+    const guarded = await startTestApp(storage, { metrics, mode: 'production', metricsToken: token });
+    try {
+      const r = await closed.call('GET', '/metrics');
+      expect(r.status).toBe(403);
+      expect(r.body.code).toBe('forbidden');
+      expect((await closed.call('GET', '/metrics', { headers: { Authorization: 'Bearer anything-at-all-here' } })).status).toBe(403);
+      expect((await guarded.call('GET', '/metrics')).status).toBe(401);
+      expect((await guarded.call('GET', '/metrics', { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    } finally {
+      await closed.close();
+      await guarded.close();
+    }
+  });
+
   it('does not exist when the app was given no metrics', async () => {
     const r = await without.call('GET', '/metrics');
     expect(r.status).toBe(404);

@@ -12,6 +12,7 @@ import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
 import { createServiceAccountChecks } from '../server/domain/service-accounts.ts';
 import { createManualClock } from '../server/ports/clock.ts';
 import type { Logger } from '../server/ports/logger.ts';
+import type { ChainPort } from '../server/ports/chains.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 const MIN_WEI = parseEther('0.01');
@@ -27,11 +28,12 @@ describe('/readyz shows the balances of the accounts paying fees', () => {
   const feePayer = solana.keypair('readyz-fee-payer');
   let t: TestApp;
   let relayer: string;
+  let ports: ChainPort[];
   beforeAll(async () => {
     evm = await createEvmSandbox();
     relayer = evm.relayer.address;
     solana.fund(feePayer.publicKey.toBase58(), null, MIN_LAMPORTS);
-    const ports = [
+    ports = [
       createEvmChainAdapter([
         { caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1 },
       ]),
@@ -89,6 +91,31 @@ describe('/readyz shows the balances of the accounts paying fees', () => {
     later();
     expect((await t.call('GET', '/readyz')).body.status).toBe('ready');
     warnings.length = 0;
+  });
+
+  it('production: callers without METRICS_TOKEN see "balance low" only, never the account, balance or minimum', async () => {
+    // Before: /readyz published the relayer's address and balance to anyone.
+    const token = 'readyz-token-0123456789abcdef';
+    const prod = await startTestApp(t.storage, { clock, mode: 'production', metricsToken: token, serviceAccounts: createServiceAccountChecks({ ports, clock, logger }) });
+    try {
+      await setRelayerBalance(MIN_WEI - 1n);
+      later();
+      const anyone = await prod.call('GET', '/readyz');
+      expect(anyone.status).toBe(200);
+      expect(anyone.body.status).toBe('degraded');
+      expect(anyone.body.checks[`relayer ${evm.caip2}`]).toEqual({ ok: false, error: 'balance low' });
+      expect(anyone.body.checks[`fee-payer ${solana.caip2}`]).toEqual({ ok: true });
+      expect(JSON.stringify(anyone.body)).not.toMatch(new RegExp(`${relayer.slice(2)}|${feePayer.publicKey.toBase58()}|${MIN_WEI}`, 'i'));
+      const wrong = await prod.call('GET', '/readyz', { headers: { Authorization: 'Bearer not-the-token-at-all' } });
+      expect(wrong.body.checks[`relayer ${evm.caip2}`]).toEqual({ ok: false, error: 'balance low' });
+      const operator = await prod.call('GET', '/readyz', { headers: { Authorization: `Bearer ${token}` } });
+      expect(operator.body.checks[`relayer ${evm.caip2}`]).toEqual({ ok: false, account: relayer, balance: (MIN_WEI - 1n).toString(), minimum: MIN_WEI.toString() });
+    } finally {
+      await prod.close();
+      await setRelayerBalance(MIN_WEI);
+      later();
+      warnings.length = 0;
+    }
   });
 
   it('a Solana fee payer below its minimum shows the same way, and is ready again once topped up', async () => {

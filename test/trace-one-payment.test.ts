@@ -92,11 +92,16 @@ describeOnPostgres('following one payment through the logs', () => {
     expect(await eventually(() => announced(a.id) && announced(b.id), 60_000)).toBe(true);
     await eventually(() => lines.filter((l) => l.msg === 'webhook attempt' && l.eventType === 'payment.succeeded').length >= 2, 10_000);
     await rx.stop();
-    // The traced wallet's trace goes on to the receiver of the payment's webhooks; a Request-Id,
-    // not being a W3C trace id, does not.
+    // Each delivery starts a trace of its own: the traced wallet's trace id never reaches the
+    // partner's receiver (before: its traceparent carried the wallet's id, sampled flag forced).
     const succeededTo = (id: string) => rx.received.find((r) => r.body.includes('"payment.succeeded"') && r.body.includes(id))!;
-    expect(succeededTo(a.id).headers.traceparent).toMatch(new RegExp(`^00-${a.confirmId}-[0-9a-f]{16}-01$`));
-    expect(succeededTo(b.id).headers.traceparent).toBeUndefined();
+    for (const p of [a, b]) {
+      const sent = succeededTo(p.id).headers.traceparent;
+      expect(sent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+      expect(sent).not.toContain(p.confirmId);
+      // The link: our attempt line names the delivery's own trace id beside the change's.
+      expect(lines.some((l) => l.msg === 'webhook attempt' && l.deliveryTraceId === sent!.split('-')[1] && l.traceId === p.confirmId)).toBe(true);
+    }
 
     for (const p of [a, b]) {
       const other = p === a ? b : a;

@@ -1,5 +1,5 @@
 import { newId } from '../domain/ids.ts';
-import type { ApiKeyRecord, KeyScope, PartnerRecord } from '../domain/partners/records.ts';
+import type { ApiKeyRecord, KeyPermission, KeyScope, PartnerRecord } from '../domain/partners/records.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
 import { generateApiKey, hashApiKey, keyHint } from './keys.ts';
 
@@ -9,7 +9,18 @@ import { generateApiKey, hashApiKey, keyHint } from './keys.ts';
  */
 export async function createKey(
   storage: StoragePort,
-  opts: { partnerId: string; scope: KeyScope; live: boolean; now?: Date; name?: string; allowedOrigins?: string[] },
+  opts: {
+    partnerId: string;
+    scope: KeyScope;
+    live: boolean;
+    now?: Date;
+    name?: string;
+    allowedOrigins?: string[];
+    /** Partner keys: the API permissions it is limited to (absent: all). */
+    permissions?: readonly KeyPermission[];
+    /** The dashboard user making it. */
+    createdBy?: string;
+  },
 ): Promise<{ record: ApiKeyRecord; apiKey: string }> {
   const apiKey = generateApiKey(opts.scope, opts.live);
   const now = opts.now ?? new Date();
@@ -23,6 +34,8 @@ export async function createKey(
     revokedAt: null,
     ...(opts.name ? { name: opts.name } : {}),
     ...(opts.allowedOrigins?.length ? { allowedOrigins: opts.allowedOrigins } : {}),
+    ...(opts.permissions && opts.scope === 'partner' ? { permissions: opts.permissions } : {}),
+    ...(opts.createdBy ? { createdBy: opts.createdBy } : {}),
   };
   await storage.apiKeys.create(record);
   return { record, apiKey };

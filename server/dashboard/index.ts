@@ -15,6 +15,16 @@ import { userRoutes } from './users.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { settingsRoutes } from './settings.ts';
 import { sendErrorPage } from './views/error-page.ts';
+import { requestIssues } from '../http/hostile-input.ts';
+
+/** The path as routes will see it, or undefined when it does not decode (a stray % or bad UTF-8). */
+function decodedPath(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+}
 
 export type { DashboardOptions } from './deps.ts';
 
@@ -43,6 +53,13 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   });
   const dash = Router();
   dash.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 }));
+  // The API's hostile-input check on every dashboard path, query and form (issue 30 item 4): a NUL
+  // or a lone surrogate reaching PostgreSQL was a 500 (sign-in, list filters, forms).
+  dash.use((req, res, next) => {
+    const issues = requestIssues(req, { path: decodedPath(req.path) ?? '\u0000' });
+    if (!issues.length) return next();
+    sendErrorPage(res, 400, 'Bad request', `Some of what was sent cannot be read (${issues[0]!.field} ${issues[0]!.message}). Reload the page and try again.`);
+  });
   dash.use(loadSession(deps));
   dash.use((req, res, next) => (req.method === 'POST' && req.path !== '/dashboard/sign-in' ? checkCsrf(req, res, next) : next()));
   dash.use(signInRoutes(deps));

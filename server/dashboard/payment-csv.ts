@@ -74,35 +74,46 @@ export function paymentCsvRoutes(deps: DashboardDeps): Router {
     res.write(line(HEADER));
     const names = new Map<string, string>();
     let after: string | undefined;
-    while (!res.destroyed) {
-      const batch: PaymentRecord[] = await deps.storage.payments.list(s.partner.id, { ...query, ...(after ? { after: { id: after } } : {}), limit: BATCH });
-      const unknown = [...new Set(batch.map((p) => p.merchantId))].filter((id) => !names.has(id));
-      if (unknown.length) for (const m of await deps.storage.merchants.getMany(s.partner.id, unknown)) names.set(m.id, m.name);
-      const chunk = batch
-        .map((p) =>
-          line([
-            p.id,
-            p.referenceId,
-            p.merchantId,
-            names.get(p.merchantId) ?? '',
-            effectiveStatus(p, now),
-            p.refundedAt ? 'yes' : 'no',
-            priceText(p, deps.assets),
-            paidText(p, deps.assets),
-            p.network ?? '',
-            p.buyerAccount ?? '',
-            p.txId ?? '',
-            iso(p.createdAt),
-            iso(p.succeededAt),
-            iso(p.refundedAt),
-          ]),
-        )
-        .join('');
-      if (chunk && !res.write(chunk)) await drainedOrClosed(res);
-      if (batch.length < BATCH) break;
-      after = batch[batch.length - 1]!.id;
+    try {
+      await writeRows();
+    } catch {
+      // The 200 and the header are sent: no error page can follow. The response is cut off (not
+      // ended cleanly, which would look like a complete file) instead of hanging open (issue 30 item 4).
+      res.destroy();
+      return;
     }
     res.end();
+
+    async function writeRows() {
+      while (!res.destroyed) {
+        const batch: PaymentRecord[] = await deps.storage.payments.list(s.partner.id, { ...query, ...(after ? { after: { id: after } } : {}), limit: BATCH });
+        const unknown = [...new Set(batch.map((p) => p.merchantId))].filter((id) => !names.has(id));
+        if (unknown.length) for (const m of await deps.storage.merchants.getMany(s.partner.id, unknown)) names.set(m.id, m.name);
+        const chunk = batch
+          .map((p) =>
+            line([
+              p.id,
+              p.referenceId,
+              p.merchantId,
+              names.get(p.merchantId) ?? '',
+              effectiveStatus(p, now),
+              p.refundedAt ? 'yes' : 'no',
+              priceText(p, deps.assets),
+              paidText(p, deps.assets),
+              p.network ?? '',
+              p.buyerAccount ?? '',
+              p.txId ?? '',
+              iso(p.createdAt),
+              iso(p.succeededAt),
+              iso(p.refundedAt),
+            ]),
+          )
+          .join('');
+        if (chunk && !res.write(chunk)) await drainedOrClosed(res);
+        if (batch.length < BATCH) break;
+        after = batch[batch.length - 1]!.id;
+      }
+    }
   });
   return router;
 }

@@ -1,8 +1,9 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { recordAudit } from '../domain/audit/recorder.ts';
 import { DUMMY_HASH, verifyPassword } from '../domain/users/passwords.ts';
 import { DEFAULT_SESSION_POLICY, hashSessionToken, newSession } from '../domain/users/sessions.ts';
 import type { DashboardDeps } from './deps.ts';
+import { signInWait as waitOf } from './throttle.ts';
 import { clearCookie, PRE_SESSION_COOKIE, preSessionToken, readCookie, requireSignIn, sameOrigin, sameToken, SESSION_COOKIE, setCookie } from './session.ts';
 import { signedOf } from './signed.ts';
 import { field } from './form.ts';
@@ -23,13 +24,6 @@ export function signInRoutes(deps: DashboardDeps): Router {
     sendPage(res, 200, signInPage({ token: preSessionToken(req, res) }));
   });
 
-  /** The longer wait of the two limiters, or null when both allow the attempt. */
-  async function throttled(req: Request, email: string): Promise<number | null> {
-    const [address, account] = await Promise.all([deps.signInLimiters.perAddress.take(`addr:${req.ip ?? 'unknown'}`), deps.signInLimiters.perAccount.take(`acct:${email}`)]);
-    const waits = [address, account].filter((d) => !d.allowed).map((d) => (d.allowed ? 0 : d.retryAfterMs));
-    return waits.length ? Math.max(...waits) : null;
-  }
-
   router.post('/dashboard/sign-in', async (req, res) => {
     const email = field(req, 'email').trim().toLowerCase().slice(0, 254);
     const password = field(req, 'password').slice(0, 256);
@@ -38,7 +32,7 @@ export function signInRoutes(deps: DashboardDeps): Router {
       return sendErrorPage(res, 403, 'Request refused', 'This form was not sent from the sign-in page, or it has expired. Reload the page and try again.');
     }
     const again = (status: number, error: string) => sendPage(res, status, signInPage({ token: cookieToken, email, error }));
-    const waitMs = await throttled(req, email);
+    const waitMs = await waitOf(deps, req, email);
     if (waitMs !== null) {
       res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
       return again(429, `Too many sign-in attempts. Try again in ${Math.max(1, Math.ceil(waitMs / 60_000))} minute(s).`);

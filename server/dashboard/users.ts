@@ -48,6 +48,7 @@ export function userRoutes(deps: DashboardDeps): Router {
       now: new Date(deps.clock.now()),
     });
     if (!done.ok) return list(s, 400, { error: done.problem ?? 'Not changed.' }, res);
+    done.revokedKeyHashes?.forEach((h) => deps.keyRevocations.changed(h));
     res.redirect(303, '/dashboard/users');
   });
 
@@ -55,6 +56,7 @@ export function userRoutes(deps: DashboardDeps): Router {
     const s = signedOf(res)!;
     const done = await removeUser(deps.storage, { partnerId: s.partner.id, userId: String(req.params.id), actor: actorOf(s), now: new Date(deps.clock.now()) });
     if (!done.ok) return list(s, 400, { error: done.problem ?? 'Not removed.' }, res);
+    done.revokedKeyHashes?.forEach((h) => deps.keyRevocations.changed(h));
     res.redirect(303, '/dashboard/users');
   });
   return router;

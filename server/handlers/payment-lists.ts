@@ -56,8 +56,9 @@ function isStats(s: unknown): s is Stats {
 function decode(cursor: string, sort: string): CursorState {
   return decodeCursorAs<CursorState>(
     cursor,
-    // `v` is the amount sort's fiat value in minor units, read back as a bigint.
-    (c) => isCursorId(c.id) && c.sort === sort && (c.v === undefined || (typeof c.v === 'string' && /^\d{1,40}$/.test(c.v))) && isStats(c.stats),
+    // `v` is the amount sort's value in its unit's minor (base) units, read back as a bigint: up to
+    // 78 digits (a token price may be any uint256, issue 30 item 9), so every cursor issued is accepted.
+    (c) => isCursorId(c.id) && c.sort === sort && (c.v === undefined || (typeof c.v === 'string' && /^\d{1,78}$/.test(c.v))) && isStats(c.stats),
     'is not a cursor issued for this sort order',
   );
 }

@@ -6,7 +6,9 @@ import type { RateLimiter } from '../ports/rate-limiter.ts';
 import { hashApiKey, looksLikeApiKey } from '../auth/keys.ts';
 import { originAllowed } from '../domain/partners/origins.ts';
 import type { KeyRevocations } from '../auth/revocations.ts';
+import { keyPermits } from '../domain/users/permissions.ts';
 import { contextOf } from './context.ts';
+import { operationPermission } from './key-permissions.ts';
 import { createKeyCache, type KeyLookup } from './key-cache.ts';
 import { throttleUnauthenticated } from './rate-limit.ts';
 
@@ -124,6 +126,14 @@ export function authenticate(deps: AuthOptions): RequestHandler {
       }
       if (!op.auth.includes(found.key.scope)) {
         throw new AppError('forbidden', `A ${found.key.scope} key cannot call ${op.operationId}`);
+      }
+      // A key limited to a role's permissions (made by a developer in the dashboard) calls only
+      // what that role may do; an operation missing from the table is refused to limited keys.
+      if (found.key.scope === 'partner' && found.key.permissions) {
+        const needed = operationPermission(op.operationId);
+        if (needed === undefined || (needed !== null && !keyPermits(found.key, needed))) {
+          throw new AppError('forbidden', `This key is limited to ${found.key.permissions.join(', ') || 'nothing'} and cannot call ${op.operationId}`);
+        }
       }
       // An App-Id limited to some web origins refuses a browser on any other; a request without an
       // Origin header (a native wallet, a server) passes, see originAllowed.

@@ -6,8 +6,13 @@ import type { MetricsPort } from '../ports/metrics.ts';
 
 export interface MetricsAccess {
   metrics: MetricsPort;
-  /** METRICS_TOKEN: when set, a scrape must send `Authorization: Bearer <token>`; absent, anyone may read. */
+  /** METRICS_TOKEN: when set, a scrape must send `Authorization: Bearer <token>`; absent, anyone may read (sandbox). */
   token?: string;
+  /**
+   * Production mode: without a token nobody may read (403), so payment volumes and failure rates are
+   * never public by default (issue 30 item 7); the doctor warns about the missing token.
+   */
+  production?: boolean;
 }
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
@@ -16,14 +21,19 @@ const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
  * Whether the request may read the metrics. The token is compared as digests of equal length
  * in constant time, so neither its length nor a matching prefix shows in the answer's timing.
  */
-function refusal(req: IncomingMessage, token: string | undefined): AppError | null {
-  if (token === undefined) return null;
+function refusal(req: IncomingMessage, token: string | undefined, production: boolean): AppError | null {
+  if (token === undefined) {
+    return production ? new AppError('forbidden', 'Metrics are closed in production mode until METRICS_TOKEN is set; then scrape with Authorization: Bearer <token>') : null;
+  }
   const header = req.headers.authorization;
   if (!header) return new AppError('missing_api_key', 'Send the metrics token as Authorization: Bearer <token>');
   const given = /^Bearer (.+)$/i.exec(header)?.[1] ?? '';
   if (!timingSafeEqual(digest(given), digest(token))) return new AppError('invalid_api_key', 'The metrics token is not valid');
   return null;
 }
+
+/** Whether the request brings the metrics token (false when none is set): who may see /readyz's details. */
+export const bringsMetricsToken = (req: IncomingMessage, token: string | undefined): boolean => token !== undefined && refusal(req, token, true) === null;
 
 function sendError(res: ServerResponse, err: AppError) {
   res.statusCode = err.status;
@@ -40,7 +50,7 @@ function sendError(res: ServerResponse, err: AppError) {
  */
 export function metricsHandler(access: MetricsAccess): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const refused = refusal(req, access.token);
+    const refused = refusal(req, access.token, access.production === true);
     if (refused) return sendError(res, refused);
     access.metrics.exposition().then(
       ({ contentType, text }) => {

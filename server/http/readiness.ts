@@ -1,7 +1,7 @@
 // GET /readyz: whether this process can serve, per dependency. Every check runs in parallel under
 // its own timeout, and one report is shared by every request within a short cache period, so a
 // flood of probes (or an attacker polling it) costs the dependencies one round of reads per period.
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { AccountCheck, ServiceAccountChecks } from '../domain/service-accounts.ts';
 import { nodeServesChain, type ChainPort, type NodeHealth } from '../ports/chains.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -143,10 +143,25 @@ export function createReadiness(opts: ReadinessOptions): Readiness {
   };
 }
 
-/** The route: 503 in the error shape when storage is down, else 200 `ready` or `degraded`. */
-export function readinessHandler(readiness: Readiness): RequestHandler {
-  return (_req, res, next) => {
-    readiness.report().then((r) => {
+/**
+ * What a caller without the operator's token sees of a line: whether it is ok and why not, never a
+ * fee account's address, balance or minimum (they told anyone which addresses to watch and when
+ * the service runs dry, issue 30 item 7): "relayer eip155:8453": { ok: false, error: "balance low" }.
+ */
+export function publicCheck(check: ReadinessCheck): DependencyCheck {
+  if (!('account' in check)) return check;
+  if (check.ok) return { ok: true };
+  return { ok: false, error: 'error' in check ? check.error : 'balance low' };
+}
+
+/**
+ * The route: 503 in the error shape when storage is down, else 200 `ready` or `degraded`. Fee
+ * accounts' details only to callers `reveal` lets see them (the operator's token, or sandbox).
+ */
+export function readinessHandler(readiness: Readiness, reveal: (req: Request) => boolean = () => true): RequestHandler {
+  return (req, res, next) => {
+    readiness.report().then((full) => {
+      const r = reveal(req) ? full : { ...full, checks: Object.fromEntries(Object.entries(full.checks).map(([k, c]) => [k, publicCheck(c)])) };
       res.set('Cache-Control', 'no-store');
       if (r.status === 'unavailable')
         return void res.status(503).json({ message: 'Storage is not reachable', code: 'service_unavailable', checks: r.checks, not_ready: r.notReady });

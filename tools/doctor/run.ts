@@ -22,6 +22,14 @@ function summary(config: AppConfig): string {
     .join('; ');
 }
 
+/** Production without METRICS_TOKEN: /metrics answers 403 to everyone and /readyz hides fee accounts' details. */
+export function checkMetricsAccess(config: Pick<AppConfig, 'mode' | 'metricsToken'>): CheckResult {
+  if (config.metricsToken) return { verdict: 'PASS', name: 'metrics', reason: '/metrics needs METRICS_TOKEN' };
+  if (config.mode === 'production')
+    return { verdict: 'WARN', name: 'metrics', reason: 'METRICS_TOKEN is not set: /metrics is closed (403) in production mode and nothing can scrape it' };
+  return { verdict: 'PASS', name: 'metrics', reason: '/metrics is open to anyone (sandbox mode, no METRICS_TOKEN)' };
+}
+
 /**
  * Every check, against the configuration exactly as the service reads it (`loadConfig`) and
  * through the composition root's own builders (`openChains`, `openQueue`). Independent checks run
@@ -54,7 +62,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv, timeoutMs: number): Prom
     ]);
     results.push(database, redis, ...nodes.results, ...balances, ...checkFeePolicy(config), ...spending);
     if (chains) results.push(...checkAssets([...config.assets, ...chains.assets], nodes.chains));
-    results.push(pay);
+    results.push(pay, checkMetricsAccess(config));
     return results;
   } finally {
     await chains?.close().catch(() => {});

@@ -1,6 +1,8 @@
 import type { Clock } from '../../../server/ports/clock.ts';
 import { validateRateLimit, type RateDecision, type RateLimit, type RateLimiter } from '../../../server/ports/rate-limiter.ts';
 
+const EVICTION_SAMPLE = 32;
+
 /**
  * Counts in this process only: the embedded default, and what one API process enforces on its
  * own. GCRA (a token bucket kept as one number per key): each key stores the time its bucket
@@ -14,11 +16,20 @@ export function createMemoryRateLimiter(limit: RateLimit, clock: Clock, opts: { 
   const maxKeys = opts.maxKeys ?? 100_000;
   const fullAt = new Map<string, number>();
 
-  // Many distinct clients: drop the ones whose bucket has refilled (forgetting them changes
-  // nothing); if that is not enough, start over rather than grow without bound.
-  const prune = (now: number) => {
-    for (const [key, at] of fullAt) if (at <= now) fullAt.delete(key);
-    if (fullAt.size >= maxKeys) fullAt.clear();
+  // Full (many distinct clients): make room by evicting one key, never by clearing all, which let
+  // a flood of new keys reset every throttled one (issue 30 item 6). Map order is recency (a take
+  // moves its key to the end), so the first keys are the least recently used; of the oldest
+  // EVICTION_SAMPLE, the one nearest to refilled goes (a refilled one forgets nothing), so a
+  // throttled key outlives a flood of fresh ones. Not lru-cache: its eviction is by recency alone.
+  const evictOne = () => {
+    let victim: string | undefined;
+    let least = Infinity;
+    let seen = 0;
+    for (const [key, at] of fullAt) {
+      if (at < least) [victim, least] = [key, at];
+      if (++seen >= EVICTION_SAMPLE) break;
+    }
+    if (victim !== undefined) fullAt.delete(victim);
   };
 
   return {
@@ -27,7 +38,7 @@ export function createMemoryRateLimiter(limit: RateLimit, clock: Clock, opts: { 
       const next = Math.max(fullAt.get(key) ?? now, now) + interval;
       const over = next - now - window;
       if (over > 0) return { allowed: false, retryAfterMs: Math.ceil(over) };
-      if (!fullAt.has(key) && fullAt.size >= maxKeys) prune(now);
+      if (!fullAt.delete(key) && fullAt.size >= maxKeys) evictOne();
       fullAt.set(key, next);
       return { allowed: true };
     },

@@ -30,6 +30,20 @@ describe('memory rate limiter', () => {
     expect((await l.take('busy')).allowed).toBe(false);
   });
 
+  it('a flood of new keys does not reset a throttled one: full, it evicts one key, never all', async () => {
+    // Before: at maxKeys every bucket was cleared, the throttled victim's with them (allowed again).
+    const clock = createManualClock();
+    const l = createMemoryRateLimiter({ perSecond: 1 / 60, burst: 5 }, clock, { maxKeys: 100 });
+    for (let i = 0; i < 5; i++) await l.take('acct:victim');
+    expect((await l.take('acct:victim')).allowed).toBe(false);
+    for (let i = 0; i < 1000; i++) expect((await l.take(`acct:flood${i}`)).allowed).toBe(true);
+    expect((await l.take('acct:victim')).allowed).toBe(false);
+    // Bounded: the oldest flooders went, the newest are still counted.
+    expect((await l.take('acct:flood999')).allowed).toBe(true);
+    for (let i = 0; i < 3; i++) await l.take('acct:flood999');
+    expect((await l.take('acct:flood999')).allowed).toBe(false);
+  });
+
   it('refuses a rate it cannot apply', () => {
     expect(() => createMemoryRateLimiter({ perSecond: 0, burst: 1 }, systemClock)).toThrow(/perSecond/);
     expect(() => createMemoryRateLimiter({ perSecond: 1, burst: 0.5 }, systemClock)).toThrow(/burst/);

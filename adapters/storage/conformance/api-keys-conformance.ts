@@ -26,6 +26,20 @@ export function runApiKeysConformance(name: string, open: OpenStore): void {
       expect(await f.s.apiKeys.findActiveByHash('f'.repeat(64))).toBeNull();
     });
 
+    it('keeps a key’s permissions (an empty list too) and maker, and lists a maker’s active keys', async () => {
+      const p = await f.partner();
+      const limited: ApiKeyRecord = { ...key(p.id), permissions: ['read', 'webhooks:write'], createdBy: 'user_1' };
+      const none: ApiKeyRecord = { ...key(p.id), permissions: [], createdBy: 'user_1' };
+      const gone: ApiKeyRecord = { ...key(p.id, 'wallet'), createdBy: 'user_1' };
+      const others: ApiKeyRecord = { ...key(p.id), createdBy: 'user_2' };
+      for (const k of [limited, none, gone, others]) await f.s.apiKeys.create(k);
+      await f.s.apiKeys.revoke(gone.id, t0);
+      expect((await f.s.apiKeys.findActiveByHash(limited.keyHash))?.key).toEqual(limited);
+      expect((await f.s.apiKeys.findActiveByHash(none.keyHash))?.key).toEqual(none);
+      expect((await f.s.apiKeys.listActiveByCreator(p.id, 'user_1')).map((k) => k.id).sort()).toEqual([limited.id, none.id].sort());
+      expect(await f.s.apiKeys.listActiveByCreator((await f.partner()).id, 'user_1')).toEqual([]);
+    });
+
     it('revokes a key once: the second revoke and an unknown id answer false', async () => {
       const p = await f.partner();
       const [k, other] = [key(p.id), key(p.id, 'app')];

@@ -35,17 +35,23 @@ export function createPartnerRepository(db: SqlDb): PartnerRepository {
 export function createApiKeyRepository(db: SqlDb): ApiKeyRepository {
   return {
     async create(k) {
-      await db.query('INSERT INTO api_keys (id, partner_id, scope, key_hash, hint, created_at, revoked_at, name, allowed_origins) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
-        k.id,
-        k.partnerId,
-        k.scope,
-        k.keyHash,
-        k.hint,
-        k.createdAt,
-        k.revokedAt,
-        k.name ?? null,
-        k.allowedOrigins?.length ? k.allowedOrigins : null,
-      ]);
+      await db.query(
+        `INSERT INTO api_keys (id, partner_id, scope, key_hash, hint, created_at, revoked_at, name, allowed_origins, permissions, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          k.id,
+          k.partnerId,
+          k.scope,
+          k.keyHash,
+          k.hint,
+          k.createdAt,
+          k.revokedAt,
+          k.name ?? null,
+          k.allowedOrigins?.length ? k.allowedOrigins : null,
+          k.permissions ? [...k.permissions] : null,
+          k.createdBy ?? null,
+        ],
+      );
     },
     async findActiveByHash(keyHash) {
       // Marks the key used at most once a minute: the API reads a key once per trust period
@@ -57,7 +63,7 @@ export function createApiKeyRepository(db: SqlDb): ApiKeyRepository {
            WHERE key_hash = $1 AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
            RETURNING id
          )
-         SELECT k.id, k.partner_id, k.scope, k.key_hash, k.hint, k.created_at, k.revoked_at, k.name, k.allowed_origins, p.name AS p_name, p.default_version AS p_default_version, p.created_at AS p_created_at, p.icon_url AS p_icon_url, p.time_zone AS p_time_zone
+         SELECT k.id, k.partner_id, k.scope, k.key_hash, k.hint, k.created_at, k.revoked_at, k.name, k.allowed_origins, k.permissions, k.created_by, p.name AS p_name, p.default_version AS p_default_version, p.created_at AS p_created_at, p.icon_url AS p_icon_url, p.time_zone AS p_time_zone
          FROM api_keys k JOIN partners p ON p.id = k.partner_id
          WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
         [keyHash],
@@ -83,6 +89,10 @@ export function createApiKeyRepository(db: SqlDb): ApiKeyRepository {
     async setAllowedOrigins(id, origins) {
       const r = await db.query('UPDATE api_keys SET allowed_origins = $2::text[] WHERE id = $1', [id, origins.length ? origins : null]);
       return r.rowCount === 1;
+    },
+    async listActiveByCreator(partnerId, userId) {
+      const { rows } = await db.query('SELECT * FROM api_keys WHERE partner_id = $1 AND created_by = $2 AND revoked_at IS NULL ORDER BY created_at, id', [partnerId, userId]);
+      return rows.map(toApiKey);
     },
     async revoke(id, at) {
       const r = await db.query('UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, at]);

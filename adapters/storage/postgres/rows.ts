@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, KeyScope, PartnerRecord } from '../../../server/domain/partners/records.ts';
+import type { ApiKeyRecord, KeyPermission, KeyScope, PartnerRecord } from '../../../server/domain/partners/records.ts';
 import type { CryptoSettlementRecord, MerchantRecord, MerchantStatus } from '../../../server/domain/merchants/records.ts';
 import type { PaymentFinality, PaymentRecord } from '../../../server/domain/payments/records.ts';
 import type { PaymentStatus } from '../../../server/domain/payments/state-machine.ts';
@@ -46,6 +46,8 @@ export function toApiKey(r: Row): ApiKeyRecord {
     ...(r.name ? { name: str(r.name) } : {}),
     ...(r.last_used_at ? { lastUsedAt: date(r.last_used_at) } : {}),
     ...(Array.isArray(r.allowed_origins) && r.allowed_origins.length ? { allowedOrigins: r.allowed_origins.map(str) } : {}),
+    ...(Array.isArray(r.permissions) ? { permissions: r.permissions.map(str) as KeyPermission[] } : {}),
+    ...(r.created_by ? { createdBy: str(r.created_by) } : {}),
   };
 }
 

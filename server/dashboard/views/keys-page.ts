@@ -1,6 +1,6 @@
 import { attrs, esc } from '../../pages/html.ts';
 import type { ApiKeyRecord, KeyScope } from '../../domain/partners/records.ts';
-import { can } from '../../domain/users/permissions.ts';
+import { can, keyPermissionsOf } from '../../domain/users/permissions.ts';
 import type { Signed } from '../signed.ts';
 import { buttonForm, csrfField, shell, whenIn } from './shell.ts';
 
@@ -21,6 +21,11 @@ ${csrfField(s)}
 <option value="wallet">Wallet key: gateway operations (secret)</option>
 <option value="app">App-Id: gateway operations from a wallet app (public)</option>
 </select>
+<fieldset><legend>A partner key may (your role's permissions)</legend>
+${keyPermissionsOf(s.user.role)
+  .map((p) => `<label><input type="checkbox" name="permissions"${attrs({ value: p })} checked> ${esc(p)}</label>`)
+  .join('\n')}
+</fieldset>
 <button type="submit" id="create-key">Create key</button>
 </form>
 </section>`;
@@ -63,7 +68,7 @@ export function keysPage(
           : '';
       return `<tr${attrs({ 'data-key-id': k.id })}>
 <td data-label="Name">${esc(k.name ?? '(unnamed)')}</td>
-<td data-label="Type">${esc(TYPE[k.scope])}${originsCell(s, k, writer, o.originsError?.keyId === k.id ? o.originsError.problem : undefined)}</td>
+<td data-label="Type">${esc(TYPE[k.scope])}${k.permissions ? ` <small data-permissions>(${esc(k.permissions.join(', ') || 'nothing')})</small>` : ''}${originsCell(s, k, writer, o.originsError?.keyId === k.id ? o.originsError.problem : undefined)}</td>
 <td data-label="Key"><code>${esc(prefix(k.scope, o.live))}…${esc(k.hint)}</code></td>
 <td data-label="Created">${esc(whenIn(k.createdAt, s.partner.timeZone))}</td>
 <td data-label="Last used">${esc(k.lastUsedAt ? whenIn(k.lastUsedAt, s.partner.timeZone) : 'never')}</td>

@@ -15,6 +15,13 @@ export interface PartnerRecord {
   timeZone?: string;
 }
 
+/**
+ * What a partner key limited to a role may do through the API (the dashboard's permission names,
+ * see domain/users/permissions.ts); `payments:create` exists only here, for the integration a
+ * developer builds.
+ */
+export type KeyPermission = 'read' | 'payments:create' | 'payments:write' | 'merchants:write' | 'webhooks:write';
+
 export interface ApiKeyRecord {
   id: string;
   partnerId: string;
@@ -31,4 +38,8 @@ export interface ApiKeyRecord {
   lastUsedAt?: Date;
   /** App-Ids only: the web origins it may be used from (see origins.ts); absent or empty: any. */
   allowedOrigins?: string[];
+  /** Partner keys: the only API permissions it has; absent: all (key tool, owners, keys made before). */
+  permissions?: readonly KeyPermission[];
+  /** The dashboard user who made it; absent: the key tool or the first start. */
+  createdBy?: string;
 }

@@ -3,6 +3,7 @@ import { newId } from '../ids.ts';
 import { recordAudit } from '../audit/recorder.ts';
 import type { AuditActor } from '../audit/records.ts';
 import type { StoragePort } from '../../ports/storage/index.ts';
+import { revokeKeysBeyondRole } from './creator-keys.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 import { isRole, type Role, type SessionRecord, type UserRecord } from './records.ts';
 
@@ -10,7 +11,7 @@ import { isRole, type Role, type SessionRecord, type UserRecord } from './record
  * Creating, re-roling and removing dashboard users: the one implementation the key tool and the
  * dashboard's users page share. Every change is written to the audit log by whoever made it.
  */
-type Store = Pick<StoragePort, 'users' | 'partners' | 'auditLog' | 'sessions'>;
+type Store = Pick<StoragePort, 'users' | 'partners' | 'auditLog' | 'sessions' | 'apiKeys'>;
 
 /** The server operator, for users the key tool creates (no dashboard user exists yet). */
 export const OPERATOR: AuditActor = { kind: 'user', id: 'operator', display: 'server operator (key tool)' };
@@ -57,7 +58,7 @@ export const temporaryPassword = (): string => randomBytes(15).toString('base64u
 export async function changeRole(
   storage: Store,
   opts: { partnerId: string; userId: string; role: string; actor: AuditActor; now?: Date },
-): Promise<{ ok: boolean; problem?: string }> {
+): Promise<{ ok: boolean; problem?: string; revokedKeyHashes?: string[] }> {
   if (!isRole(opts.role)) return { ok: false, problem: 'The role must be owner, developer or viewer.' };
   // An owner cannot demote themselves: a partner would otherwise be left with no owner by one click.
   if (opts.userId === opts.actor.id) return { ok: false, problem: 'You cannot change your own role.' };
@@ -73,10 +74,15 @@ export async function changeRole(
     at: opts.now ?? new Date(),
     detail: { email: before.email, from: before.role, to: opts.role },
   });
-  return { ok: true };
+  const now = opts.now ?? new Date();
+  const revokedKeyHashes = await revokeKeysBeyondRole(storage, { partnerId: opts.partnerId, userId: opts.userId, role: opts.role, actor: opts.actor, now });
+  return { ok: true, revokedKeyHashes };
 }
 
-export async function removeUser(storage: Store, opts: { partnerId: string; userId: string; actor: AuditActor; now?: Date }): Promise<{ ok: boolean; problem?: string }> {
+export async function removeUser(
+  storage: Store,
+  opts: { partnerId: string; userId: string; actor: AuditActor; now?: Date },
+): Promise<{ ok: boolean; problem?: string; revokedKeyHashes?: string[] }> {
   if (opts.userId === opts.actor.id) return { ok: false, problem: 'You cannot remove yourself.' };
   const before = await storage.users.get(opts.partnerId, opts.userId);
   if (!before || !(await storage.users.remove(opts.partnerId, opts.userId))) return { ok: false, problem: 'No such user.' };
@@ -88,7 +94,8 @@ export async function removeUser(storage: Store, opts: { partnerId: string; user
     at: opts.now ?? new Date(),
     detail: { email: before.email, role: before.role },
   });
-  return { ok: true };
+  const revokedKeyHashes = await revokeKeysBeyondRole(storage, { partnerId: opts.partnerId, userId: opts.userId, role: null, actor: opts.actor, now: opts.now ?? new Date() });
+  return { ok: true, revokedKeyHashes };
 }
 
 /**

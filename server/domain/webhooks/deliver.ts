@@ -9,7 +9,7 @@ import { signedHeaders } from './signing.ts';
 import { isAllowedLoopback } from './url-policy.ts';
 import { BATCH_BUDGET_MS, createBatchSender, type AttemptOutcome } from './deliver-batch.ts';
 import { createInFlightSlots, type AttemptSlot } from './in-flight.ts';
-import { runInTrace, traceparentFor } from '../trace-context.ts';
+import { newTraceId, runInTrace, traceparentFor } from '../trace-context.ts';
 import { recordDelivery } from './delivery-metrics.ts';
 import type { MetricsPort } from '../../ports/metrics.ts';
 
@@ -87,11 +87,16 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
   const policy = { allowLoopback: deps.allowLoopbackEndpoints ?? false };
   const slots = createInFlightSlots({ perEndpoint: deps.maxInFlightPerEndpoint ?? 8, perPartner: deps.maxInFlightPerPartner ?? 16 });
 
-  async function post(endpoint: WebhookEndpointRecord, delivery: Pick<WebhookDeliveryRecord, 'eventId' | 'body' | 'traceId'>, now: number): Promise<AttemptResult> {
+  async function post(
+    endpoint: WebhookEndpointRecord,
+    delivery: Pick<WebhookDeliveryRecord, 'eventId' | 'body'> & { deliveryTraceId: string },
+    now: number,
+  ): Promise<AttemptResult> {
     const headers: Record<string, string> = { ...signedHeaders(delivery.eventId, now, delivery.body, signingSecrets(endpoint, now)), 'content-type': 'application/json' };
-    // Unsigned and informative: a receiver may join its handling to the trace of the change.
-    const traceparent = traceparentFor(delivery.traceId);
-    if (traceparent) headers.traceparent = traceparent;
+    // Unsigned and informative: a trace of this delivery's own, never the caller's (a buyer's wallet
+    // chose that id and its sampled flag, issue 30 item 8). The change's trace id is the link: the
+    // attempt's log line carries both (see attemptTraced and the 'webhook attempt' line).
+    headers.traceparent = traceparentFor(delivery.deliveryTraceId)!;
     const started = performance.now();
     const took = () => Math.round(performance.now() - started);
     try {
@@ -140,8 +145,9 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
     const attempt = delivery.attemptCount + 1;
     const now = deps.clock.now();
     let result: AttemptResult | undefined;
+    const deliveryTraceId = newTraceId();
     try {
-      result = await post(endpoint, delivery, now);
+      result = await post(endpoint, { ...delivery, deliveryTraceId }, now);
     } finally {
       slot.release({ durationMs: result?.durationMs ?? 0, timedOut: result?.error === 'timeout' });
     }
@@ -160,7 +166,7 @@ export function createWebhookDeliverer(deps: WebhookDeliveryDeps): JobHandler {
     }
     // One line per recorded attempt, in the delivery's trace (see attemptTraced).
     deps.logger.info(
-      { deliveryId: delivery.id, endpointId: endpoint.id, eventType: delivery.eventType, attempt, statusCode: result.statusCode, ms: Math.round(took), status },
+      { deliveryId: delivery.id, endpointId: endpoint.id, eventType: delivery.eventType, attempt, statusCode: result.statusCode, ms: Math.round(took), status, deliveryTraceId },
       'webhook attempt',
     );
     if (nextAttemptAt) return { retryAt: nextAttemptAt };

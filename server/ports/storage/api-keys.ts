@@ -14,6 +14,8 @@ export interface ApiKeyRepository {
   listByPartner(partnerId: string): Promise<ApiKeyRecord[]>;
   /** Replaces a key's allowed origins (empty: any origin). False when there is no such key. */
   setAllowedOrigins(id: string, origins: string[]): Promise<boolean>;
+  /** The partner's keys not revoked that this dashboard user made (`createdBy`). */
+  listActiveByCreator(partnerId: string, userId: string): Promise<ApiKeyRecord[]>;
   /** True when a key was revoked by this call. */
   revoke(id: string, at: Date): Promise<boolean>;
 }
