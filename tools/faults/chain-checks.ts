@@ -28,30 +28,39 @@ async function solanaLanded(url: string, signature: string): Promise<boolean> {
 
 /**
  * Phantom successes: payments the service calls `succeeded` whose transaction the chain does not
- * hold (dropped by a reorg, never mined, reverted), among those the load confirmed.
+ * hold (dropped by a reorg, never mined, reverted), among those the load confirmed, unless the
+ * payment itself says so (`finality: reversed`). Reversals are a row of their own.
  */
-export async function phantomSuccesses(db: pg.Client, chainsUrl: string, paymentIds: string[]): Promise<Row> {
-  const rows = await db.query<{ id: string; network: string | null; tx_id: string | null }>("SELECT id, network, tx_id FROM payments WHERE id = ANY($1) AND status = 'succeeded'", [
-    paymentIds,
-  ]);
+export async function phantomSuccesses(db: pg.Client, chainsUrl: string, paymentIds: string[]): Promise<Row[]> {
+  const rows = await db.query<{ id: string; network: string | null; tx_id: string | null; finality: string | null }>(
+    "SELECT id, network, tx_id, finality FROM payments WHERE id = ANY($1) AND status = 'succeeded'",
+    [paymentIds],
+  );
   const phantoms: string[] = [];
   for (const p of rows.rows) {
+    if (p.finality === 'reversed') continue;
     const onChain = !p.tx_id ? false : p.network?.startsWith('solana:') ? await solanaLanded(`${chainsUrl}/solana`, p.tx_id) : await evmCanonical(`${chainsUrl}/evm`, p.tx_id);
-    if (!onChain) phantoms.push(`${p.id} (${p.network ?? '?'} ${p.tx_id ?? 'no tx'})`);
+    if (!onChain) phantoms.push(`${p.id} (${p.network ?? '?'} ${p.tx_id ?? 'no tx'}, finality ${p.finality ?? '-'})`);
   }
-  return {
-    check: 'phantom successes (succeeded, transaction not on the canonical chain)',
-    expected: '0',
-    actual: phantoms.length === 0 ? `0 of ${rows.rows.length}` : `${phantoms.length} of ${rows.rows.length}: ${phantoms.slice(0, 3).join(', ')}`,
-    ok: phantoms.length === 0,
-  };
+  const reversed = rows.rows.filter((p) => p.finality === 'reversed').length;
+  const final = rows.rows.filter((p) => p.finality === 'final').length;
+  return [
+    {
+      check: 'phantom successes (succeeded, not reversed, transaction not on the canonical chain)',
+      expected: '0',
+      actual: phantoms.length === 0 ? `0 of ${rows.rows.length}` : `${phantoms.length} of ${rows.rows.length}: ${phantoms.slice(0, 3).join(', ')}`,
+      ok: phantoms.length === 0,
+    },
+    { check: 'succeeded payments final / reversed by a reorg (recorded on the payment)', expected: '(told)', actual: `${final} / ${reversed}`, ok: true },
+  ];
 }
 
-/** The chains' variables with every RPC URL replaced by the proxy's first node of that chain. */
+/** The chains' variables with every RPC URL replaced by the proxy's nodes of that chain (several URLs per chain). */
 export function throughProxy(chainsEnv: Record<string, string>, proxy: RpcFaultProxy): Record<string, string> {
-  const evmUrls = JSON.parse(chainsEnv.EVM_RPC_URLS ?? '{}') as Record<string, string>;
+  const evmUrls = JSON.parse(chainsEnv.EVM_RPC_URLS ?? '{}') as Record<string, unknown>;
   return {
-    EVM_RPC_URLS: JSON.stringify(Object.fromEntries(Object.keys(evmUrls).map((chain) => [chain, proxy.evmUrls[0]!]))),
+    EVM_RPC_URLS: JSON.stringify(Object.fromEntries(Object.keys(evmUrls).map((chain) => [chain, proxy.evmUrls]))),
+    SOLANA_RPC_URLS: JSON.stringify(proxy.solanaUrls),
     SOLANA_RPC_URL: proxy.solanaUrls[0]!,
   };
 }

@@ -25,6 +25,14 @@ const GWEI = 1_000_000_000n;
 
 export const CHAIN_FAULTS: ChainFault[] = [
   {
+    atMs: 0,
+    name: 'every EVM node refuses eth_getLogs over more than 10 blocks, as Alchemy does, for the rest of the run',
+    async run(t) {
+      t.proxy.set('evm:*', { kind: 'logs-range-cap', maxBlocks: 10 }, { forMs: 10 * 60_000 });
+      await Promise.resolve();
+    },
+  },
+  {
     atMs: 8_000,
     name: 'EVM provider throttles: every 3rd call a 429 with Retry-After: 1, for 10 s',
     async run(t) {
@@ -59,23 +67,34 @@ export const CHAIN_FAULTS: ChainFault[] = [
     },
   },
   {
-    atMs: 52_000,
-    name: 'Solana provider throttles: every 3rd call a 429 with Retry-After: 1, for 8 s',
+    atMs: 50_000,
+    name: 'Solana: every 3rd call a 429 with Retry-After: 1; node 0 drops broadcasts; node 2 lags 4 slots; for 6 s',
     async run(t) {
-      t.proxy.set('solana:*', { kind: 'throttle', retryAfter: 1 }, { every: 3, forMs: 8_000 });
+      t.proxy.set('solana:*', { kind: 'throttle', retryAfter: 1 }, { every: 3, forMs: 6_000 });
+      t.proxy.set('solana:0', { kind: 'drop-broadcasts' }, { forMs: 6_000 });
+      t.proxy.set('solana:2', { kind: 'lag', by: 4 }, { forMs: 6_000 });
+      await sleep(6_000);
+    },
+  },
+  {
+    atMs: 58_000,
+    name: 'one EVM node hangs (no answer) and another lags 3 blocks behind (stale reads, hidden receipts, stale pending nonce), for 8 s',
+    async run(t) {
+      t.proxy.set('evm:0', { kind: 'hang' }, { forMs: 8_000 });
+      t.proxy.set('evm:1', { kind: 'lag', by: 3 }, { forMs: 8_000 });
       await sleep(8_000);
     },
   },
   {
-    atMs: 62_000,
+    atMs: 66_000,
     name: 'EVM broadcasts answered "already known" by a node that forwarded them anyway (a second endpoint), 5 times',
     async run(t) {
       t.proxy.set('evm:*', { kind: 'refuse-broadcasts', reason: 'already-known', forward: true }, { times: 5 });
-      await sleep(5_000);
+      await sleep(4_000);
     },
   },
   {
-    atMs: 68_000,
+    atMs: 71_000,
     name: "EVM reorg: the last 4 blocks replaced by a longer branch; buyers' transactions return to the pool, the relayer's are lost",
     async run(t, log) {
       const snapshot = await t.evm.snapshot();
@@ -87,14 +106,13 @@ export const CHAIN_FAULTS: ChainFault[] = [
   },
 ];
 
-/** Runs the schedule from `loadStart`; resolves when the last fault is over, every rule cleared. */
+/** Runs the schedule from `loadStart`; resolves when the last fault is over. Every rule is bounded in time or count. */
 export async function runChainFaults(t: ChainTargets, loadStart: number, log: (line: string) => void): Promise<void> {
   for (const fault of CHAIN_FAULTS) {
     const wait = loadStart + fault.atMs - Date.now();
     if (wait > 0) await sleep(wait);
     log(`chain fault: ${fault.name}`);
     await fault.run(t, (line) => log(`  ${line}`));
-    t.proxy.clear();
     log(`chain fault over: ${fault.name}`);
   }
 }

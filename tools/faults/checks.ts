@@ -22,7 +22,7 @@ export interface CheckInput {
   /** When the webhook endpoint was registered: every payment event from then on is announced to it. */
   endpointSince: Date;
   /** Merchant destination (CAIP-10) per asset paid in. */
-  destinations: { flow: Flow; asset: string; account: string }[];
+  destinations: { flow: Flow; asset: string; account: string; /** What the merchant held before the load. */ initial: bigint }[];
   /** Job types that are never done by design (the maintenance job reschedules itself). */
   perpetualJobTypes: string[];
 }
@@ -93,13 +93,18 @@ export async function runChecks(db: pg.Client, input: CheckInput): Promise<Row[]
   rows.push({ check: 'payments the wallet could not get confirmed', expected: '0', actual: `${stats.walletErrors.length}`, ok: stats.walletErrors.length === 0 });
 
   for (const d of input.destinations) {
-    const sum = await db.query<{ total: string | null }>("SELECT sum(token_value)::text AS total FROM payments WHERE partner_id = $1 AND status = 'succeeded' AND asset = $2", [
-      input.partnerId,
-      d.asset,
-    ]);
-    const expected = BigInt(sum.rows[0]?.total ?? '0');
+    const sum = await db.query<{ total: string | null }>(
+      "SELECT sum(token_value)::text AS total FROM payments WHERE partner_id = $1 AND status = 'succeeded' AND finality IS DISTINCT FROM 'reversed' AND asset = $2",
+      [input.partnerId, d.asset],
+    );
+    const expected = BigInt(sum.rows[0]?.total ?? '0') + d.initial;
     const balance = await balanceOf(input.chainsUrl, d.account, d.asset);
-    rows.push({ check: `merchant balance on chain = sum succeeded (${d.flow}, base units)`, expected: `${expected}`, actual: `${balance}`, ok: balance === expected });
+    rows.push({
+      check: `merchant balance on chain = sum succeeded (not reversed) + held before (${d.flow}, base units)`,
+      expected: `${expected}`,
+      actual: `${balance}`,
+      ok: balance === expected,
+    });
   }
 
   const events = await db.query<{ id: string }>('SELECT id FROM payment_events WHERE partner_id = $1 AND created_at >= $2', [input.partnerId, input.endpointSince]);

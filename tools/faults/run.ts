@@ -113,6 +113,10 @@ async function main(): Promise<number> {
     RATE_LIMIT_PER_S: '0',
     WEBHOOK_ALLOW_LOOPBACK: 'on',
     WEBHOOK_RETRY_SCHEDULE_S,
+    // The process suite's chains mine only when a transaction arrives: after the load no block
+    // would ever bury the last payments, so the sandbox chain is final at inclusion there. The
+    // chain suite mines a block a second and keeps the sandbox's default depth, which it reorgs.
+    ...(CHAIN_MODE ? {} : { CHAIN_FINALITY: JSON.stringify(Object.fromEntries(Object.keys(JSON.parse(chainsEnv.EVM_RPC_URLS ?? '{}') as object).map((c) => [c, 1]))) }),
   };
   const baseEnv = env(chainsEnv, common);
   const partner = keys(['create-partner', '--name', 'Fault suite shop'], baseEnv);
@@ -147,8 +151,11 @@ async function main(): Promise<number> {
   const sol = Keypair.generate().publicKey.toBase58();
   const destinations = FLOWS.map((flow) => {
     const asset = assetOf[flow];
-    return { flow, asset, account: `${asset.split('/')[0]}:${flow === 'spl' ? sol : evm}` };
+    // A Solana destination is payable once its token account exists (the fee payer never opens
+    // one for an address a partner picks): the merchant's wallet holds one base unit already.
+    return { flow, asset, account: `${asset.split('/')[0]}:${flow === 'spl' ? sol : evm}`, initial: flow === 'spl' ? 1n : 0n };
   });
+  for (const d of destinations) if (d.initial > 0n) await createSandboxApi(chainsUrl).fund(d.account, d.asset, d.initial);
   const s = await api.call(
     'POST',
     `/v1/merchants/${merchantId}/settlements/crypto`,
@@ -240,7 +247,7 @@ async function main(): Promise<number> {
     }
     const rows = [
       ...(await runChecks(db, input)),
-      ...(rpcProxy ? [await phantomSuccesses(db, chainsUrl, [...load.stats.confirmed.keys()]), ...chainRows(rpcProxy, load.stats.confirmed.size)] : []),
+      ...(rpcProxy ? [...(await phantomSuccesses(db, chainsUrl, [...load.stats.confirmed.keys()])), ...chainRows(rpcProxy, load.stats.confirmed.size)] : []),
     ];
     console.log(`\n${formatTable(rows)}\n`);
     const failed = rows.filter((r) => !r.ok);

@@ -9,6 +9,7 @@ import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../test/helpers/free-port.ts';
 import { waitFor } from '../../test/helpers/wait-for.ts';
+import { createSandboxApi } from '../demo-wallet/sandbox-api.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -16,6 +17,7 @@ const dir = mkdtempSync(join(tmpdir(), 'sandbox-chains-api-'));
 const envFile = join(dir, 'chains.env');
 const children: ChildProcess[] = [];
 let api = '';
+let chainsUrl = '';
 let env: Record<string, string> = {};
 let partnerKey = '';
 let walletKey = '';
@@ -50,6 +52,7 @@ beforeAll(async () => {
   const chainsLog = { text: '' };
   const chainsPort = await freePort();
   const chains = start(['tools/sandbox-chains/cli.ts', '--', '--port', String(chainsPort), '--env-file', envFile], {}, chainsLog);
+  chainsUrl = `http://127.0.0.1:${chainsPort}`;
   await waitFor('the sandbox chains', () => chainsLog.text.includes('sandbox chains ready at') || chains.exitCode !== null, 90_000, 50);
   if (chains.exitCode !== null) throw new Error(`sandbox:chains exited:\n${chainsLog.text}`);
   const lines = readFileSync(envFile, 'utf8').split('\n').filter(Boolean);
@@ -98,6 +101,9 @@ describe('a production-mode API on the standalone sandbox chains', () => {
     const evmDestination = Wallet.createRandom().address;
     const solDestination = Keypair.generate().publicKey.toBase58();
     const settlements = assets.map((asset) => ({ asset, destination: `${asset.split('/')[0]}:${asset.startsWith('solana:') ? solDestination : evmDestination}` }));
+    // In production a Solana destination is payable once its token account exists: the merchant's wallet holds some already.
+    const solAsset = assets.find((asset) => asset.startsWith('solana:'))!;
+    await createSandboxApi(chainsUrl).fund(`${solAsset.split('/')[0]}:${solDestination}`, solAsset, 1n);
     const s = await call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, partnerKey, { settlements }, { 'Idempotency-Key': `s-${Math.random()}` });
     expect(s.status).toBe(201);
     const p = await call('POST', '/v1/payments', partnerKey, { amount: { unit: 'iso4217/USD', value: '1050' }, referenceId: `p-${Math.random()}` }, { 'Merchant-Id': merchantId });
