@@ -40,7 +40,7 @@ export async function startProviderEnv(): Promise<ProviderEnv> {
     createEvmChainAdapter([
       { caip2: evm.caip2, provider: evm.ethersProvider, relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider), permit2: evm.permit2Address, confirmations: 1 },
     ]),
-    createSolanaChainAdapter([{ caip2: chains.solana.caip2, connection: chains.solana.connection, feePayer: chains.solana.feePayer }]),
+    createSolanaChainAdapter([{ caip2: chains.solana.caip2, connection: chains.solana.connection, feePayer: chains.solana.feePayer, openDestinationAccounts: true }]),
   ]);
   const logger = pino({ level: 'silent' });
   let offset = 0;
