@@ -180,6 +180,8 @@ if (services) {
       const solana = chains.chains.solana;
       const destination = Wallet.createRandom().address;
       const solDestination = Keypair.generate().publicKey.toBase58();
+      // A Solana destination is offered once its token account exists (the fee payer never opens one).
+      solana.openTokenAccount(solDestination);
       const m = await call('POST', '/v1/merchants', keys.partner, { merchantName: 'Shared Shop', merchantEmail: 'shop@shared.test' }, { 'Idempotency-Key': `m-${Math.random()}` });
       expect(m.status).toBe(201);
       const merchantId = m.body.merchant.id as string;
