@@ -36,7 +36,7 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
     let pay: Server;
     const migrated = uniqueSchema('doctor');
     let healthy: Record<string, string>;
-    const secrets = () => [PASSWORD, healthy.EVM_RELAYER_KEY!, healthy.EVM_RELAYER_KEY!.slice(2), healthy.SOLANA_FEE_PAYER_KEY!, 'sekrit-api-key'];
+    const secrets = () => [PASSWORD, healthy.EVM_RELAYER_KEY!, healthy.EVM_RELAYER_KEY!.slice(2), healthy.SOLANA_FEE_PAYER_KEY!, 'sekrit-api-key', 'sekrit-metrics-token'];
 
     beforeAll(async () => {
       chains = await startSandboxChainsServer({ port: 0, assetsDir: mkdtempSync(join(tmpdir(), 'doctor-')) });
@@ -50,6 +50,8 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
         DATABASE_URL: withSchema(withPassword(postgresUrl), migrated),
         REDIS_URL: redisUrl,
         PAY_BASE_URL: `http://127.0.0.1:${(pay.address() as AddressInfo).port}/pay`,
+        // A production setup is healthy with its metrics closed to all but the scraper.
+        METRICS_TOKEN: 'sekrit-metrics-token',
       };
     }, 120_000);
     afterAll(async () => {
@@ -75,11 +77,12 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
         'fee spending',
         'assets',
         'pay base URL',
+        'metrics',
       ]);
       expect(run.lines.slice(0, -1).every((l) => l.startsWith('PASS  '))).toBe(true);
       expect(run.out).toMatch(/all \d+ migrations applied/);
       expect(run.out).toMatch(/fees eip155:31337 +max fee 500 gwei, min tip 0 gwei, .*each partner \d+ wei per 86400 s/);
-      expect(run.lines.at(-1)).toBe('doctor: 11 passed, 0 warnings, 0 failed');
+      expect(run.lines.at(-1)).toBe('doctor: 12 passed, 0 warnings, 0 failed');
       for (const secret of secrets()) expect(run.out).not.toContain(secret);
     }, 60_000);
 
