@@ -295,7 +295,8 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
     it('keeps the recorded bytes of the transaction a payment succeeded with, and moves its finality conditionally', async () => {
       const p = await f.partner();
       const pay = await f.stored(await f.merchant(p.id));
-      const a = { txId: '0x' + 'd'.repeat(64), rawTx: '0x02dd' };
+      // Ids of their own: other cases of this store paid payments with the repeated-digit ones.
+      const a = { txId: '0x' + '1d'.repeat(32), rawTx: '0x02dd' };
       const at = new Date(t0.getTime() + 60_000);
       const reversal = { id: newId('event'), type: 'payment.reversed.conformance', snapshot: (x: { finality?: string | null }) => ({ finality: x.finality }) };
       await f.move(pay.id, 'processing', { optionId: 'opt_1', network: 'eip155:1' });
@@ -316,7 +317,7 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
       // Without an event (final), the state version stays.
       const other = await f.stored(await f.merchant(p.id));
       await f.move(other.id, 'processing', { optionId: 'opt_1', network: 'eip155:1' });
-      await f.move(other.id, 'succeeded', { succeededAt: t0, txId: '0x' + 'f'.repeat(64), finality: 'pending' }, ['processing']);
+      await f.move(other.id, 'succeeded', { succeededAt: t0, txId: '0x' + '1f'.repeat(32), finality: 'pending' }, ['processing']);
       expect(await store.s.payments.markFinality(other.id, { from: 'pending', to: 'final', reason: null, at })).toMatchObject({
         ok: true,
         payment: { finality: 'final', stateVersion: 3 },
