@@ -30,7 +30,9 @@ const rows = (report.testResults ?? [])
 const total = rows.reduce((sum, r) => sum + r.ms, 0);
 const count = Number(countArg ?? 20);
 
-console.log(`${rows.length} test files, ${(total / 1000).toFixed(0)} s of file time in all (files run in parallel, so more than the wall time)`);
+console.log(
+  `${rows.length} test files, ${(total / 1000).toFixed(0)} s in all as Vitest times each file's run (start-up, imports and collection are not in it; files run in parallel)`,
+);
 for (const r of rows.slice(0, count)) {
   console.log(`${(r.ms / 1000).toFixed(1).padStart(7)} s  ${String(r.tests).padStart(4)} tests  ${r.name}`);
 }
