@@ -115,8 +115,9 @@ async function main(): Promise<number> {
     WEBHOOK_RETRY_SCHEDULE_S,
     // The process suite's chains mine only when a transaction arrives: after the load no block
     // would ever bury the last payments, so the sandbox chain is final at inclusion there. The
-    // chain suite mines a block a second and keeps the sandbox's default depth, which it reorgs.
-    ...(CHAIN_MODE ? {} : { CHAIN_FINALITY: JSON.stringify(Object.fromEntries(Object.keys(JSON.parse(chainsEnv.EVM_RPC_URLS ?? '{}') as object).map((c) => [c, 1]))) }),
+    // chain suite mines a block a second and reorgs 4 blocks: its finality is deeper than that,
+    // as a production chain's depth is deeper than the reorgs in its history.
+    CHAIN_FINALITY: JSON.stringify(Object.fromEntries(Object.keys(JSON.parse(chainsEnv.EVM_RPC_URLS ?? '{}') as object).map((c) => [c, CHAIN_MODE ? 8 : 1]))),
   };
   const baseEnv = env(chainsEnv, common);
   const partner = keys(['create-partner', '--name', 'Fault suite shop'], baseEnv);
