@@ -16,7 +16,7 @@ import { PERMIT_WITNESS_TRANSFER_FROM_TYPES, permitWitnessTransferRequest } from
 import { buildTransferTransaction, type EthSendTransactionParams } from '../evm/transfer.ts';
 import { recoverTypedDataSigner, toEthersTypedData, type Eip712TypedData } from '../evm/typed-data.ts';
 import type { DeclaredFlow } from './chain-port-conformance.ts';
-import type { ChainHarness, ChainTransport, ConformanceWallet, FlowFixture, Tamper } from './harness.ts';
+import { nodeFaultHooks, type ChainHarness, type ChainTransport, type ConformanceWallet, type FlowFixture, type Tamper } from './harness.ts';
 
 type Flow = 'eip3009' | 'permit2' | 'transfer';
 
@@ -138,7 +138,6 @@ export async function openEvmHarness(transport: ChainTransport): Promise<ChainHa
   const relayer = new Wallet(chain.relayerKey, chain.direct);
   // Port 9 (discard): nothing answers JSON-RPC there.
   const down = new JsonRpcProvider('http://127.0.0.1:9', CHAIN_ID, { staticNetwork: true });
-  const setFaults = new Set<() => void>();
   const assetFor = (flow: Flow): AssetInfo => {
     const id = `${caip2}/erc20:${chain.usdc}`;
     return createAssetRegistry([{ id, symbol: 'USDC', name: 'USD Coin', decimals: 6, flows: [flow], networkName: 'Sandbox' }]).get(id)!;
@@ -213,21 +212,7 @@ export async function openEvmHarness(transport: ChainTransport): Promise<ChainHa
       head: () => chain.direct.getBlockNumber(),
     },
     faults: {
-      transport,
-      nodes: 1,
-      inject(node, fault, scope) {
-        const { clear } = chain.faults.set(`evm:${node}`, fault, scope);
-        setFaults.add(clear);
-        return () => {
-          clear();
-          setFaults.delete(clear);
-        };
-      },
-      clear() {
-        for (const clear of setFaults) clear();
-        setFaults.clear();
-      },
-      calls: (filter = {}) => chain.faults.calls({ ...filter, chain: 'evm' }),
+      ...nodeFaultHooks(chain.faults, 'evm', transport),
       mark: () => dev.snapshot(),
       async reorg(mark, options) {
         const result = await dev.reorg(mark, options);

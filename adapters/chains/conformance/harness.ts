@@ -3,7 +3,7 @@
 // submitters; plus the in-memory payment record the job keeps, and a per-method call counter.
 import type { AssetInfo } from '../../../server/domain/assets.ts';
 import type { AdvanceContext, ChainPort, RecordedTransaction, Submission, WireAction } from '../../../server/ports/chains.ts';
-import type { CallFilter, CallRecord, Fault, FaultScope, ReorgResult } from '../../../tools/chain-faults/index.ts';
+import type { CallFilter, CallRecord, Fault, FaultControl, FaultScope, ReorgResult } from '../../../tools/chain-faults/index.ts';
 
 /** How a wallet may misbehave: sign as another key, or sign/send other terms than the action's. */
 export type Tamper = 'wrong-signer' | 'amount' | 'destination';
@@ -179,4 +179,33 @@ export function countingPort(port: ChainPort): {
     ...(health ? { health: (o) => (counts.health++, health(o)) } : {}),
   };
   return { port: counted, counts };
+}
+
+/**
+ * The hooks every transport shares: faults set on one chain's nodes of `control`, each remembered
+ * so `clear` undoes exactly what this harness set, and that chain's calls.
+ */
+export function nodeFaultHooks(
+  control: FaultControl,
+  chain: 'evm' | 'solana',
+  transport: ChainTransport,
+): Pick<ChainFaultHooks, 'transport' | 'nodes' | 'inject' | 'clear' | 'calls'> {
+  const set = new Set<() => void>();
+  return {
+    transport,
+    nodes: 1,
+    inject(node, fault, scope) {
+      const { clear } = control.set(`${chain}:${node}`, fault, scope);
+      set.add(clear);
+      return () => {
+        clear();
+        set.delete(clear);
+      };
+    },
+    clear() {
+      for (const clear of set) clear();
+      set.clear();
+    },
+    calls: (filter = {}) => control.calls({ ...filter, chain }),
+  };
 }

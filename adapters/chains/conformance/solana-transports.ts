@@ -17,7 +17,7 @@ import { createSolanaChainAdapter, type SolanaChainConfig } from '../solana/gate
 import type { SolanaRpc } from '../solana/rpc.ts';
 import { rawSign, walletSignVersioned } from '../solana/test-fixtures.ts';
 import type { DeclaredFlow } from './chain-port-conformance.ts';
-import type { ChainHarness, ChainTransport, ConformanceWallet } from './harness.ts';
+import { nodeFaultHooks, type ChainHarness, type ChainTransport, type ConformanceWallet } from './harness.ts';
 
 export const SOLANA_DECLARED: DeclaredFlow[] = [{ flow: 'spl', submittable: true }];
 
@@ -126,7 +126,6 @@ export async function openSolanaHarness(transport: ChainTransport): Promise<Chai
   const keypair = (label: string) => sandboxKeypair(`conformance-${run}-${label}`);
   let accounts = 0;
   let offsetMs = 0;
-  const setFaults = new Set<() => void>();
   let holding: (() => void) | null = null;
   const offCurve = PublicKey.findProgramAddressSync([Buffer.from('conformance')], chain.mint)[0].toBase58();
   const nodeConnection = chain.adapterChain.connection;
@@ -203,21 +202,7 @@ export async function openSolanaHarness(transport: ChainTransport): Promise<Chai
     },
     expire: () => chain.expireBlockhash(),
     faults: {
-      transport,
-      nodes: 1,
-      inject(node, fault, scope) {
-        const { clear } = chain.faults.set(`solana:${node}`, fault, scope);
-        setFaults.add(clear);
-        return () => {
-          clear();
-          setFaults.delete(clear);
-        };
-      },
-      clear() {
-        for (const clear of setFaults) clear();
-        setFaults.clear();
-      },
-      calls: (filter = {}) => chain.faults.calls({ ...filter, chain: 'solana' }),
+      ...nodeFaultHooks(chain.faults, 'solana', transport),
     },
     close: () => chain.close(),
   };
