@@ -1,14 +1,13 @@
 // The chain suite's own parts: the environment that points the service at the fault proxy's nodes, and
 // the rows read from the chains themselves (never through the faulty nodes) after the drain.
 import type pg from 'pg';
-import type { RpcFaultProxy } from '../chain-faults/index.ts';
+import { httpUpstream, type RpcFaultProxy } from '../chain-faults/index.ts';
 import type { Row } from './checks.ts';
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
+  const answer = await httpUpstream(url)(method, params);
+  if ('error' in answer) throw new Error(`${method}: ${answer.error.message}`);
+  return answer.result;
 }
 
 /** Whether an EVM transaction is mined, succeeded, in a block still on the canonical chain. */
