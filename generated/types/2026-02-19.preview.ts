@@ -1304,6 +1304,10 @@ export interface components {
         "VersionHeaders.svcVersion": string;
         /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
         "VersionHeaders.wcpVersion": string;
+        /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+        "WalletAppHeaders.appId": string;
+        /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+        "WalletAppHeaders.clientId": string;
     };
     requestBodies: never;
     headers: never;
@@ -1319,6 +1323,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
@@ -1499,6 +1507,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
@@ -1724,6 +1736,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
@@ -1950,6 +1966,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
@@ -2179,6 +2199,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
@@ -2387,6 +2411,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];

@@ -1294,6 +1294,10 @@ export interface components {
         "VersionHeaders.svcVersion": string;
         /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
         "VersionHeaders.wcpVersion": string;
+        /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+        "WalletAppHeaders.appId": string;
+        /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+        "WalletAppHeaders.clientId": string;
     };
     requestBodies: never;
     headers: never;
@@ -1309,6 +1313,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
@@ -1489,6 +1497,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
@@ -1714,6 +1726,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
@@ -1940,6 +1956,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
@@ -2169,6 +2189,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
@@ -2377,6 +2401,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
