@@ -102,14 +102,24 @@ it('(b) a reorg whose relayer nonce another transaction took, past the authoriza
 }, 60_000);
 
 /** The events a receiver got, parsed: `{ type, api_version, data }`. */
-const envelopes = (rx: Awaited<ReturnType<typeof startReceiver>>) => rx.received.map((r) => JSON.parse(r.body) as { type: string; api_version: string; data: Record<string, unknown> });
+const envelopes = (rx: Awaited<ReturnType<typeof startReceiver>>) =>
+  rx.received.map((r) => JSON.parse(r.body) as { type: string; api_version: string; data: Record<string, unknown> });
 
 it('(c) the partner is told in the version that declares it: a 2026-11-27 endpoint gets payment.reversed, an older one nothing it does not declare', async () => {
   const { t } = env;
   const older = await t.newPartner('2026-02-18');
   const newer = await t.newPartner('2026-11-27');
   const [oldRx, newRx] = [await startReceiver(), await startReceiver()];
-  const OLD_EVENTS = ['payment.created', 'payment.processing', 'payment.requires_action', 'payment.succeeded', 'payment.failed', 'payment.expired', 'payment.cancelled', 'payment.refunded'];
+  const OLD_EVENTS = [
+    'payment.created',
+    'payment.processing',
+    'payment.requires_action',
+    'payment.succeeded',
+    'payment.failed',
+    'payment.expired',
+    'payment.cancelled',
+    'payment.refunded',
+  ];
   // Deliveries go out in the pinned version: a newer Svc-Version on the request does not let an old pin subscribe to what it cannot carry.
   const refused = await t.call('POST', '/v1/webhook-endpoints', {
     key: older.key,

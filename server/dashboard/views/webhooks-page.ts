@@ -13,9 +13,9 @@ const state = (e: WebhookEndpointRecord) =>
 
 /** The URL field and one checkbox per event type of the account's pinned version, for create and edit alike. */
 function endpointFields(version: string, o: { url?: string; events?: readonly string[] }): string {
-  const boxes = WEBHOOK_EVENT_TYPES.filter((t) => declaresEvent(t, version)).map(
-    (t) => `<label class="check"><input type="checkbox" name="events"${attrs({ value: t })}${o.events?.includes(t) ? ' checked' : ''}> ${esc(t)}</label>`,
-  ).join('\n');
+  const boxes = WEBHOOK_EVENT_TYPES.filter((t) => declaresEvent(t, version))
+    .map((t) => `<label class="check"><input type="checkbox" name="events"${attrs({ value: t })}${o.events?.includes(t) ? ' checked' : ''}> ${esc(t)}</label>`)
+    .join('\n');
   return `<label for="hook-url">URL (HTTPS)</label>
 <input id="hook-url" name="url" type="url" required maxlength="2048" placeholder="https://example.com/webhooks"${attrs({ value: o.url })}>
 <fieldset><legend>Events</legend>

@@ -53,7 +53,7 @@ function assertEventsDeclared(owner: EndpointOwner, events: readonly string[] | 
   if (unknown.length === 0) return;
   throw validationError(
     unknown.map((t) => ({ field: 'body.enabledEvents', message: `${t} is not an event of API version ${owner.defaultVersion}, the version this account's webhooks are sent in` })),
-    'Subscribe only to events of the account\'s pinned API version; upgrade the version first',
+    "Subscribe only to events of the account's pinned API version; upgrade the version first",
   );
 }
 
