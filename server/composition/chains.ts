@@ -59,6 +59,11 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
     };
   };
   const adapterOpts = hooks.onRefusal ? { onRefusal: hooks.onRefusal } : {};
+  /** A Solana cluster's final commitment: its CHAIN_FINALITY override, else `finalized` (server/chain-profiles.ts). */
+  const solanaFinality = (caip2: string) => {
+    const f = chainFinality(caip2, config.chainFinality);
+    return f.kind === 'commitment' ? f.commitment : 'finalized';
+  };
   if (config.mode === 'production') {
     const evm = config.evmRelayerKey
       ? evmChainsFromConfig(config.evmRpcEndpoints, config.evmRelayerKey, config.permit2Address, config.evmConfirmations, tuning, {
@@ -78,7 +83,10 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
     if (config.solanaRpcUrl && config.solanaFeePayerKey)
       ports.push(
         createSolanaChainAdapter([
-          solanaChainFromConfig(config.solanaRpcUrls, config.solanaFeePayerKey, config.solanaChainId, config.solanaFeePayerMinLamports, poolOptionsOf(config)),
+          {
+            ...solanaChainFromConfig(config.solanaRpcUrls, config.solanaFeePayerKey, config.solanaChainId, config.solanaFeePayerMinLamports, poolOptionsOf(config)),
+            finality: solanaFinality(config.solanaChainId),
+          },
         ]),
       );
     return { assets: [], ports, close: async () => sections?.close() };
@@ -99,6 +107,7 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
           caip2: sandbox.solana.caip2,
           connection: sandbox.solana.connection,
           feePayer: sandbox.solana.feePayer,
+          finality: solanaFinality(sandbox.solana.caip2),
           etaS: 2,
           minFeePayerLamports: config.solanaFeePayerMinLamports,
           // Sandbox SOL is free: a fresh test merchant is payable at once (production never opens one).
