@@ -11,7 +11,8 @@
  *   npm run keys -- revoke <keyId> [--json]
  *   npm run keys -- list --partner <id> [--json]
  *   echo "$PASSWORD" | npm run keys -- create-user --partner <id> --email <email> --role owner|developer|viewer --password-stdin [--json]
- *   (a partner dashboard user; the password is read from standard input, never from the command line)
+ *   (a partner dashboard user; the password is read from standard input, never from the command line,
+ *   and is temporary: it ends after TEMPORARY_PASSWORD_HOURS and is replaced at the first sign-in)
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../server/config.ts';
@@ -157,12 +158,22 @@ async function run(argv: string[]): Promise<void> {
         return;
       }
       case 'create-user': {
-        const created = await createUser(storage, { partnerId: values.partner!, email: values.email!, role: values.role!, password, actor: OPERATOR });
+        // The operator chose this password, so it is temporary like an owner's invitation: it ends
+        // after TEMPORARY_PASSWORD_HOURS and its user replaces it at the first sign-in.
+        const created = await createUser(storage, {
+          partnerId: values.partner!,
+          email: values.email!,
+          role: values.role!,
+          password,
+          actor: OPERATOR,
+          temporaryForMs: config.temporaryPasswordHours * 3_600_000,
+        });
         if (!created.ok) throw new UsageError(created.problem);
         const u = created.user;
+        const ends = u.passwordExpiresAt!.toISOString();
         out(
-          { userId: u.id, partnerId: u.partnerId, email: u.email, role: u.role },
-          `Created ${u.role} ${u.email} (${u.id}) for partner ${u.partnerId}: they can sign in at /dashboard.`,
+          { userId: u.id, partnerId: u.partnerId, email: u.email, role: u.role, temporaryPasswordUntil: ends },
+          `Created ${u.role} ${u.email} (${u.id}) for partner ${u.partnerId}: they can sign in at /dashboard until ${ends} with this password, and choose their own at the first sign-in.`,
         );
         return;
       }

@@ -48,6 +48,7 @@ export function invitedPage(s: Signed, o: { user: UserRecord; password: string }
 <h2 id="invited">${esc(o.user.email)} · ${esc(o.user.role)}</h2>
 <p><strong>Temporary password, shown only once:</strong></p>
 <div class="secret"><code id="temp-password">${esc(o.password)}</code><button type="button" data-copy="temp-password">Copy</button></div>
+${o.user.passwordExpiresAt ? `<p class="muted" id="temp-password-ends">It works until ${esc(o.user.passwordExpiresAt.toISOString().replace('T', ' ').slice(0, 16))} UTC, and they choose their own at their first sign-in.</p>` : ''}
 <p class="muted" role="status" id="copy-status" aria-live="polite"></p>
 <p><a href="/dashboard/users">Back to the users</a></p>
 </section>`,
