@@ -9,3 +9,9 @@ CREATE INDEX dashboard_users_email ON dashboard_users (lower(email), created_at)
 -- A temporary password (an invitation's, the key tool's) ends here and must be replaced at the
 -- first sign-in; null: a password its user chose. Nullable without a default: a catalog-only change.
 ALTER TABLE dashboard_users ADD COLUMN password_expires_at timestamptz;
+
+-- The amount sort (issue 30 item 9) groups payments by price unit before the value: a token's
+-- base units and a currency's minor units do not compare. The keyset order of payment-sql.ts's
+-- AMOUNT_KEY, expression for expression; it replaces the index on the raw value.
+CREATE INDEX payments_partner_amount_by_unit ON payments (partner_id, (fiat_currency IS NULL), (COALESCE(fiat_currency, price_asset) COLLATE "C"), fiat_value, id);
+DROP INDEX payments_partner_amount;
