@@ -30,7 +30,7 @@ describe('dashboard accounts', () => {
     expect([taken.status, taken.error, typeof taken.temp]).toEqual([201, undefined, 'string']);
     expect([unknown.status, unknown.error, typeof unknown.temp]).toEqual([taken.status, taken.error, typeof taken.temp]);
     // Only this partner's own users collide, and they are on its users page already.
-    expect(await invite(owner, elsewhere.toUpperCase())).toMatchObject({ status: 400, error: 'This partner already has a user with this email.' });
+    expect(await invite(owner, (await user('viewer')).toUpperCase())).toMatchObject({ status: 400, error: 'This partner already has a user with this email.' });
 
     const accounts = await env.t.storage.users.listByEmail(elsewhere, 10);
     expect(accounts.map((u) => u.partnerId).sort()).toEqual([env.t.b.id, env.t.a.id].sort());
@@ -92,7 +92,7 @@ describe('dashboard accounts', () => {
     expect((await dashboardClient(env.t.url, address()).signIn(email, temp!)).status).toBe(401);
   });
 
-  it('a temporary password ends after its age: no sign-in, no change of password with it', async () => {
+  it('a temporary password ends after its age: no sign-in, no change of password with it; inviting again gives a new one', async () => {
     const owner = await signedIn('owner');
     const email = fresh('late');
     const { temp } = await invite(owner, email);
@@ -113,6 +113,15 @@ describe('dashboard accounts', () => {
         ok: false,
         problem: 'This temporary password has expired. Ask an owner of your partner to invite you again.',
       });
+      // Invited again: a new temporary password (the old one stays dead), the users page says until when.
+      const owner2 = await signedIn('owner');
+      const again = await invite(owner2, email, 'viewer');
+      expect([again.status, again.temp === temp]).toEqual([201, false]);
+      expect((await owner2.get('/dashboard/users')).text).toMatch(new RegExp(`${email.replace(/[.]/g, '\\.')}<br><span class="muted" data-temporary>temporary password until`));
+      const back = dashboardClient(env.t.url, address());
+      expect((await back.signIn(email, again.temp!)).headers.get('location')).toBe('/dashboard/account');
+      expect((await dashboardClient(env.t.url, address()).signIn(email, temp!)).status).toBe(401);
+      expect((await env.t.storage.users.listByPartner(env.t.a.id)).filter((u) => u.email === email).map((u) => [u.id, u.role])).toEqual([[invited!.id, 'viewer']]);
     } finally {
       env.t.clock.set(before);
     }

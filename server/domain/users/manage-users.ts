@@ -61,18 +61,41 @@ export async function createUser(
     createdAt: now,
   };
   const created = await storage.users.create(user);
-  // Only this partner's own users collide (listed on its users page already): whether the address
-  // has an account at another partner changes nothing here.
-  if (!created.ok) return { ok: false, problem: 'This partner already has a user with this email.' };
+  let made = user;
+  if (!created.ok) {
+    // Only this partner's own users collide (listed on its users page already): whether the address
+    // has an account at another partner changes nothing here. Inviting again someone who never
+    // replaced their temporary password (it may have expired) gives them a new one: the inviting
+    // owner chose the old one too, so nothing of the invitee's is taken over.
+    const again = opts.action === 'user.invite' && user.passwordExpiresAt ? await reinvite(storage, user) : undefined;
+    if (!again) return { ok: false, problem: 'This partner already has a user with this email.' };
+    made = again;
+  }
   await recordAudit(storage.auditLog, {
-    partnerId: user.partnerId,
+    partnerId: made.partnerId,
     actor: opts.actor,
     action: opts.action ?? 'user.create',
-    target: { type: 'user', id: user.id },
+    target: { type: 'user', id: made.id },
     at: now,
-    detail: { email, role: user.role, ...(user.passwordExpiresAt ? { temporaryPasswordUntil: user.passwordExpiresAt.toISOString() } : {}) },
+    detail: {
+      email,
+      role: made.role,
+      ...(made.passwordExpiresAt ? { temporaryPasswordUntil: made.passwordExpiresAt.toISOString() } : {}),
+      ...(made !== user ? { again: true } : {}),
+    },
   });
-  return { ok: true, user };
+  return { ok: true, user: made };
+}
+
+/** The partner's user with `fresh`'s email, given `fresh`'s temporary password and role, if theirs is still temporary. */
+async function reinvite(storage: Store, fresh: UserRecord): Promise<UserRecord | undefined> {
+  const existing = (await storage.users.listByPartner(fresh.partnerId)).find((u) => u.email === fresh.email);
+  if (!existing?.passwordExpiresAt) return undefined;
+  await storage.users.setPasswordHash(existing.partnerId, existing.id, fresh.passwordHash, fresh.passwordExpiresAt);
+  // No keys to revoke: a user with a temporary password can do nothing but replace it.
+  await storage.users.setRole(existing.partnerId, existing.id, fresh.role);
+  await storage.sessions.removeAllForUser(existing.id);
+  return { ...existing, role: fresh.role, passwordHash: fresh.passwordHash, ...(fresh.passwordExpiresAt ? { passwordExpiresAt: fresh.passwordExpiresAt } : {}) };
 }
 
 /** TEMPORARY_PASSWORD_HOURS' default: long enough to hand a password over a weekend, short enough that a forgotten one dies. */
