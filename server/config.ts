@@ -79,6 +79,8 @@ export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig,
   queueLockS: number;
   /** Serve the partner dashboard at /dashboard (DASHBOARD=off: 404 there). */
   dashboard: boolean;
+  /** How long a temporary dashboard password (an invitation's, the key tool's) lasts before it must have been replaced. */
+  temporaryPasswordHours: number;
 }
 
 export class ConfigError extends Error {}
@@ -244,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     workerShutdownTimeoutS: int(env, 'WORKER_SHUTDOWN_TIMEOUT_S', 30, 1, 3600),
     queueLockS: int(env, 'QUEUE_LOCK_S', 30, 2, 600),
     dashboard: flag(env, 'DASHBOARD', true),
+    temporaryPasswordHours: int(env, 'TEMPORARY_PASSWORD_HOURS', 72, 1, 720),
     ...(collectDataSecret ? { collectDataSecret } : {}),
     ...(solanaRpcUrl ? { solanaRpcUrl } : {}),
     ...(solanaFeePayerKey ? { solanaFeePayerKey } : {}),

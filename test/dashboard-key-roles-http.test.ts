@@ -71,7 +71,7 @@ describe('keys hold their maker’s role', () => {
     const full = keyOf((await dev.post('/dashboard/keys', { name: 'Owner-made', scope: 'partner' })).text);
     await dev.get('/dashboard/keys');
     const wallet = keyOf((await dev.post('/dashboard/keys', { name: 'Wallet', scope: 'wallet' })).text);
-    const devId = (await env.t.storage.users.findByEmail(devEmail))!.id;
+    const devId = (await env.t.storage.users.listByEmail(devEmail, 1))[0]!.id;
     expect((await env.t.call('GET', '/v1/merchants', { key: full })).status).toBe(200);
 
     // Before: the demoted owner's full key kept answering 200.

@@ -20,19 +20,23 @@ describe('dashboard users and audit log', () => {
     const temp = /id="temp-password">([^<]+)</.exec(invited.text)![1]!;
     const them = dashboardClient(env.t.url, address());
     expect((await them.signIn(email, temp)).status).toBe(303);
+    // The temporary password is replaced first (dashboard-accounts-http.test.ts has the rest).
+    await them.get('/dashboard/account');
+    const own = 'my very own passphrase';
+    expect((await them.post('/dashboard/account/password', { current: temp, next: own })).headers.get('location')).toBe('/dashboard/keys');
     expect((await them.get('/dashboard/keys')).text).toContain('id="create-key"');
 
-    const id = (await env.t.storage.users.findByEmail(email))!.id;
+    const id = (await env.t.storage.users.listByEmail(email, 1))[0]!.id;
     await owner.get('/dashboard/users');
     expect((await owner.post(`/dashboard/users/${id}/role`, { role: 'viewer' })).status).toBe(303);
     expect((await them.get('/dashboard/keys')).status).toBe(303); // signed out by the change
-    expect((await them.signIn(email, temp)).status).toBe(303);
+    expect((await them.signIn(email, own)).status).toBe(303);
     expect((await them.get('/dashboard/keys')).text).not.toContain('id="create-key"');
 
     await owner.get('/dashboard/users');
     expect((await owner.post(`/dashboard/users/${id}/remove`)).status).toBe(303);
     expect((await them.get('/dashboard/keys')).status).toBe(303);
-    expect((await them.signIn(email, temp)).status).toBe(401);
+    expect((await them.signIn(email, own)).status).toBe(401);
 
     await owner.get('/dashboard/users');
     expect((await owner.post('/dashboard/users', { email, role: 'superuser' })).status).toBe(400);
@@ -42,8 +46,8 @@ describe('dashboard users and audit log', () => {
     const email = await user('owner');
     const owner = dashboardClient(env.t.url, address());
     await owner.signIn(email, PASSWORD);
-    const me = (await env.t.storage.users.findByEmail(email))!;
-    const theirs = (await env.t.storage.users.findByEmail(await user('viewer', env.t.b.id)))!;
+    const me = (await env.t.storage.users.listByEmail(email, 1))[0]!;
+    const theirs = (await env.t.storage.users.listByEmail(await user('viewer', env.t.b.id), 1))[0]!;
     await owner.get('/dashboard/users');
     expect((await owner.post(`/dashboard/users/${me.id}/role`, { role: 'viewer' })).text).toContain('You cannot change your own role.');
     expect((await owner.post(`/dashboard/users/${me.id}/remove`)).text).toContain('You cannot remove yourself.');
@@ -85,8 +89,8 @@ describe('dashboard switched off', () => {
     expect(loadConfig({}).dashboard).toBe(true);
     expect(loadConfig({ DASHBOARD: 'off' }).dashboard).toBe(false);
     expect(() => loadConfig({ DASHBOARD: 'no' })).toThrow(/DASHBOARD must be on or off/);
-    expect(await openDashboard({ dashboard: false }, pino({ level: 'silent' }))).toBeUndefined();
-    const on = await openDashboard({ dashboard: true }, pino({ level: 'silent' }));
+    expect(await openDashboard({ dashboard: false, temporaryPasswordHours: 72 }, pino({ level: 'silent' }))).toBeUndefined();
+    const on = await openDashboard({ dashboard: true, temporaryPasswordHours: 72 }, pino({ level: 'silent' }));
     expect(on?.options.signInLimiters.perAccount).toBeDefined();
     await on?.close();
   });

@@ -3,7 +3,10 @@ import { storageBackends } from './helpers/backends.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { payableMerchant, USDC_BASE } from './helpers/payments.ts';
 
-/** Issue 30 item 9: every cursor a payment list issues is accepted back, whatever the sort and amounts. */
+/**
+ * Issue 30 item 9: every cursor a payment list issues is accepted back, whatever the sort and
+ * amounts; the amount sort keeps fiat-priced and token-priced payments apart.
+ */
 const [backend] = await storageBackends();
 const cursorOf = (position: unknown) => Buffer.from(JSON.stringify(position)).toString('base64url');
 
@@ -45,11 +48,41 @@ describe('payment list cursors', () => {
     expect(seen.sort()).toEqual([...ids].sort());
   });
 
+  it.each(['asc', 'desc'])('sorts fiat-priced and token-priced payments apart by amount (%s), on every page alike', async (dir) => {
+    // Before: one order over raw values, the 7-base-unit token price between nothing and 500 US cents.
+    const [usd500, token60, token7, usdBig] = ids;
+    const asc = [usd500, usdBig, token7, token60];
+    const want = dir === 'asc' ? asc : [...asc].reverse();
+    const whole = await t.call('GET', `/v1/payments?sortBy=amount&sortDir=${dir}&limit=200`, { key: t.a.key });
+    expect(whole.body.data.map((p: { paymentId: string }) => p.paymentId)).toEqual(want);
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const r = await t.call('GET', `/v1/payments?sortBy=amount&sortDir=${dir}&limit=1${cursor ? `&cursor=${cursor}` : ''}`, { key: t.a.key });
+      paged.push(...r.body.data.map((p: { paymentId: string }) => p.paymentId));
+      cursor = r.body.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(want);
+  });
+
+  it('refuses an amount cursor without its unit, or with a unit no price has', async () => {
+    const stats = { totalRevenue: [], totalTransactions: 0, totalCustomers: 0 };
+    for (const u of [undefined, 'iso4217/usd', 'caip19/not an asset', 'fiat:USD']) {
+      const cursor = cursorOf({ id: 'pay_01ZZZZZZZZZZZZZZZZZZZZZZZZ', v: '5', ...(u ? { u } : {}), sort: 'amount:desc', stats });
+      const r = await t.call('GET', `/v1/payments?sortBy=amount&cursor=${cursor}`, { key: t.a.key });
+      expect([u, r.status]).toEqual([u, 400]);
+    }
+  });
+
   it('refuses an over-long cursor value with 400 on query.cursor', async () => {
     const stats = { totalRevenue: [], totalTransactions: 0, totalCustomers: 0 };
-    const r = await t.call('GET', `/v1/payments?sortBy=amount&cursor=${cursorOf({ id: 'pay_01ZZZZZZZZZZZZZZZZZZZZZZZZ', v: '9'.repeat(79), sort: 'amount:desc', stats })}`, {
-      key: t.a.key,
-    });
+    const r = await t.call(
+      'GET',
+      `/v1/payments?sortBy=amount&cursor=${cursorOf({ id: 'pay_01ZZZZZZZZZZZZZZZZZZZZZZZZ', u: 'iso4217/USD', v: '9'.repeat(79), sort: 'amount:desc', stats })}`,
+      {
+        key: t.a.key,
+      },
+    );
     expect(r.status).toBe(400);
     expect(JSON.stringify(r.body)).toContain('query.cursor');
     const huge = await t.call('GET', `/v1/payments?cursor=${'A'.repeat(20_000)}`, { key: t.a.key });

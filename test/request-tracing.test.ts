@@ -18,19 +18,24 @@ describe('request ids and W3C traceparent', () => {
   let t: TestApp;
   let storage: Awaited<ReturnType<typeof createPostgresStorage>>;
   const { logger, lines } = captureLogs('info');
+  let readMerchant: string;
   beforeAll(async () => {
     storage = await createPostgresStorage({ embedded: true });
     t = await startTestApp(storage, { logger });
+    readMerchant = await payableMerchant(t, t.a.key, 'Read');
   });
   afterAll(async () => {
     await t?.close();
     await storage?.close();
   });
 
-  /** A gateway read of a payment that does not exist (404), with these headers; and its request line. */
+  /**
+   * A partner's read of a payment that does not exist (404), with these headers; and its request
+   * line. (Only partner keys set the trace id: test/trace-caller-kinds.test.ts has the other callers.)
+   */
   const call = async (headers: Record<string, string>) => {
     const id = `pay_01M8000000000000000000${Math.floor(Math.random() * 9000 + 1000)}`;
-    const r = await t.call('GET', `/v1/gateway/payment/${id}`, { key: t.a.walletKey, headers });
+    const r = await t.call('GET', `/v1/payments/${id}`, { key: t.a.key, headers: { 'Merchant-Id': readMerchant, ...headers } });
     const requestId = r.headers.get('request-id')!;
     const line = lines.find((l) => l.msg === 'request' && l.requestId === requestId);
     return { r, id, requestId, line };

@@ -58,7 +58,10 @@ describeOnPostgres('following one payment through the logs', () => {
     const run = Math.random().toString(36).slice(2, 8);
 
     /** A payment created, then confirmed by a funded buyer, each request with its own Request-Id. */
-    /** `w3c`: the confirm comes with a W3C traceparent (a traced wallet) instead of a Request-Id. */
+    /**
+     * `w3c`: the confirm comes with a W3C traceparent (a traced wallet) instead of a Request-Id.
+     * Only the partner's create sets the trace id; the wallet's calls get ours (issue 30 item 8).
+     */
     const pay = async (name: string, w3c: boolean) => {
       const created = await t.call('POST', '/v1/payments', {
         key: t.a.key,
@@ -74,17 +77,23 @@ describeOnPostgres('following one payment through the logs', () => {
         headers: { 'Request-Id': `options-${name}-${run}` },
         body: { accounts: [`eip155:31337:${wallet.address}`] },
       });
+      // A wallet key does not choose the trace (issue 30 item 8): the options call has ours.
+      const optionsId = opts.headers.get('request-id')!;
+      expect(optionsId).not.toBe(`options-${name}-${run}`);
       const option = opts.body.options[0] as { id: string; actions: Array<{ data: { params: unknown[] } }> };
       const results = [];
       for (const a of option.actions) results.push({ type: 'walletRpc', data: [await signTypedDataParams(wallet, a.data.params)] });
-      const confirmId = w3c ? randomBytes(16).toString('hex') : `confirm-${name}-${run}`;
+      const sentId = w3c ? randomBytes(16).toString('hex') : `confirm-${name}-${run}`;
       const confirmed = await t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=20000`, {
         key: t.a.walletKey,
-        headers: w3c ? { traceparent: `00-${confirmId}-${randomBytes(8).toString('hex')}-01` } : { 'Request-Id': confirmId },
+        headers: w3c ? { traceparent: `00-${sentId}-${randomBytes(8).toString('hex')}-01` } : { 'Request-Id': sentId },
         body: { optionId: option.id, results },
       });
-      expect(confirmed.headers.get('request-id')).toBe(confirmId);
-      return { id, createId: `create-${name}-${run}`, optionsId: `options-${name}-${run}`, confirmId };
+      // The wallet's id is only a link on our request line (before: it became the confirm's trace).
+      const confirmId = confirmed.headers.get('request-id')!;
+      expect(confirmId).not.toBe(sentId);
+      expect(confirmed.headers.get('traceparent')).toBeNull();
+      return { id, createId: `create-${name}-${run}`, optionsId, confirmId, sentId };
     };
     // Two payments confirmed at once: their jobs and deliveries interleave in one process.
     const [a, b] = await Promise.all([pay('a', true), pay('b', false)]);
@@ -107,7 +116,8 @@ describeOnPostgres('following one payment through the logs', () => {
       const other = p === a ? b : a;
       const inConfirm = lines.filter((l) => l.traceId === p.confirmId);
       // The confirm's own line, its jobs' lines, and the attempts announcing its outcome.
-      expect(inConfirm.find((l) => l.msg === 'request')).toMatchObject({ requestId: p.confirmId, op: expect.stringMatching(/confirm/i), paymentId: p.id });
+      expect(inConfirm.find((l) => l.msg === 'request')).toMatchObject({ requestId: p.confirmId, op: expect.stringMatching(/confirm/i), paymentId: p.id, callerTraceId: p.sentId });
+      expect(lines.some((l) => l.traceId === p.sentId || l.requestId === p.sentId)).toBe(false);
       expect(inConfirm.some((l) => typeof l.jobId === 'string' || typeof l.type === 'string')).toBe(true);
       const attempts = inConfirm.filter((l) => l.msg === 'webhook attempt').map((l) => l.eventType);
       expect(attempts).toContain('payment.succeeded');

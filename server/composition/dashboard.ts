@@ -12,12 +12,15 @@ import { openRateLimiter } from './services.ts';
 const PER_ACCOUNT = { perSecond: 1 / 60, burst: 10 };
 const PER_ADDRESS = { perSecond: 1 / 5, burst: 30 };
 
-export async function openDashboard(config: Pick<AppConfig, 'redisUrl' | 'dashboard'>, logger: Logger): Promise<{ options: DashboardOptions; close(): Promise<void> } | undefined> {
+export async function openDashboard(
+  config: Pick<AppConfig, 'redisUrl' | 'dashboard' | 'temporaryPasswordHours'>,
+  logger: Logger,
+): Promise<{ options: DashboardOptions; close(): Promise<void> } | undefined> {
   if (!config.dashboard) return undefined;
   const perAccount = (await openRateLimiter(config, PER_ACCOUNT, 'dashboard-signin-account', logger))!;
   const perAddress = (await openRateLimiter(config, PER_ADDRESS, 'dashboard-signin-address', logger))!;
   return {
-    options: { signInLimiters: { perAccount, perAddress } },
+    options: { signInLimiters: { perAccount, perAddress }, temporaryPasswordMs: config.temporaryPasswordHours * 3_600_000 },
     close: async () => {
       await Promise.all([perAccount.close(), perAddress.close()]);
     },

@@ -30,6 +30,8 @@ export function accountRoutes(deps: DashboardDeps): Router {
       now: new Date(deps.clock.now()),
     });
     if (!done.ok) return sendPage(res, 400, accountPage(s, { error: done.problem }));
+    // A temporary password replaced: the rest of the dashboard opens.
+    if (s.user.passwordExpiresAt) return res.redirect(303, '/dashboard/keys');
     sendPage(res, 200, accountPage(s, { notice: 'Password changed. Your other sessions were signed out.' }));
   });
   return router;

@@ -17,6 +17,8 @@ export interface DashboardOptions {
   signInLimiters: { perAccount: RateLimiter; perAddress: RateLimiter };
   /** Idle and absolute session lifetimes; default 30 minutes and 12 hours. */
   sessionPolicy?: SessionPolicy;
+  /** How long an invited user's temporary password lasts (TEMPORARY_PASSWORD_HOURS), ms; default 72 hours. */
+  temporaryPasswordMs?: number;
 }
 
 export interface DashboardDeps extends DashboardOptions {

@@ -11,6 +11,7 @@ import { paymentRoutes } from './payments.ts';
 import { paymentCsvRoutes } from './payment-csv.ts';
 import { checkCsrf, loadSession, requireSignIn } from './session.ts';
 import { signInRoutes } from './sign-in.ts';
+import { requireOwnPassword } from './own-password.ts';
 import { userRoutes } from './users.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { settingsRoutes } from './settings.ts';
@@ -65,6 +66,7 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   dash.use(signInRoutes(deps));
   dash.get('/dashboard', (_req, res) => res.redirect(303, '/dashboard/keys'));
   dash.use(requireSignIn);
+  dash.use(requireOwnPassword);
   dash.use(keyRoutes(deps));
   dash.use(webhookRoutes(deps));
   dash.use(userRoutes(deps));

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { recordAudit } from '../domain/audit/recorder.ts';
-import { DUMMY_HASH, verifyPassword } from '../domain/users/passwords.ts';
+import { TEMPORARY_EXPIRED } from '../domain/users/manage-users.ts';
+import { findAccount } from '../domain/users/sign-in.ts';
 import { DEFAULT_SESSION_POLICY, hashSessionToken, newSession } from '../domain/users/sessions.ts';
 import type { DashboardDeps } from './deps.ts';
 import { signInWait as waitOf } from './throttle.ts';
@@ -9,7 +10,7 @@ import { signedOf } from './signed.ts';
 import { field } from './form.ts';
 import { sendErrorPage } from './views/error-page.ts';
 import { sendPage } from './views/shell.ts';
-import { signInPage } from './views/sign-in-page.ts';
+import { chooseAccountPage, signInPage } from './views/sign-in-page.ts';
 
 /** One message for an unknown email and a wrong password: the page must not tell which emails have accounts. */
 const WRONG = 'Email or password is incorrect.';
@@ -37,12 +38,17 @@ export function signInRoutes(deps: DashboardDeps): Router {
       res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
       return again(429, `Too many sign-in attempts. Try again in ${Math.max(1, Math.ceil(waitMs / 60_000))} minute(s).`);
     }
-    const user = email ? await deps.storage.users.findByEmail(email) : null;
-    // An unknown email costs the same scrypt work as a known one: timing says nothing either.
-    const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-    if (!user || !ok) return again(401, WRONG);
-
     const now = new Date(deps.clock.now());
+    // One scrypt whether the address has no account, one, or one at each of several partners.
+    const found = await findAccount(deps.storage, { email, password, partnerId: field(req, 'partner') || undefined, now });
+    if (found.kind === 'wrong') return again(401, WRONG);
+    if (found.kind === 'expired') return again(401, TEMPORARY_EXPIRED);
+    if (found.kind === 'choose') {
+      // Only someone holding the password of every account listed sees their partners' names.
+      const partners = await Promise.all(found.users.map(async (u) => ({ id: u.partnerId, name: (await deps.storage.partners.get(u.partnerId))?.name ?? u.partnerId })));
+      return sendPage(res, 200, chooseAccountPage({ token: cookieToken, email, password, partners }));
+    }
+    const user = found.user;
     const { token, record } = newSession(user, now, policy);
     await deps.storage.sessions.create(record);
     // Sessions nobody comes back to are never seen again by loadSession: each sign-in sweeps them.
@@ -57,7 +63,8 @@ export function signInRoutes(deps: DashboardDeps): Router {
     });
     setCookie(req, res, SESSION_COOKIE, token, Math.floor(policy.absoluteMs / 1000));
     clearCookie(req, res, PRE_SESSION_COOKIE);
-    res.redirect(303, '/dashboard/keys');
+    // A temporary password is replaced before anything else (requireOwnPassword holds the rest).
+    res.redirect(303, user.passwordExpiresAt ? '/dashboard/account' : '/dashboard/keys');
   });
 
   router.post('/dashboard/sign-out', requireSignIn, async (req, res) => {

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { changeRole, createUser, removeUser, temporaryPassword } from '../domain/users/manage-users.ts';
+import { changeRole, createUser, DEFAULT_TEMPORARY_PASSWORD_MS, removeUser, temporaryPassword } from '../domain/users/manage-users.ts';
 import type { DashboardDeps } from './deps.ts';
 import { field } from './form.ts';
 import { requirePermission } from './permissions.ts';
@@ -8,8 +8,9 @@ import { sendPage } from './views/shell.ts';
 import { invitedPage, usersPage } from './views/users-page.ts';
 
 /**
- * The users page (owners): invite with a temporary password shown once to the inviting owner,
- * change a role, remove. The rules live in domain/users/manage-users.ts, shared with the key tool.
+ * The users page (owners): invite with a temporary password shown once to the inviting owner (it
+ * ends after `temporaryPasswordMs` and the invitee replaces it at the first sign-in), change a role,
+ * remove. An address another partner also has a user for is invited like any other. The rules live in domain/users/manage-users.ts, shared with the key tool.
  */
 export function userRoutes(deps: DashboardDeps): Router {
   const router = Router();
@@ -33,6 +34,7 @@ export function userRoutes(deps: DashboardDeps): Router {
       actor: actorOf(s),
       action: 'user.invite',
       now: new Date(deps.clock.now()),
+      temporaryForMs: deps.temporaryPasswordMs ?? DEFAULT_TEMPORARY_PASSWORD_MS,
     });
     if (!created.ok) return list(s, 400, { error: created.problem }, res);
     sendPage(res, 201, invitedPage(s, { user: created.user, password }));

@@ -9,6 +9,7 @@ import { parseAssetId } from '../domain/caip.ts';
 import type { AssetRegistry } from '../domain/assets.ts';
 import type { PaymentDeps } from '../domain/payments/transition.ts';
 import type { PaymentListQuery, PaymentRecord } from '../domain/payments/records.ts';
+import { priceUnit, type PaymentPrice } from '../domain/payments/price.ts';
 import { assertOwnsMerchant } from '../domain/payments/access.ts';
 import { decodeCursorAs, encodeCursor, isCursorId } from './cursor.ts';
 
@@ -37,9 +38,19 @@ type Stats = { totalRevenue: Array<{ amount: number; currency: string }>; totalT
  */
 interface CursorState {
   id: string;
+  /** The amount sort's position: the last row's price unit (`iso4217/…`, `caip19/…`) and value. */
+  u?: string;
   v?: string;
   sort: string;
   stats: Stats;
+}
+
+/** The price an amount cursor names, or undefined when its unit is not one a price can have. */
+function priceAt(unit: string | undefined, value: string | undefined): PaymentPrice | undefined {
+  if (unit === undefined || value === undefined) return undefined;
+  if (/^iso4217\/[A-Z]{3}$/.test(unit)) return { kind: 'fiat', currency: unit.slice(8), value: BigInt(value) };
+  const asset = unit.startsWith('caip19/') && unit.length <= 300 ? unit.slice(7) : undefined;
+  return asset && parseAssetId(asset) ? { kind: 'token', asset, value: BigInt(value) } : undefined;
 }
 
 const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
@@ -58,7 +69,15 @@ function decode(cursor: string, sort: string): CursorState {
     cursor,
     // `v` is the amount sort's value in its unit's minor (base) units, read back as a bigint: up to
     // 78 digits (a token price may be any uint256, issue 30 item 9), so every cursor issued is accepted.
-    (c) => isCursorId(c.id) && c.sort === sort && (c.v === undefined || (typeof c.v === 'string' && /^\d{1,78}$/.test(c.v))) && isStats(c.stats),
+    (c) =>
+      isCursorId(c.id) &&
+      c.sort === sort &&
+      (c.v === undefined || (typeof c.v === 'string' && /^\d{1,78}$/.test(c.v))) &&
+      (c.u === undefined || typeof c.u === 'string') &&
+      // An amount cursor names the unit its row is in: the order groups by unit (before issue 30
+      // item 9 it had none, and token and fiat amounts were compared as numbers).
+      (!sort.startsWith('amount:') || priceAt(c.u, c.v) !== undefined) &&
+      isStats(c.stats),
     'is not a cursor issued for this sort order',
   );
 }
@@ -160,7 +179,8 @@ export function paymentListHandlers(deps: PaymentDeps): Pick<OperationHandlers, 
     const partner = partnerOf(ctx);
     const sort = `${q.sortBy}:${q.sortDir}`;
     const previous = cursor ? decode(cursor, sort) : undefined;
-    if (previous) q.after = { id: previous.id, ...(previous.v ? { fiatValue: BigInt(previous.v) } : {}) };
+    const at = previous && priceAt(previous.u, previous.v);
+    if (previous) q.after = { id: previous.id, ...(at ? { price: at } : {}) };
     const limit = q.limit;
     const [rows, stats] = await Promise.all([
       storage.payments.list(partner.id, { ...q, limit: limit + 1 }),
@@ -174,7 +194,10 @@ export function paymentListHandlers(deps: PaymentDeps): Pick<OperationHandlers, 
     ]);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const nextCursor = rows.length > limit && last ? encodeCursor({ id: last.id, ...(q.sortBy === 'amount' ? { v: last.price.value.toString() } : {}), sort, stats }) : null;
+    const nextCursor =
+      rows.length > limit && last
+        ? encodeCursor({ id: last.id, ...(q.sortBy === 'amount' ? { u: priceUnit(last.price), v: last.price.value.toString() } : {}), sort, stats })
+        : null;
     return { page, nextCursor, stats };
   }
 

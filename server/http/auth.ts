@@ -142,6 +142,9 @@ export function authenticate(deps: AuthOptions): RequestHandler {
       }
       ctx.key = found.key;
       ctx.partner = found.partner;
+      // Only the partner's own servers may name the trace its webhook deliveries and our logs
+      // carry; a wallet key or App-Id is in a buyer's hands (issue 30 item 8).
+      if (found.key.scope === 'partner') ctx.adoptCallerTrace(res);
       next();
     } catch (err) {
       next(err);

@@ -10,7 +10,8 @@ import type { OperationInfo } from './openapi-docs.ts';
  * about once known (a path's payment when the operation is matched, the payment a create made).
  */
 export interface RequestTrace {
-  readonly traceId: string;
+  /** This service's id until a partner key proves the caller may choose it (adoptCallerTrace). */
+  traceId: string;
   paymentId?: string;
 }
 
@@ -18,6 +19,14 @@ export interface RequestContext {
   requestId: string;
   trace: RequestTrace;
   log: Logger;
+  /**
+   * The trace id the caller sent (`traceparent`, else `Request-Id`), while it is only a link: it
+   * becomes this request's id for partner keys alone (issue 30 item 8), and is logged beside it
+   * otherwise.
+   */
+  callerTraceId?: string;
+  /** Makes the caller's trace id this request's, once auth has found a partner key. */
+  adoptCallerTrace(res: Response): void;
   operation?: OperationInfo;
   /** Path parameters of the matched operation (coerced by validation). */
   pathParams?: Record<string, string>;

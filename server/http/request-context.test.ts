@@ -29,22 +29,36 @@ describe('request context', () => {
       seen.push(contextOf(res));
       res.json({ ok: true });
     });
+    // What auth does on finding a partner key.
+    app.get('/partner', (_req, res) => {
+      contextOf(res).adoptCallerTrace(res);
+      seen.push(contextOf(res));
+      res.json({ ok: true });
+    });
     server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/t`;
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => server.close());
 
-  it("keeps its lazy logger off the per-request object and logs each request's line with its id", async () => {
+  it("keeps its lazy logger off the per-request object and logs each request's line with its id; the caller's id only as a link until a partner key adopts it", async () => {
     const ids = ['req-a', 'req-b', 'req-c'];
-    for (const id of ids) expect((await fetch(url, { headers: { 'Request-Id': id } })).headers.get('request-id')).toBe(id);
-    expect(seen.map((c) => c.requestId)).toEqual(ids);
+    const ours: string[] = [];
+    for (const id of ids) {
+      const answered = (await fetch(`${url}/t`, { headers: { 'Request-Id': id } })).headers.get('request-id')!;
+      expect(answered).toMatch(/^[0-9a-f]{32}$/);
+      ours.push(answered);
+    }
+    expect(seen.map((c) => c.requestId)).toEqual(ours);
     for (const ctx of seen) expect(ownAccessors(ctx)).toEqual([]);
-    expect(seen[0]!.log.bindings()).toMatchObject({ requestId: 'req-a' });
+    expect(seen[0]!.log.bindings()).toMatchObject({ requestId: ours[0] });
+    expect((await fetch(`${url}/partner`, { headers: { 'Request-Id': 'req-p' } })).headers.get('request-id')).toBe('req-p');
+    expect(seen.at(-1)).toMatchObject({ requestId: 'req-p', trace: { traceId: 'req-p' } });
+    expect(ownAccessors(seen.at(-1)!)).toEqual([]);
     // The access line is written at 'finish', in the request's trace.
     await new Promise((r) => setTimeout(r, 20));
-    const access = lines.map((l) => JSON.parse(l) as { msg: string; requestId: string }).filter((l) => l.msg === 'request');
-    expect(access.map((l) => l.requestId)).toEqual(ids);
+    const access = lines.map((l) => JSON.parse(l) as { msg: string; requestId: string; callerTraceId?: string }).filter((l) => l.msg === 'request');
+    expect(access.map((l) => [l.requestId, l.callerTraceId])).toEqual([...ours.map((o, i) => [o, ids[i]]), ['req-p', undefined]]);
   });
 });
 

@@ -87,11 +87,14 @@ describe('key tool on the embedded data directory', () => {
     }
     const made = await keysWithInput('correct horse battery staple\n', ...args);
     expect(made.code, made.stderr).toBe(0);
-    const user = JSON.parse(made.stdout) as { userId: string; email: string; role: string };
+    const user = JSON.parse(made.stdout) as { userId: string; email: string; role: string; temporaryPasswordUntil: string };
     expect(user).toMatchObject({ email: 'owner@example.test', role: 'owner' });
+    // The operator chose it: temporary, for TEMPORARY_PASSWORD_HOURS (72 by default), replaced at the first sign-in.
+    expect(Date.parse(user.temporaryPasswordUntil) - Date.now()).toBeGreaterThan(71 * 3_600_000);
+    expect(Date.parse(user.temporaryPasswordUntil) - Date.now()).toBeLessThanOrEqual(72 * 3_600_000);
     expect(user.userId).toMatch(/^usr_/);
     expect(made.stdout).not.toContain('correct horse');
-    expect((await keysWithInput('another long passphrase', ...args)).stderr).toMatch(/already exists/);
+    expect((await keysWithInput('another long passphrase', ...args)).stderr).toMatch(/already has a user with this email/);
     expect(
       (await keysWithInput('another long passphrase', 'create-user', '--partner', partner.partnerId, '--email', 'v@example.test', '--role', 'admin', '--password-stdin')).code,
     ).toBe(2);
@@ -104,8 +107,9 @@ describe('key tool on the embedded data directory', () => {
     // The stored hash verifies the password (the dashboard's sign-in check), and is scrypt with its parameters.
     const storage = await createPostgresStorage({ embedded: true, dataDir });
     try {
-      const stored = await storage.users.findByEmail('owner@example.test');
+      const [stored] = await storage.users.listByEmail('owner@example.test', 1);
       expect(stored?.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+      expect(stored?.passwordExpiresAt?.toISOString()).toBe(user.temporaryPasswordUntil);
       expect(await verifyPassword('correct horse battery staple', stored!.passwordHash)).toBe(true);
       expect(await verifyPassword('correct horse battery stapl', stored!.passwordHash)).toBe(false);
       expect((await storage.auditLog.listByPartner(partner.partnerId, { limit: 5 })).map((e) => [e.action, e.actor.id])).toEqual([['user.create', 'operator']]);

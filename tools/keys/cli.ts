@@ -4,13 +4,15 @@
  *
  *   npm run keys -- create-partner --name <name> [--version <v>] [--icon-url <https url>] [--json]
  *   (a wallet team's name and icon are shown as the wallet app on the payments its keys confirm)
- *   npm run keys -- create-key --partner <id> --scope partner|wallet|app [--origin <https://host[:port]>]… [--json]
+ *   npm run keys -- create-key --partner <id> --scope partner|wallet|app [--origin <https://host[:port]>]… [--permission <name>]… [--json]
  *   (app: a public App-Id for wallets, sent with any Client-Id; --origin, repeated, limits the web
- *   origins a browser may use it from; none: any)
+ *   origins a browser may use it from; none: any; --permission, repeated, limits a partner key to
+ *   those API permissions, the names the dashboard and the API use; none: all)
  *   npm run keys -- revoke <keyId> [--json]
  *   npm run keys -- list --partner <id> [--json]
  *   echo "$PASSWORD" | npm run keys -- create-user --partner <id> --email <email> --role owner|developer|viewer --password-stdin [--json]
- *   (a partner dashboard user; the password is read from standard input, never from the command line)
+ *   (a partner dashboard user; the password is read from standard input, never from the command line,
+ *   and is temporary: it ends after TEMPORARY_PASSWORD_HOURS and is replaced at the first sign-in)
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../server/config.ts';
@@ -18,16 +20,32 @@ import { openConfiguredStorage } from '../../server/composition/storage.ts';
 import { createKey, createPartner } from '../../server/auth/provisioning.ts';
 import { createUser, OPERATOR } from '../../server/domain/users/manage-users.ts';
 import { checkOrigins } from '../../server/domain/partners/origins.ts';
+import { isKeyPermission, KEY_PERMISSIONS } from '../../server/domain/users/permissions.ts';
+import type { KeyPermission } from '../../server/domain/partners/records.ts';
 import { API_VERSIONS, DEFAULT_API_VERSION, isApiVersion } from '../../server/http/versions.ts';
 
 const USAGE = `usage:
   npm run keys -- create-partner --name <name> [--version <${API_VERSIONS.join('|')}>] [--icon-url <https url>] [--json]
-  npm run keys -- create-key --partner <partnerId> --scope partner|wallet|app [--origin <https://host[:port]>]... [--json]
+  npm run keys -- create-key --partner <partnerId> --scope partner|wallet|app [--origin <https://host[:port]>]... [--permission <${KEY_PERMISSIONS.join('|')}>]... [--json]
   npm run keys -- revoke <keyId> [--json]
   npm run keys -- list --partner <partnerId> [--json]
   npm run keys -- create-user --partner <partnerId> --email <email> --role owner|developer|viewer --password-stdin [--json]`;
 
 class UsageError extends Error {}
+
+/**
+ * The permissions asked for with --permission (repeated, or comma-separated), in the API's order;
+ * undefined when none was asked (an unlimited key, as before). An unknown name is refused with the
+ * list of known ones: a typo must not make a key limited to less (or more) than was meant.
+ */
+function permissionsAsked(asked: string[] | undefined, scope: string): KeyPermission[] | undefined {
+  if (!asked?.length) return undefined;
+  if (scope !== 'partner') throw new UsageError('--permission is for partner keys only (--scope partner): wallet keys and App-Ids call gateway operations only');
+  const names = asked.flatMap((a) => a.split(',')).map((a) => a.trim());
+  const unknown = names.find((n) => !isKeyPermission(n));
+  if (unknown !== undefined) throw new UsageError(`--permission: unknown permission "${unknown}"; the permissions are ${KEY_PERMISSIONS.join(', ')}`);
+  return KEY_PERMISSIONS.filter((p) => names.includes(p));
+}
 
 /** Standard input, whole, without its final line break: a password piped in (`echo … |`, a file, a secret manager). */
 async function readStdin(): Promise<string> {
@@ -49,6 +67,7 @@ async function run(argv: string[]): Promise<void> {
       partner: { type: 'string' },
       scope: { type: 'string' },
       origin: { type: 'string', multiple: true },
+      permission: { type: 'string', multiple: true },
       email: { type: 'string' },
       role: { type: 'string' },
       'password-stdin': { type: 'boolean', default: false },
@@ -88,10 +107,22 @@ async function run(argv: string[]): Promise<void> {
         const origins = checkOrigins(values.origin ?? [], { sandbox: !live });
         if (values.origin?.length && values.scope !== 'app') throw new UsageError('--origin is for App-Ids only (--scope app)');
         if (!origins.ok) throw new UsageError(`--origin: ${origins.problem}`);
+        const permissions = permissionsAsked(values.permission, values.scope);
         if (!(await storage.partners.get(values.partner))) throw new UsageError(`no partner ${values.partner}`);
-        const { record, apiKey } = await createKey(storage, { partnerId: values.partner, scope: values.scope, live, allowedOrigins: origins.origins });
+        const { record, apiKey } = await createKey(storage, {
+          partnerId: values.partner,
+          scope: values.scope,
+          live,
+          allowedOrigins: origins.origins,
+          // Every permission asked is the same as none: an unlimited key, stored as such.
+          ...(permissions && permissions.length < KEY_PERMISSIONS.length ? { permissions } : {}),
+        });
         const limit = origins.origins.length ? `, allowed from ${origins.origins.join(', ')}` : '';
-        out({ keyId: record.id, apiKey, allowedOrigins: origins.origins }, `Created ${record.scope} key ${record.id}${limit}.\nKey (shown once, store it now): ${apiKey}`);
+        const scoped = record.permissions ? `, limited to ${record.permissions.join(', ')}` : '';
+        out(
+          { keyId: record.id, apiKey, allowedOrigins: origins.origins, permissions: record.permissions ?? null },
+          `Created ${record.scope} key ${record.id}${limit}${scoped}.\nKey (shown once, store it now): ${apiKey}`,
+        );
         return;
       }
       case 'revoke': {
@@ -113,22 +144,36 @@ async function run(argv: string[]): Promise<void> {
             createdAt: k.createdAt.toISOString(),
             revokedAt: k.revokedAt?.toISOString() ?? null,
             ...(k.allowedOrigins ? { allowedOrigins: k.allowedOrigins } : {}),
+            ...(k.permissions ? { permissions: k.permissions } : {}),
           })),
           keys.length
             ? keys
-                .map((k) => `${k.id}  ${k.scope.padEnd(7)}  …${k.hint}  created ${k.createdAt.toISOString()}${k.revokedAt ? `  REVOKED ${k.revokedAt.toISOString()}` : ''}`)
+                .map(
+                  (k) =>
+                    `${k.id}  ${k.scope.padEnd(7)}  …${k.hint}  created ${k.createdAt.toISOString()}${k.permissions ? `  limited to ${k.permissions.join(',') || 'nothing'}` : ''}${k.revokedAt ? `  REVOKED ${k.revokedAt.toISOString()}` : ''}`,
+                )
                 .join('\n')
             : `no keys for ${values.partner}`,
         );
         return;
       }
       case 'create-user': {
-        const created = await createUser(storage, { partnerId: values.partner!, email: values.email!, role: values.role!, password, actor: OPERATOR });
+        // The operator chose this password, so it is temporary like an owner's invitation: it ends
+        // after TEMPORARY_PASSWORD_HOURS and its user replaces it at the first sign-in.
+        const created = await createUser(storage, {
+          partnerId: values.partner!,
+          email: values.email!,
+          role: values.role!,
+          password,
+          actor: OPERATOR,
+          temporaryForMs: config.temporaryPasswordHours * 3_600_000,
+        });
         if (!created.ok) throw new UsageError(created.problem);
         const u = created.user;
+        const ends = u.passwordExpiresAt!.toISOString();
         out(
-          { userId: u.id, partnerId: u.partnerId, email: u.email, role: u.role },
-          `Created ${u.role} ${u.email} (${u.id}) for partner ${u.partnerId}: they can sign in at /dashboard.`,
+          { userId: u.id, partnerId: u.partnerId, email: u.email, role: u.role, temporaryPasswordUntil: ends },
+          `Created ${u.role} ${u.email} (${u.id}) for partner ${u.partnerId}: they can sign in at /dashboard until ${ends} with this password, and choose their own at the first sign-in.`,
         );
         return;
       }

@@ -93,10 +93,47 @@ export function runPaymentListConformance(name: string, open: OpenStore): void {
             seen.push(...got.map((x) => x.id));
             const last = got.at(-1);
             if (got.length < 3 || !last) break;
-            after = { id: last.id, fiatValue: last.price.value };
+            after = { id: last.id, price: last.price };
           }
           expect(seen).toEqual(want);
         }
+      }
+    });
+
+    it('sorts amounts in different units apart: fiat currencies, then tokens, each by code, by value within one; keyset pages both ways', async () => {
+      // Before (issue 30 item 9): one order over the raw values, 7 base units of a token before 250 euro cents.
+      const p = await f.partner();
+      const tokenB = 'eip155:1/erc20:0xb';
+      const m = await f.merchant(p.id, { settle: [TOKEN_A, tokenB] });
+      const prices: Array<[string, string]> = [
+        ['iso4217/USD', '500'],
+        [`caip19/${TOKEN_A}`, '1' + '0'.repeat(59)],
+        ['iso4217/EUR', '250'],
+        [`caip19/${tokenB}`, '3'],
+        [`caip19/${TOKEN_A}`, '7'],
+        ['iso4217/USD', '999999999999999999'],
+        ['iso4217/EUR', '250'],
+      ];
+      const made: PaymentRecord[] = [];
+      for (const [i, [unit, value]] of prices.entries()) made.push(await f.stored(m, { unit, value, at: t0.getTime() + i * minute }));
+      const unitOf = (x: PaymentRecord) => (x.price.kind === 'fiat' ? `0 ${x.price.currency}` : `1 ${x.price.asset}`);
+      const asc = [...made].sort((a, b) =>
+        unitOf(a) !== unitOf(b) ? (unitOf(a) < unitOf(b) ? -1 : 1) : a.price.value !== b.price.value ? (a.price.value < b.price.value ? -1 : 1) : a.id < b.id ? -1 : 1,
+      );
+      expect(asc.map((x) => made.indexOf(x))).toEqual([2, 6, 0, 5, 4, 1, 3]);
+      for (const sortDir of ['asc', 'desc'] as const) {
+        const want = (sortDir === 'asc' ? asc : [...asc].reverse()).map((x) => x.id);
+        expect((await store.s.payments.list(p.id, q({ sortBy: 'amount', sortDir }))).map((x) => x.id)).toEqual(want);
+        const seen: string[] = [];
+        let after: PaymentListQuery['after'];
+        for (let page = 0; page < 8; page++) {
+          const got = await store.s.payments.list(p.id, q({ sortBy: 'amount', sortDir, limit: 2, ...(after ? { after } : {}) }));
+          seen.push(...got.map((x) => x.id));
+          const last = got.at(-1);
+          if (got.length < 2 || !last) break;
+          after = { id: last.id, price: last.price };
+        }
+        expect(seen).toEqual(want);
       }
     });
 

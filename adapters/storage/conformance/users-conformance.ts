@@ -4,9 +4,9 @@ import type { Role, UserRecord } from '../../../server/domain/users/records.ts';
 import { t0, useStore, type OpenStore } from './store-fixtures.ts';
 
 /**
- * What every storage adapter's dashboard users do: one user per email across partners (matched
- * whatever its case), reads and writes confined to the user's partner, removal taking the
- * user's sessions with it.
+ * What every storage adapter's dashboard users do: one user per email within a partner (matched
+ * whatever its case), the same email free at another partner, reads and writes confined to the
+ * user's partner, removal taking the user's sessions with it.
  */
 export function runUsersConformance(name: string, open: OpenStore): void {
   describe(`users conformance: ${name}`, () => {
@@ -21,14 +21,24 @@ export function runUsersConformance(name: string, open: OpenStore): void {
       createdAt: at,
     });
 
-    it('creates a user and finds it by email in any case, once per email across partners', async () => {
+    it('creates a user and finds it by email in any case, once per email within a partner, again at another partner', async () => {
       const [a, b] = [await f.partner(), await f.partner()];
       const u = user(a.id);
       expect(await f.s.users.create(u)).toEqual({ ok: true });
-      expect(await f.s.users.findByEmail(u.email.toUpperCase())).toEqual(u);
-      expect(await f.s.users.create({ ...user(b.id), email: u.email.toUpperCase() })).toEqual({ ok: false, reason: 'email_taken' });
-      expect(await f.s.users.findByEmail('nobody@example.test')).toBeNull();
-      expect(await f.s.users.listByPartner(b.id)).toEqual([]);
+      expect(await f.s.users.listByEmail(u.email.toUpperCase(), 10)).toEqual([u]);
+      expect(await f.s.users.create({ ...user(a.id), email: u.email.toUpperCase() })).toEqual({ ok: false, reason: 'email_taken' });
+      // Issue 30 item 5: the same address at another partner is that partner's own account.
+      const atB: UserRecord = { ...user(b.id), email: u.email, passwordExpiresAt: new Date(t0.getTime() + 3_600_000) };
+      expect(await f.s.users.create(atB)).toEqual({ ok: true });
+      expect(await f.s.users.listByEmail(u.email, 10)).toEqual([u, atB]);
+      expect(await f.s.users.listByEmail(u.email, 1)).toEqual([u]);
+      expect(await f.s.users.listByEmail('nobody@example.test', 10)).toEqual([]);
+      expect(await f.s.users.listByPartner(b.id)).toEqual([atB]);
+      // A password the user sets ends the temporary one's expiry; a temporary one sets it again.
+      expect(await f.s.users.setPasswordHash(b.id, atB.id, 'scrypt$chosen')).toBe(true);
+      expect(await f.s.users.get(b.id, atB.id)).toEqual({ ...atB, passwordHash: 'scrypt$chosen', passwordExpiresAt: undefined });
+      expect(await f.s.users.setPasswordHash(b.id, atB.id, 'scrypt$temp', atB.passwordExpiresAt)).toBe(true);
+      expect((await f.s.users.get(b.id, atB.id))?.passwordExpiresAt).toEqual(atB.passwordExpiresAt);
     });
 
     it('reads, lists, changes role and removes within the user’s own partner only', async () => {

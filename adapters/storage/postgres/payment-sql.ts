@@ -67,6 +67,14 @@ export function patchAssignments(patch: PaymentPatch, params: unknown[]): string
   return out;
 }
 
+/**
+ * The amount order (issue 30 item 9): a token's base units and a currency's minor units do not
+ * compare, nor do two currencies' minor units, so payments are grouped by price unit (fiat first,
+ * then tokens; each unit by its code, byte order) and sorted by value within one. Migration 023's
+ * index has these expressions as they are written here.
+ */
+const AMOUNT_KEY = ['(fiat_currency IS NULL)', '(COALESCE(fiat_currency, price_asset) COLLATE "C")', 'fiat_value', 'id'];
+
 /** WHERE conditions and ORDER BY for a payment list, with keyset continuation. */
 export function listClauses(partnerId: string, q: PaymentListQuery, params: unknown[]): { where: string; filterOnly: string; order: string } {
   const p = (v: unknown) => {
@@ -89,10 +97,14 @@ export function listClauses(partnerId: string, q: PaymentListQuery, params: unkn
   const cmp = q.sortDir === 'asc' ? '>' : '<';
   const dir = q.sortDir === 'asc' ? 'ASC' : 'DESC';
   if (q.after) {
-    if (q.sortBy === 'amount') conds.push(`(fiat_value, id) ${cmp} (${p((q.after.fiatValue ?? 0n).toString())}::numeric, ${p(q.after.id)})`);
-    else conds.push(`id ${cmp} ${p(q.after.id)}`);
+    if (q.sortBy === 'amount') {
+      const at = q.after.price;
+      if (!at) throw new Error('an amount keyset position needs the price of the row it continues after');
+      const [token, code] = at.kind === 'token' ? [true, at.asset] : [false, at.currency];
+      conds.push(`(${AMOUNT_KEY.join(', ')}) ${cmp} (${p(token)}::boolean, ${p(code)}::text COLLATE "C", ${p(at.value.toString())}::numeric, ${p(q.after.id)})`);
+    } else conds.push(`id ${cmp} ${p(q.after.id)}`);
   }
-  const order = q.sortBy === 'amount' ? `fiat_value ${dir}, id ${dir}` : `id ${dir}`;
+  const order = q.sortBy === 'amount' ? AMOUNT_KEY.map((column) => `${column} ${dir}`).join(', ') : `id ${dir}`;
   return { where: conds.join(' AND '), filterOnly, order };
 }
 

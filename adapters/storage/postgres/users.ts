@@ -13,6 +13,7 @@ const toUser = (r: Row): UserRecord => ({
   email: String(r.email),
   role: String(r.role) as Role,
   passwordHash: String(r.password_hash),
+  ...(r.password_expires_at ? { passwordExpiresAt: date(r.password_expires_at) } : {}),
   createdAt: date(r.created_at),
 });
 
@@ -32,12 +33,13 @@ export function createUserRepository(db: SqlDb): UserRepository {
   return {
     async create(u) {
       try {
-        await db.query('INSERT INTO dashboard_users (id, partner_id, email, role, password_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+        await db.query('INSERT INTO dashboard_users (id, partner_id, email, role, password_hash, password_expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
           u.id,
           u.partnerId,
           u.email.toLowerCase(),
           u.role,
           u.passwordHash,
+          u.passwordExpiresAt ?? null,
           u.createdAt,
         ]);
         return { ok: true };
@@ -46,9 +48,9 @@ export function createUserRepository(db: SqlDb): UserRepository {
         throw err;
       }
     },
-    async findByEmail(email) {
-      const { rows } = await db.query('SELECT * FROM dashboard_users WHERE lower(email) = lower($1)', [email]);
-      return rows[0] ? toUser(rows[0]) : null;
+    async listByEmail(email, limit) {
+      const { rows } = await db.query('SELECT * FROM dashboard_users WHERE lower(email) = lower($1) ORDER BY created_at, id LIMIT $2', [email, limit]);
+      return rows.map(toUser);
     },
     async get(partnerId, id) {
       const { rows } = await db.query('SELECT * FROM dashboard_users WHERE partner_id = $1 AND id = $2', [partnerId, id]);
@@ -62,8 +64,13 @@ export function createUserRepository(db: SqlDb): UserRepository {
       const r = await db.query('UPDATE dashboard_users SET role = $3 WHERE partner_id = $1 AND id = $2', [partnerId, id, role]);
       return r.rowCount === 1;
     },
-    async setPasswordHash(partnerId, id, passwordHash) {
-      const r = await db.query('UPDATE dashboard_users SET password_hash = $3 WHERE partner_id = $1 AND id = $2', [partnerId, id, passwordHash]);
+    async setPasswordHash(partnerId, id, passwordHash, expiresAt) {
+      const r = await db.query('UPDATE dashboard_users SET password_hash = $3, password_expires_at = $4 WHERE partner_id = $1 AND id = $2', [
+        partnerId,
+        id,
+        passwordHash,
+        expiresAt ?? null,
+      ]);
       return r.rowCount === 1;
     },
     async remove(partnerId, id) {

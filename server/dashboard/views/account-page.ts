@@ -3,10 +3,14 @@ import type { Signed } from '../signed.ts';
 import { csrfField, shell } from './shell.ts';
 
 export function accountPage(s: Signed, o: { error?: string; notice?: string }): string {
+  const until = s.user.passwordExpiresAt;
+  const temporary = until
+    ? `<p class="notice" role="status" id="temporary-password">You signed in with a temporary password. Choose your own before anything else; the temporary one ends ${esc(until.toISOString().replace('T', ' ').slice(0, 16))} UTC.</p>`
+    : '';
   return shell(s, {
     title: 'Your account',
     tab: 'account',
-    body: `${o.error ? `<p class="error" role="alert">${esc(o.error)}</p>` : ''}${o.notice ? `<p class="notice" role="status">${esc(o.notice)}</p>` : ''}
+    body: `${temporary}${o.error ? `<p class="error" role="alert">${esc(o.error)}</p>` : ''}${o.notice ? `<p class="notice" role="status">${esc(o.notice)}</p>` : ''}
 <section class="card" aria-labelledby="password">
 <h2 id="password">Change your password</h2>
 <p class="muted">At least 12 characters. Your other sessions are signed out.</p>

@@ -14,7 +14,10 @@ export function usersPage(s: Signed, o: { users: UserRecord[]; error?: string })
       const controls = self
         ? '<span class="muted">you</span>'
         : `<form method="post"${attrs({ action: `/dashboard/users/${encodeURIComponent(u.id)}/role`, class: 'inline' })}>${csrfField(s)}<label class="sr-only"${attrs({ for: `role-${u.id}` })}>Role of ${esc(u.email)}</label><select name="role"${attrs({ id: `role-${u.id}` })}>${roleOptions(u.role)}</select><button type="submit">Change</button></form>${buttonForm(s, `/dashboard/users/${encodeURIComponent(u.id)}/remove`, 'Remove', { confirm: `Remove ${u.email}? They are signed out at once.`, className: 'danger' })}`;
-      return `<tr><td data-label="Email">${esc(u.email)}</td><td data-label="Role">${esc(u.role)}</td><td data-label="Since">${esc(whenIn(u.createdAt, s.partner.timeZone))}</td><td data-label="">${controls}</td></tr>`;
+      const temporary = u.passwordExpiresAt
+        ? `<br><span class="muted" data-temporary>temporary password until ${esc(whenIn(u.passwordExpiresAt, s.partner.timeZone))}: invite again for a new one</span>`
+        : '';
+      return `<tr><td data-label="Email">${esc(u.email)}${temporary}</td><td data-label="Role">${esc(u.role)}</td><td data-label="Since">${esc(whenIn(u.createdAt, s.partner.timeZone))}</td><td data-label="">${controls}</td></tr>`;
     })
     .join('\n');
   return shell(s, {
@@ -23,7 +26,7 @@ export function usersPage(s: Signed, o: { users: UserRecord[]; error?: string })
     body: `${o.error ? `<p class="error" role="alert">${esc(o.error)}</p>` : ''}
 <section class="card" aria-labelledby="invite">
 <h2 id="invite">Invite a user</h2>
-<p class="muted">They get a temporary password, shown to you once, to hand over in person or through your password manager.</p>
+<p class="muted">They get a temporary password, shown to you once, to hand over in person or through your password manager. It expires, and they choose their own at their first sign-in.</p>
 <form method="post" action="/dashboard/users" class="stack">
 ${csrfField(s)}
 <label for="invite-email">Email</label>
@@ -48,6 +51,7 @@ export function invitedPage(s: Signed, o: { user: UserRecord; password: string }
 <h2 id="invited">${esc(o.user.email)} · ${esc(o.user.role)}</h2>
 <p><strong>Temporary password, shown only once:</strong></p>
 <div class="secret"><code id="temp-password">${esc(o.password)}</code><button type="button" data-copy="temp-password">Copy</button></div>
+${o.user.passwordExpiresAt ? `<p class="muted" id="temp-password-ends">It works until ${esc(o.user.passwordExpiresAt.toISOString().replace('T', ' ').slice(0, 16))} UTC, and they choose their own at their first sign-in.</p>` : ''}
 <p class="muted" role="status" id="copy-status" aria-live="polite"></p>
 <p><a href="/dashboard/users">Back to the users</a></p>
 </section>`,

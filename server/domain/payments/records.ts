@@ -113,10 +113,12 @@ export interface PaymentListQuery {
   sortBy: 'date' | 'amount';
   sortDir: 'asc' | 'desc';
   /**
-   * Keyset position: the last row of the previous page. `fiatValue`: the price's value in its
-   * unit's smallest units (what `amount` sorts by).
+   * Keyset position: the last row of the previous page. `price`: its price, what `amount` sorts by.
+   * Amounts in different units do not compare (a token's base units, a currency's minor units), so
+   * the amount order groups payments by unit, fiat currencies first then tokens, each by its code
+   * (CAIP-19 id), and sorts by value within a unit; `desc` reverses the whole order.
    */
-  after?: { id: string; fiatValue?: bigint };
+  after?: { id: string; price?: PaymentPrice };
   limit: number;
 }
 

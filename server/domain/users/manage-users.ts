@@ -22,9 +22,29 @@ export const emailProblem = (email: string): string | null => (email.length <= 2
 
 export type CreateUserResult = { ok: true; user: UserRecord } | { ok: false; problem: string };
 
+/** A hash of `password` sharing the salt of this address's other accounts (see hashPassword). */
+async function hashForEmail(storage: Store, email: string, password: string): Promise<string> {
+  const [oldest] = await storage.users.listByEmail(email, 1);
+  return hashPassword(password, { saltOf: oldest?.passwordHash });
+}
+
 export async function createUser(
   storage: Store,
-  opts: { partnerId: string; email: string; role: string; password: string; actor: AuditActor; action?: 'user.create' | 'user.invite'; now?: Date },
+  opts: {
+    partnerId: string;
+    email: string;
+    role: string;
+    password: string;
+    actor: AuditActor;
+    action?: 'user.create' | 'user.invite';
+    now?: Date;
+    /**
+     * The password was chosen by someone else (an owner's invitation, the operator's key tool): it
+     * ends this long after creation and must be replaced at the first sign-in. Absent: permanent
+     * (the sandbox's first owner).
+     */
+    temporaryForMs?: number;
+  },
 ): Promise<CreateUserResult> {
   const email = opts.email.trim().toLowerCase();
   const problem = emailProblem(email) ?? (isRole(opts.role) ? null : 'The role must be owner, developer or viewer.') ?? passwordProblem(opts.password);
@@ -36,21 +56,54 @@ export async function createUser(
     partnerId: opts.partnerId,
     email,
     role: opts.role as Role,
-    passwordHash: await hashPassword(opts.password),
+    passwordHash: await hashForEmail(storage, email, opts.password),
+    ...(opts.temporaryForMs !== undefined ? { passwordExpiresAt: new Date(now.getTime() + opts.temporaryForMs) } : {}),
     createdAt: now,
   };
   const created = await storage.users.create(user);
-  if (!created.ok) return { ok: false, problem: 'A user with this email already exists.' };
+  let made = user;
+  if (!created.ok) {
+    // Only this partner's own users collide (listed on its users page already): whether the address
+    // has an account at another partner changes nothing here. Inviting again someone who never
+    // replaced their temporary password (it may have expired) gives them a new one: the inviting
+    // owner chose the old one too, so nothing of the invitee's is taken over.
+    const again = opts.action === 'user.invite' && user.passwordExpiresAt ? await reinvite(storage, user) : undefined;
+    if (!again) return { ok: false, problem: 'This partner already has a user with this email.' };
+    made = again;
+  }
   await recordAudit(storage.auditLog, {
-    partnerId: user.partnerId,
+    partnerId: made.partnerId,
     actor: opts.actor,
     action: opts.action ?? 'user.create',
-    target: { type: 'user', id: user.id },
+    target: { type: 'user', id: made.id },
     at: now,
-    detail: { email, role: user.role },
+    detail: {
+      email,
+      role: made.role,
+      ...(made.passwordExpiresAt ? { temporaryPasswordUntil: made.passwordExpiresAt.toISOString() } : {}),
+      ...(made !== user ? { again: true } : {}),
+    },
   });
-  return { ok: true, user };
+  return { ok: true, user: made };
 }
+
+/** The partner's user with `fresh`'s email, given `fresh`'s temporary password and role, if theirs is still temporary. */
+async function reinvite(storage: Store, fresh: UserRecord): Promise<UserRecord | undefined> {
+  const existing = (await storage.users.listByPartner(fresh.partnerId)).find((u) => u.email === fresh.email);
+  if (!existing?.passwordExpiresAt) return undefined;
+  await storage.users.setPasswordHash(existing.partnerId, existing.id, fresh.passwordHash, fresh.passwordExpiresAt);
+  // No keys to revoke: a user with a temporary password can do nothing but replace it.
+  await storage.users.setRole(existing.partnerId, existing.id, fresh.role);
+  await storage.sessions.removeAllForUser(existing.id);
+  return { ...existing, role: fresh.role, passwordHash: fresh.passwordHash, ...(fresh.passwordExpiresAt ? { passwordExpiresAt: fresh.passwordExpiresAt } : {}) };
+}
+
+/** TEMPORARY_PASSWORD_HOURS' default: long enough to hand a password over a weekend, short enough that a forgotten one dies. */
+export const DEFAULT_TEMPORARY_PASSWORD_MS = 72 * 3_600_000;
+
+export const TEMPORARY_EXPIRED = 'This temporary password has expired. Ask an owner of your partner to invite you again.';
+
+export const temporaryPasswordExpired = (user: Pick<UserRecord, 'passwordExpiresAt'>, now: Date): boolean => !!user.passwordExpiresAt && user.passwordExpiresAt <= now;
 
 /** A temporary password for an invited user, shown once to the owner who hands it over. */
 export const temporaryPassword = (): string => randomBytes(15).toString('base64url');
@@ -106,11 +159,16 @@ export async function changePassword(
   storage: Store,
   opts: { user: UserRecord; current: string; next: string; keepSession: SessionRecord; now?: Date },
 ): Promise<{ ok: true } | { ok: false; problem: string }> {
+  const now = opts.now ?? new Date();
   if (!(await verifyPassword(opts.current, opts.user.passwordHash))) return { ok: false, problem: 'The current password is not right.' };
+  // A temporary password past its end opens nothing, this form included (a session begun before
+  // its end is no way around it).
+  if (temporaryPasswordExpired(opts.user, now)) return { ok: false, problem: TEMPORARY_EXPIRED };
   const problem = passwordProblem(opts.next);
   if (problem) return { ok: false, problem };
   if (opts.next === opts.current) return { ok: false, problem: 'The new password must differ from the current one.' };
-  await storage.users.setPasswordHash(opts.user.partnerId, opts.user.id, await hashPassword(opts.next));
+  // A password the user chose: permanent (the temporary one's end is cleared).
+  await storage.users.setPasswordHash(opts.user.partnerId, opts.user.id, await hashForEmail(storage, opts.user.email, opts.next));
   await storage.sessions.removeAllForUser(opts.user.id);
   await storage.sessions.create(opts.keepSession);
   await recordAudit(storage.auditLog, {
@@ -118,8 +176,8 @@ export async function changePassword(
     actor: { kind: 'user', id: opts.user.id, display: opts.user.email },
     action: 'user.password_change',
     target: { type: 'user', id: opts.user.id },
-    at: opts.now ?? new Date(),
-    detail: {},
+    at: now,
+    detail: opts.user.passwordExpiresAt ? { replaced: 'temporary password' } : {},
   });
   return { ok: true };
 }

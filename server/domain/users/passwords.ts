@@ -14,29 +14,68 @@ function derive(password: string, salt: Buffer, o: { N: number; r: number; p: nu
   return new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_LEN, options, (err, key) => (err ? reject(err) : resolve(key))));
 }
 
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
+/**
+ * A hash no password matches, verified against when the email is unknown: the answer takes as
+ * long as for a real account, so timing does not tell which emails have one.
+ */
+export const DUMMY_HASH = `scrypt$${COST.N}$${COST.r}$${COST.p}$${'A'.repeat(22)}$${'A'.repeat(43)}`;
+
+interface ParsedHash {
+  N: number;
+  r: number;
+  p: number;
+  salt: string;
+  key: Buffer;
+}
+
+function parseHash(stored: string): ParsedHash | undefined {
+  const m = /^scrypt\$(\d{1,8})\$(\d{1,3})\$(\d{1,3})\$([A-Za-z0-9_-]{16,64})\$([A-Za-z0-9_-]{40,90})$/.exec(stored);
+  if (!m) return undefined;
+  const [N, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  // Parameters come from our own column, but a tampered row must not make one sign-in cost minutes.
+  if (N > 2 ** 20 || r > 32 || p > 16 || (N & (N - 1)) !== 0) return undefined;
+  return { N, r, p, salt: m[4]!, key: Buffer.from(m[5]!, 'base64url') };
+}
+
+/**
+ * A new hash of `password`. `saltOf`: an existing hash whose salt to reuse. The accounts one email
+ * has at several partners share their salt, so sign-in derives one key for all of them and takes
+ * the same time whether the address has one account or several (issue 30 item 5: no enumeration
+ * across partners by timing). The salt stays random per address; what sharing gives away is only
+ * that the same person used the same password at two partners, to whoever reads the table.
+ */
+export async function hashPassword(password: string, opts: { saltOf?: string | undefined } = {}): Promise<string> {
+  const shared = opts.saltOf ? parseHash(opts.saltOf) : undefined;
+  const salt = shared && shared.N === COST.N && shared.r === COST.r && shared.p === COST.p ? Buffer.from(shared.salt, 'base64url') : randomBytes(16);
   const key = await derive(password, salt, COST);
   return `scrypt$${COST.N}$${COST.r}$${COST.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
 /** Whether `password` matches `stored`; a malformed stored hash never matches. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const m = /^scrypt\$(\d{1,8})\$(\d{1,3})\$(\d{1,3})\$([A-Za-z0-9_-]{16,64})\$([A-Za-z0-9_-]{40,90})$/.exec(stored);
-  if (!m) return false;
-  const [N, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  // Parameters come from our own column, but a tampered row must not make one sign-in cost minutes.
-  if (N > 2 ** 20 || r > 32 || p > 16 || (N & (N - 1)) !== 0) return false;
-  const expected = Buffer.from(m[5]!, 'base64url');
-  const key = await derive(password, Buffer.from(m[4]!, 'base64url'), { N, r, p });
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  return (await verifyPasswordAmong(password, [stored]))[0]!;
 }
 
 /**
- * A hash no password matches, verified against when the email is unknown: the answer takes as
- * long as for a real account, so timing does not tell which emails have one.
+ * Which of `stored` the password matches, deriving one key per distinct salt and cost (one, for the
+ * accounts of one address: hashPassword's `saltOf`). With nothing to check it still derives once
+ * against DUMMY_HASH, so an unknown address costs what a known one does.
  */
-export const DUMMY_HASH = `scrypt$${COST.N}$${COST.r}$${COST.p}$${'A'.repeat(22)}$${'A'.repeat(43)}`;
+export async function verifyPasswordAmong(password: string, stored: readonly string[]): Promise<boolean[]> {
+  const parsed = stored.map(parseHash);
+  const derived = new Map<string, Promise<Buffer>>();
+  const keyFor = (h: ParsedHash) => {
+    const group = `${h.N}$${h.r}$${h.p}$${h.salt}`;
+    let key = derived.get(group);
+    if (!key) derived.set(group, (key = derive(password, Buffer.from(h.salt, 'base64url'), h)));
+    return key;
+  };
+  const results = await Promise.all(parsed.map(async (h) => (h ? matches(await keyFor(h), h.key) : false)));
+  if (!derived.size) await keyFor(parseHash(DUMMY_HASH)!);
+  return results;
+}
+
+const matches = (key: Buffer, expected: Buffer) => key.length === expected.length && timingSafeEqual(key, expected);
 
 const COMMON = new Set(['password', 'password1', 'passw0rd', '123456789012', 'qwertyuiop', 'letmein', 'iloveyou', 'administrator', 'changeme', 'welcome']);
 

@@ -9,11 +9,20 @@ export interface UserRecord {
   id: string;
   /** A user belongs to exactly one partner. */
   partnerId: string;
-  /** Lower-cased; unique across the service, so signing in needs no partner id. */
+  /**
+   * Lower-cased; unique within the partner. Another partner may have a user with the same address
+   * (its own account, its own password): sign-in finds the one whose password matches.
+   */
   email: string;
   role: Role;
   /** `scrypt$N$r$p$salt$hash` (passwords.ts): the parameters travel with each hash. */
   passwordHash: string;
+  /**
+   * Set while the password is a temporary one somebody else chose (an owner's invitation, the key
+   * tool): past it the password signs nobody in, and until the user replaces it the dashboard shows
+   * them nothing but the change-password form. Absent: a password its user chose.
+   */
+  passwordExpiresAt?: Date;
   createdAt: Date;
 }
 
