@@ -1281,6 +1281,12 @@ export interface components {
         "LegacyPaymentListQuery.limit": number;
         /** @description CAIP-2 chain the payment was paid on; several separated by commas (`eip155:8453,eip155:1`). */
         "LegacyPaymentListQuery.network": string;
+        /**
+         * @description `date`: by creation (the id). `amount`: by price, with each price unit apart, since a token's
+         *     base units and a currency's minor units do not compare (nor do two currencies'): fiat-priced
+         *     payments first, grouped by currency code, then token-priced ones grouped by CAIP-19 asset id,
+         *     by amount within each group, ties by id. `sort_dir=desc` reverses the whole order (tokens first).
+         */
         "LegacyPaymentListQuery.sort_by": "date" | "amount";
         "LegacyPaymentListQuery.sort_dir": "asc" | "desc";
         /** @description Created at or after (ISO 8601). */
@@ -1304,6 +1310,12 @@ export interface components {
         "PaymentListQuery.network": string;
         /** @description Your reference contains this (any letter case). */
         "PaymentListQuery.referenceId": string;
+        /**
+         * @description `date`: by creation (the id). `amount`: by price, with each price unit apart, since a token's
+         *     base units and a currency's minor units do not compare (nor do two currencies'): fiat-priced
+         *     payments first, grouped by currency code, then token-priced ones grouped by CAIP-19 asset id,
+         *     by amount within each group, ties by id. `desc` reverses the whole order (tokens first).
+         */
         "PaymentListQuery.sortBy": "date" | "amount";
         "PaymentListQuery.sortDir": "asc" | "desc";
         /** @description Created at or after (ISO 8601). */
@@ -2985,6 +2997,12 @@ export interface operations {
                 asset?: components["parameters"]["PaymentListQuery.asset"];
                 /** @description Your reference contains this (any letter case). */
                 referenceId?: components["parameters"]["PaymentListQuery.referenceId"];
+                /**
+                 * @description `date`: by creation (the id). `amount`: by price, with each price unit apart, since a token's
+                 *     base units and a currency's minor units do not compare (nor do two currencies'): fiat-priced
+                 *     payments first, grouped by currency code, then token-priced ones grouped by CAIP-19 asset id,
+                 *     by amount within each group, ties by id. `desc` reverses the whole order (tokens first).
+                 */
                 sortBy?: components["parameters"]["PaymentListQuery.sortBy"];
                 sortDir?: components["parameters"]["PaymentListQuery.sortDir"];
                 cursor?: components["parameters"]["PaymentListQuery.cursor"];
@@ -4448,6 +4466,12 @@ export interface operations {
                 asset?: components["parameters"]["LegacyPaymentListQuery.asset"];
                 /** @description CAIP-2 chain the payment was paid on; several separated by commas (`eip155:8453,eip155:1`). */
                 network?: components["parameters"]["LegacyPaymentListQuery.network"];
+                /**
+                 * @description `date`: by creation (the id). `amount`: by price, with each price unit apart, since a token's
+                 *     base units and a currency's minor units do not compare (nor do two currencies'): fiat-priced
+                 *     payments first, grouped by currency code, then token-priced ones grouped by CAIP-19 asset id,
+                 *     by amount within each group, ties by id. `sort_dir=desc` reverses the whole order (tokens first).
+                 */
                 sort_by?: components["parameters"]["LegacyPaymentListQuery.sort_by"];
                 sort_dir?: components["parameters"]["LegacyPaymentListQuery.sort_dir"];
                 cursor?: components["parameters"]["LegacyPaymentListQuery.cursor"];
@@ -4627,6 +4651,12 @@ export interface operations {
                 asset?: components["parameters"]["PaymentListQuery.asset"];
                 /** @description Your reference contains this (any letter case). */
                 referenceId?: components["parameters"]["PaymentListQuery.referenceId"];
+                /**
+                 * @description `date`: by creation (the id). `amount`: by price, with each price unit apart, since a token's
+                 *     base units and a currency's minor units do not compare (nor do two currencies'): fiat-priced
+                 *     payments first, grouped by currency code, then token-priced ones grouped by CAIP-19 asset id,
+                 *     by amount within each group, ties by id. `desc` reverses the whole order (tokens first).
+                 */
                 sortBy?: components["parameters"]["PaymentListQuery.sortBy"];
                 sortDir?: components["parameters"]["PaymentListQuery.sortDir"];
                 cursor?: components["parameters"]["PaymentListQuery.cursor"];
