@@ -8,6 +8,8 @@ import { chainFinality, chainProfile, healWindowMs } from '../chain-profiles.ts'
 import { evmFeePolicy } from '../config-chain-fees.ts';
 import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
 import { solanaChainFromConfig } from '../../adapters/chains/solana/config.ts';
+import { DEFAULT_SOLANA_FEE_POLICY } from '../../adapters/chains/solana/fees.ts';
+import { solanaFeePolicy } from '../config-solana-fees.ts';
 import { createPostgresSections } from '../../adapters/locks/postgres/index.ts';
 import type { AppConfig } from '../config.ts';
 import { poolOptionsOf } from '../config-rpc.ts';
@@ -78,7 +80,14 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
     if (config.solanaRpcUrl && config.solanaFeePayerKey)
       ports.push(
         createSolanaChainAdapter([
-          solanaChainFromConfig(config.solanaRpcUrls, config.solanaFeePayerKey, config.solanaChainId, config.solanaFeePayerMinLamports, poolOptionsOf(config)),
+          solanaChainFromConfig(
+            config.solanaRpcUrls,
+            config.solanaFeePayerKey,
+            config.solanaChainId,
+            config.solanaFeePayerMinLamports,
+            poolOptionsOf(config),
+            solanaFeePolicy(config, config.solanaChainId, DEFAULT_SOLANA_FEE_POLICY),
+          ),
         ]),
       );
     return { assets: [], ports, close: async () => sections?.close() };
@@ -101,6 +110,7 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
           feePayer: sandbox.solana.feePayer,
           etaS: 2,
           minFeePayerLamports: config.solanaFeePayerMinLamports,
+          fees: solanaFeePolicy(config, sandbox.solana.caip2, DEFAULT_SOLANA_FEE_POLICY),
           // Sandbox SOL is free: a fresh test merchant is payable at once (production never opens one).
           openDestinationAccounts: true,
         },
