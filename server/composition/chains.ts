@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { createEvmChainAdapter, type EvmRelayerTuning } from '../../adapters/chains/evm/gateway-adapter.ts';
 import { evmChainsFromConfig } from '../../adapters/chains/evm/config.ts';
 import type { RelayerEvent } from '../../adapters/chains/evm/relayer-submit.ts';
-import { chainFinality, chainProfile, healWindowMs } from '../chain-profiles.ts';
+import { chainFinality, chainProfile, headFreshness, healWindowMs } from '../chain-profiles.ts';
 import { evmFeePolicy } from '../config-chain-fees.ts';
 import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
 import { solanaChainFromConfig } from '../../adapters/chains/solana/config.ts';
@@ -58,6 +58,7 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
       nativeUsdMicros: fees.nativeUsdMicros,
       gasBudgetPercent: fees.gasBudgetPercent,
       l1DataFee: fees.l1DataFee,
+      headFreshness: headFreshness(caip2),
     };
   };
   const adapterOpts = hooks.onRefusal ? { onRefusal: hooks.onRefusal } : {};

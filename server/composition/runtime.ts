@@ -19,6 +19,7 @@ import type { JobHandler, QueuePort } from '../ports/queue.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
 import { openChains, type ChainHooks, type OpenedChains } from './chains.ts';
+import { startSelfChecks } from './self-checks.ts';
 import { relayerRefusalAlerts } from './relayer-alerts.ts';
 import { partnerFeeBudget } from '../config-chain-fees.ts';
 import { createLogoChecker } from './logo-checker.ts';
@@ -139,14 +140,17 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
     const serviceAccounts = createServiceAccountChecks({ ports: chains.ports, clock: systemClock, logger });
     const balanceWatch = setInterval(() => void serviceAccounts.checks(), 60_000);
     balanceWatch.unref();
+    let selfChecks: { stop(): void } | undefined;
     closers.chains = once(() => {
       clearInterval(balanceWatch);
+      selfChecks?.stop();
       return chains.close();
     });
     const assetConfigs = [...config.assets, ...chains.assets];
     const assets = createAssetRegistry(assetConfigs);
     collectScrapeGauges(metrics, { storage, clock: systemClock, serviceAccounts });
     const chainRegistry = createChainRegistry(chains.ports);
+    selfChecks = startSelfChecks(chains.ports, assets.all(), logger);
 
     // A settlement pool per chain the deployment's assets are on: the same in every process of it
     // (production assets come from the configuration alone), as BullMQ's queue per pool needs.
