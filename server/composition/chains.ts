@@ -81,14 +81,17 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
     if (config.solanaRpcUrl && config.solanaFeePayerKey)
       ports.push(
         createSolanaChainAdapter([
-          solanaChainFromConfig(
-            config.solanaRpcUrls,
-            config.solanaFeePayerKey,
-            config.solanaChainId,
-            config.solanaFeePayerMinLamports,
-            poolOptionsOf(config),
-            solanaFeePolicy(config, config.solanaChainId, DEFAULT_SOLANA_FEE_POLICY),
-          ),
+          {
+            ...solanaChainFromConfig(
+              config.solanaRpcUrls,
+              config.solanaFeePayerKey,
+              config.solanaChainId,
+              config.solanaFeePayerMinLamports,
+              poolOptionsOf(config),
+              solanaFeePolicy(config, config.solanaChainId, DEFAULT_SOLANA_FEE_POLICY),
+            ),
+            headFreshness: headFreshness(config.solanaChainId),
+          },
         ]),
       );
     return { assets: [], ports, close: async () => sections?.close() };
@@ -112,6 +115,7 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
           etaS: 2,
           minFeePayerLamports: config.solanaFeePayerMinLamports,
           fees: solanaFeePolicy(config, sandbox.solana.caip2, DEFAULT_SOLANA_FEE_POLICY),
+          headFreshness: headFreshness(sandbox.solana.caip2),
           // Sandbox SOL is free: a fresh test merchant is payable at once (production never opens one).
           openDestinationAccounts: true,
         },

@@ -82,6 +82,8 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
         `token DTUSD ${chains.chains.evm.caip2}`,
         `permit2 ${chains.chains.evm.caip2}`,
         `head ${new URL(chains.baseUrl).origin} ${chains.chains.evm.caip2}`,
+        `token USDC ${chains.chains.solana.caip2}`,
+        `head ${new URL(chains.baseUrl).origin} ${chains.chains.solana.caip2}`,
         'assets',
         'pay base URL',
         'metrics',
@@ -90,7 +92,7 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
       expect(run.out).toMatch(/all \d+ migrations applied/);
       expect(run.out).toMatch(/fees eip155:31337 +max fee 500 gwei, min tip 0 gwei, .*each partner \d+ wei per 86400 s/);
       expect(run.out).toMatch(/token USDC eip155:31337 +decimals\(\) 6 as configured, EIP-712 domain matches its DOMAIN_SEPARATOR\(\)/);
-      expect(run.lines.at(-1)).toBe('doctor: 17 passed, 0 warnings, 0 failed');
+      expect(run.lines.at(-1)).toBe('doctor: 19 passed, 0 warnings, 0 failed');
       for (const secret of secrets()) expect(run.out).not.toContain(secret);
     }, 60_000);
 

@@ -45,6 +45,14 @@ export function solanaChainFromConfig(
   const urls = typeof rpcUrls === 'string' ? [rpcUrls] : rpcUrls;
   const { fetch } = multiEndpointFetch(urls, 'confirmed', pool);
   const connection = new Connection(urls[0]!, { commitment: 'confirmed', fetch, disableRetryOnRateLimit: true });
-  const chain: SolanaChainConfig = { caip2, connection, feePayer: parseSolanaSecretKey(feePayerKey), commitment: 'confirmed', etaS: 13, ...(fees ? { fees } : {}) };
+  const chain: SolanaChainConfig = {
+    caip2,
+    connection,
+    feePayer: parseSolanaSecretKey(feePayerKey),
+    commitment: 'confirmed',
+    etaS: 13,
+    endpoints: urls,
+    ...(fees ? { fees } : {}),
+  };
   return minFeePayerLamports === undefined ? chain : { ...chain, minFeePayerLamports };
 }
