@@ -62,20 +62,27 @@ export function judgeHeads(chain: string, heads: EndpointHead[], bound: HeadFres
   const best = Math.max(-1, ...heads.map((h) => h.head ?? -1));
   return heads.map((h): SelfCheck => {
     const subject = `head ${h.endpoint}`;
-    if (h.head === null) return { chain, subject, outcome: 'unknown', detail: `could not be read: ${h.error ?? 'no answer'}` };
+    if (h.head === null) return { chain, subject, outcome: 'unknown', detail: `could not be read: ${h.error ?? 'no answer'}`, refuses: false };
     const age = h.timeMs === undefined ? null : Math.max(0, nowMs - h.timeMs);
     const ageText = age === null ? '' : `, ${Math.round(age / 1000)} s old`;
     const lag = best - h.head;
     if (bound.maxAgeMs !== null && age !== null && age > bound.maxAgeMs)
-      return { chain, subject, outcome: 'fail', detail: `head ${h.head}${ageText}, older than ${bound.maxAgeMs / 1000} s: the node has stopped following the chain` };
+      return {
+        chain,
+        subject,
+        outcome: 'fail',
+        detail: `head ${h.head}${ageText}, older than ${bound.maxAgeMs / 1000} s: the node has stopped following the chain`,
+        refuses: false,
+      };
     if (lag > bound.maxLagBlocks)
       return {
         chain,
         subject,
         outcome: 'fail',
         detail: `head ${h.head}, ${lag} ${unit} behind another endpoint of the chain (bound ${bound.maxLagBlocks}): it answers as of the past`,
+        refuses: false,
       };
-    return { chain, subject, outcome: 'pass', detail: `head ${h.head}${ageText}${lag ? `, ${lag} ${unit} behind the freshest` : ''}` };
+    return { chain, subject, outcome: 'pass', detail: `head ${h.head}${ageText}${lag ? `, ${lag} ${unit} behind the freshest` : ''}`, refuses: false };
   });
 }
 

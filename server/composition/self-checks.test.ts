@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { dropSchema, postgresAvailable, postgresUrl, redisAvailable, redisUrl, uniqueSchema } from '../../test/helpers/services.ts';
-import { sharedSandboxChains } from '../../tools/chain-faults/index.ts';
+import { sharedSandboxChains, startRpcFaultProxy } from '../../tools/chain-faults/index.ts';
 import { loadConfig } from '../config.ts';
 import { openRuntime } from './runtime.ts';
 import { startSelfChecks } from './self-checks.ts';
@@ -52,7 +52,7 @@ describe('self-checks at start', () => {
     let calls = 0;
     const port = {
       namespace: 'eip155',
-      selfCheck: async (): Promise<SelfCheck[]> => [{ chain: 'eip155:1', subject: 'permit2', outcome: answers[Math.min(calls++, 2)]!, detail: 'because' }],
+      selfCheck: async (): Promise<SelfCheck[]> => [{ chain: 'eip155:1', subject: 'permit2', outcome: answers[Math.min(calls++, 2)]!, detail: 'because', refuses: true }],
     } as unknown as ChainPort;
     const { logger, lines, line } = capture();
     const run = startSelfChecks([port], createAssetRegistry([]).all(), logger, { retryMs: 50 });
@@ -98,6 +98,25 @@ describe('self-checks at start', () => {
         } finally {
           await runtime.close();
         }
+      }
+    }, 120_000);
+
+    it('an endpoint lagging behind the other of its chain (fault proxy): a warning line naming it, nothing refused', async () => {
+      const chains = await sharedSandboxChains();
+      const proxy = await startRpcFaultProxy({ evmUpstream: chains.evmUrl, nodes: 2 });
+      proxy.set('evm:1', { kind: 'lag', by: 5 });
+      const config = await envFor(chains.env, { EVM_RPC_URLS: JSON.stringify({ 'eip155:31337': proxy.evmUrls }) });
+      const { logger, line } = capture();
+      const runtime = await openRuntime(config, { role: 'worker', logger });
+      try {
+        const behind = await line((l) => l.check === `head ${new URL(proxy.evmUrls[0]!).origin} #2` && l.outcome === 'fail');
+        expect(behind.level).toBe(40);
+        expect(behind.msg).toMatch(/5 blocks behind another endpoint of the chain \(bound 2\)/);
+        await line((l) => l.check === `head ${new URL(proxy.evmUrls[0]!).origin} #1` && l.outcome === 'pass');
+        await line((l) => l.check === 'token USDC' && l.outcome === 'pass');
+      } finally {
+        await runtime.close();
+        await proxy.close();
       }
     }, 120_000);
 

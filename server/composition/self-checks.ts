@@ -10,8 +10,8 @@ const TIMEOUT_MS = 10_000;
  * The chains' self-checks at start (API and worker processes alike), in the background: a start
  * never waits on a node, and an unreachable one blocks nothing. Each disagreement is logged as an
  * error naming what is no longer offered (the adapter refuses it from then on; it would also check
- * before the asset's first option); an endpoint behind or a check that could not be read is a
- * warning, and what could not be read is asked again every minute until it has an answer.
+ * before the asset's first option); an endpoint behind (it refuses nothing) or a check that could
+ * not be read is a warning, and what could not be read is asked again every minute until it has an answer.
  * Decided: a wrong token or Permit2 setting refuses that asset or flow rather than the start, in
  * production too: the other chains and assets keep being paid, and the log and `npm run doctor` say why.
  */
@@ -38,7 +38,9 @@ export function startSelfChecks(ports: ChainPort[], assets: AssetInfo[], logger:
     if (c.outcome !== 'unknown' && reported.has(key)) return;
     reported.add(key);
     const fields = { chain: c.chain, check: c.subject, outcome: c.outcome, detail: c.detail };
-    if (c.outcome === 'fail') logger.error(fields, `self-check failed: ${c.chain} ${c.subject}: ${c.detail}`);
+    // An endpoint behind refuses nothing (the pool reads elsewhere): a warning, not an error.
+    if (c.outcome === 'fail' && c.refuses) logger.error(fields, `self-check failed: ${c.chain} ${c.subject}: ${c.detail}`);
+    else if (c.outcome === 'fail') logger.warn(fields, `self-check failed: ${c.chain} ${c.subject}: ${c.detail}`);
     else if (c.outcome === 'unknown') logger.warn(fields, `self-check could not run: ${c.chain} ${c.subject} (asked again in ${(opts.retryMs ?? RETRY_MS) / 1000} s)`);
     else logger.info(fields, `self-check passed: ${c.chain} ${c.subject}`);
   };

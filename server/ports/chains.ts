@@ -168,6 +168,8 @@ export interface SelfCheck {
   subject: string;
   outcome: 'pass' | 'fail' | 'unknown';
   detail: string;
+  /** Whether a failure stops something being offered (a configuration mismatch), or only tells (an endpoint behind). */
+  refuses: boolean;
 }
 
 export interface ChainPort {

@@ -116,15 +116,15 @@ export async function selfCheckChain(
   const chain = c.caip2;
   const unknown =
     (subject: string) =>
-    (err: unknown): SelfCheck => ({ chain, subject, outcome: 'unknown', detail: `could not be read: ${errorText(err)}` });
+    (err: unknown): SelfCheck => ({ chain, subject, outcome: 'unknown', detail: `could not be read: ${errorText(err)}`, refuses: true });
   const mine = assets.filter((a) => `${a.parsed.chain.namespace}:${a.parsed.chain.reference}` === chain);
   const tokens = mine.map((asset) =>
     bounded(c.checks.token(asset), timeoutMs).then(
       (v): SelfCheck => {
         const subject = `token ${asset.symbol}`;
-        if (v.problems.length) return { chain, subject, outcome: 'fail', detail: v.problems.join('; ') };
+        if (v.problems.length) return { chain, subject, outcome: 'fail', detail: v.problems.join('; '), refuses: true };
         const domain = asset.flows.includes('eip3009') ? ', EIP-712 domain matches its DOMAIN_SEPARATOR()' : '';
-        return { chain, subject, outcome: 'pass', detail: `decimals() ${asset.decimals} as configured${domain}` };
+        return { chain, subject, outcome: 'pass', detail: `decimals() ${asset.decimals} as configured${domain}`, refuses: true };
       },
       unknown(`token ${asset.symbol}`),
     ),
@@ -134,8 +134,8 @@ export async function selfCheckChain(
         bounded(c.checks.permit2(), timeoutMs).then(
           (v): SelfCheck =>
             v.problems.length
-              ? { chain, subject: 'permit2', outcome: 'fail', detail: v.problems.join('; ') }
-              : { chain, subject: 'permit2', outcome: 'pass', detail: `deployed at ${checksummed(c.permit2)}` },
+              ? { chain, subject: 'permit2', outcome: 'fail', detail: v.problems.join('; '), refuses: true }
+              : { chain, subject: 'permit2', outcome: 'pass', detail: `deployed at ${checksummed(c.permit2)}`, refuses: true },
           unknown('permit2'),
         ),
       ]

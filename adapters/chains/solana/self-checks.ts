@@ -52,9 +52,9 @@ export async function selfCheckSolanaChain(
     return bounded(mintProblem(asset), timeoutMs).then(
       (problem): SelfCheck =>
         problem
-          ? { chain, subject, outcome: 'fail', detail: `${problem}; ${asset.symbol} is not offered` }
-          : { chain, subject, outcome: 'pass', detail: `an SPL mint with ${asset.decimals} decimals as configured` },
-      (err): SelfCheck => ({ chain, subject, outcome: 'unknown', detail: `could not be read: ${errorText(err)}` }),
+          ? { chain, subject, outcome: 'fail', detail: `${problem}; ${asset.symbol} is not offered`, refuses: true }
+          : { chain, subject, outcome: 'pass', detail: `an SPL mint with ${asset.decimals} decimals as configured`, refuses: true },
+      (err): SelfCheck => ({ chain, subject, outcome: 'unknown', detail: `could not be read: ${errorText(err)}`, refuses: true }),
     );
   });
   const bound = c.headFreshness ?? DEFAULT_HEAD_FRESHNESS;
