@@ -140,17 +140,21 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
     const serviceAccounts = createServiceAccountChecks({ ports: chains.ports, clock: systemClock, logger });
     const balanceWatch = setInterval(() => void serviceAccounts.checks(), 60_000);
     balanceWatch.unref();
-    let selfChecks: { stop(): void } | undefined;
     closers.chains = once(() => {
       clearInterval(balanceWatch);
-      selfChecks?.stop();
       return chains.close();
     });
     const assetConfigs = [...config.assets, ...chains.assets];
     const assets = createAssetRegistry(assetConfigs);
     collectScrapeGauges(metrics, { storage, clock: systemClock, serviceAccounts });
     const chainRegistry = createChainRegistry(chains.ports);
-    selfChecks = startSelfChecks(chains.ports, assets.all(), logger);
+    // In the background: a start never waits on a node (server/composition/self-checks.ts).
+    const selfChecks = startSelfChecks(chains.ports, assets.all(), logger);
+    const closeChains = closers.chains;
+    closers.chains = once(() => {
+      selfChecks.stop();
+      return closeChains();
+    });
 
     // A settlement pool per chain the deployment's assets are on: the same in every process of it
     // (production assets come from the configuration alone), as BullMQ's queue per pool needs.

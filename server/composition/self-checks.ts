@@ -44,7 +44,7 @@ export function startSelfChecks(ports: ChainPort[], assets: AssetInfo[], logger:
     else if (c.outcome === 'unknown') logger.warn(fields, `self-check could not run: ${c.chain} ${c.subject} (asked again in ${(opts.retryMs ?? RETRY_MS) / 1000} s)`);
     else logger.info(fields, `self-check passed: ${c.chain} ${c.subject}`);
   };
-  void run(ports.filter((p) => p.selfCheck));
+  void run(ports.filter((p) => p.selfCheck !== undefined));
   return {
     stop() {
       stopped = true;
