@@ -16,6 +16,9 @@ import { poolOptionsOf } from '../config-rpc.ts';
 import type { AssetConfig } from '../domain/assets.ts';
 import type { ChainPort } from '../ports/chains.ts';
 
+/** The Solana fee payer's compute-unit price policy on `caip2`: the adapter's defaults with SOLANA_PRIORITY_FEES over them. */
+export const solanaPriorityFeePolicy = (config: AppConfig, caip2: string) => solanaFeePolicy(config, caip2, DEFAULT_SOLANA_FEE_POLICY);
+
 /** What the processes want to hear from the chain adapters. */
 export interface ChainHooks {
   /** A node refused a relayer transaction (logged and counted; insufficient funds is an alert). */
@@ -114,7 +117,7 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
           feePayer: sandbox.solana.feePayer,
           etaS: 2,
           minFeePayerLamports: config.solanaFeePayerMinLamports,
-          fees: solanaFeePolicy(config, sandbox.solana.caip2, DEFAULT_SOLANA_FEE_POLICY),
+          fees: solanaPriorityFeePolicy(config, sandbox.solana.caip2),
           headFreshness: headFreshness(sandbox.solana.caip2),
           // Sandbox SOL is free: a fresh test merchant is payable at once (production never opens one).
           openDestinationAccounts: true,

@@ -76,6 +76,7 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
         `relayer ${chains.chains.evm.caip2}`,
         `fee-payer ${chains.chains.solana.caip2}`,
         `fees ${chains.chains.evm.caip2}`,
+        `fees ${chains.chains.solana.caip2}`,
         'fee spending',
         `token USDC ${chains.chains.evm.caip2}`,
         `token USDT ${chains.chains.evm.caip2}`,
@@ -91,8 +92,9 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
       expect(run.lines.slice(0, -1).every((l) => l.startsWith('PASS  '))).toBe(true);
       expect(run.out).toMatch(/all \d+ migrations applied/);
       expect(run.out).toMatch(/fees eip155:31337 +max fee 500 gwei, min tip 0 gwei, .*each partner \d+ wei per 86400 s/);
+      expect(run.out).toMatch(/fees solana:sandbox +priority fee at the 75th percentile of recent fees, 1000–1000000 micro-lamports per compute unit;/);
       expect(run.out).toMatch(/token USDC eip155:31337 +decimals\(\) 6 as configured, EIP-712 domain matches its DOMAIN_SEPARATOR\(\)/);
-      expect(run.lines.at(-1)).toBe('doctor: 19 passed, 0 warnings, 0 failed');
+      expect(run.lines.at(-1)).toBe('doctor: 20 passed, 0 warnings, 0 failed');
       for (const secret of secrets()) expect(run.out).not.toContain(secret);
     }, 60_000);
 
@@ -165,6 +167,11 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
       } finally {
         await proxy.close();
       }
+    }, 60_000);
+
+    it('prints the Solana priority-fee policy SOLANA_PRIORITY_FEES sets', async () => {
+      const run = await doctor({ ...healthy, SOLANA_PRIORITY_FEES: JSON.stringify({ 'solana:sandbox': { percentile: 90, maxMicroLamports: 50_000 } }) });
+      expect(run.lines.find((l) => l.slice(6).startsWith('fees solana:sandbox '))).toMatch(/^PASS .*90th percentile of recent fees, 1000–50000 micro-lamports per compute unit/);
     }, 60_000);
 
     it('a fee account below its minimum, and a configuration the service would refuse', async () => {
