@@ -25,7 +25,9 @@ const config: KnipConfig = {
       ],
       project: ['**/*.{ts,js,cjs}', '!generated/**', '!compat/reference/**'],
       // spec/*.tsp import the TypeSpec libraries; scripts/generate.ts runs their compiler by path.
-      ignoreDependencies: ['@typespec/.+'],
+      // /docs serves redoc's browser bundle as a file (server/pages/docs-page.ts), and
+      // tools/checks/openapi-lint.ts runs @redocly/cli's bin by path.
+      ignoreDependencies: ['@typespec/.+', 'redoc', '@redocly/cli'],
     },
     'clients/wallet': {
       entry: ['src/index.ts', 'src/ethers.ts', 'src/solana.ts'],

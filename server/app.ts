@@ -52,6 +52,8 @@ export interface AppDeps {
   assets: AssetRegistry;
   /** Base of buyer payment links: `gatewayUrl` is `{payBaseUrl}/<paymentId>`. */
   payBaseUrl?: string;
+  /** Where this service is reached (`PUBLIC_BASE_URL`): the `servers` of the OpenAPI documents it serves. */
+  publicBaseUrl?: string;
   paymentTimes?: PaymentTimeLimits;
   /** The chains payments can be made on; none: options are always empty. */
   chains?: ChainRegistry;

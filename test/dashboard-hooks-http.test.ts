@@ -228,13 +228,19 @@ describe('dashboard settings', () => {
     expect((await owner.post('/dashboard/settings/api-version', { version: '2026-02-19.preview' })).headers.get('location')).toBe('/dashboard/settings?done=version');
     expect((await t.storage.partners.get(p.id))!.defaultVersion).toBe('2026-02-19.preview');
     expect(await eventually(async () => (await t.call('GET', '/v1/merchants', { key: p.key })).headers.get('svc-version') === '2026-02-19.preview', 5000)).toBe(true);
+    // The dated version after the preview is offered with its note, and taken.
+    expect((await owner.get('/dashboard/settings')).text).toContain('payment.reversed');
+    expect((await owner.post('/dashboard/settings/api-version', { version: '2026-11-27' })).headers.get('location')).toBe('/dashboard/settings?done=version');
     // Back is refused: the newest version offers no upgrade, and a forged POST is a 400.
     expect((await owner.get('/dashboard/settings')).text).toContain('This is the newest version.');
-    const back = await owner.post('/dashboard/settings/api-version', { version: '2026-02-18' });
+    const back = await owner.post('/dashboard/settings/api-version', { version: '2026-02-19.preview' });
     expect(back.status).toBe(400);
-    expect((await t.storage.partners.get(p.id))!.defaultVersion).toBe('2026-02-19.preview');
+    expect((await t.storage.partners.get(p.id))!.defaultVersion).toBe('2026-11-27');
     const log = await t.storage.auditLog.listByPartner(p.id, { limit: 10 });
-    expect(log.filter((e) => e.action === 'settings.api_version').map((e) => e.detail)).toEqual([{ from: '2026-02-18', to: '2026-02-19.preview' }]);
+    expect(log.filter((e) => e.action === 'settings.api_version').map((e) => e.detail)).toEqual([
+      { from: '2026-02-19.preview', to: '2026-11-27' },
+      { from: '2026-02-18', to: '2026-02-19.preview' },
+    ]);
   });
 
   it('shows what the shared fee accounts spent for this partner’s payments per chain, against its budget, and no other partner’s', async () => {

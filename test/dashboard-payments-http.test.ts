@@ -85,7 +85,9 @@ describe('dashboard merchants and settlements', () => {
     const twice = await owner.post(`/dashboard/merchants/${id}/settlements`, { asset: USDC_BASE, destination: DEST });
     expect(twice.text).toContain('already registered');
     const [st] = await env.t.storage.settlements.listByMerchant(p.id, id);
-    await owner.get(`/dashboard/merchants/${id}`);
+    // The asset by name, its CAIP-19 id on hover.
+    const page = await owner.get(`/dashboard/merchants/${id}`);
+    expect(page.text).toMatch(new RegExp(`<span title="${USDC_BASE}">USDC on [^<]+</span>`));
     const other = 'eip155:8453:0x2222222222222222222222222222222222222222';
     expect((await owner.post(`/dashboard/merchants/${id}/settlements/${st!.id}`, { destination: other })).status).toBe(303);
     expect((await env.t.storage.settlements.get(p.id, id, st!.id))!.destination).toBe(other);
@@ -199,7 +201,8 @@ describe('dashboard payments, refunds, cancels and CSV', () => {
     const page = await owner.get(`/dashboard/payments/${paid}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('eip155:8453:0x00000000000000000000000000000000000000b1');
-    expect(page.text).toContain('10.500000 USDC');
+    expect(page.text).toContain('10.50 USDC');
+    expect(page.text).not.toContain('10.500000');
     expect([...page.text.matchAll(/data-event="([^"]+)"/g)].map((m) => m[1])).toEqual(['payment.created', 'payment.succeeded']);
     const refunded = await owner.post(`/dashboard/payments/${paid}/refund`);
     expect(refunded.status).toBe(303);

@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxChains, createSandboxRouter, type SandboxChains } from '../server/composition/sandbox/index.ts';
-import { launchBrowser, phonePage } from '../server/pages/test-support/browser.ts';
+import { desktopPage, launchBrowser, phonePage } from '../server/pages/test-support/browser.ts';
 import { payOnSandbox } from '../tools/demo-wallet/pay.ts';
 import { startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
 
@@ -120,17 +120,24 @@ describe('payment page in chromium', () => {
     expect(w.problems).toEqual(['Failed to load resource: the server responded with a status of 404 (Not Found)']);
   });
 
-  it('the API reference renders without script, CDN or errors', async () => {
-    const w = await phonePage(browser, env.t.url);
+  it('the API reference: Redoc from this service renders markdown, every operation and its examples, with no CDN or error', async () => {
+    const w = await desktopPage(browser, env.t.url);
     await w.page.goto(`${env.t.url}/docs`);
     await w.shot('docs-index');
     await w.page.getByRole('link', { name: '2026-02-18' }).first().click();
-    await expect.poll(() => w.page.locator('h1').textContent()).toContain('Merchant Payments Service');
-    expect(await w.page.locator('section.op').count()).toBeGreaterThan(15);
+    await expect.poll(() => w.page.locator('[data-section-id^="operation/"]').count(), { timeout: 30_000 }).toBeGreaterThan(30);
+    expect(await w.page.locator('h1').first().textContent()).toContain('Merchant Payments Service');
+    // Markdown rendered, not shown raw: the Payments tag's `gatewayUrl` is code.
+    expect(await w.page.locator('code', { hasText: 'gatewayUrl' }).count()).toBeGreaterThan(0);
+    // Partner operations first: the first tag in the menu is Merchants, the gateway last.
+    const menu = await w.page.locator('[data-item-id^="tag/"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-item-id')));
+    expect(menu.filter((id) => /^tag\/[^/]+$/.test(id ?? ''))).toEqual(['tag/Merchants', 'tag/Settlements', 'tag/Payments', 'tag/Refunds', 'tag/Webhooks', 'tag/Gateway']);
     await w.shot('docs-version', { fullPage: false });
-    await w.page.locator('#op-createPayment').scrollIntoViewIfNeeded();
+    await w.page.locator('[data-section-id="operation/createPayment"]').scrollIntoViewIfNeeded();
+    // The operation's request and response examples from the TypeSpec.
+    await expect.poll(() => w.page.locator('[data-section-id="operation/createPayment"]').textContent()).toContain('order-1042');
     await w.shot('docs-create-payment', { fullPage: false });
     expect(w.problems).toEqual([]);
     expect(w.foreign).toEqual([]);
-  });
+  }, 90_000);
 });

@@ -118,21 +118,30 @@ describe('page state endpoint', () => {
 });
 
 describe('/docs', () => {
-  it('lists the versions and renders each from its OpenAPI document, with the page CSP', async () => {
+  it('lists the versions and serves each to Redoc from this service, under a CSP confined to the docs', async () => {
     const index = await page('/docs');
     expect(index.status).toBe(200);
     expect(index.html).toContain('href="/docs/2026-02-18"');
     expect(index.html).toContain('href="/docs/2026-02-19.preview"');
     const v = await page('/docs/2026-02-18');
     expect(v.status).toBe(200);
-    expect(v.html).toContain('<code>/v1/payments</code>');
-    expect(v.html).toContain('id="schema-CreatePaymentRequest"');
-    expect(v.html).not.toContain('<script');
-    expect(v.headers.get('content-security-policy')).toContain("default-src 'none'");
-    const preview = await page('/docs/2026-02-19.preview');
-    expect(preview.html).toContain('checkout');
+    expect(v.html).toContain('<redoc spec-url="/docs/2026-02-18/openapi.json"');
+    // One script, from this service: no inline script, no CDN.
+    expect([...v.html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual(['<script src="/docs/_assets/redoc.standalone.js" defer>']);
+    const csp = v.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).not.toMatch(/unsafe-eval|https:|\*/);
+    const bundle = await fetch(`${t.url}/docs/_assets/redoc.standalone.js`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toContain('javascript');
+    expect((await bundle.text()).length).toBeGreaterThan(500_000);
+    // The payment pages keep their stricter policy: Redoc's inline styles stay on /docs.
+    expect((await page('/docs')).headers.get('content-security-policy')).toContain("style-src 'self' 'unsafe-inline'");
     const json = await t.call('GET', '/docs/2026-02-18/openapi.json');
     expect(json.body.info.version).toBe('2026-02-18');
+    // Without PUBLIC_BASE_URL the pay links' origin; the composition passes PUBLIC_BASE_URL.
+    expect(json.body.servers).toEqual([{ url: 'http://localhost:3000', description: 'This deployment' }]);
     expect((await page('/docs/1999-01-01')).status).toBe(404);
   });
 });

@@ -24,7 +24,7 @@ describe('a limit edited in the TypeSpec changes what the server accepts', () =>
     const models = join(dir, 'spec/merchants/models.tsp');
     const text = readFileSync(models, 'utf8');
     expect(text).toContain('@maxLength(256)\nscalar MerchantName');
-    writeFileSync(models, text.replace('@maxLength(256)\nscalar MerchantName', '@maxLength(10)\nscalar MerchantName'));
+    writeFileSync(models, text.replace('@maxLength(256)\nscalar MerchantName', '@maxLength(32)\nscalar MerchantName'));
     execFileSync(
       process.execPath,
       [
@@ -55,11 +55,12 @@ describe('a limit edited in the TypeSpec changes what the server accepts', () =>
   const create = (t: TestApp, name: string) =>
     t.call('POST', '/v1/merchants', { key: t.a.key, headers: { 'Idempotency-Key': `${name}-${Math.random()}` }, body: { merchantName: name, merchantEmail: 'a@b.co' } });
 
-  it('rejects an 11-character name after maxLength 256 → 10, and the generated spec still accepts it', async () => {
-    expect((await create(original, 'Eleven Char')).status).toBe(201);
-    const r = await create(edited, 'Eleven Char');
+  // 32, not less: the spec's own examples (merchant names up to 20 characters) must still compile.
+  it('rejects a 33-character name after maxLength 256 → 32, and the generated spec still accepts it', async () => {
+    expect((await create(original, 'Thirty Three Characters Long Shop')).status).toBe(201);
+    const r = await create(edited, 'Thirty Three Characters Long Shop');
     expect(r.status).toBe(400);
-    expect(r.body.issues).toEqual([{ field: 'merchantName', message: 'must NOT have more than 10 characters' }]);
-    expect((await create(edited, 'Ten Chars!')).status).toBe(201);
+    expect(r.body.issues).toEqual([{ field: 'merchantName', message: 'must NOT have more than 32 characters' }]);
+    expect((await create(edited, 'Thirty Two Characters Long Shop!')).status).toBe(201);
   });
 });

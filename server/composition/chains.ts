@@ -65,6 +65,11 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
     };
   };
   const adapterOpts = hooks.onRefusal ? { onRefusal: hooks.onRefusal } : {};
+  /** A Solana cluster's final commitment: its CHAIN_FINALITY override, else `finalized` (server/chain-profiles.ts). */
+  const solanaFinality = (caip2: string) => {
+    const f = chainFinality(caip2, config.chainFinality);
+    return f.kind === 'commitment' ? f.commitment : 'finalized';
+  };
   if (config.mode === 'production') {
     const evm = config.evmRelayerKey
       ? evmChainsFromConfig(config.evmRpcEndpoints, config.evmRelayerKey, config.permit2Address, config.evmConfirmations, tuning, {
@@ -91,8 +96,9 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
               config.solanaChainId,
               config.solanaFeePayerMinLamports,
               poolOptionsOf(config),
-              solanaFeePolicy(config, config.solanaChainId, DEFAULT_SOLANA_FEE_POLICY),
+              solanaPriorityFeePolicy(config, config.solanaChainId),
             ),
+            finality: solanaFinality(config.solanaChainId),
             headFreshness: headFreshness(config.solanaChainId),
           },
         ]),
@@ -115,6 +121,7 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
           caip2: sandbox.solana.caip2,
           connection: sandbox.solana.connection,
           feePayer: sandbox.solana.feePayer,
+          finality: solanaFinality(sandbox.solana.caip2),
           etaS: 2,
           minFeePayerLamports: config.solanaFeePayerMinLamports,
           fees: solanaPriorityFeePolicy(config, sandbox.solana.caip2),

@@ -248,6 +248,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       logger,
       assets,
       payBaseUrl: config.payBaseUrl,
+      publicBaseUrl: config.publicBaseUrl,
       paymentTimes: { defaultTtlS: config.paymentDefaultTtlS, maxTtlS: config.paymentMaxTtlS },
       onJobsWritten: () => notify(),
       chains: chainRegistry,

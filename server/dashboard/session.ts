@@ -79,7 +79,7 @@ export function loadSession(deps: DashboardDeps): RequestHandler {
         return next();
       }
       if (shouldTouch(session, now)) await deps.storage.sessions.touch(idHash, now);
-      res.locals.dashboard = { user, session, partner } satisfies Signed;
+      res.locals.dashboard = { user, session, partner, sandbox: deps.mode === 'sandbox' } satisfies Signed;
       next();
     } catch (err) {
       next(err);

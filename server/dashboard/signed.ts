@@ -7,6 +7,8 @@ export interface Signed {
   user: UserRecord;
   session: SessionRecord;
   partner: PartnerRecord;
+  /** The service runs in the sandbox: every page says so. */
+  sandbox?: boolean;
 }
 
 export const signedOf = (res: Response): Signed | undefined => res.locals.dashboard as Signed | undefined;

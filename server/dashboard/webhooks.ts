@@ -89,7 +89,7 @@ export function webhookRoutes(deps: DashboardDeps): Router {
       const url = field(req, 'url').trim();
       const enabledEvents = events(req);
       try {
-        const e = await createEndpoint(endpoints, s.partner.id, { url, enabledEvents });
+        const e = await createEndpoint(endpoints, s.partner, { url, enabledEvents });
         await audit(s, 'webhook_endpoint.create', e.id, { url: e.url });
         // The secret is in this answer only (no-store): no later page shows it.
         sendPage(res, 201, secretShownPage(s, { endpoint: e, rotated: false }));
@@ -115,7 +115,7 @@ export function webhookRoutes(deps: DashboardDeps): Router {
     requirePermission('webhooks:write'),
     guarded(async (req, res, s) => {
       try {
-        const e = await updateEndpoint(endpoints, s.partner.id, id(req), { url: field(req, 'url').trim(), enabledEvents: events(req) });
+        const e = await updateEndpoint(endpoints, s.partner, id(req), { url: field(req, 'url').trim(), enabledEvents: events(req) });
         await audit(s, 'webhook_endpoint.update', e.id, { url: e.url, events: e.enabledEvents.join(' ') });
         res.redirect(303, `/dashboard/webhooks/${encodeURIComponent(e.id)}?done=saved`);
       } catch (err) {
@@ -130,7 +130,7 @@ export function webhookRoutes(deps: DashboardDeps): Router {
       `/dashboard/webhooks/:id/${enabled ? 'enable' : 'disable'}`,
       requirePermission('webhooks:write'),
       guarded(async (req, res, s) => {
-        const e = await updateEndpoint(endpoints, s.partner.id, id(req), { enabled });
+        const e = await updateEndpoint(endpoints, s.partner, id(req), { enabled });
         await audit(s, enabled ? 'webhook_endpoint.enable' : 'webhook_endpoint.disable', e.id);
         res.redirect(303, `/dashboard/webhooks/${encodeURIComponent(e.id)}?done=${enabled ? 'enabled' : 'disabled'}`);
       }),

@@ -97,7 +97,7 @@ export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandler
 
   return {
     async createWebhookEndpoint({ body, ctx }) {
-      const e = await createEndpoint(endpoints, partnerOf(ctx).id, body);
+      const e = await createEndpoint(endpoints, partnerOf(ctx), body);
       await auditApiAction(deps, ctx, 'webhook_endpoint.create', { type: 'webhook_endpoint', id: e.id }, { url: e.url });
       return { status: 201, body: { endpoint: endpointView(e, e.createdAt.getTime()), secret: e.secret } };
     },
@@ -113,7 +113,7 @@ export function webhookHandlers(deps: WebhookHandlerDeps): Pick<OperationHandler
     },
 
     async updateWebhookEndpoint({ path, body, ctx }) {
-      const updated = await updateEndpoint(endpoints, partnerOf(ctx).id, path.endpointId, body);
+      const updated = await updateEndpoint(endpoints, partnerOf(ctx), path.endpointId, body);
       const target = { type: 'webhook_endpoint', id: updated.id };
       if (body.url !== undefined || body.enabledEvents !== undefined)
         await auditApiAction(deps, ctx, 'webhook_endpoint.update', target, { url: updated.url, events: updated.enabledEvents.join(' ') });

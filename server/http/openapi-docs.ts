@@ -36,7 +36,7 @@ export interface OperationInfo {
   headerParams: string[];
 }
 
-const SCHEME_MODE: Record<string, AuthMode> = { PartnerApiKey: 'partner', LegacyPartnerApiKey: 'partner', WalletApiKey: 'wallet', WalletAppId: 'app', WalletClientId: 'app' };
+const SCHEME_MODE: Record<string, AuthMode> = { PartnerApiKey: 'partner', LegacyPartnerApiKey: 'partner', WalletApiKey: 'wallet' };
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 export const generatedOpenApiDir = join(import.meta.dirname, '../../generated/openapi');
@@ -77,6 +77,8 @@ export function listOperations(doc: OpenApiDoc): OperationInfo[] {
         ),
       ];
       const params = (op.parameters ?? []).map((p) => resolveParam(doc, p));
+      // A wallet app's id is declared as an `App-Id` header beside `Api-Key`, not as a scheme (spec/main.tsp).
+      if (params.some((p) => p.in === 'header' && p.name === 'App-Id')) auth.push('app');
       const idem = params.find((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key');
       ops.push({
         operationId: op.operationId,

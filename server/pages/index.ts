@@ -28,7 +28,7 @@ export function payPathOf(payBaseUrl: string): string {
  * The buyer pages (payment page, its public state, the data-collection form, their assets) and the API reference, mounted
  * before the API's route table. Paths outside them fall through to the API (its 404).
  */
-export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc>; collectDataSecret: string; rateLimiter?: RateLimiter }): Router {
+export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc>; collectDataSecret: string; rateLimiter?: RateLimiter; publicBaseUrl?: string }): Router {
   const payPath = payPathOf(deps.payBaseUrl);
   const assetBase = `${payPath}/_assets`;
   const router = Router();
@@ -78,6 +78,6 @@ export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc>; co
     res.json(pageState(p, deps));
   });
 
-  router.use(docsRouter(deps.docs, assetBase));
+  router.use(docsRouter(deps.docs, { assetBase, publicBaseUrl: deps.publicBaseUrl ?? new URL(deps.payBaseUrl).origin }));
   return router;
 }

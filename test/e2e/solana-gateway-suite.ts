@@ -7,6 +7,7 @@ import { rawSign } from '../../adapters/chains/solana/test-fixtures.ts';
 import type { SandboxChains } from '../../server/composition/sandbox/index.ts';
 import { openE2eWorld, type E2eWorld } from '../helpers/e2e-world.ts';
 import type { GatewayEnv, Transport } from '../helpers/gateway-env.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 /**
  * End to end on the sandbox Solana with real keypairs: options → fetch → sign → confirm → succeeded.
@@ -152,6 +153,10 @@ export function solanaGatewaySuite(transport: Transport): void {
         expect(sol().balance(m.solDestination, mint())).toBe(10_500_000n);
         const merchantView = await t.call('GET', `/v1/payments/${id}/status`, { key: t.a.key, headers: { 'Merchant-Id': m.merchantId } });
         expect(merchantView.body).toMatchObject({ status: 'succeeded', info: { txId: r.body.info.txId } });
+        // The finality job follows it from `confirmed` to `finalized` (the sandbox roots at once without its block clock).
+        await waitFor('the transfer followed to finalized', async () => (await t.storage.payments.get(id))?.finality === 'final');
+        const newer = await t.call('GET', `/v1/payments/${id}/status`, { key: t.a.key, headers: { 'Merchant-Id': m.merchantId, 'Svc-Version': '2026-11-27' } });
+        expect(newer.body).toMatchObject({ status: 'succeeded', finality: 'final' });
       }, 60_000);
 
       it('accepts a wallet signing with VersionedTransaction, into an existing destination account', async () => {

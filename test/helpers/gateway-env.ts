@@ -164,16 +164,16 @@ export async function signTypedDataParams(wallet: Wallet | HDNodeWallet, params:
 }
 
 /** A merchant of partner A with settlements in the given assets, paid to a fresh address. */
-export async function sandboxMerchant(t: TestApp, assetIds: string[]): Promise<{ merchantId: string; destination: string }> {
+export async function sandboxMerchant(t: TestApp, assetIds: string[], key = t.a.key): Promise<{ merchantId: string; destination: string }> {
   const destination = Wallet.createRandom().address;
   const m = await t.call('POST', '/v1/merchants', {
-    key: t.a.key,
+    key,
     headers: { 'Idempotency-Key': `gm-${Math.random()}` },
     body: { merchantName: 'Sandbox Shop', merchantEmail: 'shop@sandbox.test' },
   });
   const merchantId = m.body.merchant.id as string;
   const s = await t.call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
-    key: t.a.key,
+    key,
     headers: { 'Idempotency-Key': `gs-${Math.random()}` },
     body: { settlements: assetIds.map((asset) => ({ asset, destination: `${asset.split('/')[0]}:${destination}` })) },
   });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { deref, type Doc, type Json, type Schema } from './schema-model.ts';
@@ -19,12 +19,24 @@ import { SPEC_VERSIONS } from '../../generated/types/versions.ts';
  * None answers "would a reference client notice?", so this small checker does.
  */
 
-/** The versions compared: every one the spec declares (each has a reference document beside ours). */
+/** The versions compared: every one the spec declares. */
 export const VERSIONS = SPEC_VERSIONS;
 
 const root = resolve(import.meta.dirname, '../..');
 export const ourDocumentPath = (v: string) => join(root, 'generated/openapi', `${v}.yaml`);
-export const referenceDocumentPath = (v: string) => join(root, 'compat/reference', `openapi-${v}.json`);
+const publishedPath = (v: string) => join(root, 'compat/reference', `openapi-${v}.json`);
+
+/**
+ * The reference document `v` is compared with: the reference system's own for `v`, or, for a
+ * version only we publish (e.g. 2026-11-27), the newest reference before it: a newer version of
+ * ours may add to what that one says, never break what a client written against it relies on.
+ */
+export function referenceDocumentPath(v: string): string {
+  const published = VERSIONS.slice(0, VERSIONS.indexOf(v as (typeof VERSIONS)[number]) + 1).filter((x) => existsSync(publishedPath(x)));
+  const newest = published.at(-1);
+  if (!newest) throw new Error(`no reference document for ${v} or any version before it in compat/reference/`);
+  return publishedPath(newest);
+}
 
 export function loadDocuments(version: string): { ours: Doc; reference: Doc } {
   return {

@@ -142,7 +142,7 @@ export function deviationsTable(list: Deviation[]): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
   const rows = list.map((d) => {
     const { operation, location, kind } = parseKey(d.key);
-    const versions = d.versions ? d.versions.join(', ') : 'both';
+    const versions = d.versions ? d.versions.join(', ') : 'all';
     return `| \`${cell(operation)}\` | \`${cell(location)}\` | ${cell(kind)} | ${versions} | ${cell(d.reason)} | ${cell(d.pending ?? '')} |`;
   });
   return ['| Operation | Where | Difference | Versions | Reason | Goes away with |', '| --- | --- | --- | --- | --- | --- |', ...rows].join('\n');

@@ -1,5 +1,14 @@
 import { PublicKey, type Keypair } from '@solana/web3.js';
-import { checkNode, type ChainPort, type OptionRequest, type SplQuoteState, type SplSubmission, type TransferState, type VerifyOutcome } from '../../../server/ports/chains.ts';
+import {
+  checkNode,
+  type ChainPort,
+  type FinalityState,
+  type OptionRequest,
+  type SplQuoteState,
+  type SplSubmission,
+  type TransferState,
+  type VerifyOutcome,
+} from '../../../server/ports/chains.ts';
 import { AppError } from '../../../server/errors.ts';
 import { parseSplQuoteState, parseSplSubmission } from './state.ts';
 import type { SolanaCommitment, SolanaRpc } from './rpc.ts';
@@ -7,6 +16,7 @@ import { deriveReference } from './reference.ts';
 import { buildPaymentTransaction } from './build.ts';
 import { verifySignedTransaction, type VerifyFailure } from './verify.ts';
 import { checkTransaction, isBlockhashExpired } from './status.ts';
+import { followSolanaFinality, type SolanaFinality } from './finality.ts';
 import { submitTransaction } from './submit.ts';
 import { cosignAndSimulate, simulateSigned } from './cosign.ts';
 import { destinationProblem, mintProblem } from './payable.ts';
@@ -25,6 +35,11 @@ export interface SolanaChainConfig {
   feePayer: Keypair;
   /** Commitment at which a payment counts as succeeded (default `confirmed`). */
   commitment?: SolanaCommitment;
+  /**
+   * Commitment at which a succeeded payment's transfer is final (default `finalized`): until then
+   * the finality job follows it (finality.ts). `confirmed` follows nothing past success.
+   */
+  finality?: SolanaFinality;
   etaS?: number;
   /** Below this balance (lamports) the fee payer shows as low (default 0.05 SOL). */
   minFeePayerLamports?: bigint;
@@ -235,6 +250,16 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
       if (after.status === 'confirmed') return { state: 'confirmed', txId };
       if (after.status === 'failed') return { state: 'failed', reason: after.reason, txId };
       return { state: 'submitted', txId };
+    },
+
+    async followFinality(req, submission, txId): Promise<FinalityState> {
+      const c = chainOf(req);
+      const parsed = parseSplSubmission(submission);
+      if (!parsed.ok) throw new AppError('invalid_state', `cannot follow this payment: ${parsed.problem}`);
+      // Success already counted at the final commitment: nothing left to follow.
+      const finality = c.finality ?? 'finalized';
+      if (finality === 'confirmed' && (c.commitment ?? 'confirmed') !== 'processed') return { state: 'final', txId };
+      return followSolanaFinality(c.connection, parsed.value, txId, finality);
     },
 
     accounts: () =>

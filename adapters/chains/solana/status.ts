@@ -1,7 +1,9 @@
 import type { SolanaCommitment, SolanaRpc } from './rpc.ts';
 import { meetsCommitment } from './rpc.ts';
 
-export type TransactionCheck = { status: 'confirmed'; slot: number } | { status: 'pending' } | { status: 'failed'; reason: string } | { status: 'unknown'; reason: string };
+/** `pending` with `seen`: it landed, not yet at the commitment; without: no node answered for it yet. */
+export type TransactionCheck =
+  { status: 'confirmed'; slot: number } | { status: 'pending'; seen?: true } | { status: 'failed'; reason: string } | { status: 'unknown'; reason: string };
 
 export interface CheckOptions {
   /** Commitment at which the payment counts as succeeded (design: configurable, default confirmed). */
@@ -45,7 +47,7 @@ export async function checkTransaction(connection: SolanaRpc, signature: string,
       return { status: 'failed', reason: `transaction_error: ${JSON.stringify(status.err)}` };
     }
     if (meetsCommitment(status.confirmationStatus, commitment) || rooted) return { status: 'confirmed', slot: status.slot };
-    return { status: 'pending' };
+    return { status: 'pending', seen: true };
   } catch (error) {
     return { status: 'unknown', reason: error instanceof Error ? error.message : String(error) };
   }

@@ -4,7 +4,7 @@
  * Friendly names for the shapes partners handle most live here so callers need not index
  * `components['schemas']` themselves.
  */
-import type { components, operations, paths } from './generated/2026-02-19.preview.ts';
+import type { components, operations, paths } from './generated/2026-11-27.ts';
 import type { SpecVersion } from './generated/versions.ts';
 
 export type { components, operations, paths };

@@ -12,8 +12,8 @@ export function auditPage(s: Signed, o: { entries: AuditEntry[]; next?: string }
   const rows = o.entries
     .map(
       (e) => `<tr${attrs({ 'data-action': e.action })}>
-<td data-label="When">${esc(whenIn(e.at, s.partner.timeZone))}</td>
-<td data-label="Who">${esc(e.actor.display)} <span class="muted">(${esc(e.actor.kind === 'api_key' ? 'API key' : 'user')})</span></td>
+<td data-label="When" class="nowrap">${esc(whenIn(e.at, s.partner.timeZone))}</td>
+<td data-label="Who"><span>${esc(e.actor.display)} <span class="muted">(${esc(e.actor.kind === 'api_key' ? 'API key' : 'user')})</span></span></td>
 <td data-label="Action"><code>${esc(e.action)}</code></td>
 <td data-label="Target"><code>${esc(e.target.id)}</code></td>
 <td data-label="Detail">${esc(detailText(e.detail))}</td>

@@ -46,8 +46,8 @@ ${merchantFields('new', o.values ?? {})}
 <section class="card wide" aria-labelledby="merchant-list">
 <h2 id="merchant-list">Merchants <span class="muted">(${o.totalCount})</span></h2>
 <form method="get" action="/dashboard/merchants" class="filters" role="search">
-<label for="m-search">Name or email</label><input id="m-search" name="search" maxlength="256"${attrs({ value: o.search })}>
-<label for="m-status">Status</label><select id="m-status" name="status">${STATUS_OPTIONS.map(([v, l]) => `<option${attrs({ value: v })}${v === o.status ? ' selected' : ''}>${esc(l)}</option>`).join('')}</select>
+<div class="field"><label for="m-search">Name or email</label><input id="m-search" name="search" maxlength="256"${attrs({ value: o.search })}></div>
+<div class="field"><label for="m-status">Status</label><select id="m-status" name="status">${STATUS_OPTIONS.map(([v, l]) => `<option${attrs({ value: v })}${v === o.status ? ' selected' : ''}>${esc(l)}</option>`).join('')}</select></div>
 <button type="submit">Filter</button>
 </form>
 ${o.merchants.length ? `<table class="list"><thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead><tbody>${rows}</tbody></table>` : '<p>No merchants match.</p>'}

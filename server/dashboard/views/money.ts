@@ -3,8 +3,18 @@ import { formatMinor } from '../../domain/currencies.ts';
 import type { PaymentRecord } from '../../domain/payments/records.ts';
 import { priceAmount, tokenAmount } from '../../domain/payments/view.ts';
 
-/** An amount in the API's shape as people read it: "12.50 USD", "12.500000 USDC". */
-const readable = (a: { value: string; display: { assetSymbol: string; decimals: number } }) => `${formatMinor(BigInt(a.value), a.display.decimals)} ${a.display.assetSymbol}`;
+/**
+ * An amount as people read it: at least the cents ("12.50 USD", "12.50 USDC"), and every digit
+ * that is not a trailing zero ("0.000001 USDC" stays exact). Base units are never rounded away.
+ */
+export function displayAmount(value: bigint, decimals: number): string {
+  const exact = formatMinor(value, decimals);
+  if (decimals <= 2) return exact;
+  const [whole, fraction] = exact.split('.') as [string, string];
+  return `${whole}.${fraction.replace(/0+$/, '').padEnd(2, '0')}`;
+}
+
+const readable = (a: { value: string; display: { assetSymbol: string; decimals: number } }) => `${displayAmount(BigInt(a.value), a.display.decimals)} ${a.display.assetSymbol}`;
 
 /** The price as the partner set it. */
 export const priceText = (p: PaymentRecord, assets: AssetRegistry) => readable(priceAmount(p, assets));

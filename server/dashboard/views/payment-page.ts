@@ -7,6 +7,7 @@ import { can } from '../../domain/users/permissions.ts';
 import type { Signed } from '../signed.ts';
 import { problemList } from './merchant-form.ts';
 import { paidText, priceText } from './money.ts';
+import { named, networkName } from './names.ts';
 import { statusTag } from './payments-page.ts';
 import { buttonForm, shell, when } from './shell.ts';
 
@@ -74,7 +75,7 @@ ${fact('Merchant', o.merchant ? `<a${attrs({ href: `/dashboard/merchants/${o.mer
 ${fact('Reference', esc(p.referenceId))}
 ${fact('Amount', esc(priceText(p, o.assets)), 'amount')}
 ${fact('Paid', esc(paidText(p, o.assets) || '—'), 'paid')}
-${fact('Network', p.network ? `<code>${esc(p.network)}</code>` : '—')}
+${fact('Network', p.network ? named(networkName(o.assets, p.network), p.network) : '—')}
 ${fact('Buyer', buyer, 'buyer')}
 ${fact('Transaction', transaction(o.explorerTxUrls, p), 'tx')}
 ${fact('Created', esc(when(p.createdAt)))}

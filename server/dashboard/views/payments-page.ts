@@ -9,6 +9,7 @@ import { filterQuery, type PaymentFilters } from '../payments-query.ts';
 import type { Signed } from '../signed.ts';
 import { problemList } from './merchant-form.ts';
 import { paidText, priceText } from './money.ts';
+import { networkName } from './names.ts';
 import { shell, when } from './shell.ts';
 
 /** A status as a tag; refunded shown beside it. */
@@ -18,15 +19,15 @@ export const statusTag = (p: PaymentRecord, now: number) => {
   return `<span class="tag${tone}">${esc(st.replace('_', ' '))}</span>${p.refundedAt ? ' <span class="tag">refunded</span>' : ''}${p.finality === 'reversed' ? ' <span class="tag bad">reversed</span>' : ''}`;
 };
 
-function filterForm(f: PaymentFilters, merchants: MerchantRecord[], networks: string[]): string {
+function filterForm(f: PaymentFilters, merchants: MerchantRecord[], networks: string[], assets: AssetRegistry): string {
   const opt = (value: string, label: string, selected: boolean) => `<option${attrs({ value })}${selected ? ' selected' : ''}>${esc(label)}</option>`;
   return `<form method="get" action="/dashboard/payments" class="filters" role="search">
-<label for="f-merchant">Merchant</label><select id="f-merchant" name="merchant">${opt('', 'All merchants', !f.merchant)}${merchants.map((m) => opt(m.id, m.name, m.id === f.merchant)).join('')}</select>
+<div class="field"><label for="f-merchant">Merchant</label><select id="f-merchant" name="merchant">${opt('', 'All merchants', !f.merchant)}${merchants.map((m) => opt(m.id, m.name, m.id === f.merchant)).join('')}</select></div>
 <fieldset><legend>Status</legend>${PAYMENT_STATUSES.map((st) => `<label class="check"><input type="checkbox" name="status"${attrs({ value: st })}${f.statuses.includes(st) ? ' checked' : ''}> ${esc(st.replace('_', ' '))}</label>`).join('')}</fieldset>
-<label for="f-from">Created from</label><input id="f-from" name="from" type="date"${attrs({ value: f.from })}>
-<label for="f-to">Created to</label><input id="f-to" name="to" type="date"${attrs({ value: f.to })}>
-<label for="f-network">Network</label><select id="f-network" name="network">${opt('', 'Any network', !f.network)}${networks.map((n) => opt(n, n, n === f.network)).join('')}</select>
-<label for="f-ref">Reference contains</label><input id="f-ref" name="reference" maxlength="256"${attrs({ value: f.reference })}>
+<div class="field"><label for="f-from">Created from</label><input id="f-from" name="from" type="date"${attrs({ value: f.from })}></div>
+<div class="field"><label for="f-to">Created to</label><input id="f-to" name="to" type="date"${attrs({ value: f.to })}></div>
+<div class="field"><label for="f-network">Network</label><select id="f-network" name="network">${opt('', 'Any network', !f.network)}${networks.map((n) => opt(n, networkName(assets, n), n === f.network)).join('')}</select></div>
+<div class="field"><label for="f-ref">Reference contains</label><input id="f-ref" name="reference" maxlength="256"${attrs({ value: f.reference })}></div>
 <button type="submit">Filter</button>
 </form>`;
 }
@@ -71,7 +72,7 @@ export function paymentsPage(
     body: `<section class="card wide" aria-labelledby="payment-filters">
 <h2 id="payment-filters">Filter</h2>
 ${problemList(o.problems)}
-${filterForm(o.filters, o.merchants, o.networks)}
+${filterForm(o.filters, o.merchants, o.networks, o.assets)}
 ${statsBlock(o.stats)}
 <p><a id="export-csv"${attrs({ href: `/dashboard/payments.csv${q ? `?${q}` : ''}` })} download>Export these payments as CSV</a></p>
 </section>

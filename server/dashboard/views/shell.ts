@@ -61,7 +61,7 @@ export function shell(s: Signed, o: { title: string; tab: Tab; body: string }): 
     title: `${o.title} · ${s.partner.name} · Dashboard`,
     styles: [`${ASSETS}/dashboard.css`],
     scripts: [`${ASSETS}/dashboard.js`],
-    body: `<header class="top">
+    body: `${s.sandbox ? '<p class="sandbox-mark" role="note"><strong>Sandbox</strong> · test keys and sandbox chains: no real money moves here</p>\n' : ''}<header class="top">
 <div class="who"><strong>${esc(s.partner.name)}</strong><span class="muted">${esc(s.user.email)} · ${esc(s.user.role)}</span></div>
 <nav aria-label="Dashboard">${nav}</nav>
 <div class="out">${buttonForm(s, '/dashboard/sign-out', 'Sign out', { className: 'link' })}${buttonForm(s, '/dashboard/sign-out-everywhere', 'Sign out everywhere', { className: 'link' })}</div>

@@ -1,6 +1,7 @@
 import { attrs, esc } from '../../pages/html.ts';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../../domain/webhooks/records.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/event-types.ts';
+import { declaresEvent } from '../../domain/payments/wire-versions.ts';
 import { can } from '../../domain/users/permissions.ts';
 import type { Signed } from '../signed.ts';
 import { shownError } from '../../handlers/webhooks.ts';
@@ -10,11 +11,11 @@ const base = (e: Pick<WebhookEndpointRecord, 'id'>) => `/dashboard/webhooks/${en
 const state = (e: WebhookEndpointRecord) =>
   e.enabled ? '<span class="tag ok">Enabled</span>' : `<span class="tag bad">Disabled${e.disabledReason ? ` (${esc(e.disabledReason)})` : ''}</span>`;
 
-/** The URL field and one checkbox per event type, for create and edit alike. */
-function endpointFields(o: { url?: string; events?: readonly string[] }): string {
-  const boxes = WEBHOOK_EVENT_TYPES.map(
-    (t) => `<label class="check"><input type="checkbox" name="events"${attrs({ value: t })}${o.events?.includes(t) ? ' checked' : ''}> ${esc(t)}</label>`,
-  ).join('\n');
+/** The URL field and one checkbox per event type of the account's pinned version, for create and edit alike. */
+function endpointFields(version: string, o: { url?: string; events?: readonly string[] }): string {
+  const boxes = WEBHOOK_EVENT_TYPES.filter((t) => declaresEvent(t, version))
+    .map((t) => `<label class="check"><input type="checkbox" name="events"${attrs({ value: t })}${o.events?.includes(t) ? ' checked' : ''}> ${esc(t)}</label>`)
+    .join('\n');
   return `<label for="hook-url">URL (HTTPS)</label>
 <input id="hook-url" name="url" type="url" required maxlength="2048" placeholder="https://example.com/webhooks"${attrs({ value: o.url })}>
 <fieldset><legend>Events</legend>
@@ -40,7 +41,7 @@ export function webhooksPage(s: Signed, o: { endpoints: WebhookEndpointRecord[];
 ${o.error ? `<p class="error" role="alert">${esc(o.error)}</p>` : ''}
 <form method="post" action="/dashboard/webhooks" class="stack">
 ${csrfField(s)}
-${endpointFields({ ...(o.url !== undefined ? { url: o.url } : {}), events: o.events ?? ['payment.succeeded'] })}
+${endpointFields(s.partner.defaultVersion, { ...(o.url !== undefined ? { url: o.url } : {}), events: o.events ?? ['payment.succeeded'] })}
 <button type="submit" id="create-endpoint">Add endpoint</button>
 </form>
 </section>`
@@ -105,7 +106,7 @@ export function endpointPage(s: Signed, o: { endpoint: WebhookEndpointRecord; de
 ${o.error ? `<p class="error" role="alert">${esc(o.error)}</p>` : ''}
 <form method="post"${attrs({ action: base(e) })} class="stack">
 ${csrfField(s)}
-${endpointFields({ url: e.url, events: e.enabledEvents })}
+${endpointFields(s.partner.defaultVersion, { url: e.url, events: e.enabledEvents })}
 <button type="submit" id="save-endpoint">Save</button>
 </form>
 <div class="row">

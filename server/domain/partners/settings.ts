@@ -1,16 +1,18 @@
-import { API_VERSIONS } from '../vocabulary.ts';
+import { API_VERSIONS, type ApiVersion } from '../vocabulary.ts';
 import type { StoragePort } from '../../ports/storage/index.ts';
 import type { PartnerRecord } from './records.ts';
 
 /**
  * What a partner moving its pin to a version gains or must handle, per version (the spec's
- * `@added` changes; README "API versions"). A version missing here fails the test that reads it.
+ * `@added` changes; README "API versions"). A version missing here fails typecheck.
  */
-export const VERSION_NOTES: Record<string, string> = {
+export const VERSION_NOTES: Readonly<Record<string, string>> = {
   '2026-02-18': 'The stable version: payments, merchants, settlements, refunds, webhooks.',
   '2026-02-19.preview':
     'Adds checkout: {successUrl, errorUrl} on payment creation (the payment page sends the buyer there once final), and lists a cancelled payment as cancelled (before, it listed as expired with a cancelledAt).',
-};
+  '2026-11-27':
+    "Everything of the preview, and: a succeeded payment says where it stands against its chain's finality (finality: pending, final or reversed) on its details, list items and status, and webhook endpoints may subscribe to payment.reversed (a reorg took the paying transaction off the chain and it could not be sent again).",
+} satisfies Record<ApiVersion, string>;
 
 /** The versions a partner pinned to `current` may move to: newer ones only, as a request may. */
 export function newerVersions(current: string): string[] {

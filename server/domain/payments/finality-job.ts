@@ -5,6 +5,7 @@ import { newId } from '../ids.ts';
 import { FINALITY_JOB_TYPE, chainOfQuote, followDelayMs, optionRequestOf, type AdvanceDeps } from './settle-attempt.ts';
 import { eventSnapshot } from './view.ts';
 import type { PaymentRecord } from './records.ts';
+import type { WebhookEventType } from '../webhooks/event-types.ts';
 
 /**
  * After `succeeded`: the payment's transaction is followed until its chain calls its block final
@@ -16,10 +17,12 @@ import type { PaymentRecord } from './records.ts';
  */
 
 /**
- * The event a reversal is recorded with. No dated API version declares it yet, so no endpoint can
- * subscribe to it and none is sent it; it is in the payment's events, the dashboard and the alert.
+ * The event a reversal is recorded with. Versions from 2026-11-27 declare it: endpoints of a
+ * partner pinned to one that subscribe to it are sent it. Older versions do not: their endpoints
+ * are sent nothing new (wire-versions.ts), and their partners learn it from the dashboard, the
+ * `payment_finality_total` metric and its alert rule.
  */
-export const REVERSED_EVENT_TYPE = 'payment.reversed';
+export const REVERSED_EVENT_TYPE = 'payment.reversed' satisfies WebhookEventType;
 
 /** One look at a succeeded payment's transaction; see the module comment. */
 export async function followPaymentFinality(deps: AdvanceDeps, payload: Record<string, unknown>): Promise<JobOutcome> {

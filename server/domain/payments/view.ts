@@ -3,7 +3,7 @@ import { currencyExponent } from '../currencies.ts';
 import type { MerchantRecord } from '../merchants/records.ts';
 import type { PaymentRecord } from './records.ts';
 import { isFinal, pollInMs, type PaymentStatus } from './state-machine.ts';
-import { listStatus, publicFailureCode } from './wire-versions.ts';
+import { listStatus, publicFailureCode, showsFinality } from './wire-versions.ts';
 import { parseChainId } from '../caip.ts';
 
 /**
@@ -71,6 +71,14 @@ function info(p: PaymentRecord, assets: AssetRegistry) {
   return p.status === 'succeeded' && p.txId && paid ? { info: { txId: p.txId, optionAmount: paid } } : {};
 }
 
+/** A succeeded payment's finality, where it is followed; nothing before success or for a payment never followed. */
+function finality(p: PaymentRecord) {
+  return p.status === 'succeeded' && p.finality ? { finality: p.finality } : {};
+}
+
+/** `finality` where `version` declares it. */
+const finalityUnder = (p: PaymentRecord, version: string) => (showsFinality(version) ? finality(p) : {});
+
 /** The status answer under `version`: what a poller needs and nothing more. */
 export function statusView(p: PaymentRecord, assets: AssetRegistry, now: number, version: string) {
   const status = effectiveStatus(p, now);
@@ -81,6 +89,7 @@ export function statusView(p: PaymentRecord, assets: AssetRegistry, now: number,
     pollInMs: pollInMs(status),
     ...(status === p.status ? info(p, assets) : {}),
     ...(failureCode ? { failureCode } : {}),
+    ...finalityUnder(p, version),
   };
 }
 
@@ -155,6 +164,7 @@ function paymentFields(p: PaymentRecord, merchant: MerchantShown, assets: AssetR
     isTerminal: isFinal(effectiveStatus(p, now)),
     ...(p.network ? { transaction: { networkId: chainReference(p.network), network: p.network, ...(p.txId ? { hash: p.txId } : {}) } } : {}),
     ...(failureCode ? { failureCode } : {}),
+    ...finalityUnder(p, version),
   };
 }
 
@@ -172,7 +182,8 @@ export function paymentListItemView(p: PaymentRecord, merchant: MerchantShown, a
 
 /**
  * The full record as webhook snapshots carry it (the shape events had before versions shaped the
- * API's answers; receivers are not pinned to a version): the CAIP-2 `networkId` and every failure code.
+ * API's answers): the CAIP-2 `networkId` and every failure code. Fields a version added are
+ * stored here and left out of deliveries to older versions (snapshotFor in wire-versions.ts).
  */
 function paymentView(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry, now: number) {
   return {
@@ -180,6 +191,8 @@ function paymentView(p: PaymentRecord, merchant: MerchantShown, assets: AssetReg
     ...(p.network ? { transaction: { networkId: p.network, ...(p.txId ? { hash: p.txId } : {}) } } : {}),
     settlement: settledFlag(p, assets),
     ...(p.status === 'failed' && p.failureCode ? { failureCode: p.failureCode } : {}),
+    // Stored for every version; left out of deliveries to versions that do not declare it (wire-versions.ts).
+    ...finality(p),
   };
 }
 

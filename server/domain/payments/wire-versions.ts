@@ -1,5 +1,6 @@
 import type { PaymentStatus } from './state-machine.ts';
 import type { ApiVersion, SchemasOf, SpecSchema } from '../vocabulary.ts';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/event-types.ts';
 
 /**
  * What each dated API version may say about a payment, in one place. A value a version does not
@@ -12,6 +13,10 @@ interface VersionVocabulary {
   failureCodes: ReadonlySet<string>;
   /** Whether payment list items may say `cancelled` (before the preview a cancelled payment lists as `expired`). */
   listsCancelled: boolean;
+  /** Whether a succeeded payment says where it stands against its chain's finality (`finality`). */
+  finality: boolean;
+  /** The webhook event types the version declares: an endpoint pinned to it is sent no other. */
+  webhookEvents: ReadonlySet<string>;
 }
 
 /**
@@ -22,24 +27,56 @@ interface VersionVocabulary {
 type VocabularyOf<V extends ApiVersion> = VersionVocabulary & {
   failureCodes: ReadonlySet<SchemasOf<V>['PaymentFailureCode']>;
   listsCancelled: 'cancelled' extends SchemasOf<V>['PaymentListStatus'] ? true : false;
+  finality: 'finality' extends keyof SchemasOf<V>['PaymentStatusResponse'] ? true : false;
+  webhookEvents: ReadonlySet<SchemasOf<V>['WebhookEventType']>;
 };
 
+/** The events of the first versions: every one but those a later version added (a test holds each row to its document). */
+type FirstEvent = Exclude<WebhookEventType, 'payment.reversed'>;
+const FIRST_EVENTS: ReadonlySet<FirstEvent> = new Set(WEBHOOK_EVENT_TYPES.filter((t): t is FirstEvent => t !== 'payment.reversed'));
+
 const VOCABULARY: { [V in ApiVersion]: VocabularyOf<V> } = {
-  '2026-02-18': { failureCodes: new Set(['declined_user']), listsCancelled: false },
-  '2026-02-19.preview': { failureCodes: new Set(['declined_user']), listsCancelled: true },
+  '2026-02-18': { failureCodes: new Set(['declined_user']), listsCancelled: false, finality: false, webhookEvents: FIRST_EVENTS },
+  '2026-02-19.preview': { failureCodes: new Set(['declined_user']), listsCancelled: true, finality: false, webhookEvents: FIRST_EVENTS },
+  '2026-11-27': { failureCodes: new Set(['declined_user']), listsCancelled: true, finality: true, webhookEvents: new Set(WEBHOOK_EVENT_TYPES) },
 };
 
 /** An API version, or `legacy` for the deprecated per-merchant list. */
 type ListVersion = string;
 
 /** The deprecated per-merchant list predates `cancelled` in every version. */
-const LEGACY_LIST: VersionVocabulary = { failureCodes: new Set(), listsCancelled: false };
+const LEGACY_LIST: VersionVocabulary = { failureCodes: new Set(), listsCancelled: false, finality: false, webhookEvents: new Set() };
 
 function vocabularyOf(version: ListVersion): VersionVocabulary {
   if (version === 'legacy') return LEGACY_LIST;
   const v = (VOCABULARY as Record<string, VersionVocabulary | undefined>)[version];
   if (!v) throw new Error(`no wire vocabulary for API version ${version}`);
   return v;
+}
+
+/** Whether answers under `version` say a succeeded payment's `finality`. */
+export function showsFinality(version: string): boolean {
+  return vocabularyOf(version).finality;
+}
+
+/** Whether `version` declares the webhook event type `type`: an endpoint pinned to it is never sent another. */
+export function declaresEvent(type: string, version: string): boolean {
+  return vocabularyOf(version).webhookEvents.has(type);
+}
+
+/** The fields of webhook snapshots (stored once per event, for every version) that only some versions declare. */
+const SNAPSHOT_FIELDS_BY_FLAG = { finality: ['finality'] } as const;
+
+/**
+ * A stored webhook snapshot as `version` may show it: fields its receivers' version does not
+ * declare are left out, so an integration generated from an older document parses every delivery.
+ */
+export function snapshotFor(data: unknown, version: string): unknown {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+  const vocab = vocabularyOf(version);
+  const hidden = (Object.keys(SNAPSHOT_FIELDS_BY_FLAG) as (keyof typeof SNAPSHOT_FIELDS_BY_FLAG)[]).filter((flag) => !vocab[flag]).flatMap((flag) => SNAPSHOT_FIELDS_BY_FLAG[flag]);
+  if (!hidden.some((f) => f in data)) return data;
+  return Object.fromEntries(Object.entries(data).filter(([k]) => !(hidden as readonly string[]).includes(k)));
 }
 
 /** A failure code some version states: the spec's `PaymentFailureCode`. */

@@ -7,6 +7,8 @@ import { MAX_WEBHOOK_ENDPOINTS } from './limits.ts';
 import { SECRET_OVERLAP_MS } from './schedule.ts';
 import { newWebhookSecret } from './signing.ts';
 import { endpointUrlProblem, type EndpointUrlPolicy } from './url-policy.ts';
+import type { PartnerRecord } from '../partners/records.ts';
+import { declaresEvent } from '../payments/wire-versions.ts';
 
 /**
  * A partner's webhook endpoints (design.md, Webhooks): each URL passes the endpoint URL policy;
@@ -35,6 +37,26 @@ async function assertUrl(policy: EndpointUrlPolicy, url: string): Promise<void> 
   if (problem) throw validationError([{ field: 'body.url', message: problem }], 'The webhook URL is not acceptable');
 }
 
+/**
+ * The partner whose endpoints these are, with its pinned version: deliveries are sent in that
+ * version (the envelope's `api_version`), so an endpoint subscribes only to events it declares.
+ */
+type EndpointOwner = Pick<PartnerRecord, 'id' | 'defaultVersion'>;
+
+/**
+ * 400 for an event type the owner's pinned version does not declare: a request under a newer
+ * `Svc-Version` may name it, but its deliveries would go out in the pinned version, which cannot
+ * carry it (upgrade the pin first).
+ */
+function assertEventsDeclared(owner: EndpointOwner, events: readonly string[] | undefined): void {
+  const unknown = (events ?? []).filter((t) => !declaresEvent(t, owner.defaultVersion));
+  if (unknown.length === 0) return;
+  throw validationError(
+    unknown.map((t) => ({ field: 'body.enabledEvents', message: `${t} is not an event of API version ${owner.defaultVersion}, the version this account's webhooks are sent in` })),
+    "Subscribe only to events of the account's pinned API version; upgrade the version first",
+  );
+}
+
 /** The partner's endpoint, not deleted; 404 otherwise. */
 export async function getEndpoint(deps: Pick<WebhookEndpointDeps, 'storage'>, partnerId: string, id: string): Promise<WebhookEndpointRecord> {
   const e = await deps.storage.webhooks.getEndpoint(partnerId, id);
@@ -47,8 +69,10 @@ export async function listEndpoints(deps: Pick<WebhookEndpointDeps, 'storage'>, 
 }
 
 /** A new endpoint with a fresh secret; 400 for a URL the policy refuses, 409 `webhook_endpoint_limit` past the cap. */
-export async function createEndpoint(deps: WebhookEndpointDeps, partnerId: string, input: NewEndpointInput): Promise<WebhookEndpointRecord> {
+export async function createEndpoint(deps: WebhookEndpointDeps, owner: EndpointOwner, input: NewEndpointInput): Promise<WebhookEndpointRecord> {
+  assertEventsDeclared(owner, input.enabledEvents);
   await assertUrl(deps.endpointPolicy, input.url);
+  const partnerId = owner.id;
   const now = new Date(deps.clock.now());
   const e: WebhookEndpointRecord = {
     id: newId('webhookEndpoint', now.getTime()),
@@ -73,11 +97,13 @@ export async function createEndpoint(deps: WebhookEndpointDeps, partnerId: strin
 }
 
 /** Changes an endpoint's URL, events or on/off switch: at least one; 404 before the URL is checked. */
-export async function updateEndpoint(deps: WebhookEndpointDeps, partnerId: string, id: string, changes: EndpointChanges): Promise<WebhookEndpointRecord> {
+export async function updateEndpoint(deps: WebhookEndpointDeps, owner: EndpointOwner, id: string, changes: EndpointChanges): Promise<WebhookEndpointRecord> {
   if (changes.url === undefined && changes.enabledEvents === undefined && changes.enabled === undefined) {
     throw validationError([{ field: 'body', message: 'give at least one of url, enabledEvents, enabled' }]);
   }
+  const partnerId = owner.id;
   await getEndpoint(deps, partnerId, id);
+  assertEventsDeclared(owner, changes.enabledEvents);
   if (changes.url !== undefined) await assertUrl(deps.endpointPolicy, changes.url);
   const updated = await deps.storage.webhooks.updateEndpoint(partnerId, id, {
     ...(changes.url !== undefined ? { url: changes.url } : {}),

@@ -12,6 +12,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.expired',
   'payment.cancelled',
   'payment.refunded',
+  // From 2026-11-27 (see payments/wire-versions.ts): a succeeded payment's block dropped for good.
+  'payment.reversed',
 ] as const satisfies readonly SpecSchema<'WebhookEventType'>[];
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 // An event type the spec declares and this list lacks (or the reverse) fails typecheck here.

@@ -41,6 +41,32 @@ describe('webhook delivery plan', () => {
     expect(planDeliveries([], now)).toEqual({ deliveries: [], jobs: [] });
   });
 
+  it('sends each version only what it declares: payment.reversed and `finality` from 2026-11-27, neither before', () => {
+    const reversed = { ...event('evt_r', 'ptr_a'), type: 'payment.reversed', data: { paymentId: 'pay_r', status: 'succeeded', finality: 'reversed', payment_state_version: 4 } };
+    const succeeded = { ...event('evt_s', 'ptr_a'), type: 'payment.succeeded', data: { paymentId: 'pay_s', status: 'succeeded', finality: 'pending', payment_state_version: 3 } };
+    for (const old of ['2026-02-18', '2026-02-19.preview']) {
+      const plan = planDeliveries(
+        [
+          { event: reversed, apiVersion: old, endpointIds: ['we_1'] },
+          { event: succeeded, apiVersion: old, endpointIds: ['we_1'] },
+        ],
+        now,
+      );
+      expect(plan.deliveries.map((d) => d.eventType)).toEqual(['payment.succeeded']);
+      expect(JSON.parse(plan.deliveries[0]!.body)).toEqual({
+        id: 'evt_s',
+        type: 'payment.succeeded',
+        api_version: old,
+        created_at: new Date(now - 1000).toISOString(),
+        data: { paymentId: 'pay_s', status: 'succeeded', payment_state_version: 3 },
+      });
+    }
+    const plan = planDeliveries([{ event: reversed, apiVersion: '2026-11-27', endpointIds: ['we_2'] }], now);
+    expect(plan.deliveries.map((d) => JSON.parse(d.body) as unknown)).toEqual([
+      expect.objectContaining({ type: 'payment.reversed', api_version: '2026-11-27', data: reversed.data }),
+    ]);
+  });
+
   it('sends a redelivery at once, naming it and its endpoint', () => {
     const d = { id: 'whdl_x', endpointId: 'we_9', createdAt: new Date(now) };
     expect(deliveryJob(d)).toEqual({

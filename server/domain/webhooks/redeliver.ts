@@ -8,6 +8,7 @@ import type { PaymentEventRecord } from '../payments/records.ts';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from './records.ts';
 import { getEndpoint } from './endpoints.ts';
 import { deliveryJob, envelopeOf, newDeliveryId } from './events.ts';
+import { declaresEvent } from '../payments/wire-versions.ts';
 
 /**
  * Deliveries a partner asks for, outside the dispatcher: an event sent again, or a test event.
@@ -77,7 +78,8 @@ async function deliver(
 export async function redeliverEvent(deps: WebhookDeliveryDeps, partner: Partner, endpointId: string, eventId: string): Promise<WebhookDeliveryRecord> {
   const e = await getEndpoint(deps, partner.id, endpointId);
   const event = await deps.storage.webhooks.getEvent(partner.id, eventId);
-  if (!event) throw notFound('No event with this id');
+  // An event the pinned version does not declare is not one its endpoints can be sent (nor learn of).
+  if (!event || !declaresEvent(event.type, partner.defaultVersion)) throw notFound('No event with this id');
   await withinLimit(deps.requestLimits?.redeliveries, partner.id, 'redeliveries');
   return deliver(deps, e, event, partner.defaultVersion);
 }

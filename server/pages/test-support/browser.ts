@@ -30,8 +30,22 @@ export interface WatchedPage {
 }
 
 /** A phone-sized page (iPhone 12-ish) that notes problems; `allowOrigins` are origins the test routes itself. */
-export async function phonePage(browser: Browser, serviceUrl: string, allowOrigins: string[] = []): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+export function phonePage(browser: Browser, serviceUrl: string, allowOrigins: string[] = []): Promise<WatchedPage> {
+  return watchedPage(browser, serviceUrl, allowOrigins, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+}
+
+/** A 1280-pixel desktop page that notes problems the same way. */
+export function desktopPage(browser: Browser, serviceUrl: string): Promise<WatchedPage> {
+  return watchedPage(browser, serviceUrl, [], { viewport: { width: 1280, height: 900 } });
+}
+
+async function watchedPage(
+  browser: Browser,
+  serviceUrl: string,
+  allowOrigins: string[],
+  device: { viewport: { width: number; height: number }; isMobile?: boolean; hasTouch?: boolean },
+): Promise<WatchedPage> {
+  const context = await browser.newContext({ ...device, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const problems: string[] = [];
   const foreign: string[] = [];

@@ -7,7 +7,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description What the buyer is asked to pay, and to whom. */
+        /**
+         * Get the payment to pay
+         * @description What the buyer is asked to pay, and to whom.
+         */
         get: operations["gatewayGetPayment"];
         put?: never;
         post?: never;
@@ -26,7 +29,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The buyer declined: cancel a payment that has not been paid. */
+        /**
+         * Decline a payment
+         * @description The buyer declined: cancel a payment that has not been paid.
+         */
         post: operations["gatewayCancelPayment"];
         delete?: never;
         options?: never;
@@ -44,6 +50,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Confirm a payment
          * @description Confirms the payment with the results of the option's actions, in order. `maxPollMs` waits
          *     (up to 30 s) for the status to change (to final, or back to `requires_action`) before answering.
          */
@@ -63,7 +70,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Resolves a `build` action of an option into executable walletRpc actions. */
+        /**
+         * Fetch a build action
+         * @description Resolves a `build` action of an option into executable walletRpc actions.
+         */
         post: operations["gatewayFetchAction"];
         delete?: never;
         options?: never;
@@ -80,7 +90,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The ways the buyer can pay from the accounts they hold: one option per account and accepted asset on its chain. */
+        /**
+         * Get payment options
+         * @description The ways the buyer can pay from the accounts they hold: one option per account and accepted asset on its chain.
+         */
         post: operations["gatewayGetPaymentOptions"];
         delete?: never;
         options?: never;
@@ -95,7 +108,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The payment's status, for a wallet following it; `maxPollMs` long-polls until the status changes. */
+        /**
+         * Follow a payment's status
+         * @description The payment's status, for a wallet following it; `maxPollMs` long-polls until the status changes.
+         */
         get: operations["gatewayGetPaymentStatus"];
         put?: never;
         post?: never;
@@ -112,10 +128,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description List the partner's merchants, newest first; deleted merchants are hidden. */
+        /**
+         * List merchants
+         * @description List the partner's merchants, newest first; deleted merchants are hidden.
+         */
         get: operations["listMerchants"];
         put?: never;
-        /** @description Create a merchant. Retries with the same `Idempotency-Key` and body return the first merchant. */
+        /**
+         * Create a merchant
+         * @description Create a merchant. Retries with the same `Idempotency-Key` and body return the first merchant.
+         */
         post: operations["createMerchant"];
         delete?: never;
         options?: never;
@@ -130,7 +152,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The payments of the merchant in `Merchant-Id`. */
+        /**
+         * List a merchant's payments
+         * @description The payments of the merchant in `Merchant-Id`.
+         */
         get: operations["listMerchantPayments"];
         put?: never;
         post?: never;
@@ -147,15 +172,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A merchant's profile with its settlement destinations. */
+        /**
+         * Get a merchant
+         * @description A merchant's profile with its settlement destinations.
+         */
         get: operations["getMerchant"];
         put?: never;
         post?: never;
-        /** @description Soft-delete: hidden from lists, no new payments. Deleting again answers the same. */
+        /**
+         * Delete a merchant
+         * @description Soft-delete: hidden from lists, no new payments. Deleting again answers the same.
+         */
         delete: operations["deleteMerchant"];
         options?: never;
         head?: never;
-        /** @description Change a merchant's name, email or logo; `iconUrl: null` removes the logo. */
+        /**
+         * Update a merchant
+         * @description Change a merchant's name, email or logo; `iconUrl: null` removes the logo.
+         */
         patch: operations["updateMerchant"];
         trace?: never;
     };
@@ -166,7 +200,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The merchant's settlement destinations, crypto and fiat. */
+        /**
+         * List a merchant's settlements
+         * @description The merchant's settlement destinations, crypto and fiat.
+         */
         get: operations["listSettlements"];
         put?: never;
         post?: never;
@@ -185,7 +222,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Register crypto settlement destinations; one per (merchant, asset). */
+        /**
+         * Register crypto settlements
+         * @description Register crypto settlement destinations; one per (merchant, asset).
+         */
         post: operations["createCryptoSettlements"];
         delete?: never;
         options?: never;
@@ -201,10 +241,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** @description Change the destination wallet of a settlement. */
+        /**
+         * Change a settlement's destination
+         * @description Change the destination wallet of a settlement.
+         */
         put: operations["updateCryptoSettlement"];
         post?: never;
-        /** @description Remove a settlement; later payments in that asset are no longer offered for it. */
+        /**
+         * Remove a crypto settlement
+         * @description Remove a settlement; later payments in that asset are no longer offered for it.
+         */
         delete: operations["deleteCryptoSettlement"];
         options?: never;
         head?: never;
@@ -219,6 +265,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List a merchant's payments (deprecated path form)
          * @deprecated
          * @description Deprecated: use `GET /v1/merchants/payments` with the `Merchant-Id` header. Kept with its
          *     original contract for integrations that have not moved: the key in `X-Api-Key` (or
@@ -240,10 +287,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Payments across the partner's merchants, newest first by default. */
+        /**
+         * List payments
+         * @description Payments across the partner's merchants, newest first by default.
+         */
         get: operations["listPayments"];
         put?: never;
-        /** @description Create a payment priced in fiat for the merchant in `Merchant-Id`; send the buyer to `gatewayUrl`. */
+        /**
+         * Create a payment
+         * @description Create a payment priced in fiat for the merchant in `Merchant-Id`; send the buyer to `gatewayUrl`.
+         */
         post: operations["createPayment"];
         delete?: never;
         options?: never;
@@ -258,7 +311,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The full record of a payment. */
+        /**
+         * Get a payment
+         * @description The full record of a payment.
+         */
         get: operations["getPayment"];
         put?: never;
         post?: never;
@@ -277,7 +333,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Cancel a payment that has not been paid; only from `requires_action`. */
+        /**
+         * Cancel a payment
+         * @description Cancel a payment that has not been paid; only from `requires_action`.
+         */
         post: operations["cancelPayment"];
         delete?: never;
         options?: never;
@@ -293,6 +352,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Get a payment's status
          * @description Poll a payment's status: wait `pollInMs` between polls, stop when `isFinal`; or long-poll with
          *     `maxPollMs`, answered when the status changes. Prefer webhooks in production.
          */
@@ -314,7 +374,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Mark a succeeded payment fully refunded (the refund itself is sent by the merchant). Once per payment. */
+        /**
+         * Mark a payment refunded
+         * @description Mark a succeeded payment fully refunded (the refund itself is sent by the merchant). Once per payment.
+         */
         post: operations["createRefund"];
         delete?: never;
         options?: never;
@@ -329,10 +392,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The partner's endpoints, newest first. */
+        /**
+         * List webhook endpoints
+         * @description The partner's endpoints, newest first.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
+         * Register a webhook endpoint
          * @description Register a receiver. The answer carries the signing secret, shown this once. A partner has at
          *     most 16 endpoints (deleted ones do not count); past that, 409 `webhook_endpoint_limit`.
          */
@@ -350,14 +417,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a webhook endpoint */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** @description Stops all deliveries to it, pending retries included. Deleting again answers 404. */
+        /**
+         * Delete a webhook endpoint
+         * @description Stops all deliveries to it, pending retries included. Deleting again answers 404.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** @description Change the URL, the subscribed events, or turn the endpoint on or off. */
+        /**
+         * Update a webhook endpoint
+         * @description Change the URL, the subscribed events, or turn the endpoint on or off.
+         */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
@@ -368,7 +442,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Deliveries to this endpoint, newest first, with each attempt's status code and duration. */
+        /**
+         * List an endpoint's deliveries
+         * @description Deliveries to this endpoint, newest first, with each attempt's status code and duration.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -387,7 +464,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Send one event to this endpoint again, with the same `webhook-id`. */
+        /**
+         * Redeliver an event
+         * @description Send one event to this endpoint again, with the same `webhook-id`.
+         */
         post: operations["redeliverWebhookEvent"];
         delete?: never;
         options?: never;
@@ -404,7 +484,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A new secret, shown once; the previous one keeps signing beside it for 24 hours. */
+        /**
+         * Rotate a webhook secret
+         * @description A new secret, shown once; the previous one keeps signing beside it for 24 hours.
+         */
         post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -421,7 +504,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Send a `webhook.test` event to this endpoint. */
+        /**
+         * Send a test event
+         * @description Send a `webhook.test` event to this endpoint.
+         */
         post: operations["sendTestWebhook"];
         delete?: never;
         options?: never;
@@ -508,14 +594,17 @@ export interface components {
             optionId: string;
             /** @description One per action of the option, in the same order; any other count is refused with `invalid_results`. */
             results: components["schemas"]["ConfirmResult"][];
-            collectedData?: components["schemas"]["CollectedData"] | null;
+            collectedData?: components["schemas"]["CollectedData"] | (never | null);
         };
         ConfirmPaymentResponse: {
             status: components["schemas"]["PaymentStatus"];
             isFinal: boolean;
-            /** @description Wait this long before polling status again; null when final. */
-            pollInMs?: (number & components["schemas"]["NonNegativeInt32"]) | null;
-            info?: components["schemas"]["PaymentInfo"] | null;
+            /**
+             * Format: int32
+             * @description Wait this long before polling status again; null when final.
+             */
+            pollInMs?: number | null;
+            info?: components["schemas"]["PaymentInfo"] | (never | null);
         };
         /** @description The result of one executed action: a signature, a transaction hash, or a signed transaction. */
         ConfirmResult: {
@@ -536,7 +625,7 @@ export interface components {
              */
             iconUrl: string | null;
             /** @description Ask buyers for information before they pay (see `collectData`); null: never. */
-            dataCollection?: components["schemas"]["DataCollectionConfig"] | null;
+            dataCollection?: components["schemas"]["DataCollectionConfig"] | (never | null);
         };
         CreatePaymentRequest: {
             amount: components["schemas"]["PaymentAmountInput"];
@@ -591,7 +680,7 @@ export interface components {
          */
         DataCollectionConfig: {
             /** @description Payments at or above this amount need data; null: every payment. A payment in another currency needs data. */
-            minAmount: components["schemas"]["FiatAmountInput"] | null;
+            minAmount: components["schemas"]["FiatAmountInput"] | (never | null);
         };
         /** @description Event identifier: `evt_` and an opaque part; it is also the `webhook-id` header of every delivery of the event. */
         EventId: string;
@@ -644,7 +733,7 @@ export interface components {
             expiresAt: components["schemas"]["UnixSeconds"];
             merchant: components["schemas"]["GatewayMerchant"];
             /** @description Who paid, once a wallet confirmed the payment. */
-            buyer?: components["schemas"]["GatewayBuyer"] | null;
+            buyer?: components["schemas"]["GatewayBuyer"] | (never | null);
         };
         GetPaymentOptionsRequest: {
             /**
@@ -657,9 +746,9 @@ export interface components {
         };
         GetPaymentOptionsResponse: {
             options: components["schemas"]["PaymentOption"][];
-            info?: components["schemas"]["GatewayPaymentInfo"] | null;
+            info?: components["schemas"]["GatewayPaymentInfo"] | (never | null);
             /** @description Present when any option needs data collection. */
-            collectData?: components["schemas"]["CollectData"] | null;
+            collectData?: components["schemas"]["CollectData"] | (never | null);
             /** @description Why there are no options, when there are none (e.g. no account on a chain the merchant accepts). */
             details?: {
                 [key: string]: unknown;
@@ -670,11 +759,6 @@ export interface components {
          * @description A non-negative 32-bit count, bounded as the legacy contract states.
          */
         LegacyCount: number;
-        /**
-         * Format: int32
-         * @description A signed 32-bit integer, bounded as the legacy contract states.
-         */
-        LegacyInt32: number;
         /** @description A payment in the deprecated per-merchant list. */
         LegacyPayment: {
             payment_id: string;
@@ -690,12 +774,18 @@ export interface components {
             /** @description CAIP-19 asset id, without a prefix. */
             token_caip19: string | null;
             tx_hash: string | null;
-            /** @description Not tracked: always null. */
-            nonce: (number & components["schemas"]["LegacyCount"]) | null;
+            /**
+             * Format: int32
+             * @description Not tracked: always null.
+             */
+            nonce: number | null;
             /** @description In the token's base units (see `token_decimals`). */
             token_amount: string | null;
-            /** @description In the currency's minor units (cents); null when it exceeds a 32-bit integer. */
-            fiat_amount: (number & components["schemas"]["LegacyInt32"]) | null;
+            /**
+             * Format: int32
+             * @description In the currency's minor units (cents); null when it exceeds a 32-bit integer.
+             */
+            fiat_amount: number | null;
             /** @description ISO 4217 code. */
             fiat_currency: string | null;
             created_at: string | null;
@@ -745,7 +835,7 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             iconUrl: string | null;
             /** @description Buyer data collection; null: never asked. */
-            dataCollection?: components["schemas"]["DataCollectionConfig"] | null;
+            dataCollection?: components["schemas"]["DataCollectionConfig"] | (never | null);
         };
         /**
          * @description Email, as the interface describes it: the local part may not start with a dot nor contain two
@@ -788,7 +878,7 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             iconUrl: string | null;
             /** @description Buyer data collection; null: never asked. */
-            dataCollection?: components["schemas"]["DataCollectionConfig"] | null;
+            dataCollection?: components["schemas"]["DataCollectionConfig"] | (never | null);
             settlements: components["schemas"]["SettlementList"];
         };
         /**
@@ -804,8 +894,11 @@ export interface components {
             isFinal: boolean;
             /** @description Same as `isFinal`: the payment will not change state again. */
             isTerminal: boolean;
-            /** @description Wait this long before polling again; null when final. */
-            pollInMs: (number & components["schemas"]["NonNegativeInt32"]) | null;
+            /**
+             * Format: int32
+             * @description Wait this long before polling again; null when final.
+             */
+            pollInMs: number | null;
             /** @description The fiat price; absent for a payment priced in a token. */
             fiatAmount?: components["schemas"]["FiatAmount"];
             /** @description What the buyer paid or is paying: the confirmed option, or from the start the price of a payment priced in a token. */
@@ -829,7 +922,7 @@ export interface components {
             stateVersion: number;
             status: components["schemas"]["PaymentStatus"];
             /** @description Null until the payment's transfer is confirmed. */
-            settlement: components["schemas"]["PaymentSettlementInformation"] | null;
+            settlement: components["schemas"]["PaymentSettlementInformation"] | (never | null);
         };
         /**
          * @description The price of a payment. `iso4217/<code>`: a fiat price, `value` in the currency's minor units
@@ -883,8 +976,11 @@ export interface components {
             isFinal: boolean;
             /** @description Same as `isFinal`: the payment will not change state again. */
             isTerminal: boolean;
-            /** @description Wait this long before polling again; null when final. */
-            pollInMs: (number & components["schemas"]["NonNegativeInt32"]) | null;
+            /**
+             * Format: int32
+             * @description Wait this long before polling again; null when final.
+             */
+            pollInMs: number | null;
             /** @description The fiat price; absent for a payment priced in a token. */
             fiatAmount?: components["schemas"]["FiatAmount"];
             /** @description What the buyer paid or is paying: the confirmed option, or from the start the price of a payment priced in a token. */
@@ -932,7 +1028,7 @@ export interface components {
             /** @description Quote deadline, Unix seconds: confirm before it or ask for options again. */
             expiresAt: components["schemas"]["UnixSeconds"];
             actions: components["schemas"]["GatewayAction"][];
-            collectData?: components["schemas"]["CollectData"] | null;
+            collectData?: components["schemas"]["CollectData"] | (never | null);
         };
         PaymentRefund: {
             refunded: boolean;
@@ -949,7 +1045,7 @@ export interface components {
         };
         /** @description Settlement on a payment's details; `successful` once the payment's transfer is confirmed. */
         PaymentSettlementInformation: {
-            successful: components["schemas"]["PaymentSettlementTransfer"] | null;
+            successful: components["schemas"]["PaymentSettlementTransfer"] | (never | null);
         };
         /** @description The transfer that settled a payment: the payment's own transfer to the merchant's destination. */
         PaymentSettlementTransfer: {
@@ -978,8 +1074,11 @@ export interface components {
         PaymentStatusResponse: {
             status: components["schemas"]["PaymentStatus"];
             isFinal: boolean;
-            /** @description Wait this long before polling again; null when final. */
-            pollInMs: (number & components["schemas"]["NonNegativeInt32"]) | null;
+            /**
+             * Format: int32
+             * @description Wait this long before polling again; null when final.
+             */
+            pollInMs: number | null;
             /** @description Present when succeeded. */
             info?: components["schemas"]["PaymentInfo"];
             /** @description Present when failed. */
@@ -1044,7 +1143,7 @@ export interface components {
             /** @description HTTPS URL of a new logo; `null` removes the logo. */
             iconUrl?: string | null;
             /** @description New data-collection setting; `null` stops asking buyers. */
-            dataCollection?: components["schemas"]["DataCollectionConfig"] | null;
+            dataCollection?: components["schemas"]["DataCollectionConfig"] | (never | null);
         };
         /** @description At least one field must be given. */
         UpdateWebhookEndpointRequest: {
@@ -1102,9 +1201,9 @@ export interface components {
             attemptCount: number;
             /** Format: int32 */
             lastStatusCode: number | null;
-            nextAttemptAt: (string & components["schemas"]["Timestamp"]) | null;
+            nextAttemptAt: string | null;
             createdAt: components["schemas"]["Timestamp"];
-            deliveredAt: (string & components["schemas"]["Timestamp"]) | null;
+            deliveredAt: string | null;
             attempts: components["schemas"]["WebhookAttempt"][];
         };
         WebhookDeliveryList: {
@@ -1122,7 +1221,7 @@ export interface components {
             /** @description Why the service disabled the endpoint (`gone`), else null. */
             disabledReason: string | null;
             /** @description Until when the previous secret still signs beside the current one, after a rotation. */
-            previousSecretExpiresAt: (string & components["schemas"]["Timestamp"]) | null;
+            previousSecretExpiresAt: string | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
@@ -1195,6 +1294,10 @@ export interface components {
         "VersionHeaders.svcVersion": string;
         /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
         "VersionHeaders.wcpVersion": string;
+        /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+        "WalletAppHeaders.appId": string;
+        /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+        "WalletAppHeaders.clientId": string;
     };
     requestBodies: never;
     headers: never;
@@ -1210,6 +1313,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
@@ -1390,6 +1497,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
@@ -1615,6 +1726,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
@@ -1841,6 +1956,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
@@ -2070,6 +2189,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
@@ -2278,6 +2401,10 @@ export interface operations {
                 "Svc-Version"?: components["parameters"]["VersionHeaders.svcVersion"];
                 /** @description Same as `Svc-Version`, under the name wallet and partner SDKs send; `Svc-Version` wins when both are sent. */
                 "WCP-Version"?: components["parameters"]["VersionHeaders.wcpVersion"];
+                /** @description A wallet app's public id (`app_…`), instead of `Api-Key`; needs `Client-Id`. */
+                "App-Id"?: components["parameters"]["WalletAppHeaders.appId"];
+                /** @description Any identifier of the wallet installation (1–128 characters); required with `App-Id`. */
+                "Client-Id"?: components["parameters"]["WalletAppHeaders.clientId"];
                 "Sdk-Name"?: components["parameters"]["SdkHeaders.sdkName"];
                 "Sdk-Version"?: components["parameters"]["SdkHeaders.sdkVersion"];
                 "Sdk-Platform"?: components["parameters"]["SdkHeaders.sdkPlatform"];
