@@ -254,3 +254,43 @@ export function parseChainFinality(raw: string): { ok: true; value: Record<strin
   }
   return { ok: true, value };
 }
+
+// ---- Head freshness: when an RPC endpoint's view of the chain is too old to decide on ----
+
+/**
+ * How stale an endpoint's head may be before the self-checks call it failed: the age of its latest
+ * block (null: not checked, the chain makes blocks only when asked), and how many blocks (Solana:
+ * slots) it may be behind the freshest endpoint of the same chain.
+ */
+export interface HeadFreshness {
+  maxAgeMs: number | null;
+  maxLagBlocks: number;
+}
+
+/**
+ * Each kind's bound, and why:
+ * - Ethereum: a slot is 12 s and missed slots come in runs of two or three; 60 s (5 slots) is a
+ *   node that stopped following, 3 blocks behind another endpoint is one that fell behind.
+ * - OP stack, Polygon PoS: 2 s blocks that never pause; 30 s or 10 blocks (20 s) behind.
+ * - Arbitrum: blocks come only with transactions (250 ms at most), so a quiet minute can pass
+ *   without one; 60 s, and 80 blocks (20 s at full speed) behind.
+ * - Any other EVM chain: 120 s, 10 blocks.
+ * - The sandbox: it mines on demand (its head may be hours old when idle); only the lag is checked, 2 blocks.
+ * - Solana: 30 s (75 slots), and 150 slots behind, the distance at which Solana's own `getHealth`
+ *   calls a node behind (and past which it refuses fresh blockhashes).
+ */
+const HEAD_FRESHNESS: Record<ChainKind, HeadFreshness> = {
+  ethereum: { maxAgeMs: 60_000, maxLagBlocks: 3 },
+  'op-stack': { maxAgeMs: 30_000, maxLagBlocks: 10 },
+  arbitrum: { maxAgeMs: 60_000, maxLagBlocks: 80 },
+  'polygon-pos': { maxAgeMs: 30_000, maxLagBlocks: 10 },
+  evm: { maxAgeMs: 120_000, maxLagBlocks: 10 },
+  sandbox: { maxAgeMs: null, maxLagBlocks: 2 },
+  solana: { maxAgeMs: 30_000, maxLagBlocks: 150 },
+};
+
+/** The head freshness bound of `caip2` (its kind's). The sandbox Solana cluster is checked like the sandbox EVM chain. */
+export function headFreshness(caip2: string): HeadFreshness {
+  if (caip2 === 'solana:sandbox') return HEAD_FRESHNESS.sandbox;
+  return HEAD_FRESHNESS[chainProfile(caip2).kind];
+}

@@ -14,7 +14,7 @@ const FLOWS_BY_NAMESPACE: Record<string, readonly PaymentFlow[]> = {
   eip155: ['eip3009', 'permit2', 'transfer'],
   solana: ['spl'],
 };
-const ASSET_KEYS = new Set(['id', 'symbol', 'name', 'decimals', 'pegCurrency', 'flows', 'gaslessMinimum', 'approveFromZero', 'networkName', 'iconUrl', 'networkIconUrl']);
+const ASSET_KEYS = new Set(['id', 'symbol', 'name', 'decimals', 'pegCurrency', 'flows', 'gaslessMinimum', 'approveFromZero', 'eip712', 'networkName', 'iconUrl', 'networkIconUrl']);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmpty = (v: unknown, max: number): v is string => typeof v === 'string' && v.trim() !== '' && v.length <= max;
@@ -50,6 +50,12 @@ function assetProblem(entry: unknown): string | null {
   if (entry.gaslessMinimum !== undefined && (typeof entry.gaslessMinimum !== 'string' || !/^\d{1,78}$/.test(entry.gaslessMinimum)))
     return 'gaslessMinimum must be a string of whole base units, e.g. "10000"';
   if (entry.approveFromZero !== undefined && typeof entry.approveFromZero !== 'boolean') return 'approveFromZero must be true or false';
+  if (entry.eip712 !== undefined) {
+    const d = entry.eip712;
+    if (!isObject(d) || Object.keys(d).some((k) => k !== 'name' && k !== 'version') || !nonEmpty(d.name, 64) || !nonEmpty(d.version, 16))
+      return 'eip712 must be {"name": "…", "version": "…"}: the token’s EIP-712 domain name and version';
+    if (!flows.includes('eip3009')) return 'eip712 is only used by the eip3009 flow, which this asset does not list';
+  }
   if (!nonEmpty(entry.networkName, 64)) return 'networkName must be a non-empty string of at most 64 characters';
   for (const key of ['iconUrl', 'networkIconUrl'] as const) if (entry[key] !== undefined && !httpsUrl(entry[key])) return `${key} must be an https:// URL`;
   return null;

@@ -1,4 +1,4 @@
-// Long because: every setting is read and checked here, so a bad value stops the start naming its key (parts split out: config-values, config-webhooks, config-metrics, config-explorers, config-chain-fees, config-jobs).
+// Long because: every setting is read and checked here, so a bad value stops the start naming its key (parts split out: config-values, config-webhooks, config-metrics, config-explorers, config-chain-fees, config-solana-fees, config-jobs).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AssetConfig } from './domain/assets.ts';
@@ -8,6 +8,7 @@ import { parseWebhookConfig, type WebhookConfig } from './config-webhooks.ts';
 import { parseMetricsConfig, type MetricsConfig } from './config-metrics.ts';
 import { parseExplorerConfig, type ExplorerConfig } from './config-explorers.ts';
 import { parseChainFeeConfig, type ChainFeeConfig } from './config-chain-fees.ts';
+import { parseSolanaFeeConfig, type SolanaFeeConfig } from './config-solana-fees.ts';
 import { parseChainFinality, type ChainFinality } from './chain-profiles.ts';
 import { parseJobsConfig, type JobsConfig } from './config-jobs.ts';
 import { parseRpcConfig, type RpcConfig } from './config-rpc.ts';
@@ -17,7 +18,7 @@ import { parseRpcConfig, type RpcConfig } from './config-rpc.ts';
  * value stops the process with a message naming the key, rather than failing at the first
  * request that needs it.
  */
-export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig, ChainFeeConfig, JobsConfig, RpcConfig {
+export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig, ChainFeeConfig, SolanaFeeConfig, JobsConfig, RpcConfig {
   mode: 'sandbox' | 'production';
   port: number;
   host: string;
@@ -226,12 +227,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if ('problem' in explorers) throw new ConfigError(explorers.problem);
   const fees = parseChainFeeConfig(env);
   if ('problem' in fees) throw new ConfigError(fees.problem);
+  const solanaFees = parseSolanaFeeConfig(env);
+  if ('problem' in solanaFees) throw new ConfigError(solanaFees.problem);
+  // Production pays on one cluster: an entry for another would be silently unused.
+  const otherCluster = mode === 'production' ? Object.keys(solanaFees.solanaPriorityFees).find((c) => c !== solanaChain) : undefined;
+  if (otherCluster) throw new ConfigError(`SOLANA_PRIORITY_FEES names ${otherCluster}, not SOLANA_CHAIN_ID (${solanaChain}), the only cluster the service pays on`);
   const finality = parseChainFinality(env.CHAIN_FINALITY?.trim() || '{}');
   if (!finality.ok) throw new ConfigError(`CHAIN_FINALITY ${finality.problem}`);
   const jobs = parseJobsConfig(env);
   if ('problem' in jobs) throw new ConfigError(jobs.problem);
   return {
     ...fees,
+    ...solanaFees,
     ...jobs,
     ...rpc,
     ...webhooks,

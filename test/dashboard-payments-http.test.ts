@@ -1,3 +1,4 @@
+// Long because: the dashboard's merchants, settlements, payments, refunds, cancels and CSV export over HTTP, sharing one dashboard app and its helpers.
 import { describe, expect, it } from 'vitest';
 import { PASSWORD, useDashboardApp } from './helpers/dashboard-app.ts';
 import { dashboardClient } from '../server/dashboard/test-support/dashboard-client.ts';

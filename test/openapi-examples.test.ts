@@ -13,7 +13,7 @@ import { SPEC_VERSIONS } from '../generated/types/versions.ts';
 // components (Merchant-Id, the list filters) carries the example of the first operation using it.
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 interface Sample {
@@ -41,7 +41,7 @@ function load(version: string) {
         request.push({ where: `${op.operationId} request body`, schemaAt: `${at}/${pointer('requestBody', 'content', 'application/json', 'schema')}`, value: v });
       if (body && examplesOf(body).length === 0) unillustrated.push('body');
       (op.parameters as Json[] | undefined)?.forEach((ref, i) => {
-        const name = typeof ref.$ref === 'string' ? (ref.$ref).split('/').pop()! : undefined;
+        const name = typeof ref.$ref === 'string' ? ref.$ref.split('/').pop()! : undefined;
         const p = name ? (doc.components.parameters as Json)[name] : ref;
         const schemaAt = name ? `#/${pointer('components', 'parameters', name, 'schema')}` : `${at}/parameters/${i}/schema`;
         for (const v of examplesOf(p)) request.push({ where: `${op.operationId} parameter ${p.name}`, schemaAt, value: v });

@@ -4,15 +4,20 @@ import type { Logger } from 'pino';
 import { createEvmChainAdapter, type EvmRelayerTuning } from '../../adapters/chains/evm/gateway-adapter.ts';
 import { evmChainsFromConfig } from '../../adapters/chains/evm/config.ts';
 import type { RelayerEvent } from '../../adapters/chains/evm/relayer-submit.ts';
-import { chainFinality, chainProfile, healWindowMs } from '../chain-profiles.ts';
+import { chainFinality, chainProfile, headFreshness, healWindowMs } from '../chain-profiles.ts';
 import { evmFeePolicy } from '../config-chain-fees.ts';
 import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
 import { solanaChainFromConfig } from '../../adapters/chains/solana/config.ts';
+import { DEFAULT_SOLANA_FEE_POLICY } from '../../adapters/chains/solana/fees.ts';
+import { solanaFeePolicy } from '../config-solana-fees.ts';
 import { createPostgresSections } from '../../adapters/locks/postgres/index.ts';
 import type { AppConfig } from '../config.ts';
 import { poolOptionsOf } from '../config-rpc.ts';
 import type { AssetConfig } from '../domain/assets.ts';
 import type { ChainPort } from '../ports/chains.ts';
+
+/** The Solana fee payer's compute-unit price policy on `caip2`: the adapter's defaults with SOLANA_PRIORITY_FEES over them. */
+export const solanaPriorityFeePolicy = (config: AppConfig, caip2: string) => solanaFeePolicy(config, caip2, DEFAULT_SOLANA_FEE_POLICY);
 
 /** What the processes want to hear from the chain adapters. */
 export interface ChainHooks {
@@ -56,6 +61,7 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
       nativeUsdMicros: fees.nativeUsdMicros,
       gasBudgetPercent: fees.gasBudgetPercent,
       l1DataFee: fees.l1DataFee,
+      headFreshness: headFreshness(caip2),
     };
   };
   const adapterOpts = hooks.onRefusal ? { onRefusal: hooks.onRefusal } : {};
@@ -84,8 +90,16 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
       ports.push(
         createSolanaChainAdapter([
           {
-            ...solanaChainFromConfig(config.solanaRpcUrls, config.solanaFeePayerKey, config.solanaChainId, config.solanaFeePayerMinLamports, poolOptionsOf(config)),
+            ...solanaChainFromConfig(
+              config.solanaRpcUrls,
+              config.solanaFeePayerKey,
+              config.solanaChainId,
+              config.solanaFeePayerMinLamports,
+              poolOptionsOf(config),
+              solanaPriorityFeePolicy(config, config.solanaChainId),
+            ),
             finality: solanaFinality(config.solanaChainId),
+            headFreshness: headFreshness(config.solanaChainId),
           },
         ]),
       );
@@ -110,6 +124,8 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
           finality: solanaFinality(sandbox.solana.caip2),
           etaS: 2,
           minFeePayerLamports: config.solanaFeePayerMinLamports,
+          fees: solanaPriorityFeePolicy(config, sandbox.solana.caip2),
+          headFreshness: headFreshness(sandbox.solana.caip2),
           // Sandbox SOL is free: a fresh test merchant is payable at once (production never opens one).
           openDestinationAccounts: true,
         },

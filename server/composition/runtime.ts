@@ -19,6 +19,7 @@ import type { JobHandler, QueuePort } from '../ports/queue.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
 import { openChains, type ChainHooks, type OpenedChains } from './chains.ts';
+import { startSelfChecks } from './self-checks.ts';
 import { relayerRefusalAlerts } from './relayer-alerts.ts';
 import { partnerFeeBudget } from '../config-chain-fees.ts';
 import { createLogoChecker } from './logo-checker.ts';
@@ -147,6 +148,13 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
     const assets = createAssetRegistry(assetConfigs);
     collectScrapeGauges(metrics, { storage, clock: systemClock, serviceAccounts });
     const chainRegistry = createChainRegistry(chains.ports);
+    // In the background: a start never waits on a node (server/composition/self-checks.ts).
+    const selfChecks = startSelfChecks(chains.ports, assets.all(), logger);
+    const closeChains = closers.chains;
+    closers.chains = once(() => {
+      selfChecks.stop();
+      return closeChains();
+    });
 
     // A settlement pool per chain the deployment's assets are on: the same in every process of it
     // (production assets come from the configuration alone), as BullMQ's queue per pool needs.

@@ -24,6 +24,11 @@ export interface AssetConfig {
    * leftover allowance below the amount must approve 0 first.
    */
   approveFromZero?: boolean;
+  /**
+   * The token's EIP-712 domain name and version, as the operator knows them: signed with instead
+   * of the token's `name()`/`version()`, and checked against its `DOMAIN_SEPARATOR()` at start.
+   */
+  eip712?: { name: string; version: string };
   networkName: string;
   iconUrl?: string;
   networkIconUrl?: string;

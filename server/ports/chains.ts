@@ -155,6 +155,23 @@ export interface NodeHealth {
   error?: string;
 }
 
+/**
+ * One self-check of the configuration against the chain it names (at start and in `npm run
+ * doctor`): a token's decimals and EIP-712 domain, Permit2's code, an endpoint's head. `fail`: the
+ * chain disagrees, and what the adapter refuses to offer for it is in `detail`; `unknown`: it could
+ * not be read now (nothing is refused for that, the check runs again before the asset is offered).
+ */
+export interface SelfCheck {
+  /** CAIP-2. */
+  chain: string;
+  /** What was checked: `token USDC`, `permit2`, `head http://host:port`. */
+  subject: string;
+  outcome: 'pass' | 'fail' | 'unknown';
+  detail: string;
+  /** Whether a failure stops something being offered (a configuration mismatch), or only tells (an endpoint behind). */
+  refuses: boolean;
+}
+
 export interface ChainPort {
   readonly namespace: string;
   /** Whether this adapter can pay on the CAIP-2 chain. */
@@ -198,6 +215,12 @@ export interface ChainPort {
    * a node slower than `timeoutMs` (default 3 s) answering as unreachable.
    */
   health?(opts?: { timeoutMs?: number }): Promise<NodeHealth[]>;
+  /**
+   * Checks `assets` (those on this adapter's chains) and each RPC endpoint against the chain now.
+   * A token or contract that disagrees with its configuration is never offered afterwards (the
+   * adapter keeps the verdict; `prepareOption` runs the same check first when it has none yet).
+   */
+  selfCheck?(assets: AssetInfo[], opts?: { timeoutMs?: number }): Promise<SelfCheck[]>;
 }
 
 /** True when the node answered and serves the chain configured (or could only be compared by reachability). */

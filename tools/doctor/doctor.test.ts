@@ -3,7 +3,7 @@
 // exit 0. Broken (a wrong chain id, Redis down, a database never migrated, ...): the FAIL lines
 // name each problem, exit 1; and no run prints a key or a password.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { dropSchema, postgresAvailable, postgresUrl, redisAvailable, redisUrl, uniqueSchema } from '../../test/helpers/services.ts';
+import { Wallet } from 'ethers';
+import { startRpcFaultProxy } from '../chain-faults/index.ts';
 import { startSandboxChainsServer, type SandboxChainsServer } from '../sandbox-chains/server.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -74,7 +76,15 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
         `relayer ${chains.chains.evm.caip2}`,
         `fee-payer ${chains.chains.solana.caip2}`,
         `fees ${chains.chains.evm.caip2}`,
+        `fees ${chains.chains.solana.caip2}`,
         'fee spending',
+        `token USDC ${chains.chains.evm.caip2}`,
+        `token USDT ${chains.chains.evm.caip2}`,
+        `token DTUSD ${chains.chains.evm.caip2}`,
+        `permit2 ${chains.chains.evm.caip2}`,
+        `head ${new URL(chains.baseUrl).origin} ${chains.chains.evm.caip2}`,
+        `token USDC ${chains.chains.solana.caip2}`,
+        `head ${new URL(chains.baseUrl).origin} ${chains.chains.solana.caip2}`,
         'assets',
         'pay base URL',
         'metrics',
@@ -82,7 +92,9 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
       expect(run.lines.slice(0, -1).every((l) => l.startsWith('PASS  '))).toBe(true);
       expect(run.out).toMatch(/all \d+ migrations applied/);
       expect(run.out).toMatch(/fees eip155:31337 +max fee 500 gwei, min tip 0 gwei, .*each partner \d+ wei per 86400 s/);
-      expect(run.lines.at(-1)).toBe('doctor: 12 passed, 0 warnings, 0 failed');
+      expect(run.out).toMatch(/fees solana:sandbox +priority fee at the 75th percentile of recent fees, 1000–1000000 micro-lamports per compute unit;/);
+      expect(run.out).toMatch(/token USDC eip155:31337 +decimals\(\) 6 as configured, EIP-712 domain matches its DOMAIN_SEPARATOR\(\)/);
+      expect(run.lines.at(-1)).toBe('doctor: 20 passed, 0 warnings, 0 failed');
       for (const secret of secrets()) expect(run.out).not.toContain(secret);
     }, 60_000);
 
@@ -121,6 +133,45 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
       expect(line('database')).toMatch(/^FAIL .*127\.0\.0\.1:1\/test not reachable/);
       expect(line('pay base URL')).toMatch(/^FAIL .*did not answer/);
       for (const secret of secrets()) expect(run.out).not.toContain(secret);
+    }, 60_000);
+
+    it('self-checks: a wrong domain version, wrong decimals, a Permit2 address without code, an endpoint lagging behind the other: each FAIL, exit 1', async () => {
+      const evm = chains.chains.evm;
+      const assetsFile = join(mkdtempSync(join(tmpdir(), 'doctor-assets-')), 'assets.json');
+      const wrong = JSON.parse(readFileSync(healthy.ASSETS_FILE!, 'utf8')) as Array<{ symbol: string; decimals: number; eip712?: unknown }>;
+      for (const a of wrong) {
+        if (a.symbol === 'USDC' && a.decimals === 6 && JSON.stringify(a).includes('eip155')) a.eip712 = { name: 'USD Coin', version: '1' };
+        if (a.symbol === 'USDT') a.decimals = 18;
+      }
+      writeFileSync(assetsFile, JSON.stringify(wrong));
+      // Two nodes of the one chain; the second answers 5 blocks behind (the sandbox allows 2).
+      const proxy = await startRpcFaultProxy({ evmUpstream: `${chains.baseUrl}/evm`, nodes: 2 });
+      try {
+        proxy.set('evm:1', { kind: 'lag', by: 5 });
+        const run = await doctor({
+          ...healthy,
+          ASSETS_FILE: assetsFile,
+          EVM_RPC_URLS: JSON.stringify({ [evm.caip2]: proxy.evmUrls }),
+          PERMIT2_ADDRESS: Wallet.createRandom().address,
+        });
+        console.info(`doctor, self-checks failing:\n${run.out}`);
+        expect(run.code, run.out).toBe(1);
+        const line = (name: string) => run.lines.find((l) => l.slice(6).startsWith(`${name} `)) ?? '';
+        expect(line(`token USDC ${evm.caip2}`)).toMatch(/^FAIL .*DOMAIN_SEPARATOR\(\) is not the EIP-712 domain \{name "USD Coin", version "1", chainId 31337/);
+        expect(line(`token USDT ${evm.caip2}`)).toMatch(/^FAIL .*decimals\(\) is 6, configured 18/);
+        expect(line(`permit2 ${evm.caip2}`)).toMatch(/^FAIL .*no contract at PERMIT2_ADDRESS/);
+        const origin = new URL(proxy.evmUrls[0]!).origin;
+        expect(line(`head ${origin} #1 ${evm.caip2}`)).toMatch(/^PASS /);
+        expect(line(`head ${origin} #2 ${evm.caip2}`)).toMatch(/^FAIL .*5 blocks behind another endpoint of the chain \(bound 2\)/);
+        expect(line(`token DTUSD ${evm.caip2}`)).toMatch(/^PASS /);
+      } finally {
+        await proxy.close();
+      }
+    }, 60_000);
+
+    it('prints the Solana priority-fee policy SOLANA_PRIORITY_FEES sets', async () => {
+      const run = await doctor({ ...healthy, SOLANA_PRIORITY_FEES: JSON.stringify({ 'solana:sandbox': { percentile: 90, maxMicroLamports: 50_000 } }) });
+      expect(run.lines.find((l) => l.slice(6).startsWith('fees solana:sandbox '))).toMatch(/^PASS .*90th percentile of recent fees, 1000–50000 micro-lamports per compute unit/);
     }, 60_000);
 
     it('a fee account below its minimum, and a configuration the service would refuse', async () => {

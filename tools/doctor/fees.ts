@@ -1,14 +1,32 @@
 import { createPgDb } from '../../adapters/storage/postgres/sql-db.ts';
 import type { AppConfig } from '../../server/config.ts';
 import { evmFeePolicy, partnerFeeBudget } from '../../server/config-chain-fees.ts';
+import { solanaPriorityFeePolicy } from '../../server/composition/chains.ts';
 import { bounded, messageOf } from './bounded.ts';
 import type { CheckResult } from './report.ts';
 
 const GWEI = 1_000_000_000n;
 const gwei = (wei: bigint) => (wei % GWEI === 0n ? `${wei / GWEI}` : (Number(wei) / 1e9).toString());
 
-/** What the relayer may spend on each configured EVM chain, as the service will apply it (profile defaults and overrides). */
+/** What the relayer may spend on each configured EVM chain, and the Solana fee payer per compute unit, as the service will apply it (profile defaults and overrides). */
 export function checkFeePolicy(config: AppConfig): CheckResult[] {
+  const solana = config.solanaRpcUrl ? [solanaFeeLine(config)] : [];
+  return [...evmFeeLines(config), ...solana];
+}
+
+function solanaFeeLine(config: AppConfig): CheckResult {
+  const chain = config.solanaChainId;
+  const p = solanaPriorityFeePolicy(config, chain);
+  return {
+    verdict: 'PASS',
+    name: `fees ${chain}`,
+    reason:
+      `priority fee at the ${p.percentile}th percentile of recent fees, ${p.minMicroLamports}–${p.maxMicroLamports} micro-lamports per compute unit; ` +
+      `fee payer low below ${config.solanaFeePayerMinLamports} lamports; each partner ${partnerFeeBudget(config, chain)} lamports per ${config.feeBudgetPeriodS} s`,
+  };
+}
+
+function evmFeeLines(config: AppConfig): CheckResult[] {
   return Object.keys(config.evmRpcUrls).map((chain): CheckResult => {
     const p = evmFeePolicy(config, chain);
     const usd = `${p.nativeUsdMicros / 1_000_000n}`;

@@ -6,6 +6,7 @@ import { checkAssets, checkBalances, checkNodes } from './chains.ts';
 import { checkDatabase } from './database.ts';
 import { checkFeePolicy, checkFeeSpending } from './fees.ts';
 import { checkPayBaseUrl, checkRedis } from './services.ts';
+import { checkChainSelfChecks, registeredAssets } from './self-checks.ts';
 import type { CheckResult } from './report.ts';
 
 function summary(config: AppConfig): string {
@@ -52,15 +53,17 @@ export async function runDoctor(env: NodeJS.ProcessEnv, timeoutMs: number): Prom
   }
   try {
     const ports = chains?.ports ?? [];
-    const [database, redis, nodes, balances, pay, spending] = await Promise.all([
+    const registered = chains ? registeredAssets([...config.assets, ...chains.assets]) : [];
+    const [database, redis, nodes, balances, pay, spending, selfChecks] = await Promise.all([
       checkDatabase(config, timeoutMs),
       checkRedis(config, logger, timeoutMs),
       checkNodes(ports, timeoutMs),
       checkBalances(ports, timeoutMs),
       checkPayBaseUrl(config.payBaseUrl, timeoutMs),
       checkFeeSpending(config, timeoutMs),
+      checkChainSelfChecks(ports, registered, timeoutMs),
     ]);
-    results.push(database, redis, ...nodes.results, ...balances, ...checkFeePolicy(config), ...spending);
+    results.push(database, redis, ...nodes.results, ...balances, ...checkFeePolicy(config), ...spending, ...selfChecks);
     if (chains) results.push(...checkAssets([...config.assets, ...chains.assets], nodes.chains));
     results.push(pay, checkMetricsAccess(config));
     return results;

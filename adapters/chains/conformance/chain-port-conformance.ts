@@ -29,10 +29,27 @@ const MAX_STEPS = 8;
  * the adapter offers, by the `flow` of their quote state, and whether anyone but the service's job
  * can submit the buyer's signed submission (an EIP-3009 authorization, a signed Solana transaction).
  */
-export type DeclaredFlow = { flow: string; submittable: boolean };
+export type DeclaredFlow = {
+  flow: string;
+  submittable: boolean;
+  /** Another submitter's transaction is found by searching logs (EVM), so a provider's range cap bears on it. */
+  searchesLogs?: boolean;
+  /** The wallet broadcasts the payment and pays its fee itself (no service fee account involved). */
+  walletBroadcasts?: boolean;
+};
+
+/** What the transport gives the adapter's reads, declared by the test file (vitest collects cases before the harness opens). */
+export interface TransportTraits {
+  /**
+   * Reads answered from behind the highest head seen are refused and asked again (the production
+   * wiring's MultiEndpointProvider, Solana's minContextSlot). False for the EVM adapter over the
+   * embedded sandbox's provider: one in-process node, which cannot lag behind itself.
+   */
+  readsNeverGoBackwards: boolean;
+}
 
 /** Runs the suite against the adapter `open` builds; `name` labels it. */
-export function chainPortConformance(name: string, declared: DeclaredFlow[], open: () => Promise<ChainHarness>): void {
+export function chainPortConformance(name: string, declared: DeclaredFlow[], open: () => Promise<ChainHarness>, traits: TransportTraits = { readsNeverGoBackwards: true }): void {
   describe(`chain port conformance: ${name}`, () => {
     let h: ChainHarness;
     let port: ChainPort;
@@ -330,6 +347,76 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
           }
         }, 180_000);
 
+      // Where the adapter searches logs for another submitter's transaction (EVM): a provider capping ranges.
+      if (d.submittable && d.searchesLogs)
+        it('a provider capping eth_getLogs at 10 blocks still finds funds moved by another submitter: confirmed with that transaction', async () => {
+          const { req, destination, submission, record } = await confirmed(flow(), { deadlineInMs: 3 * 3600_000 });
+          // Blocks between the quote and the transaction: pages of 10 must walk through them.
+          await h.mine(35);
+          const since = Date.now();
+          h.faults.inject('*', { kind: 'logs-range-cap', maxBlocks: 10 });
+          const theirs = await flow().submitElsewhere!(submission);
+          await h.mine(1);
+          const { last, steps } = await settle(req, submission, record);
+          expect(steps.filter((s) => s.state === 'failed')).toEqual([]);
+          expect(last).toMatchObject({ state: 'confirmed', txId: theirs });
+          expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
+          const logs = h.faults.calls({ since, method: 'eth_getLogs' });
+          // Every page the provider answered is within its cap (met here, or remembered from an earlier refusal).
+          const accepted = logs.filter((c) => c.fault !== 'logs-range-cap').map((c) => c.params[0] as { fromBlock: string; toBlock: string });
+          expect(accepted.length).toBeGreaterThan(0);
+          for (const r of accepted) expect(Number(r.toBlock) - Number(r.fromBlock) + 1).toBeLessThanOrEqual(10);
+        }, 180_000);
+
+      // Where the service signs or sends the transfer: what it reads first (a nonce, an estimate, a blockhash's state) must not come from the past.
+      if (!d.walletBroadcasts && traits.readsNeverGoBackwards)
+        it('started while every node lags behind what the last payment saw: nothing is signed on stale state, no wrong end, one transaction once caught up', async () => {
+          const first = await confirmed(flow());
+          expect((await settle(first.req, first.submission, first.record)).last.state).toBe('confirmed');
+          const { req, destination, submission, record } = await confirmed(flow());
+          const since = Date.now();
+          const undo = h.faults.inject('*', { kind: 'lag', by: 2 });
+          try {
+            for (let i = 0; i < 2; i++) {
+              // A read the adapter cannot trust is an error the job retries: never an end.
+              const s = await step(req, submission, record).catch((err: unknown) => ({ state: 'pending' as const, reason: String(err) }));
+              expect(s.state, JSON.stringify(s)).not.toBe('failed');
+              expect(s.state).not.toBe('confirmed');
+            }
+            expect(h.faults.calls({ since }).some((c) => c.fault === 'lag')).toBe(true);
+          } finally {
+            undo();
+          }
+          const { last, steps } = await settle(req, submission, record);
+          expect(steps.filter((s) => s.state === 'failed')).toEqual([]);
+          expect(last.state).toBe('confirmed');
+          expect(await h.balance(destination, flow().asset)).toBe(AMOUNT);
+          // One signed transaction for this payment, sent as often as it took: a stale nonce would have been refused and signed again.
+          const sent = h.faults.calls({ since }).filter((c) => c.method === 'eth_sendRawTransaction' || c.method === 'sendTransaction');
+          expect(new Set(sent.map((c) => JSON.stringify(c.params[0]))).size).toBe(1);
+        }, 180_000);
+
+      // Where the service pays the fee of the buyer's transfer: a transfer that cannot pay must not cost it.
+      if (!d.walletBroadcasts)
+        it('a buyer short of the amount: nothing moves, and the service’s fee accounts pay nothing for it (alone or through confirm)', async () => {
+          const before = (await port.accounts!()).map((a) => [a.account, a.balance]);
+          const buyer = await h.newBuyer(flow(), AMOUNT - 1n);
+          const destination = h.newDestination();
+          const req = request(flow(), buyer.account, destination);
+          const { state, actions } = await quote(flow(), req);
+          const results = await buyer.act(actions);
+          // The buyer lands what it signed without the service: the node refuses it (the service has not signed).
+          if (flow().broadcastAlone) expect(await flow().broadcastAlone!(results)).not.toBeNull();
+          const verdict = await port.verifyResults(req, state, results);
+          if (verdict.ok) {
+            const { steps } = await settle(req, verdict.submission, paymentRecord(verdict.txId ?? null, h.now));
+            expect(steps.filter((s) => s.state === 'confirmed')).toEqual([]);
+          } else expect(['invalid_results', 'invalid_signature']).toContain(verdict.code);
+          await h.mine(1);
+          expect(await h.balance(destination, flow().asset)).toBe(0n);
+          expect((await port.accounts!()).map((a) => [a.account, a.balance])).toEqual(before);
+        }, 120_000);
+
       it.each<Tamper>(['wrong-signer', 'amount', 'destination'])(
         'a wallet result with %s is never paid',
         async (tamper) => {
@@ -439,11 +526,26 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
       expect(nodeServesChain(down!)).toBe(false);
     }, 30_000);
 
+    it('self-checks its configuration against the chain: every token and endpoint passes as configured; a node nothing answers refuses nothing', async () => {
+      expect(port.selfCheck, 'every adapter checks its tokens and endpoints at start and for the doctor').toBeTypeOf('function');
+      const assets = h.flows.map((f) => f.asset);
+      const checks = await port.selfCheck!(assets, { timeoutMs: 5_000 });
+      for (const c of checks) expect(c, `${c.subject}: ${c.detail}`).toMatchObject({ chain: h.caip2, outcome: 'pass' });
+      expect(checks.filter((c) => c.subject.startsWith('token ')).length).toBe(assets.length);
+      expect(checks.filter((c) => c.subject.startsWith('head ')).length).toBeGreaterThanOrEqual(1);
+      // Still offered after the checks: what passed is never refused.
+      for (const f of h.flows) expect(expectOption(await port.prepareOption(request(f, (await h.newBuyer(f, AMOUNT)).account, h.newDestination()))).state.flow).toBe(f.flow);
+      const down = await h.broken.unreachable.selfCheck!(assets, { timeoutMs: 1_500 });
+      expect(down.length).toBeGreaterThan(0);
+      for (const c of down) expect(c.outcome, `${c.subject}: ${c.detail}`).toBe('unknown');
+    }, 60_000);
+
     it('called every method of the port', () => {
       const offered = (m: MethodName) =>
         (m !== 'fetchActions' || h.port.fetchActions !== undefined) &&
         (m !== 'accounts' || h.port.accounts !== undefined) &&
         (m !== 'health' || h.port.health !== undefined) &&
+        (m !== 'selfCheck' || h.port.selfCheck !== undefined) &&
         (m !== 'followFinality' || h.port.followFinality !== undefined);
       for (const [m, n] of Object.entries(counts) as Array<[MethodName, number]>) if (offered(m)) expect(n, m).toBeGreaterThan(0);
       console.info(`chain port conformance (${name}) calls per method: ${JSON.stringify(counts)}`);

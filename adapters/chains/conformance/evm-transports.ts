@@ -21,9 +21,9 @@ import { nodeFaultHooks, type ChainHarness, type ChainTransport, type Conformanc
 type Flow = 'eip3009' | 'permit2' | 'transfer';
 
 export const EVM_DECLARED: DeclaredFlow[] = [
-  { flow: 'eip3009', submittable: true },
-  { flow: 'permit2', submittable: true },
-  { flow: 'transfer', submittable: false },
+  { flow: 'eip3009', submittable: true, searchesLogs: true },
+  { flow: 'permit2', submittable: true, searchesLogs: true },
+  { flow: 'transfer', submittable: false, walletBroadcasts: true },
 ];
 
 const PUBLIC_RPC_LOG_RANGE = 2_000;

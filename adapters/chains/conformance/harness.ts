@@ -30,6 +30,12 @@ export interface FlowFixture {
    * transaction itself). Answers that transaction's id.
    */
   submitElsewhere?(submission: Submission): Promise<string>;
+  /**
+   * The buyer sends what it signed itself, before confirm, without the service (flows where the
+   * wallet signs a whole transaction the service pays the fee of: Solana's). Answers the node's
+   * refusal, or null when the node took it.
+   */
+  broadcastAlone?(results: string[]): Promise<string | null>;
 }
 
 export interface ChainHarness {
@@ -134,7 +140,18 @@ export function paymentRecord(confirmedTxId: string | null, now: () => number) {
 }
 
 export type MethodName =
-  'namespace' | 'supportsChain' | 'isValidAddress' | 'prepareOption' | 'fetchActions' | 'expectedResults' | 'verifyResults' | 'advance' | 'followFinality' | 'accounts' | 'health';
+  | 'namespace'
+  | 'supportsChain'
+  | 'isValidAddress'
+  | 'prepareOption'
+  | 'fetchActions'
+  | 'expectedResults'
+  | 'verifyResults'
+  | 'advance'
+  | 'followFinality'
+  | 'accounts'
+  | 'health'
+  | 'selfCheck';
 
 /** The port with every method call (and every read of `namespace`) counted. */
 export function countingPort(port: ChainPort): {
@@ -153,11 +170,13 @@ export function countingPort(port: ChainPort): {
     followFinality: 0,
     accounts: 0,
     health: 0,
+    selfCheck: 0,
   };
   const fetch = port.fetchActions?.bind(port);
   const accounts = port.accounts?.bind(port);
   const follow = port.followFinality?.bind(port);
   const health = port.health?.bind(port);
+  const selfCheck = port.selfCheck?.bind(port);
   const counted: ChainPort = {
     get namespace() {
       counts.namespace++;
@@ -177,6 +196,7 @@ export function countingPort(port: ChainPort): {
     ...(follow ? { followFinality: (req, sub, txId, rawTx) => (counts.followFinality++, follow(req, sub, txId, rawTx)) } : {}),
     ...(accounts ? { accounts: () => (counts.accounts++, accounts()) } : {}),
     ...(health ? { health: (o) => (counts.health++, health(o)) } : {}),
+    ...(selfCheck ? { selfCheck: (assets, o) => (counts.selfCheck++, selfCheck(assets, o)) } : {}),
   };
   return { port: counted, counts };
 }

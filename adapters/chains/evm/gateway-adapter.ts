@@ -1,3 +1,4 @@
+// Long because: the chain port of every EVM flow is assembled here (prepare, fetch, confirm, advance, finality, accounts, health, self-checks); each flow's logic lives in its own module.
 import { isAddress, type Provider, type Wallet } from 'ethers';
 import { servedChain } from './served-chain.ts';
 import { checksummed } from './address.ts';
@@ -33,6 +34,9 @@ import { deriveNonce, derivePaymentReference } from './nonce.ts';
 import { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';
 import { systemClock, type Clock } from '../../../server/ports/clock.ts';
 import type { ExclusiveSections } from '../../../server/ports/exclusive-sections.ts';
+import type { AssetInfo } from '../../../server/domain/assets.ts';
+import type { HeadFreshnessBound } from '../head-freshness.ts';
+import { createConfigChecks, selfCheckChain } from './self-checks.ts';
 
 /** One EVM chain the service pays on. */
 export interface EvmChainConfig {
@@ -66,6 +70,8 @@ export interface EvmChainConfig {
   finality?: EvmFinality;
   /** How long past the quote deadline the buyer's authorization stays valid, ms, so a dropped transaction can be sent again (default 0). */
   healWindowMs?: number;
+  /** How stale an endpoint's head may be before the self-checks fail it (server/chain-profiles.ts). */
+  headFreshness?: HeadFreshnessBound;
 }
 
 /** The default of `minRelayerBalance`: 0.01 ETH, a few hundred relayed transfers on an L2. */
@@ -74,7 +80,17 @@ export const DEFAULT_MIN_RELAYER_BALANCE = 10n ** 16n;
 /** The tuning of one configured chain: `EVM_REPLACE_AFTER_S` and its fee policy (server/config-chain-fees.ts). */
 export type EvmRelayerTuning = Pick<
   EvmChainConfig,
-  'replaceAfterMs' | 'maxFeePerGas' | 'minPriorityFee' | 'minRelayerBalance' | 'blockTimeMs' | 'nativeUsdMicros' | 'gasBudgetPercent' | 'l1DataFee' | 'finality' | 'healWindowMs'
+  | 'replaceAfterMs'
+  | 'maxFeePerGas'
+  | 'minPriorityFee'
+  | 'minRelayerBalance'
+  | 'blockTimeMs'
+  | 'nativeUsdMicros'
+  | 'gasBudgetPercent'
+  | 'l1DataFee'
+  | 'finality'
+  | 'healWindowMs'
+  | 'headFreshness'
 >;
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130,}$/;
@@ -113,7 +129,8 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
         head: createHeadCache(c.provider),
       };
       const now = () => (c.clock ?? systemClock).now();
-      return [c.caip2, { ...chain, reads: createChainReads(chain, now) }];
+      const checks = createConfigChecks(c.provider, c.caip2, c.permit2, (asset) => domainOf(chain, asset));
+      return [c.caip2, { ...chain, reads: createChainReads(chain, now), checks }];
     }),
   );
   const chainOf = (req: OptionRequest) => {
@@ -123,7 +140,10 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
   };
   const token = (req: OptionRequest) => checksummed(req.asset.parsed.assetReference);
 
-  async function domainOf(c: ReturnType<typeof chainOf>, tokenAddress: string): Promise<TokenDomain> {
+  /** The domain an asset's EIP-3009 authorizations are signed in: as configured (`eip712`), else the token's name() and version(). */
+  async function domainOf(c: Pick<EvmChainConfig, 'provider'> & { domains: Map<string, TokenDomain> }, asset: AssetInfo): Promise<TokenDomain> {
+    if (asset.eip712) return asset.eip712;
+    const tokenAddress = checksummed(asset.parsed.assetReference);
     let d = c.domains.get(tokenAddress);
     if (!d) c.domains.set(tokenAddress, (d = await readTokenDomain(c.provider, tokenAddress)));
     return d;
@@ -145,7 +165,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
     const typedData = buildTransferWithAuthorization({
       token: token(req),
       chainId: BigInt(c.caip2.split(':')[1]!),
-      domain: await domainOf(c, token(req)),
+      domain: await domainOf(c, req.asset),
       from,
       to: addressOf(req.destination),
       value: req.amount,
@@ -222,12 +242,16 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
     async prepareOption(req): Promise<PreparedOption | UnavailableOption> {
       const c = chainOf(req);
       const etaS = c.etaS ?? 5;
-      const relayerFlow = req.asset.flows.includes('eip3009') ? 'eip3009' : req.asset.flows.includes('permit2') ? 'permit2' : null;
+      // What disagrees with its configuration on chain is never offered (self-checks.ts).
+      const verdict = await c.checks.of(req.asset);
+      const flows = req.asset.flows.filter((f) => !verdict.refused.includes(f));
+      if (!flows.length) return { unavailable: verdict.problems.join('; ') };
+      const relayerFlow = flows.includes('eip3009') ? 'eip3009' : flows.includes('permit2') ? 'permit2' : null;
       const refusal = relayerFlow ? await gaslessRefusal(c, c.reads, req, relayerFlow) : null;
       if (relayerFlow === 'eip3009' && !refusal) return { etaS, ...(await prepareEip3009(c, req)) };
       if (relayerFlow === 'permit2' && !refusal) return { etaS, ...(await preparePermit2(c, req)) };
       // The buyer pays the gas of a direct transfer: offered whatever stopped the gasless flows.
-      if (req.asset.flows.includes('transfer')) return { etaS, ...prepareDirectTransfer(c, req) };
+      if (flows.includes('transfer')) return { etaS, ...prepareDirectTransfer(c, req) };
       return { unavailable: refusal ?? `no flow of ${req.asset.symbol} can be offered` };
     },
 
@@ -291,5 +315,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       ),
 
     health: (o) => Promise.all(chains.map((c) => checkNode(c.caip2, true, () => servedChain(c.provider), o?.timeoutMs))),
+
+    selfCheck: async (assets, o) => (await Promise.all([...byChain.values()].map((c) => selfCheckChain(c, assets, o?.timeoutMs ?? 5_000)))).flat(),
   };
 }

@@ -1,5 +1,6 @@
 import { Connection, Keypair } from '@solana/web3.js';
 import type { EndpointPoolOptions } from '../endpoint-pool.ts';
+import type { SolanaFeePolicy } from './fees.ts';
 import { base58Decode } from './base58.ts';
 import type { SolanaChainConfig } from './gateway-adapter.ts';
 import { multiEndpointFetch } from './multi-fetch.ts';
@@ -39,10 +40,19 @@ export function solanaChainFromConfig(
   caip2 = SOLANA_MAINNET,
   minFeePayerLamports?: bigint,
   pool: Partial<EndpointPoolOptions> = {},
+  fees?: SolanaFeePolicy,
 ): SolanaChainConfig {
   const urls = typeof rpcUrls === 'string' ? [rpcUrls] : rpcUrls;
   const { fetch } = multiEndpointFetch(urls, 'confirmed', pool);
   const connection = new Connection(urls[0]!, { commitment: 'confirmed', fetch, disableRetryOnRateLimit: true });
-  const chain: SolanaChainConfig = { caip2, connection, feePayer: parseSolanaSecretKey(feePayerKey), commitment: 'confirmed', etaS: 13 };
+  const chain: SolanaChainConfig = {
+    caip2,
+    connection,
+    feePayer: parseSolanaSecretKey(feePayerKey),
+    commitment: 'confirmed',
+    etaS: 13,
+    endpoints: urls,
+    ...(fees ? { fees } : {}),
+  };
   return minFeePayerLamports === undefined ? chain : { ...chain, minFeePayerLamports };
 }

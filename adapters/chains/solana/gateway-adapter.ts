@@ -20,6 +20,8 @@ import { followSolanaFinality, type SolanaFinality } from './finality.ts';
 import { submitTransaction } from './submit.ts';
 import { cosignAndSimulate, simulateSigned } from './cosign.ts';
 import { destinationProblem, mintProblem } from './payable.ts';
+import { selfCheckSolanaChain } from './self-checks.ts';
+import type { HeadFreshnessBound } from '../head-freshness.ts';
 import type { SolanaFeePolicy } from './fees.ts';
 import { signTransactionAction } from './action.ts';
 import { decodeBase64Strict } from './wire.ts';
@@ -48,6 +50,10 @@ export interface SolanaChainConfig {
    * sandbox SOL). Never in production: the rent is reclaimable by whoever owns the address.
    */
   openDestinationAccounts?: boolean;
+  /** The cluster's RPC URLs, for the self-checks to ask each on its own (absent: the node behind `connection`). */
+  endpoints?: readonly string[];
+  /** How stale an endpoint's head may be before the self-checks fail it (server/chain-profiles.ts). */
+  headFreshness?: HeadFreshnessBound;
 }
 
 /** The default of `minFeePayerLamports`: 0.05 SOL, thousands of fees plus a few token account rents. */
@@ -94,11 +100,11 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
   const byChain = new Map(chains.map((c) => [c.caip2, c]));
   // A mint's program never changes: checked once per mint (a failed read is asked again).
   const mintChecks = new Map<string, Promise<string | null>>();
-  const checkMint = (c: SolanaChainConfig, mint: string) => {
-    const key = `${c.caip2}/${mint}`;
+  const checkMint = (c: SolanaChainConfig, mint: string, decimals: number) => {
+    const key = `${c.caip2}/${mint}/${decimals}`;
     let check = mintChecks.get(key);
     if (!check) {
-      check = mintProblem(c.connection, new PublicKey(mint));
+      check = mintProblem(c.connection, new PublicKey(mint), decimals);
       check.catch(() => mintChecks.delete(key));
       mintChecks.set(key, check);
     }
@@ -127,7 +133,8 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
       const c = chainOf(req);
       if (!req.asset.flows.includes('spl')) throw new Error(`${req.asset.id} is not payable by SPL transfer`);
       const mint = new PublicKey(req.asset.parsed.assetReference);
-      const problem = (await checkMint(c, mint.toBase58())) ?? (c.openDestinationAccounts ? null : await destinationProblem(c.connection, mint, keyOf(req.destination)));
+      const problem =
+        (await checkMint(c, mint.toBase58(), req.asset.decimals)) ?? (c.openDestinationAccounts ? null : await destinationProblem(c.connection, mint, keyOf(req.destination)));
       if (problem) return { unavailable: problem };
       const state: SplQuoteState = {
         flow: 'spl',
@@ -271,6 +278,9 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
       ),
 
     health: (o) => Promise.all(chains.map((c) => nodeHealth(c, o?.timeoutMs))),
+
+    selfCheck: async (assets, o) =>
+      (await Promise.all(chains.map((c) => selfCheckSolanaChain(c, assets, (a) => checkMint(c, a.parsed.assetReference, a.decimals), o?.timeoutMs ?? 5_000)))).flat(),
   };
 }
 

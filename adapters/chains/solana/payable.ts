@@ -1,5 +1,5 @@
 import type { PublicKey } from '@solana/web3.js';
-import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { MINT_SIZE, MintLayout, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { SolanaRpc } from './rpc.ts';
 
 /**
@@ -8,11 +8,15 @@ import type { SolanaRpc } from './rpc.ts';
  * built with the classic program id its transfer fails (or worse, a fee silently shortens the
  * amount). It is refused with a reason rather than mis-built; supporting it is a separate decision.
  */
-export async function mintProblem(rpc: SolanaRpc, mint: PublicKey): Promise<string | null> {
+export async function mintProblem(rpc: SolanaRpc, mint: PublicKey, decimals?: number): Promise<string | null> {
   const info = await rpc.getAccountInfo(mint, 'confirmed');
   if (!info) return `the mint ${mint.toBase58()} does not exist on this cluster`;
   if (info.owner.equals(TOKEN_2022_PROGRAM_ID)) return `the mint ${mint.toBase58()} is a Token-2022 mint, which this service does not pay in`;
-  if (!info.owner.equals(TOKEN_PROGRAM_ID)) return `the account ${mint.toBase58()} is not an SPL token mint`;
+  if (!info.owner.equals(TOKEN_PROGRAM_ID) || info.data.length !== MINT_SIZE) return `the account ${mint.toBase58()} is not an SPL token mint`;
+  // The configured decimals price every amount and go into transferChecked, which the chain refuses when they differ.
+  const onChain = MintLayout.decode(info.data).decimals;
+  if (decimals !== undefined && onChain !== decimals)
+    return `the mint ${mint.toBase58()} has ${onChain} decimals, configured ${decimals}: every amount would be off by 10^${Math.abs(onChain - decimals)}`;
   return null;
 }
 
