@@ -64,8 +64,26 @@ export function throughProxy(chainsEnv: Record<string, string>, proxy: RpcFaultP
   };
 }
 
-/** What the chain suite adds to the table: what the payments cost in RPC calls (told, not judged). */
-export function chainRows(proxy: RpcFaultProxy, confirmed: number): Row[] {
+/** The most called methods with their calls per payment: where the RPC budget goes. */
+function topMethods(calls: { method: string }[], per: (n: number) => string): string {
+  const counts = new Map<string, number>();
+  for (const c of calls) counts.set(c.method, (counts.get(c.method) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([m, n]) => `${m.replace(/^eth_/, '')} ${per(n)}`)
+    .join(', ');
+}
+
+/** The p-th percentile of `values` (nearest rank), or '-' when none. */
+function percentile(values: number[], p: number): string {
+  if (!values.length) return '-';
+  const sorted = [...values].sort((a, b) => a - b);
+  return String(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+}
+
+/** What the chain suite adds to the table: what the payments cost in RPC calls and options latency (told, not judged). */
+export function chainRows(proxy: RpcFaultProxy, confirmed: number, optionsMs: number[]): Row[] {
   const per = (n: number) => (confirmed > 0 ? (n / confirmed).toFixed(1) : '-');
   const evm = proxy.calls({ chain: 'evm' });
   const solana = proxy.calls({ chain: 'solana' });
@@ -73,5 +91,12 @@ export function chainRows(proxy: RpcFaultProxy, confirmed: number): Row[] {
   return [
     { check: 'RPC calls per confirmed payment (EVM, Solana; all processes)', expected: '(told)', actual: `${per(evm.length)}, ${per(solana.length)}`, ok: true },
     { check: 'EVM broadcasts per confirmed payment', expected: '(told)', actual: `${per(broadcasts)}`, ok: true },
+    { check: 'EVM calls per confirmed payment, top methods', expected: '(told)', actual: topMethods(evm, per), ok: true },
+    {
+      check: 'gateway options latency, ms (p50, p95, max)',
+      expected: '(told)',
+      actual: `${percentile(optionsMs, 50)}, ${percentile(optionsMs, 95)}, ${percentile(optionsMs, 100)}`,
+      ok: true,
+    },
   ];
 }

@@ -33,6 +33,8 @@ export interface LoadStats {
   walletErrors: string[];
   /** Confirms sent and not yet answered: a worker is killed while this is above zero. */
   confirmsInFlight: number;
+  /** How long each gateway options call took, ms (answered or not). */
+  optionsMs: number[];
 }
 
 const CREATES_PER_S = 10;
@@ -86,7 +88,8 @@ async function pay(s: LoadSetup, stats: LoadStats, paymentId: string, flow: Flow
   const faucet = createSandboxApi(s.chainsUrl);
   const buyer = await createBuyer(s.sandbox);
   try {
-    const offer = await client.getOptions(paymentId, { accounts: buyer.accounts });
+    const asked = Date.now();
+    const offer = await client.getOptions(paymentId, { accounts: buyer.accounts }).finally(() => void stats.optionsMs.push(Date.now() - asked));
     const asset = s.assetOf[flow].toLowerCase();
     const option = offer.options.find((o: PaymentOption) => o.amount.unit.replace(/^caip19\//, '').toLowerCase() === asset);
     if (!option) throw new Error(`no ${flow} option among ${offer.options.map((o) => o.amount.unit).join(', ')}`);
@@ -131,7 +134,7 @@ export interface Load {
 
 /** Starts the creates and the payments at steady rates, each with bounded concurrency. */
 export function startLoad(s: LoadSetup): Load {
-  const stats: LoadStats = { acked: new Map(), createFailures: [], confirmed: new Map(), walletErrors: [], confirmsInFlight: 0 };
+  const stats: LoadStats = { acked: new Map(), createFailures: [], confirmed: new Map(), walletErrors: [], confirmsInFlight: 0, optionsMs: [] };
   const running = new Set<Promise<void>>();
   let creates = 0;
   let payments = 0;

@@ -248,7 +248,7 @@ async function main(): Promise<number> {
     }
     const rows = [
       ...(await runChecks(db, input)),
-      ...(rpcProxy ? [...(await phantomSuccesses(db, chainsUrl, [...load.stats.confirmed.keys()])), ...chainRows(rpcProxy, load.stats.confirmed.size)] : []),
+      ...(rpcProxy ? [...(await phantomSuccesses(db, chainsUrl, [...load.stats.confirmed.keys()])), ...chainRows(rpcProxy, load.stats.confirmed.size, load.stats.optionsMs)] : []),
     ];
     console.log(`\n${formatTable(rows)}\n`);
     const failed = rows.filter((r) => !r.ok);
