@@ -35,6 +35,8 @@ export interface LoadStats {
   confirmsInFlight: number;
   /** How long each gateway options call took, ms (answered or not). */
   optionsMs: number[];
+  /** Payments being paid now → the step each is at: one still here when the load stops never finished, and says where it hung. */
+  paying: Map<string, string>;
 }
 
 const CREATES_PER_S = 10;
@@ -83,7 +85,9 @@ async function create(s: LoadSetup, stats: LoadStats, referenceId: string, value
 }
 
 /** A fresh buyer pays one payment with `flow`, up to an accepted confirm. */
-async function pay(s: LoadSetup, stats: LoadStats, paymentId: string, flow: Flow): Promise<void> {
+async function pay(s: LoadSetup, stats: LoadStats, label: string, paymentId: string, flow: Flow): Promise<void> {
+  const step = (what: string) => void stats.paying.set(label, `${what} since ${new Date().toISOString().slice(11, 19)}`);
+  step('options');
   const client = createGatewayClient({ baseUrl: s.api.bases[0]!, apiKey: s.walletKey }, { fetch: s.api.fetch });
   const faucet = createSandboxApi(s.chainsUrl);
   const buyer = await createBuyer(s.sandbox);
@@ -93,10 +97,14 @@ async function pay(s: LoadSetup, stats: LoadStats, paymentId: string, flow: Flow
     const asset = s.assetOf[flow].toLowerCase();
     const option = offer.options.find((o: PaymentOption) => o.amount.unit.replace(/^caip19\//, '').toLowerCase() === asset);
     if (!option) throw new Error(`no ${flow} option among ${offer.options.map((o) => o.amount.unit).join(', ')}`);
+    step('faucet');
     await faucet.fund(option.account, s.assetOf[flow], BigInt(option.amount.value));
     if (flow === 'permit2') await faucet.fund(option.account, null, GAS_MONEY);
+    step('fetch');
     const actions = await resolveBuildActions(option.actions, (build) => client.fetchAction(paymentId, { optionId: option.id, data: build.build.data }));
+    step(`actions (${actions.map((a) => ('data' in a && typeof a.data === 'object' && a.data && 'method' in a.data ? String(a.data.method) : a.type)).join(', ')})`);
     const results = await executeActions(actions, buyer.signers);
+    step('confirm');
     stats.confirmsInFlight++;
     try {
       await confirmOnce(client, paymentId, option.id, results);
@@ -134,7 +142,7 @@ export interface Load {
 
 /** Starts the creates and the payments at steady rates, each with bounded concurrency. */
 export function startLoad(s: LoadSetup): Load {
-  const stats: LoadStats = { acked: new Map(), createFailures: [], confirmed: new Map(), walletErrors: [], confirmsInFlight: 0, optionsMs: [] };
+  const stats: LoadStats = { acked: new Map(), createFailures: [], confirmed: new Map(), walletErrors: [], confirmsInFlight: 0, optionsMs: [], paying: new Map() };
   const running = new Set<Promise<void>>();
   let creates = 0;
   let payments = 0;
@@ -157,7 +165,11 @@ export function startLoad(s: LoadSetup): Load {
     const flow = FLOWS[n % FLOWS.length]!;
     const work = async () => {
       const id = await create(s, stats, `pay-${n}`, String(50 + (n % 450)), PAY_TTL_S);
-      if (id) await pay(s, stats, id, flow).catch((err: unknown) => void stats.walletErrors.push(`pay-${n} (${flow}, ${id}): ${message(err)}`));
+      const label = `pay-${n} (${flow}, ${id})`;
+      if (id)
+        await pay(s, stats, label, id, flow)
+          .catch((err: unknown) => void stats.walletErrors.push(`${label}: ${message(err)}`))
+          .finally(() => stats.paying.delete(label));
     };
     run(work().finally(() => void paying--));
   }, 1000 / PAYMENTS_PER_S);
@@ -167,6 +179,8 @@ export function startLoad(s: LoadSetup): Load {
       clearInterval(createTimer);
       clearInterval(payTimer);
       await Promise.race([Promise.allSettled([...running]), new Promise((r) => setTimeout(r, drainMs))]);
+      // A payment still being paid never got to an accepted confirm: a wallet error, with where it hung.
+      for (const [label, at] of stats.paying) stats.walletErrors.push(`${label}: did not finish within ${drainMs / 1000} s after the load, at ${at}`);
     },
   };
 }

@@ -15,11 +15,10 @@ import {
 } from '../../../server/ports/chains.ts';
 import { AppError } from '../../../server/errors.ts';
 import { parseEvmQuoteState, parseEvmSubmission } from './state.ts';
-import { createHeadCache } from './scan.ts';
 import { buildTransferWithAuthorization, readTokenDomain, verifyTransferWithAuthorization, type TokenDomain } from './eip3009.ts';
-import { readErc20Allowance } from './permit2.ts';
 import { approvalProblem, approvalsNeeded } from './permit2-approval.ts';
-import { createChainReads, gaslessRefusal } from './gasless-policy.ts';
+import { gaslessRefusal } from './gasless-policy.ts';
+import { createChainReads } from './offer-reads.ts';
 import { createRelayerFunds, type RelayerEvent } from './relayer-submit.ts';
 import { relayerFeeSpent } from './fee-meter.ts';
 import { DEFAULT_MAX_FEE_PER_GAS } from './replacement.ts';
@@ -39,6 +38,8 @@ export interface EvmChainConfig {
   /** CAIP-2, e.g. `eip155:8453`. */
   caip2: string;
   provider: Provider;
+  /** Reads that only build an offer (no freshness guard, batched: MultiEndpointProvider.offerReads()); default `provider`. */
+  offerProvider?: Provider;
   /** Pays gas for the gasless flows and is the Permit2 spender. */
   relayer: Wallet;
   permit2: string;
@@ -110,10 +111,9 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
         ...(opts.onRefusal ? { onRefusal: opts.onRefusal } : {}),
         queue: relayerQueue(opts.sections, c.caip2, c.relayer.address),
         domains: new Map<string, TokenDomain>(),
-        head: createHeadCache(c.provider),
       };
       const now = () => (c.clock ?? systemClock).now();
-      return [c.caip2, { ...chain, reads: createChainReads(chain, now) }];
+      return [c.caip2, { ...chain, reads: createChainReads({ ...chain, provider: c.offerProvider ?? c.provider }, now) }];
     }),
   );
   const chainOf = (req: OptionRequest) => {
@@ -125,7 +125,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
 
   async function domainOf(c: ReturnType<typeof chainOf>, tokenAddress: string): Promise<TokenDomain> {
     let d = c.domains.get(tokenAddress);
-    if (!d) c.domains.set(tokenAddress, (d = await readTokenDomain(c.provider, tokenAddress)));
+    if (!d) c.domains.set(tokenAddress, (d = await readTokenDomain(c.offerProvider ?? c.provider, tokenAddress)));
     return d;
   }
 
@@ -136,7 +136,8 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
    * is then found by the quote's time, which is the first quote's.
    */
   async function quoteBlockOf(c: ReturnType<typeof chainOf>, req: OptionRequest): Promise<{ quoteBlock?: number }> {
-    if (!req.previous) return { quoteBlock: await c.head() };
+    // Unread (the node is slow or throttling): the block is found by the quote's time instead.
+    if (!req.previous) return await c.reads.head().then((quoteBlock) => ({ quoteBlock }), () => ({}));
     return 'quoteBlock' in req.previous && req.previous.quoteBlock !== undefined ? { quoteBlock: req.previous.quoteBlock } : {};
   }
 
@@ -173,7 +174,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       payment: derivePaymentReference(req.paymentId),
       destination: addressOf(req.destination),
     });
-    const allowance = await readErc20Allowance(c.provider, token(req), from, c.permit2);
+    const allowance = await c.reads.permit2Allowance(token(req), from);
     // The interface's two-action case: approve Permit2 first when the allowance is short (from 0 first where the token requires it).
     const approvals = approvalsNeeded({ token: token(req), permit2: c.permit2, owner: from, allowance, amount: req.amount, approveFromZero: req.asset.approveFromZero === true });
     const actions: WireAction[] = approvals.map((tx) => ({ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_sendTransaction', params: sendTransactionParams(tx) } }));
@@ -223,9 +224,17 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       const c = chainOf(req);
       const etaS = c.etaS ?? 5;
       const relayerFlow = req.asset.flows.includes('eip3009') ? 'eip3009' : req.asset.flows.includes('permit2') ? 'permit2' : null;
-      const refusal = relayerFlow ? await gaslessRefusal(c, c.reads, req, relayerFlow) : null;
+      let refusal = relayerFlow ? await gaslessRefusal(c, c.reads, req, relayerFlow) : null;
       if (relayerFlow === 'eip3009' && !refusal) return { etaS, ...(await prepareEip3009(c, req)) };
-      if (relayerFlow === 'permit2' && !refusal) return { etaS, ...(await preparePermit2(c, req)) };
+      if (relayerFlow === 'permit2' && !refusal) {
+        try {
+          return { etaS, ...(await preparePermit2(c, req)) };
+        } catch {
+          // Whether the buyer must approve first is not known: asking for a needless approval
+          // (or none that is needed) is not an offer to make on a guess.
+          refusal = `the service could not read the account's Permit2 allowance on ${c.caip2}; ask again shortly`;
+        }
+      }
       // The buyer pays the gas of a direct transfer: offered whatever stopped the gasless flows.
       if (req.asset.flows.includes('transfer')) return { etaS, ...prepareDirectTransfer(c, req) };
       return { unavailable: refusal ?? `no flow of ${req.asset.symbol} can be offered` };
