@@ -18,7 +18,7 @@ import { parseEvmQuoteState, parseEvmSubmission } from './state.ts';
 import { buildTransferWithAuthorization, readTokenDomain, verifyTransferWithAuthorization, type TokenDomain } from './eip3009.ts';
 import { approvalProblem, approvalsNeeded } from './permit2-approval.ts';
 import { gaslessRefusal } from './gasless-policy.ts';
-import { createChainReads } from './offer-reads.ts';
+import { createChainReads, prefetchOfferReads } from './offer-reads.ts';
 import { createRelayerFunds, type RelayerEvent } from './relayer-submit.ts';
 import { relayerFeeSpent } from './fee-meter.ts';
 import { DEFAULT_MAX_FEE_PER_GAS } from './replacement.ts';
@@ -224,6 +224,8 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       const c = chainOf(req);
       const etaS = c.etaS ?? 5;
       const relayerFlow = req.asset.flows.includes('eip3009') ? 'eip3009' : req.asset.flows.includes('permit2') ? 'permit2' : null;
+      if (relayerFlow)
+        prefetchOfferReads(c.reads, { account: addressOf(req.account), fresh: !req.previous, ...(relayerFlow === 'permit2' ? { permit2Token: token(req) } : {}) });
       let refusal = relayerFlow ? await gaslessRefusal(c, c.reads, req, relayerFlow) : null;
       if (relayerFlow === 'eip3009' && !refusal) return { etaS, ...(await prepareEip3009(c, req)) };
       if (relayerFlow === 'permit2' && !refusal) {

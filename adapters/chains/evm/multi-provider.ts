@@ -78,6 +78,11 @@ export interface MultiProviderOptions {
 
 /** Calls ethers collects into one batch for offer reads (within its 10 ms stall). */
 const OFFER_BATCH_MAX = 20;
+/**
+ * One attempt of an offer read: a node silent this long is left for the next one. An options call
+ * has a few seconds per chain (OPTIONS_CHAIN_BOUND_MS, 4 s): a hung node must not spend them all.
+ */
+export const OFFER_READ_TIMEOUT_MS = 1_500;
 
 /**
  * The same endpoints for reads that only build an offer: no freshness guard (no head read per
@@ -98,7 +103,7 @@ class OfferReadProvider extends JsonRpcProvider {
     const list = Array.isArray(payload) ? payload : [payload];
     if (list.some((p) => p.method === 'eth_sendRawTransaction')) throw new Error('offer reads never broadcast');
     const body = list.length === 1 ? list[0] : list;
-    const json = await this.pool.read(body, (j) => (usableBatch(list, j) ? 'ok' : 'stale'));
+    const json = await this.pool.read(body, (j) => (usableBatch(list, j) ? 'ok' : 'stale'), { timeoutMs: OFFER_READ_TIMEOUT_MS });
     const answers = (Array.isArray(json) ? json : [json]) as Answer[];
     for (const a of answers) {
       const p = list.find((q) => q.id === a.id);

@@ -139,6 +139,18 @@ export function createChainReads(c: OfferReadChain, now: () => number = Date.now
   };
 }
 
+/**
+ * Starts at once every read a gasless option may need, so they leave in one batch (one round trip
+ * to a slow node) instead of one after another; the steps that need them find them shared in
+ * `reads`. A failure here is the step's to weigh, not this one's.
+ */
+export function prefetchOfferReads(reads: ChainReads, want: { account: string; fresh: boolean; permit2Token?: string }): void {
+  const started: Promise<unknown>[] = [reads.code(want.account), reads.balance()];
+  if (want.fresh) started.push(reads.head());
+  if (want.permit2Token) started.push(reads.permit2Allowance(want.permit2Token, want.account));
+  for (const r of started) r.catch(() => undefined);
+}
+
 async function sampleL1Fee(c: OfferReadChain, flow: RelayerFlowName): Promise<bigint> {
   return l1DataFee(c.provider, flow, BigInt(c.caip2.split(':')[1]!), FLOW_GAS[flow].ceiling, c.maxFeePerGas);
 }
