@@ -12,6 +12,8 @@ export interface ChainTargets {
   evm: EvmDev;
   /** The service's relayer: its transactions in dropped blocks are lost with its node's pool. */
   relayerAddress: string;
+  /** The load's faucet held while a reorg is made (its gas money is a set balance, which a revert undoes). */
+  faucet: { hold(): Promise<void>; release(): void };
 }
 
 interface ChainFault {
@@ -97,11 +99,16 @@ export const CHAIN_FAULTS: ChainFault[] = [
     atMs: 71_000,
     name: "EVM reorg: the last 4 blocks replaced by a longer branch; buyers' transactions return to the pool, the relayer's are lost",
     async run(t, log) {
-      const snapshot = await t.evm.snapshot();
-      await sleep(4_000);
-      const relayer = t.relayerAddress.toLowerCase();
-      const r = await t.evm.reorg(snapshot, { extraBlocks: 1, reinject: (tx) => tx.from.toLowerCase() !== relayer });
-      log(`dropped blocks ${r.from}..${r.oldHead} (depth ${r.depth}); new head ${r.newHead}`);
+      await t.faucet.hold();
+      try {
+        const snapshot = await t.evm.snapshot();
+        await sleep(4_000);
+        const relayer = t.relayerAddress.toLowerCase();
+        const r = await t.evm.reorg(snapshot, { extraBlocks: 1, reinject: (tx) => tx.from.toLowerCase() !== relayer });
+        log(`dropped blocks ${r.from}..${r.oldHead} (depth ${r.depth}); new head ${r.newHead}; the pool kept`);
+      } finally {
+        t.faucet.release();
+      }
     },
   },
 ];

@@ -85,7 +85,7 @@ async function create(s: LoadSetup, stats: LoadStats, referenceId: string, value
 }
 
 /** A fresh buyer pays one payment with `flow`, up to an accepted confirm. */
-async function pay(s: LoadSetup, stats: LoadStats, label: string, paymentId: string, flow: Flow): Promise<void> {
+async function pay(s: LoadSetup, stats: LoadStats, gate: FaucetGate, label: string, paymentId: string, flow: Flow): Promise<void> {
   const step = (what: string) => void stats.paying.set(label, `${what} since ${new Date().toISOString().slice(11, 19)}`);
   step('options');
   const client = createGatewayClient({ baseUrl: s.api.bases[0]!, apiKey: s.walletKey }, { fetch: s.api.fetch });
@@ -98,8 +98,10 @@ async function pay(s: LoadSetup, stats: LoadStats, label: string, paymentId: str
     const option = offer.options.find((o: PaymentOption) => o.amount.unit.replace(/^caip19\//, '').toLowerCase() === asset);
     if (!option) throw new Error(`no ${flow} option among ${offer.options.map((o) => o.amount.unit).join(', ')}`);
     step('faucet');
-    await faucet.fund(option.account, s.assetOf[flow], BigInt(option.amount.value));
-    if (flow === 'permit2') await faucet.fund(option.account, null, GAS_MONEY);
+    await throughGate(gate, async () => {
+      await faucet.fund(option.account, s.assetOf[flow], BigInt(option.amount.value));
+      if (flow === 'permit2') await faucet.fund(option.account, null, GAS_MONEY);
+    });
     step('fetch');
     const actions = await resolveBuildActions(option.actions, (build) => client.fetchAction(paymentId, { optionId: option.id, data: build.build.data }));
     step(`actions (${actions.map((a) => ('data' in a && typeof a.data === 'object' && a.data && 'method' in a.data ? String(a.data.method) : a.type)).join(', ')})`);
@@ -134,8 +136,32 @@ async function confirmOnce(client: ReturnType<typeof createGatewayClient>, payme
   }
 }
 
+/**
+ * Holds the faucet while a reorg is made: the sandbox funds gas money by setting a balance, not by
+ * a transaction, so a balance set between the snapshot and the revert would vanish with it (a
+ * buyer's transfers, in blocks or pending, are sent again; a set balance is not a transfer).
+ */
+interface FaucetGate {
+  open: Promise<void> | null;
+  inFlight: number;
+  drained: (() => void) | null;
+}
+
+async function throughGate<T>(gate: FaucetGate, fund: () => Promise<T>): Promise<T> {
+  while (gate.open) await gate.open;
+  gate.inFlight++;
+  try {
+    return await fund();
+  } finally {
+    if (--gate.inFlight === 0) gate.drained?.();
+  }
+}
+
 export interface Load {
   stats: LoadStats;
+  /** Holds new faucet calls and resolves once those under way are done. */
+  holdFaucet(): Promise<void>;
+  releaseFaucet(): void;
   /** Stops launching and waits (bounded) for everything launched to finish. */
   stop(drainMs: number): Promise<void>;
 }
@@ -144,6 +170,8 @@ export interface Load {
 export function startLoad(s: LoadSetup): Load {
   const stats: LoadStats = { acked: new Map(), createFailures: [], confirmed: new Map(), walletErrors: [], confirmsInFlight: 0, optionsMs: [], paying: new Map() };
   const running = new Set<Promise<void>>();
+  const gate: FaucetGate = { open: null, inFlight: 0, drained: null };
+  let reopen: (() => void) | null = null;
   let creates = 0;
   let payments = 0;
   let creating = 0;
@@ -167,7 +195,7 @@ export function startLoad(s: LoadSetup): Load {
       const id = await create(s, stats, `pay-${n}`, String(50 + (n % 450)), PAY_TTL_S);
       const label = `pay-${n} (${flow}, ${id})`;
       if (id)
-        await pay(s, stats, label, id, flow)
+        await pay(s, stats, gate, label, id, flow)
           .catch((err: unknown) => void stats.walletErrors.push(`${label}: ${message(err)}`))
           .finally(() => stats.paying.delete(label));
     };
@@ -175,6 +203,17 @@ export function startLoad(s: LoadSetup): Load {
   }, 1000 / PAYMENTS_PER_S);
   return {
     stats,
+    async holdFaucet() {
+      if (gate.open) return;
+      gate.open = new Promise((r) => (reopen = r));
+      if (gate.inFlight > 0) await new Promise<void>((r) => (gate.drained = r));
+      gate.drained = null;
+    },
+    releaseFaucet() {
+      gate.open = null;
+      reopen?.();
+      reopen = null;
+    },
     async stop(drainMs) {
       clearInterval(createTimer);
       clearInterval(payTimer);

@@ -1,3 +1,4 @@
+// Long because: one script runs both fault suites end to end (services, cluster, load, faults, drain, table, diagnosis, teardown) over one run's shared state.
 // `npm run test:faults`: the production path (standalone sandbox chains, 2 API processes and 2
 // workers on PostgreSQL + Redis) under a steady load of creates and gateway payments, through a
 // schedule of faults; then the checks, printed as a table. Exit 0 only when every row holds.
@@ -201,7 +202,10 @@ async function main(): Promise<number> {
         await c.end().catch(() => {});
       }
     };
-    if (rpcProxy) await runChainFaults({ proxy: rpcProxy, evm: evmDev(`${chainsUrl}/evm`), relayerAddress: new Wallet(chainsEnv.EVM_RELAYER_KEY!).address }, loadStart, log);
+    if (rpcProxy) {
+      const faucet = { hold: () => load.holdFaucet(), release: () => load.releaseFaucet() };
+      await runChainFaults({ proxy: rpcProxy, evm: evmDev(`${chainsUrl}/evm`), relayerAddress: new Wallet(chainsEnv.EVM_RELAYER_KEY!).address, faucet }, loadStart, log);
+    }
     else await runFaults({ apis, workers, postgres, redis, receiver, stats: load.stats, submissionsInFlight }, loadStart, log);
     const left = loadStart + LOAD_MS - Date.now();
     if (left > 0) await new Promise((r) => setTimeout(r, left));
@@ -259,6 +263,9 @@ async function main(): Promise<number> {
     }
     log(`${failed.length} check(s) failed; what the database holds:`);
     for (const line of await diagnose(db, input)) console.log(`  ${line}`);
+    // What the processes said about the payments that did not end well (released, failed, given up).
+    const stuck = await db.query<{ id: string }>("SELECT id FROM payments WHERE id = ANY($1) AND status NOT IN ('succeeded', 'failed') LIMIT 10", [[...load.stats.confirmed.keys()]]);
+    for (const { id } of stuck.rows) for (const p of procs) for (const line of p.warnings(id).slice(-3)) console.log(`  ${p.name}: ${line.slice(0, 400)}`);
     log("the processes' last log lines:");
     for (const p of procs) console.log(`--- ${p.name}\n${p.tail() || '(nothing)'}`);
     console.log(`--- PostgreSQL\n${postgres.logTail()}`);

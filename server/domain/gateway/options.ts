@@ -1,3 +1,5 @@
+import { AppError } from '../../errors.ts';
+import type { RateLimit } from '../../ports/rate-limiter.ts';
 import { newId } from '../ids.ts';
 import { parseAccountId, formatChainId } from '../caip.ts';
 import { maxTransferAmount, type AssetInfo } from '../assets.ts';
@@ -29,6 +31,21 @@ export interface BuiltOption {
  * on a chain we serve are quoted, each costing chain reads and a stored quote per asset.
  */
 export const MAX_QUOTED_ACCOUNTS = 50;
+
+/**
+ * Options calls per payment: 10 in a row, then one a second. Each call reads the chains for every
+ * account it names and may store a quote per account and asset; a wallet refreshing its offer
+ * needs far less, and a caller holding a public App-Id must not make one payment cost more.
+ */
+export const OPTIONS_PER_PAYMENT_LIMIT: RateLimit = { perSecond: 1, burst: 10 };
+
+/** 429 `rate_limited` with its Retry-After once this payment's options calls are over their rate. */
+export async function optionsWithinRate(deps: Pick<GatewayDeps, 'optionsPerPayment'>, paymentId: string): Promise<void> {
+  const decision = await deps.optionsPerPayment?.take(paymentId);
+  if (!decision || decision.allowed) return;
+  const retryAfterS = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+  throw new AppError('rate_limited', `Too many options calls for this payment: retry after ${retryAfterS} s`, { details: { retryAfterS } });
+}
 
 /**
  * How many (account, asset) pairs of one chain are prepared at once: their reads go out together
