@@ -166,7 +166,10 @@ export class EndpointPool {
       return { kind: 'answer', json };
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-      return this.failed(ep, timedOut ? `${ep.url} gave no answer within ${Math.min(timeoutMs, this.opts.timeoutMs)} ms` : `${ep.url}: ${err instanceof Error ? err.message : String(err)}`);
+      return this.failed(
+        ep,
+        timedOut ? `${ep.url} gave no answer within ${Math.min(timeoutMs, this.opts.timeoutMs)} ms` : `${ep.url}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 

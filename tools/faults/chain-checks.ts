@@ -1,6 +1,9 @@
 // The chain suite's own parts: the environment that points the service at the fault proxy's nodes, and
 // the rows read from the chains themselves (never through the faulty nodes) after the drain.
+import { loadavg } from 'node:os';
+import { id as topicOf, zeroPadValue } from 'ethers';
 import type pg from 'pg';
+import { FLOW_GAS } from '../../adapters/chains/evm/gas-policy.ts';
 import { httpUpstream, type RpcFaultProxy } from '../chain-faults/index.ts';
 import type { Row } from './checks.ts';
 
@@ -92,6 +95,7 @@ export function chainRows(proxy: RpcFaultProxy, confirmed: number, optionsMs: nu
     { check: 'RPC calls per confirmed payment (EVM, Solana; all processes)', expected: '(told)', actual: `${per(evm.length)}, ${per(solana.length)}`, ok: true },
     { check: 'EVM broadcasts per confirmed payment', expected: '(told)', actual: `${per(broadcasts)}`, ok: true },
     { check: 'EVM calls per confirmed payment, top methods', expected: '(told)', actual: topMethods(evm, per), ok: true },
+    { check: 'machine load average (1 min) at the end: read the latencies with it', expected: '(told)', actual: loadavg()[0]!.toFixed(1), ok: true },
     {
       check: 'gateway options latency, ms (p50, p95, max)',
       expected: '(told)',
@@ -99,4 +103,97 @@ export function chainRows(proxy: RpcFaultProxy, confirmed: number, optionsMs: nu
       ok: true,
     },
   ];
+}
+
+type RpcTx = { hash: string; from: string; to: string | null };
+type RpcReceipt = { status: string; gasUsed: string; effectiveGasPrice: string; blockHash: string };
+const TRANSFER = topicOf('Transfer(address,address,uint256)');
+
+/** EVM relayer payments succeeded (not reversed), by the flow the load paid them with. */
+async function relayerPayments(db: pg.Client, confirmed: Map<string, string>): Promise<{ eip3009: number; permit2: number }> {
+  const rows = await db.query<{ id: string }>(
+    "SELECT id FROM payments WHERE id = ANY($1) AND status = 'succeeded' AND finality IS DISTINCT FROM 'reversed' AND network LIKE 'eip155:%'",
+    [[...confirmed.keys()]],
+  );
+  const flows = rows.rows.map((r) => confirmed.get(r.id));
+  return { eip3009: flows.filter((f) => f === 'eip3009').length, permit2: flows.filter((f) => f === 'permit2').length };
+}
+
+/**
+ * What the relayer spent, read from the chain itself (every block of the run, the relayer's
+ * transactions and their receipts): transactions and gas per payment against the flows' normal
+ * cost (gas-policy.ts `typical`), and gas spent on transactions that reverted (paid for nothing).
+ * And double payments: token transfers into the merchant's EVM address beyond one per succeeded
+ * payment (read from the chain's logs, never through the faulty nodes).
+ */
+export async function relayerRows(
+  db: pg.Client,
+  chainsUrl: string,
+  input: { relayer: string; merchant: string; tokens: string[]; confirmed: Map<string, string> },
+): Promise<Row[]> {
+  const url = `${chainsUrl}/evm`;
+  const head = Number(await rpc(url, 'eth_blockNumber', []));
+  const relayer = input.relayer.toLowerCase();
+  let txs = 0;
+  let reverted = 0;
+  let gas = 0n;
+  let wasted = 0n;
+  for (let n = 1; n <= head; n++) {
+    const block = (await rpc(url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as { transactions: RpcTx[] } | null;
+    for (const tx of block?.transactions ?? []) {
+      if (tx.from.toLowerCase() !== relayer) continue;
+      const receipt = (await rpc(url, 'eth_getTransactionReceipt', [tx.hash])) as RpcReceipt | null;
+      if (!receipt) continue;
+      txs++;
+      gas += BigInt(receipt.gasUsed);
+      if (receipt.status !== '0x1') {
+        reverted++;
+        wasted += BigInt(receipt.gasUsed);
+      }
+    }
+  }
+  const paid = await relayerPayments(db, input.confirmed);
+  const payments = paid.eip3009 + paid.permit2;
+  const normal = payments > 0 ? (BigInt(paid.eip3009) * FLOW_GAS.eip3009.typical + BigInt(paid.permit2) * FLOW_GAS.permit2.typical) / BigInt(payments) : 0n;
+  const per = (v: bigint | number) => (payments > 0 ? (Number(v) / payments).toFixed(payments > 0 && typeof v === 'number' ? 2 : 0) : '-');
+  const perGas = payments > 0 ? gas / BigInt(payments) : 0n;
+  const transfersIn = await countTransfersTo(url, input.tokens, input.merchant, head);
+  const doubles = transfersIn - payments;
+  return [
+    {
+      check: 'double payments (EVM token transfers into the merchant beyond one per succeeded payment)',
+      expected: '0',
+      actual: `${doubles} (${transfersIn} transfers, ${payments} payments)`,
+      ok: doubles === 0,
+    },
+    { check: 'relayer transactions per relayer payment (mined, all outcomes)', expected: '(told)', actual: `${per(txs)} (${txs} for ${payments})`, ok: true },
+    {
+      check: "relayer gas per payment against the flows' normal cost (gas-policy typical)",
+      expected: `at most ${normal} × 1.5`,
+      actual: `${perGas}`,
+      ok: payments === 0 || perGas * 2n <= normal * 3n,
+    },
+    { check: 'relayer gas wasted on reverted transactions', expected: '(told)', actual: `${wasted} gas in ${reverted} transaction(s)`, ok: true },
+  ];
+}
+
+/** Token transfers (Transfer logs) into `to` on the tokens, from block 0 to `head` (the chain's own node: no range cap). */
+async function countTransfersTo(url: string, tokens: string[], to: string, head: number): Promise<number> {
+  const logs = (await rpc(url, 'eth_getLogs', [
+    { address: tokens, fromBlock: '0x0', toBlock: `0x${head.toString(16)}`, topics: [TRANSFER, null, zeroPadValue(to, 32)] },
+  ])) as unknown[];
+  return logs.length;
+}
+
+/** Permit2 first-timers (every load buyer is fresh; half do not wait for their approval): all must be paid. */
+export async function permit2FirstTimerRow(db: pg.Client, confirmed: Map<string, string>, started: number): Promise<Row> {
+  const ids = [...confirmed].filter(([, flow]) => flow === 'permit2').map(([id]) => id);
+  const done = await db.query<{ n: string }>("SELECT count(*) AS n FROM payments WHERE id = ANY($1) AND status = 'succeeded'", [ids]);
+  const paid = Number(done.rows[0]!.n);
+  return {
+    check: 'Permit2 first-timers paid (approval sent by the buyer, half of them not awaited before confirm)',
+    expected: `${started} (100 %)`,
+    actual: `${paid}`,
+    ok: started > 0 && paid === started,
+  };
 }

@@ -35,6 +35,8 @@ export interface LoadStats {
   confirmsInFlight: number;
   /** How long each gateway options call took, ms (answered or not). */
   optionsMs: number[];
+  /** Permit2 payments by buyers who approve first (fresh keys: every one is a first-timer), and those that succeeded (counted after the drain). */
+  permit2FirstTimers: { total: number };
   /** Payments being paid now → the step each is at: one still here when the load stops never finished, and says where it hung. */
   paying: Map<string, string>;
 }
@@ -105,7 +107,11 @@ async function pay(s: LoadSetup, stats: LoadStats, gate: FaucetGate, label: stri
     step('fetch');
     const actions = await resolveBuildActions(option.actions, (build) => client.fetchAction(paymentId, { optionId: option.id, data: build.build.data }));
     step(`actions (${actions.map((a) => ('data' in a && typeof a.data === 'object' && a.data && 'method' in a.data ? String(a.data.method) : a.type)).join(', ')})`);
-    const results = await executeActions(actions, buyer.signers);
+    // Half the Permit2 first-timers do not wait for their approval to be mined (a wallet that
+    // signs at once, as the SDK did before): confirm arrives while the approval is pending.
+    const awaitApproval = flow !== 'permit2' || stats.permit2FirstTimers.total++ % 2 === 0;
+    const signers = awaitApproval || !buyer.signers.evm ? buyer.signers : { ...buyer.signers, evm: { ...buyer.signers.evm, waitForReceipt: undefined } };
+    const results = await executeActions(actions, signers);
     step('confirm');
     stats.confirmsInFlight++;
     try {
@@ -168,7 +174,16 @@ export interface Load {
 
 /** Starts the creates and the payments at steady rates, each with bounded concurrency. */
 export function startLoad(s: LoadSetup): Load {
-  const stats: LoadStats = { acked: new Map(), createFailures: [], confirmed: new Map(), walletErrors: [], confirmsInFlight: 0, optionsMs: [], paying: new Map() };
+  const stats: LoadStats = {
+    acked: new Map(),
+    createFailures: [],
+    confirmed: new Map(),
+    walletErrors: [],
+    confirmsInFlight: 0,
+    optionsMs: [],
+    paying: new Map(),
+    permit2FirstTimers: { total: 0 },
+  };
   const running = new Set<Promise<void>>();
   const gate: FaucetGate = { open: null, inFlight: 0, drained: null };
   let reopen: (() => void) | null = null;

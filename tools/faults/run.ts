@@ -17,7 +17,7 @@ import pg from 'pg';
 import { evmDev, startRpcFaultProxy, type RpcFaultProxy } from '../chain-faults/index.ts';
 import { createSandboxApi } from '../demo-wallet/sandbox-api.ts';
 import { createApi } from './api.ts';
-import { chainRows, phantomSuccesses, throughProxy } from './chain-checks.ts';
+import { chainRows, permit2FirstTimerRow, phantomSuccesses, relayerRows, throughProxy } from './chain-checks.ts';
 import { runChainFaults } from './chain-schedule.ts';
 import { diagnose, formatTable, pending, runChecks, type CheckInput } from './checks.ts';
 import { healthy, proc, ROOT, until, type Proc } from './cluster.ts';
@@ -205,8 +205,7 @@ async function main(): Promise<number> {
     if (rpcProxy) {
       const faucet = { hold: () => load.holdFaucet(), release: () => load.releaseFaucet() };
       await runChainFaults({ proxy: rpcProxy, evm: evmDev(`${chainsUrl}/evm`), relayerAddress: new Wallet(chainsEnv.EVM_RELAYER_KEY!).address, faucet }, loadStart, log);
-    }
-    else await runFaults({ apis, workers, postgres, redis, receiver, stats: load.stats, submissionsInFlight }, loadStart, log);
+    } else await runFaults({ apis, workers, postgres, redis, receiver, stats: load.stats, submissionsInFlight }, loadStart, log);
     const left = loadStart + LOAD_MS - Date.now();
     if (left > 0) await new Promise((r) => setTimeout(r, left));
     log('load stopping; waiting for what it launched');
@@ -252,7 +251,20 @@ async function main(): Promise<number> {
     }
     const rows = [
       ...(await runChecks(db, input)),
-      ...(rpcProxy ? [...(await phantomSuccesses(db, chainsUrl, [...load.stats.confirmed.keys()])), ...chainRows(rpcProxy, load.stats.confirmed.size, load.stats.optionsMs)] : []),
+      ...(rpcProxy
+        ? [
+            ...(await phantomSuccesses(db, chainsUrl, [...load.stats.confirmed.keys()])),
+            ...(await relayerRows(db, chainsUrl, {
+              relayer: new Wallet(chainsEnv.EVM_RELAYER_KEY!).address,
+              merchant: evm,
+              tokens: [assetOf.eip3009, assetOf.permit2].map((a) => a.split(':').at(-1)!),
+              confirmed: load.stats.confirmed,
+            })),
+            await permit2FirstTimerRow(db, load.stats.confirmed, load.stats.permit2FirstTimers.total),
+            ...chainRows(rpcProxy, load.stats.confirmed.size, load.stats.optionsMs),
+            // Late funds (a transfer after expiry, an authorization used elsewhere after release) get their row with the watcher that surfaces them.
+          ]
+        : []),
     ];
     console.log(`\n${formatTable(rows)}\n`);
     const failed = rows.filter((r) => !r.ok);
@@ -264,7 +276,9 @@ async function main(): Promise<number> {
     log(`${failed.length} check(s) failed; what the database holds:`);
     for (const line of await diagnose(db, input)) console.log(`  ${line}`);
     // What the processes said about the payments that did not end well (released, failed, given up).
-    const stuck = await db.query<{ id: string }>("SELECT id FROM payments WHERE id = ANY($1) AND status NOT IN ('succeeded', 'failed') LIMIT 10", [[...load.stats.confirmed.keys()]]);
+    const stuck = await db.query<{ id: string }>("SELECT id FROM payments WHERE id = ANY($1) AND status NOT IN ('succeeded', 'failed') LIMIT 10", [
+      [...load.stats.confirmed.keys()],
+    ]);
     for (const { id } of stuck.rows) for (const p of procs) for (const line of p.warnings(id).slice(-3)) console.log(`  ${p.name}: ${line.slice(0, 400)}`);
     log("the processes' last log lines:");
     for (const p of procs) console.log(`--- ${p.name}\n${p.tail() || '(nothing)'}`);

@@ -137,7 +137,11 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
    */
   async function quoteBlockOf(c: ReturnType<typeof chainOf>, req: OptionRequest): Promise<{ quoteBlock?: number }> {
     // Unread (the node is slow or throttling): the block is found by the quote's time instead.
-    if (!req.previous) return await c.reads.head().then((quoteBlock) => ({ quoteBlock }), () => ({}));
+    if (!req.previous)
+      return await c.reads.head().then(
+        (quoteBlock) => ({ quoteBlock }),
+        () => ({}),
+      );
     return 'quoteBlock' in req.previous && req.previous.quoteBlock !== undefined ? { quoteBlock: req.previous.quoteBlock } : {};
   }
 
@@ -224,8 +228,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       const c = chainOf(req);
       const etaS = c.etaS ?? 5;
       const relayerFlow = req.asset.flows.includes('eip3009') ? 'eip3009' : req.asset.flows.includes('permit2') ? 'permit2' : null;
-      if (relayerFlow)
-        prefetchOfferReads(c.reads, { account: addressOf(req.account), fresh: !req.previous, ...(relayerFlow === 'permit2' ? { permit2Token: token(req) } : {}) });
+      if (relayerFlow) prefetchOfferReads(c.reads, { account: addressOf(req.account), fresh: !req.previous, ...(relayerFlow === 'permit2' ? { permit2Token: token(req) } : {}) });
       let refusal = relayerFlow ? await gaslessRefusal(c, c.reads, req, relayerFlow) : null;
       if (relayerFlow === 'eip3009' && !refusal) return { etaS, ...(await prepareEip3009(c, req)) };
       if (relayerFlow === 'permit2' && !refusal) {

@@ -73,7 +73,8 @@ function request(asset: AssetInfo, buyer: string): OptionRequest {
 /** One account's options for both assets, prepared side by side as the options call does. */
 const bothAssets = (port: ChainPort, buyer: string) => Promise.all([port.prepareOption(request(usdc, buyer)), port.prepareOption(request(usdt, buyer))]);
 
-const methodOf = (o: PreparedOption | UnavailableOption) => ('unavailable' in o ? `unavailable: ${o.unavailable}` : o.actions.map((a) => String((a.data as { method?: string }).method)).join(' + '));
+const methodOf = (o: PreparedOption | UnavailableOption) =>
+  'unavailable' in o ? `unavailable: ${o.unavailable}` : o.actions.map((a) => String((a.data as { method?: string }).method)).join(' + ');
 const calls = (method: string) => proxy.calls({ chain: 'evm', method }).length;
 
 describe('EVM options over slow and throttling nodes', () => {

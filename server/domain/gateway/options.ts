@@ -165,7 +165,18 @@ export async function buildOptions(
       collectData: collect ? collectDataOf(collect, { paymentId: payment.id, optionId, deadline }) : null,
     };
     if (!reused) {
-      const quote = { optionId, paymentId: payment.id, account: raw, asset: asset.id, amount, destination: s.destination, deadline, state: prepared.state, createdAt: new Date(now), collectData: collect !== null };
+      const quote = {
+        optionId,
+        paymentId: payment.id,
+        account: raw,
+        asset: asset.id,
+        amount,
+        destination: s.destination,
+        deadline,
+        state: prepared.state,
+        createdAt: new Date(now),
+        collectData: collect !== null,
+      };
       return { option, quote };
     }
     return stateStillHolds(reused.state, prepared.state) ? { option } : { option, refreshed: { optionId, state: prepared.state, deadline } };
