@@ -1,7 +1,7 @@
 // The chain suite's own parts: the environment that points the service at the fault proxy's nodes, and
 // the rows read from the chains themselves (never through the faulty nodes) after the drain.
 import { loadavg } from 'node:os';
-import { id as topicOf, zeroPadValue } from 'ethers';
+import { Contract, JsonRpcProvider, Wallet, id as topicOf, zeroPadValue, type HDNodeWallet } from 'ethers';
 import type pg from 'pg';
 import { FLOW_GAS } from '../../adapters/chains/evm/gas-policy.ts';
 import { httpUpstream, type RpcFaultProxy } from '../chain-faults/index.ts';
@@ -86,7 +86,7 @@ function percentile(values: number[], p: number): string {
 }
 
 /** What the chain suite adds to the table: what the payments cost in RPC calls and options latency (told, not judged). */
-export function chainRows(proxy: RpcFaultProxy, confirmed: number, optionsMs: number[]): Row[] {
+export function chainRows(proxy: RpcFaultProxy, confirmed: number, optionsMs: number[], askedAgain: number): Row[] {
   const per = (n: number) => (confirmed > 0 ? (n / confirmed).toFixed(1) : '-');
   const evm = proxy.calls({ chain: 'evm' });
   const solana = proxy.calls({ chain: 'solana' });
@@ -100,6 +100,12 @@ export function chainRows(proxy: RpcFaultProxy, confirmed: number, optionsMs: nu
       check: 'gateway options latency, ms (p50, p95, max)',
       expected: '(told)',
       actual: `${percentile(optionsMs, 50)}, ${percentile(optionsMs, 95)}, ${percentile(optionsMs, 100)}`,
+      ok: true,
+    },
+    {
+      check: "options asked again once because the flow's chain was left out of the first answer",
+      expected: '(told)',
+      actual: `${askedAgain} of ${optionsMs.length - askedAgain}`,
       ok: true,
     },
   ];
@@ -196,4 +202,38 @@ export async function permit2FirstTimerRow(db: pg.Client, confirmed: Map<string,
     actual: `${paid}`,
     ok: started > 0 && paid === started,
   };
+}
+
+/**
+ * The merchant empties its EVM address: gas money from the faucet, then every token balance sent
+ * to a fresh address (straight to the chain, as the merchant's own wallet would). Answers what
+ * left, per asset (CAIP-19).
+ */
+export async function sweepAddress(chainsUrl: string, merchant: HDNodeWallet, assets: { asset: string }[]): Promise<Map<string, bigint>> {
+  const chainId = Number(assets[0]!.asset.split('/')[0]!.split(':')[1]);
+  const provider = new JsonRpcProvider(`${chainsUrl}/evm`, chainId, { staticNetwork: true, cacheTimeout: -1 });
+  const swept = new Map<string, bigint>();
+  try {
+    const res = await fetch(`${chainsUrl}/sandbox/faucet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account: `eip155:${chainId}:${merchant.address}`, asset: null, value: (10n ** 17n).toString() }),
+    });
+    if (!res.ok) throw new Error(`faucet answered ${res.status}`);
+    const wallet = merchant.connect(provider);
+    const elsewhere = Wallet.createRandom().address;
+    for (const { asset } of assets) {
+      // No return value declared: the sandbox's USDT, like Tether's, returns none.
+      const token = new Contract(asset.split(':').at(-1)!, ['function balanceOf(address) view returns (uint256)', 'function transfer(address,uint256)'], wallet);
+      const balance = (await token.getFunction('balanceOf')(merchant.address)) as bigint;
+      if (balance === 0n) continue;
+      const tx = (await token.getFunction('transfer')(elsewhere, balance)) as { wait(): Promise<{ status: number | null } | null> };
+      const receipt = await tx.wait();
+      if (receipt?.status !== 1) throw new Error(`the sweep of ${asset} reverted`);
+      swept.set(asset, balance);
+    }
+    return swept;
+  } finally {
+    provider.destroy();
+  }
 }

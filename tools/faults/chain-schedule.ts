@@ -14,6 +14,8 @@ export interface ChainTargets {
   relayerAddress: string;
   /** The load's faucet held while a reorg is made (its gas money is a set balance, which a revert undoes). */
   faucet: { hold(): Promise<void>; release(): void };
+  /** The merchant empties its EVM address (every token it received sent elsewhere); runs beside the schedule. */
+  sweepMerchant(): void;
 }
 
 interface ChainFault {
@@ -40,6 +42,14 @@ export const CHAIN_FAULTS: ChainFault[] = [
     async run(t) {
       t.proxy.set('evm:*', { kind: 'throttle', retryAfter: 1 }, { every: 3, forMs: 10_000 });
       await sleep(10_000);
+    },
+  },
+  {
+    atMs: 19_000,
+    name: "the merchant sweeps its EVM address to zero (the relayer's next transfers there cost a fresh storage slot more)",
+    async run(t) {
+      t.sweepMerchant();
+      await Promise.resolve();
     },
   },
   {

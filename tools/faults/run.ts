@@ -17,9 +17,9 @@ import pg from 'pg';
 import { evmDev, startRpcFaultProxy, type RpcFaultProxy } from '../chain-faults/index.ts';
 import { createSandboxApi } from '../demo-wallet/sandbox-api.ts';
 import { createApi } from './api.ts';
-import { chainRows, permit2FirstTimerRow, phantomSuccesses, relayerRows, throughProxy } from './chain-checks.ts';
+import { chainRows, permit2FirstTimerRow, phantomSuccesses, relayerRows, sweepAddress, throughProxy } from './chain-checks.ts';
 import { runChainFaults } from './chain-schedule.ts';
-import { diagnose, formatTable, pending, runChecks, type CheckInput } from './checks.ts';
+import { diagnose, formatTable, pending, runChecks, type CheckInput, type Row } from './checks.ts';
 import { healthy, proc, ROOT, until, type Proc } from './cluster.ts';
 import { runFaults } from './faults.ts';
 import { CREATE_TTL_S, FLOWS, PAY_TTL_S, startLoad, type Flow } from './load.ts';
@@ -149,7 +149,9 @@ async function main(): Promise<number> {
   const m = await api.call('POST', '/v1/merchants', partnerKey, { merchantName: 'Fault Shop', merchantEmail: 'shop@faults.test' }, { 'Idempotency-Key': 'faults-merchant' });
   if (m.status !== 201) throw new Error(`create merchant: ${m.status} ${JSON.stringify(m.body)}`);
   const merchantId = (m.body as { merchant: { id: string } }).merchant.id;
-  const evm = Wallet.createRandom().address;
+  // The merchant's EVM key is kept: the chain suite has it sweep its address during the load.
+  const merchantWallet = Wallet.createRandom();
+  const evm = merchantWallet.address;
   const sol = Keypair.generate().publicKey.toBase58();
   const destinations = FLOWS.map((flow) => {
     const asset = assetOf[flow];
@@ -181,6 +183,8 @@ async function main(): Promise<number> {
   if (w.status !== 201) throw new Error(`webhook endpoint: ${w.status} ${JSON.stringify(w.body)}`);
   receiver.setSecret((w.body as { secret: string }).secret);
 
+  let sweep: Promise<void> = Promise.resolve();
+  let sweptRow: Row | null = null;
   log(`load for ${LOAD_MS / 1000} s: creates and payments (EIP-3009, Permit2, Solana) over both APIs`);
   const loadStart = Date.now();
   const load = startLoad({ api, partnerKey, walletKey, merchantId, chainsUrl, sandbox, assetOf });
@@ -204,12 +208,37 @@ async function main(): Promise<number> {
     };
     if (rpcProxy) {
       const faucet = { hold: () => load.holdFaucet(), release: () => load.releaseFaucet() };
-      await runChainFaults({ proxy: rpcProxy, evm: evmDev(`${chainsUrl}/evm`), relayerAddress: new Wallet(chainsEnv.EVM_RELAYER_KEY!).address, faucet }, loadStart, log);
+      const sweepMerchant = () => {
+        const evmDestinations = destinations.filter((d) => d.flow !== 'spl');
+        sweep = sweepAddress(chainsUrl, merchantWallet, evmDestinations).then(
+          (swept) => {
+            // What the merchant took out is no longer on its address: the balance rows expect that much less.
+            for (const d of evmDestinations) d.initial -= swept.get(d.asset) ?? 0n;
+            const what = [...swept].map(([a, v]) => `${v} of ${a.split(':').at(-1)!.slice(0, 10)}…`).join(', ');
+            sweptRow = {
+              check: 'the merchant swept its EVM address to zero mid-load (the balance rows subtract it)',
+              expected: 'swept',
+              actual: what || 'nothing held yet',
+              ok: true,
+            };
+          },
+          (err: unknown) => {
+            const why = err instanceof Error ? err.message : String(err);
+            sweptRow = { check: 'the merchant swept its EVM address to zero mid-load (the balance rows subtract it)', expected: 'swept', actual: `failed: ${why}`, ok: false };
+          },
+        );
+      };
+      await runChainFaults(
+        { proxy: rpcProxy, evm: evmDev(`${chainsUrl}/evm`), relayerAddress: new Wallet(chainsEnv.EVM_RELAYER_KEY!).address, faucet, sweepMerchant },
+        loadStart,
+        log,
+      );
     } else await runFaults({ apis, workers, postgres, redis, receiver, stats: load.stats, submissionsInFlight }, loadStart, log);
     const left = loadStart + LOAD_MS - Date.now();
     if (left > 0) await new Promise((r) => setTimeout(r, left));
     log('load stopping; waiting for what it launched');
     await load.stop(90_000);
+    await sweep;
   } finally {
     clearInterval(progress);
   }
@@ -261,7 +290,8 @@ async function main(): Promise<number> {
               confirmed: load.stats.confirmed,
             })),
             await permit2FirstTimerRow(db, load.stats.confirmed, load.stats.permit2FirstTimers.total),
-            ...chainRows(rpcProxy, load.stats.confirmed.size, load.stats.optionsMs),
+            ...(sweptRow ? [sweptRow] : []),
+            ...chainRows(rpcProxy, load.stats.confirmed.size, load.stats.optionsMs, load.stats.optionsAskedAgain),
             // Late funds (a transfer after expiry, an authorization used elsewhere after release) get their row with the watcher that surfaces them.
           ]
         : []),
