@@ -195,6 +195,7 @@ export function startLoad(s: LoadSetup): Load {
     optionsMs: [],
     paying: new Map(),
     permit2FirstTimers: { total: 0 },
+    optionsAskedAgain: 0,
   };
   const running = new Set<Promise<void>>();
   const gate: FaucetGate = { open: null, inFlight: 0, drained: null };
