@@ -1,6 +1,6 @@
 // Several JSON-RPC endpoints of one chain behind one call: reads fail over, broadcasts go to all,
 // every attempt is bounded by a timeout, a 429's Retry-After is honoured (seconds or HTTP-date,
-// capped), and an endpoint that keeps failing is skipped for a while (a circuit breaker).
+// capped), and an endpoint that keeps failing, or hangs once, is skipped for a while (a circuit breaker).
 //
 // Why our own and not a library's: the service's EVM client is ethers v6 and its Solana client
 // web3.js; viem is not a dependency (its `fallback` transport would add a second EVM library
@@ -166,17 +166,21 @@ export class EndpointPool {
       return { kind: 'answer', json };
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+      // Silent for the pool's whole timeout: a hung node, skipped from now on rather than after
+      // three more timeouts (each one a job, or a relayer section, held for that long).
+      const hung = timedOut && timeoutMs >= this.opts.timeoutMs;
       return this.failed(
         ep,
         timedOut ? `${ep.url} gave no answer within ${Math.min(timeoutMs, this.opts.timeoutMs)} ms` : `${ep.url}: ${err instanceof Error ? err.message : String(err)}`,
+        hung,
       );
     }
   }
 
-  private failed(ep: Endpoint, detail: string): Attempt {
+  private failed(ep: Endpoint, detail: string, hung = false): Attempt {
     ep.failures++;
     this.emit(ep, 'failed', detail);
-    if (ep.failures >= this.opts.breakerFailures) {
+    if (ep.failures >= this.opts.breakerFailures || hung) {
       ep.openUntil = this.now() + this.opts.breakerCooldownMs;
       // A trial after the cooldown that fails re-opens at once.
       ep.failures = this.opts.breakerFailures - 1;

@@ -1,3 +1,4 @@
+// Long because: one chain port over three EVM flows (quote, verify, advance, follow to finality) that share each chain's state (reads, relayer queue, domains).
 import { isAddress, type Provider, type Wallet } from 'ethers';
 import { servedChain } from './served-chain.ts';
 import { checksummed } from './address.ts';
@@ -138,7 +139,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
   async function quoteBlockOf(c: ReturnType<typeof chainOf>, req: OptionRequest): Promise<{ quoteBlock?: number }> {
     // Unread (the node is slow or throttling): the block is found by the quote's time instead.
     if (!req.previous)
-      return await c.reads.head().then(
+      return c.reads.head().then(
         (quoteBlock) => ({ quoteBlock }),
         () => ({}),
       );
