@@ -277,6 +277,8 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
         return { ok: false, code: 'invalid_signature', message: 'the signature is not the buyer’s over this payment’s exact terms' };
       const problem = await approvalsProblem(chainOf(req), req, approvals, state.resetApproval === true);
       if (problem) return { ok: false, code: 'invalid_results', message: problem };
+      // The buyer has approved: an allowance shared from before must not ask the next payment for another approval.
+      if (approvals.length) chainOf(req).reads.forgetAllowance(token(req), addressOf(req.account));
       return { ok: true, submission: { flow: 'permit2', typedData, signature: last, ...(approvals.length ? { approvals } : {}), ...block } };
     },
 

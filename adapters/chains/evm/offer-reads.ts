@@ -43,6 +43,8 @@ export interface ChainReads {
   code(address: string): Promise<string>;
   /** The owner's ERC-20 allowance to Permit2. */
   permit2Allowance(token: string, owner: string): Promise<bigint>;
+  /** Drops a shared allowance: the owner confirmed with approvals, so the next offer reads it again. */
+  forgetAllowance(token: string, owner: string): void;
 }
 
 type Entry<T> = { at: number; value: Promise<T> };
@@ -53,10 +55,12 @@ export function cached<T>(ttlMs: number, read: () => Promise<T>, now: () => numb
   return () => keyed('');
 }
 
+type Keyed<T> = ((key: string) => Promise<T>) & { forget(key: string): void };
+
 /** Reads shared per key for `ttlMs` (at most `maxEntries` keys, the oldest dropped first). */
-export function cachedByKey<T>(ttlMs: number, maxEntries: number, read: (key: string) => Promise<T>, now: () => number): (key: string) => Promise<T> {
+export function cachedByKey<T>(ttlMs: number, maxEntries: number, read: (key: string) => Promise<T>, now: () => number): Keyed<T> {
   const entries = new Map<string, Entry<T>>();
-  return (key) => {
+  const get = (key: string): Promise<T> => {
     const hit = entries.get(key);
     if (hit && now() - hit.at < ttlMs) return hit.value;
     entries.delete(key);
@@ -69,6 +73,7 @@ export function cachedByKey<T>(ttlMs: number, maxEntries: number, read: (key: st
     while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
     return entry.value;
   };
+  return Object.assign(get, { forget: (key: string) => void entries.delete(key) });
 }
 
 /** `read`, or its last good answer (within `maxAgeMs`) when it fails. */
@@ -136,6 +141,7 @@ export function createChainReads(c: OfferReadChain, now: () => number = Date.now
     l1Fee: (flow) => (c.l1DataFee === 'op-stack' ? l1[flow]() : Promise.resolve(0n)),
     code: (address) => code(checksummed(address)),
     permit2Allowance: (token, owner) => allowance(`${checksummed(token)}/${checksummed(owner)}`),
+    forgetAllowance: (token, owner) => allowance.forget(`${checksummed(token)}/${checksummed(owner)}`),
   };
 }
 
