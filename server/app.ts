@@ -88,6 +88,8 @@ export interface AppDeps {
   collectDataSecret?: string;
   /** Requests per authenticated client; absent: no limit. */
   rateLimiter?: RateLimiter;
+  /** Gateway options calls per payment (server/domain/gateway/options.ts); absent: not limited. */
+  optionsPerPayment?: RateLimiter;
   /** Test events per endpoint and redeliveries per partner, in the API and the dashboard alike (see redeliver.ts); absent: not limited. */
   webhookRequestLimits?: { testEvents: RateLimiter; redeliveries: RateLimiter };
   /**

@@ -1,6 +1,8 @@
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_QUOTED_ACCOUNTS } from '../server/domain/gateway/options.ts';
+import { createMemoryRateLimiter } from '../adapters/rate-limit/memory/index.ts';
+import { MAX_QUOTED_ACCOUNTS, OPTIONS_PER_PAYMENT_LIMIT } from '../server/domain/gateway/options.ts';
+import { systemClock } from '../server/ports/clock.ts';
 import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
 import { sandboxMerchant, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
 
@@ -15,7 +17,8 @@ let env: GatewayEnv;
 let usdc: string;
 beforeAll(async () => {
   chains = await createSandboxChains();
-  env = await startGatewayEnv({ chains });
+  // As the composition root wires it: options calls limited per payment.
+  env = await startGatewayEnv({ chains, optionsPerPayment: createMemoryRateLimiter(OPTIONS_PER_PAYMENT_LIMIT, systemClock) });
   usdc = chains.assetConfigs().find((a) => a.symbol === 'USDC' && a.id.startsWith('eip155'))!.id;
 }, 120_000);
 afterAll(async () => {
@@ -57,6 +60,20 @@ describe('options take every account a wallet holds', () => {
     // Asked again, the same quotes come back: the bound holds storage too.
     const again = await options(id, [...elsewhere, ...onOtherEvm, ...here]);
     expect(again.body.options.map((o: { id: string }) => o.id)).toEqual(r.body.options.map((o: { id: string }) => o.id));
+  });
+});
+
+describe('options calls per payment are bounded', () => {
+  it('10 in a row, then 429 rate_limited with Retry-After in the error shape; another payment is not affected', async () => {
+    const id = await newPayment();
+    const accounts = [`eip155:31337:${Wallet.createRandom().address}`];
+    for (let i = 0; i < OPTIONS_PER_PAYMENT_LIMIT.burst; i++) expect((await options(id, accounts)).status).toBe(200);
+    // before: 200 every time, each call reading the chain for every account it names.
+    const refused = await options(id, accounts);
+    expect(refused).toMatchObject({ status: 429, body: { code: 'rate_limited', details: { retryAfterS: 1 } } });
+    expect(refused.body.message).toMatch(/options calls for this payment/);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect((await options(await newPayment(), accounts)).status).toBe(200);
   });
 });
 

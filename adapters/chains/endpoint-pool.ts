@@ -1,6 +1,6 @@
 // Several JSON-RPC endpoints of one chain behind one call: reads fail over, broadcasts go to all,
 // every attempt is bounded by a timeout, a 429's Retry-After is honoured (seconds or HTTP-date,
-// capped), and an endpoint that keeps failing is skipped for a while (a circuit breaker).
+// capped), and an endpoint that keeps failing, or hangs once, is skipped for a while (a circuit breaker).
 //
 // Why our own and not a library's: the service's EVM client is ethers v6 and its Solana client
 // web3.js; viem is not a dependency (its `fallback` transport would add a second EVM library
@@ -74,9 +74,10 @@ export class EndpointPool {
   /**
    * One read: the endpoints in order (closed breakers first), each answer judged; the first usable
    * one is returned. Throttled endpoints are waited for (Retry-After, capped) only when no other
-   * endpoint can answer. Throws RpcUnavailableError when none could.
+   * endpoint can answer. Throws RpcUnavailableError when none could. `opts.timeoutMs` bounds each
+   * attempt of this read more tightly than the pool's (a read with a deadline of its own).
    */
-  async read(body: unknown, judge: (json: unknown, url: string) => Verdict = () => 'ok'): Promise<unknown> {
+  async read(body: unknown, judge: (json: unknown, url: string) => Verdict = () => 'ok', opts: { timeoutMs?: number } = {}): Promise<unknown> {
     const text = JSON.stringify(body);
     let last = 'no endpoint tried';
     for (let pass = 0; pass < this.opts.passes; pass++) {
@@ -87,7 +88,7 @@ export class EndpointPool {
           soonest = Math.min(soonest, wait);
           continue;
         }
-        const got = await this.attempt(ep, text);
+        const got = await this.attempt(ep, text, opts.timeoutMs);
         if (got.kind === 'answer') {
           if (judge(got.json, ep.url) === 'ok') return got.json;
           last = `${ep.url} answered from behind the highest head seen`;
@@ -141,13 +142,13 @@ export class EndpointPool {
     return [...this.endpoints].sort((a, b) => a.openUntil - b.openUntil).slice(0, 1);
   }
 
-  private async attempt(ep: Endpoint, text: string): Promise<Attempt> {
+  private async attempt(ep: Endpoint, text: string, timeoutMs = this.opts.timeoutMs): Promise<Attempt> {
     try {
       const res = await this.fetchFn(ep.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: text,
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
+        signal: AbortSignal.timeout(Math.min(timeoutMs, this.opts.timeoutMs)),
       });
       if (res.status === 429) {
         const waitMs = retryAfterMs(res.headers.get('retry-after'), this.opts.retryAfterCapMs, this.now());
@@ -165,14 +166,21 @@ export class EndpointPool {
       return { kind: 'answer', json };
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-      return this.failed(ep, timedOut ? `${ep.url} gave no answer within ${this.opts.timeoutMs} ms` : `${ep.url}: ${err instanceof Error ? err.message : String(err)}`);
+      // Silent for the pool's whole timeout: a hung node, skipped from now on rather than after
+      // three more timeouts (each one a job, or a relayer section, held for that long).
+      const hung = timedOut && timeoutMs >= this.opts.timeoutMs;
+      return this.failed(
+        ep,
+        timedOut ? `${ep.url} gave no answer within ${Math.min(timeoutMs, this.opts.timeoutMs)} ms` : `${ep.url}: ${err instanceof Error ? err.message : String(err)}`,
+        hung,
+      );
     }
   }
 
-  private failed(ep: Endpoint, detail: string): Attempt {
+  private failed(ep: Endpoint, detail: string, hung = false): Attempt {
     ep.failures++;
     this.emit(ep, 'failed', detail);
-    if (ep.failures >= this.opts.breakerFailures) {
+    if (ep.failures >= this.opts.breakerFailures || hung) {
       ep.openUntil = this.now() + this.opts.breakerCooldownMs;
       // A trial after the cooldown that fails re-opens at once.
       ep.failures = this.opts.breakerFailures - 1;

@@ -28,6 +28,7 @@ import { openDashboard } from './dashboard.ts';
 import { openConfiguredStorage } from './storage.ts';
 import { webhookSettings, type WebhookSettings } from './webhooks.ts';
 import { DELIVERY_REQUEST_LIMITS } from '../domain/webhooks/redeliver.ts';
+import { OPTIONS_PER_PAYMENT_LIMIT } from '../domain/gateway/options.ts';
 import { createPrometheusMetrics } from '../../adapters/metrics/prometheus/index.ts';
 import type { MetricsPort } from '../ports/metrics.ts';
 import { METRICS } from '../ports/metric-catalog.ts';
@@ -235,7 +236,9 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
     // Test events and redeliveries, in the API and the dashboard alike; shared across processes with Redis.
     const testEvents = (await openRateLimiter(config, DELIVERY_REQUEST_LIMITS.testEvents, 'webhook-test-events', logger))!;
     const redeliveries = (await openRateLimiter(config, DELIVERY_REQUEST_LIMITS.redeliveries, 'webhook-redeliveries', logger))!;
-    closers.webhookRequestLimits = once(async () => void (await Promise.all([testEvents.close(), redeliveries.close()])));
+    // Options calls per payment: what one payment's options may cost the chains and the quote store.
+    const optionsPerPayment = (await openRateLimiter(config, OPTIONS_PER_PAYMENT_LIMIT, 'options-per-payment', logger))!;
+    closers.webhookRequestLimits = once(async () => void (await Promise.all([testEvents.close(), redeliveries.close(), optionsPerPayment.close()])));
     const dashboard = await openDashboard(config, logger);
     if (dashboard) closers.dashboard = once(() => dashboard.close());
     const paymentChanges = await openPaymentChanges(storage, logger);
@@ -266,6 +269,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       ...(config.logoChecks ? { checkLogo: createLogoChecker() } : {}),
       webhookEndpoints: settings.endpoints,
       webhookRequestLimits: { testEvents, redeliveries },
+      optionsPerPayment,
       ...(config.collectDataSecret ? { collectDataSecret: config.collectDataSecret } : {}),
       ...(rateLimiter ? { rateLimiter } : {}),
       ...(unauthenticatedLimiter ? { unauthenticatedLimiter } : {}),

@@ -4,7 +4,7 @@ import type { OperationHandlers } from '../http/operations.ts';
 import { expireIfDue } from '../domain/payments/transition.ts';
 import { gatewayBuyer, priceAmount, statusView } from '../domain/payments/view.ts';
 import { longPoll } from '../domain/payments/long-poll.ts';
-import { buildOptions } from '../domain/gateway/options.ts';
+import { buildOptions, optionsWithinRate } from '../domain/gateway/options.ts';
 import { confirmPayment } from '../domain/gateway/confirm.ts';
 import { cancelByBuyer, fetchOptionActions, mustBeActionable } from '../domain/gateway/actions.ts';
 import { resolvePaymentRef } from '../domain/gateway/payment-links.ts';
@@ -60,6 +60,7 @@ export function gatewayHandlers(deps: GatewayDeps & { paymentChanges: PaymentCha
       // One read for the payment, its merchant and settlements: options is the wallet's hot call.
       const found = await lookUp(path.id, (id) => storage.payments.getForGateway(id));
       const p = mustBeActionable(await expireIfDue(deps, found.payment));
+      await optionsWithinRate(deps, p.id);
       const { options, reason } = await buildOptions(deps, p, found, body.accounts);
       // Present when any option needs data (the first such option's form), per the interface.
       const collectData = options.find((o) => o.collectData)?.collectData ?? null;

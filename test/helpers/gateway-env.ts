@@ -23,6 +23,7 @@ import type { TestStorage } from './backends.ts';
 import { createWebhookDispatcher } from '../../server/jobs/webhook-dispatcher.ts';
 import { traceLogFields } from '../../server/domain/trace-context.ts';
 import type { DashboardOptions } from '../../server/dashboard/index.ts';
+import type { RateLimiter } from '../../server/ports/rate-limiter.ts';
 
 /**
  * The whole service on the sandbox chains, as a wallet meets it: PGlite, the inline job queue
@@ -64,6 +65,8 @@ export interface GatewayEnvOptions {
   evm?: Pick<EvmChainConfig, 'finality' | 'healWindowMs'>;
   /** Where the job handlers count (payment transitions, finality). */
   metrics?: MetricsPort;
+  /** Options calls per payment (the composition root always limits them; absent here: not limited). */
+  optionsPerPayment?: RateLimiter;
 }
 
 /** The in-process wiring: adapters over the sandbox objects, on the given clock. */
@@ -139,6 +142,7 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
     ...(opts.quoteTtlS ? { quoteTtlS: opts.quoteTtlS } : {}),
     ...(opts.extraRoutes ? { extraRoutes: opts.extraRoutes } : {}),
     ...(opts.dashboard ? { dashboard: opts.dashboard } : {}),
+    ...(opts.optionsPerPayment ? { optionsPerPayment: opts.optionsPerPayment } : {}),
   });
   return {
     t,

@@ -96,10 +96,13 @@ export function evmDev(node: string | UpstreamCall): EvmDev {
       if (at === undefined) throw new Error(`snapshot ${snapshot} was not taken through this helper`);
       const oldHead = await head();
       const dropped = options.reinject ? await signedTransactions(call, at + 1, oldHead) : [];
+      // A node keeps its pool through a reorg; the sandbox's evm_revert empties it: sent again after.
+      const pending = await pendingTransactions(call);
       await dev.revert(snapshot);
       snapshots.delete(snapshot);
       for (const raw of options.conflicting ?? []) await dev.sendRaw(raw);
       for (const tx of dropped.filter((t) => options.reinject!(t))) await dev.sendRaw(tx.raw).catch(() => {}); // a conflicting one took its nonce
+      for (const tx of pending) await dev.sendRaw(tx.raw).catch(() => {});
       // With automine on, sending mined already; the rest makes the new branch the longer one.
       await mine(oldHead + (options.extraBlocks ?? 1) - (await head()));
       return { depth: oldHead - at, from: at + 1, oldHead, newHead: await head() };
@@ -109,34 +112,42 @@ export function evmDev(node: string | UpstreamCall): EvmDev {
   return dev;
 }
 
+type Call = (method: string, params?: unknown[]) => Promise<unknown>;
+type SignedTx = { from: string; hash: string; raw: string };
+
 /** The signed transactions of blocks `from..to`, re-serialized from their fields and signatures. */
-async function signedTransactions(
-  call: (method: string, params?: unknown[]) => Promise<unknown>,
-  from: number,
-  to: number,
-): Promise<{ from: string; hash: string; raw: string }[]> {
-  const out: { from: string; hash: string; raw: string }[] = [];
+async function signedTransactions(call: Call, from: number, to: number): Promise<SignedTx[]> {
+  const out: SignedTx[] = [];
   for (let n = from; n <= to; n++) {
     const block = (await call('eth_getBlockByNumber', [hex(n), true])) as { transactions: Record<string, unknown>[] } | null;
-    for (const t of block?.transactions ?? []) {
-      const tx = Transaction.from({
-        type: Number(t.type),
-        chainId: BigInt(t.chainId as string),
-        nonce: Number(t.nonce),
-        to: (t.to as string | null) ?? null,
-        data: t.input as string,
-        value: BigInt(t.value as string),
-        gasLimit: BigInt(t.gas as string),
-        ...(t.maxFeePerGas
-          ? { maxFeePerGas: BigInt(t.maxFeePerGas as string), maxPriorityFeePerGas: BigInt(t.maxPriorityFeePerGas as string) }
-          : { gasPrice: BigInt(t.gasPrice as string) }),
-        ...(t.accessList ? { accessList: t.accessList as [] } : {}),
-        signature: { r: t.r as string, s: t.s as string, v: Number(t.yParity ?? t.v) },
-      });
-      out.push({ from: t.from as string, hash: t.hash as string, raw: tx.serialized });
-    }
+    for (const t of block?.transactions ?? []) out.push(reserialized(t));
   }
   return out;
+}
+
+/** The node's pool (Hardhat's `eth_pendingTransactions`), each sender's in nonce order. */
+async function pendingTransactions(call: Call): Promise<SignedTx[]> {
+  const txs = (await call('eth_pendingTransactions')) as Record<string, unknown>[];
+  return [...txs].sort((a, b) => Number(a.nonce) - Number(b.nonce)).map(reserialized);
+}
+
+/** A transaction as JSON-RPC returns it, signed and serialized again. */
+function reserialized(t: Record<string, unknown>): SignedTx {
+  const tx = Transaction.from({
+    type: Number(t.type),
+    chainId: BigInt(t.chainId as string),
+    nonce: Number(t.nonce),
+    to: (t.to as string | null) ?? null,
+    data: t.input as string,
+    value: BigInt(t.value as string),
+    gasLimit: BigInt(t.gas as string),
+    ...(t.maxFeePerGas
+      ? { maxFeePerGas: BigInt(t.maxFeePerGas as string), maxPriorityFeePerGas: BigInt(t.maxPriorityFeePerGas as string) }
+      : { gasPrice: BigInt(t.gasPrice as string) }),
+    ...(t.accessList ? { accessList: t.accessList as [] } : {}),
+    signature: { r: t.r as string, s: t.s as string, v: Number(t.yParity ?? t.v) },
+  });
+  return { from: t.from as string, hash: t.hash as string, raw: tx.serialized };
 }
 
 /** Solana dev controls over the standalone sandbox's JSON-RPC (served with --dev-methods). */

@@ -1,6 +1,9 @@
 // The chain suite's own parts: the environment that points the service at the fault proxy's nodes, and
 // the rows read from the chains themselves (never through the faulty nodes) after the drain.
+import { loadavg } from 'node:os';
+import { Contract, JsonRpcProvider, Wallet, id as topicOf, zeroPadValue, type HDNodeWallet } from 'ethers';
 import type pg from 'pg';
+import { FLOW_GAS } from '../../adapters/chains/evm/gas-policy.ts';
 import { httpUpstream, type RpcFaultProxy } from '../chain-faults/index.ts';
 import type { Row } from './checks.ts';
 
@@ -64,8 +67,26 @@ export function throughProxy(chainsEnv: Record<string, string>, proxy: RpcFaultP
   };
 }
 
-/** What the chain suite adds to the table: what the payments cost in RPC calls (told, not judged). */
-export function chainRows(proxy: RpcFaultProxy, confirmed: number): Row[] {
+/** The most called methods with their calls per payment: where the RPC budget goes. */
+function topMethods(calls: { method: string }[], per: (n: number) => string): string {
+  const counts = new Map<string, number>();
+  for (const c of calls) counts.set(c.method, (counts.get(c.method) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([m, n]) => `${m.replace(/^eth_/, '')} ${per(n)}`)
+    .join(', ');
+}
+
+/** The p-th percentile of `values` (nearest rank), or '-' when none. */
+function percentile(values: number[], p: number): string {
+  if (!values.length) return '-';
+  const sorted = [...values].sort((a, b) => a - b);
+  return String(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+}
+
+/** What the chain suite adds to the table: what the payments cost in RPC calls and options latency (told, not judged). */
+export function chainRows(proxy: RpcFaultProxy, confirmed: number, optionsMs: number[], askedAgain: number): Row[] {
   const per = (n: number) => (confirmed > 0 ? (n / confirmed).toFixed(1) : '-');
   const evm = proxy.calls({ chain: 'evm' });
   const solana = proxy.calls({ chain: 'solana' });
@@ -73,5 +94,146 @@ export function chainRows(proxy: RpcFaultProxy, confirmed: number): Row[] {
   return [
     { check: 'RPC calls per confirmed payment (EVM, Solana; all processes)', expected: '(told)', actual: `${per(evm.length)}, ${per(solana.length)}`, ok: true },
     { check: 'EVM broadcasts per confirmed payment', expected: '(told)', actual: `${per(broadcasts)}`, ok: true },
+    { check: 'EVM calls per confirmed payment, top methods', expected: '(told)', actual: topMethods(evm, per), ok: true },
+    { check: 'machine load average (1 min) at the end: read the latencies with it', expected: '(told)', actual: loadavg()[0]!.toFixed(1), ok: true },
+    {
+      check: 'gateway options latency, ms (p50, p95, max)',
+      expected: '(told)',
+      actual: `${percentile(optionsMs, 50)}, ${percentile(optionsMs, 95)}, ${percentile(optionsMs, 100)}`,
+      ok: true,
+    },
+    {
+      check: "options asked again once because the flow's chain was left out of the first answer",
+      expected: '(told)',
+      actual: `${askedAgain} of ${optionsMs.length - askedAgain}`,
+      ok: true,
+    },
   ];
+}
+
+type RpcTx = { hash: string; from: string; to: string | null };
+type RpcReceipt = { status: string; gasUsed: string; effectiveGasPrice: string; blockHash: string };
+const TRANSFER = topicOf('Transfer(address,address,uint256)');
+
+/** EVM relayer payments succeeded (not reversed), by the flow the load paid them with. */
+async function relayerPayments(db: pg.Client, confirmed: Map<string, string>): Promise<{ eip3009: number; permit2: number }> {
+  const rows = await db.query<{ id: string }>(
+    "SELECT id FROM payments WHERE id = ANY($1) AND status = 'succeeded' AND finality IS DISTINCT FROM 'reversed' AND network LIKE 'eip155:%'",
+    [[...confirmed.keys()]],
+  );
+  const flows = rows.rows.map((r) => confirmed.get(r.id));
+  return { eip3009: flows.filter((f) => f === 'eip3009').length, permit2: flows.filter((f) => f === 'permit2').length };
+}
+
+/**
+ * What the relayer spent, read from the chain itself (every block of the run, the relayer's
+ * transactions and their receipts): transactions and gas per payment against the flows' normal
+ * cost (gas-policy.ts `typical`), and gas spent on transactions that reverted (paid for nothing).
+ * And double payments: token transfers into the merchant's EVM address beyond one per succeeded
+ * payment (read from the chain's logs, never through the faulty nodes).
+ */
+export async function relayerRows(
+  db: pg.Client,
+  chainsUrl: string,
+  input: { relayer: string; merchant: string; tokens: string[]; confirmed: Map<string, string> },
+): Promise<Row[]> {
+  const url = `${chainsUrl}/evm`;
+  const head = Number(await rpc(url, 'eth_blockNumber', []));
+  const relayer = input.relayer.toLowerCase();
+  let txs = 0;
+  let reverted = 0;
+  let gas = 0n;
+  let wasted = 0n;
+  for (let n = 1; n <= head; n++) {
+    const block = (await rpc(url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as { transactions: RpcTx[] } | null;
+    for (const tx of block?.transactions ?? []) {
+      if (tx.from.toLowerCase() !== relayer) continue;
+      const receipt = (await rpc(url, 'eth_getTransactionReceipt', [tx.hash])) as RpcReceipt | null;
+      if (!receipt) continue;
+      txs++;
+      gas += BigInt(receipt.gasUsed);
+      if (receipt.status !== '0x1') {
+        reverted++;
+        wasted += BigInt(receipt.gasUsed);
+      }
+    }
+  }
+  const paid = await relayerPayments(db, input.confirmed);
+  const payments = paid.eip3009 + paid.permit2;
+  const normal = payments > 0 ? (BigInt(paid.eip3009) * FLOW_GAS.eip3009.typical + BigInt(paid.permit2) * FLOW_GAS.permit2.typical) / BigInt(payments) : 0n;
+  const per = (v: bigint | number) => (payments > 0 ? (Number(v) / payments).toFixed(payments > 0 && typeof v === 'number' ? 2 : 0) : '-');
+  const perGas = payments > 0 ? gas / BigInt(payments) : 0n;
+  const transfersIn = await countTransfersTo(url, input.tokens, input.merchant, head);
+  const doubles = transfersIn - payments;
+  return [
+    {
+      check: 'double payments (EVM token transfers into the merchant beyond one per succeeded payment)',
+      expected: '0',
+      actual: `${doubles} (${transfersIn} transfers, ${payments} payments)`,
+      ok: doubles === 0,
+    },
+    { check: 'relayer transactions per relayer payment (mined, all outcomes)', expected: '(told)', actual: `${per(txs)} (${txs} for ${payments})`, ok: true },
+    {
+      check: "relayer gas per payment against the flows' normal cost (gas-policy typical)",
+      expected: `at most ${normal} × 1.5`,
+      actual: `${perGas}`,
+      ok: payments === 0 || perGas * 2n <= normal * 3n,
+    },
+    { check: 'relayer gas wasted on reverted transactions', expected: '(told)', actual: `${wasted} gas in ${reverted} transaction(s)`, ok: true },
+  ];
+}
+
+/** Token transfers (Transfer logs) into `to` on the tokens, from block 0 to `head` (the chain's own node: no range cap). */
+async function countTransfersTo(url: string, tokens: string[], to: string, head: number): Promise<number> {
+  const logs = (await rpc(url, 'eth_getLogs', [
+    { address: tokens, fromBlock: '0x0', toBlock: `0x${head.toString(16)}`, topics: [TRANSFER, null, zeroPadValue(to, 32)] },
+  ])) as unknown[];
+  return logs.length;
+}
+
+/** Permit2 first-timers (every load buyer is fresh; half do not wait for their approval): all must be paid. */
+export async function permit2FirstTimerRow(db: pg.Client, confirmed: Map<string, string>, started: number): Promise<Row> {
+  const ids = [...confirmed].filter(([, flow]) => flow === 'permit2').map(([id]) => id);
+  const done = await db.query<{ n: string }>("SELECT count(*) AS n FROM payments WHERE id = ANY($1) AND status = 'succeeded'", [ids]);
+  const paid = Number(done.rows[0]!.n);
+  return {
+    check: 'Permit2 first-timers paid (approval sent by the buyer, half of them not awaited before confirm)',
+    expected: `${started} (100 %)`,
+    actual: `${paid}`,
+    ok: started > 0 && paid === started,
+  };
+}
+
+/**
+ * The merchant empties its EVM address: gas money from the faucet, then every token balance sent
+ * to a fresh address (straight to the chain, as the merchant's own wallet would). Answers what
+ * left, per asset (CAIP-19).
+ */
+export async function sweepAddress(chainsUrl: string, merchant: HDNodeWallet, assets: { asset: string }[]): Promise<Map<string, bigint>> {
+  const chainId = Number(assets[0]!.asset.split('/')[0]!.split(':')[1]);
+  const provider = new JsonRpcProvider(`${chainsUrl}/evm`, chainId, { staticNetwork: true, cacheTimeout: -1 });
+  const swept = new Map<string, bigint>();
+  try {
+    const res = await fetch(`${chainsUrl}/sandbox/faucet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account: `eip155:${chainId}:${merchant.address}`, asset: null, value: (10n ** 17n).toString() }),
+    });
+    if (!res.ok) throw new Error(`faucet answered ${res.status}`);
+    const wallet = merchant.connect(provider);
+    const elsewhere = Wallet.createRandom().address;
+    for (const { asset } of assets) {
+      // No return value declared: the sandbox's USDT, like Tether's, returns none.
+      const token = new Contract(asset.split(':').at(-1)!, ['function balanceOf(address) view returns (uint256)', 'function transfer(address,uint256)'], wallet);
+      const balance = (await token.getFunction('balanceOf')(merchant.address)) as bigint;
+      if (balance === 0n) continue;
+      const tx = (await token.getFunction('transfer')(elsewhere, balance)) as { wait(): Promise<{ status: number | null } | null> };
+      const receipt = await tx.wait();
+      if (receipt?.status !== 1) throw new Error(`the sweep of ${asset} reverted`);
+      swept.set(asset, balance);
+    }
+    return swept;
+  } finally {
+    provider.destroy();
+  }
 }

@@ -12,6 +12,10 @@ export interface ChainTargets {
   evm: EvmDev;
   /** The service's relayer: its transactions in dropped blocks are lost with its node's pool. */
   relayerAddress: string;
+  /** The load's faucet held while a reorg is made (its gas money is a set balance, which a revert undoes). */
+  faucet: { hold(): Promise<void>; release(): void };
+  /** The merchant empties its EVM address (every token it received sent elsewhere); runs beside the schedule. */
+  sweepMerchant(): void;
 }
 
 interface ChainFault {
@@ -38,6 +42,14 @@ export const CHAIN_FAULTS: ChainFault[] = [
     async run(t) {
       t.proxy.set('evm:*', { kind: 'throttle', retryAfter: 1 }, { every: 3, forMs: 10_000 });
       await sleep(10_000);
+    },
+  },
+  {
+    atMs: 19_000,
+    name: "the merchant sweeps its EVM address to zero (the relayer's next transfers there cost a fresh storage slot more)",
+    async run(t) {
+      t.sweepMerchant();
+      await Promise.resolve();
     },
   },
   {
@@ -97,11 +109,16 @@ export const CHAIN_FAULTS: ChainFault[] = [
     atMs: 71_000,
     name: "EVM reorg: the last 4 blocks replaced by a longer branch; buyers' transactions return to the pool, the relayer's are lost",
     async run(t, log) {
-      const snapshot = await t.evm.snapshot();
-      await sleep(4_000);
-      const relayer = t.relayerAddress.toLowerCase();
-      const r = await t.evm.reorg(snapshot, { extraBlocks: 1, reinject: (tx) => tx.from.toLowerCase() !== relayer });
-      log(`dropped blocks ${r.from}..${r.oldHead} (depth ${r.depth}); new head ${r.newHead}`);
+      await t.faucet.hold();
+      try {
+        const snapshot = await t.evm.snapshot();
+        await sleep(4_000);
+        const relayer = t.relayerAddress.toLowerCase();
+        const r = await t.evm.reorg(snapshot, { extraBlocks: 1, reinject: (tx) => tx.from.toLowerCase() !== relayer });
+        log(`dropped blocks ${r.from}..${r.oldHead} (depth ${r.depth}); new head ${r.newHead}; the pool kept`);
+      } finally {
+        t.faucet.release();
+      }
     },
   },
 ];

@@ -18,6 +18,8 @@ export interface Proc {
   tail(): string;
   /** Whether any line so far contains the text. */
   printed(text: string): boolean;
+  /** Warning and error log lines (the last thousand) that contain the text: why a payment ended as it did. */
+  warnings(text: string): string[];
   /** SIGTERM, then SIGKILL after `graceMs`. */
   stop(graceMs: number): Promise<void>;
 }
@@ -26,8 +28,11 @@ export function proc(name: string, args: string[], env: NodeJS.ProcessEnv): Proc
   let child: ChildProcess | null = null;
   let lines: string[] = [];
   let all = '';
+  let warned: string[] = [];
   const record = (chunk: Buffer) => {
     const text = chunk.toString();
+    for (const line of text.split('\n')) if (/"level":[456]0/.test(line)) warned.push(line);
+    if (warned.length > 2000) warned = warned.slice(-1000);
     // Only a bounded amount is searched by printed(): start-up messages come first.
     if (all.length < 200_000) all += text;
     lines.push(...text.split('\n').filter(Boolean));
@@ -54,6 +59,7 @@ export function proc(name: string, args: string[], env: NodeJS.ProcessEnv): Proc
     running: () => !gone(child),
     tail: () => lines.slice(-TAIL_LINES).join('\n'),
     printed: (text) => all.includes(text),
+    warnings: (text) => warned.filter((l) => l.includes(text)),
     async stop(graceMs) {
       const c = child;
       if (!c || gone(c)) return;

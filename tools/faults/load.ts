@@ -33,6 +33,14 @@ export interface LoadStats {
   walletErrors: string[];
   /** Confirms sent and not yet answered: a worker is killed while this is above zero. */
   confirmsInFlight: number;
+  /** How long each gateway options call took, ms (answered or not). */
+  optionsMs: number[];
+  /** Options calls asked again because the first answer lacked the flow's option (a chain left out for now). */
+  optionsAskedAgain: number;
+  /** Permit2 payments by buyers who approve first (fresh keys: every one is a first-timer), and those that succeeded (counted after the drain). */
+  permit2FirstTimers: { total: number };
+  /** Payments being paid now → the step each is at: one still here when the load stops never finished, and says where it hung. */
+  paying: Map<string, string>;
 }
 
 const CREATES_PER_S = 10;
@@ -81,19 +89,42 @@ async function create(s: LoadSetup, stats: LoadStats, referenceId: string, value
 }
 
 /** A fresh buyer pays one payment with `flow`, up to an accepted confirm. */
-async function pay(s: LoadSetup, stats: LoadStats, paymentId: string, flow: Flow): Promise<void> {
+async function pay(s: LoadSetup, stats: LoadStats, gate: FaucetGate, label: string, paymentId: string, flow: Flow): Promise<void> {
+  const step = (what: string) => void stats.paying.set(label, `${what} since ${new Date().toISOString().slice(11, 19)}`);
+  step('options');
   const client = createGatewayClient({ baseUrl: s.api.bases[0]!, apiKey: s.walletKey }, { fetch: s.api.fetch });
   const faucet = createSandboxApi(s.chainsUrl);
   const buyer = await createBuyer(s.sandbox);
   try {
-    const offer = await client.getOptions(paymentId, { accounts: buyer.accounts });
     const asset = s.assetOf[flow].toLowerCase();
-    const option = offer.options.find((o: PaymentOption) => o.amount.unit.replace(/^caip19\//, '').toLowerCase() === asset);
+    const ask = async () => {
+      const asked = Date.now();
+      const offer = await client.getOptions(paymentId, { accounts: buyer.accounts }).finally(() => void stats.optionsMs.push(Date.now() - asked));
+      return { offer, option: offer.options.find((o: PaymentOption) => o.amount.unit.replace(/^caip19\//, '').toLowerCase() === asset) };
+    };
+    let { offer, option } = await ask();
+    if (!option) {
+      // A chain left out of an answer is left out "for now": a wallet asks again once, as its
+      // buyer would tap refresh. Counted in the table, so a service that leans on it shows.
+      stats.optionsAskedAgain++;
+      await new Promise((r) => setTimeout(r, 1000));
+      ({ offer, option } = await ask());
+    }
     if (!option) throw new Error(`no ${flow} option among ${offer.options.map((o) => o.amount.unit).join(', ')}`);
-    await faucet.fund(option.account, s.assetOf[flow], BigInt(option.amount.value));
-    if (flow === 'permit2') await faucet.fund(option.account, null, GAS_MONEY);
+    step('faucet');
+    await throughGate(gate, async () => {
+      await faucet.fund(option.account, s.assetOf[flow], BigInt(option.amount.value));
+      if (flow === 'permit2') await faucet.fund(option.account, null, GAS_MONEY);
+    });
+    step('fetch');
     const actions = await resolveBuildActions(option.actions, (build) => client.fetchAction(paymentId, { optionId: option.id, data: build.build.data }));
-    const results = await executeActions(actions, buyer.signers);
+    step(`actions (${actions.map((a) => ('data' in a && typeof a.data === 'object' && a.data && 'method' in a.data ? String(a.data.method) : a.type)).join(', ')})`);
+    // Half the Permit2 first-timers do not wait for their approval to be mined (a wallet that
+    // signs at once, as the SDK did before): confirm arrives while the approval is pending.
+    const awaitApproval = flow !== 'permit2' || stats.permit2FirstTimers.total++ % 2 === 0;
+    const signers = awaitApproval || !buyer.signers.evm ? buyer.signers : { ...buyer.signers, evm: { ...buyer.signers.evm, waitForReceipt: undefined } };
+    const results = await executeActions(actions, signers);
+    step('confirm');
     stats.confirmsInFlight++;
     try {
       await confirmOnce(client, paymentId, option.id, results);
@@ -123,16 +154,52 @@ async function confirmOnce(client: ReturnType<typeof createGatewayClient>, payme
   }
 }
 
+/**
+ * Holds the faucet while a reorg is made: the sandbox funds gas money by setting a balance, not by
+ * a transaction, so a balance set between the snapshot and the revert would vanish with it (a
+ * buyer's transfers, in blocks or pending, are sent again; a set balance is not a transfer).
+ */
+interface FaucetGate {
+  open: Promise<void> | null;
+  inFlight: number;
+  drained: (() => void) | null;
+}
+
+async function throughGate<T>(gate: FaucetGate, fund: () => Promise<T>): Promise<T> {
+  while (gate.open) await gate.open;
+  gate.inFlight++;
+  try {
+    return await fund();
+  } finally {
+    if (--gate.inFlight === 0) gate.drained?.();
+  }
+}
+
 export interface Load {
   stats: LoadStats;
+  /** Holds new faucet calls and resolves once those under way are done. */
+  holdFaucet(): Promise<void>;
+  releaseFaucet(): void;
   /** Stops launching and waits (bounded) for everything launched to finish. */
   stop(drainMs: number): Promise<void>;
 }
 
 /** Starts the creates and the payments at steady rates, each with bounded concurrency. */
 export function startLoad(s: LoadSetup): Load {
-  const stats: LoadStats = { acked: new Map(), createFailures: [], confirmed: new Map(), walletErrors: [], confirmsInFlight: 0 };
+  const stats: LoadStats = {
+    acked: new Map(),
+    createFailures: [],
+    confirmed: new Map(),
+    walletErrors: [],
+    confirmsInFlight: 0,
+    optionsMs: [],
+    paying: new Map(),
+    permit2FirstTimers: { total: 0 },
+    optionsAskedAgain: 0,
+  };
   const running = new Set<Promise<void>>();
+  const gate: FaucetGate = { open: null, inFlight: 0, drained: null };
+  let reopen: (() => void) | null = null;
   let creates = 0;
   let payments = 0;
   let creating = 0;
@@ -154,16 +221,33 @@ export function startLoad(s: LoadSetup): Load {
     const flow = FLOWS[n % FLOWS.length]!;
     const work = async () => {
       const id = await create(s, stats, `pay-${n}`, String(50 + (n % 450)), PAY_TTL_S);
-      if (id) await pay(s, stats, id, flow).catch((err: unknown) => void stats.walletErrors.push(`pay-${n} (${flow}, ${id}): ${message(err)}`));
+      const label = `pay-${n} (${flow}, ${id})`;
+      if (id)
+        await pay(s, stats, gate, label, id, flow)
+          .catch((err: unknown) => void stats.walletErrors.push(`${label}: ${message(err)}`))
+          .finally(() => stats.paying.delete(label));
     };
     run(work().finally(() => void paying--));
   }, 1000 / PAYMENTS_PER_S);
   return {
     stats,
+    async holdFaucet() {
+      if (gate.open) return;
+      gate.open = new Promise((r) => (reopen = r));
+      if (gate.inFlight > 0) await new Promise<void>((r) => (gate.drained = r));
+      gate.drained = null;
+    },
+    releaseFaucet() {
+      gate.open = null;
+      reopen?.();
+      reopen = null;
+    },
     async stop(drainMs) {
       clearInterval(createTimer);
       clearInterval(payTimer);
       await Promise.race([Promise.allSettled([...running]), new Promise((r) => setTimeout(r, drainMs))]);
+      // A payment still being paid never got to an accepted confirm: a wallet error, with where it hung.
+      for (const [label, at] of stats.paying) stats.walletErrors.push(`${label}: did not finish within ${drainMs / 1000} s after the load, at ${at}`);
     },
   };
 }

@@ -1,3 +1,4 @@
+// Long because: one script runs both fault suites end to end (services, cluster, load, faults, drain, table, diagnosis, teardown) over one run's shared state.
 // `npm run test:faults`: the production path (standalone sandbox chains, 2 API processes and 2
 // workers on PostgreSQL + Redis) under a steady load of creates and gateway payments, through a
 // schedule of faults; then the checks, printed as a table. Exit 0 only when every row holds.
@@ -16,9 +17,9 @@ import pg from 'pg';
 import { evmDev, startRpcFaultProxy, type RpcFaultProxy } from '../chain-faults/index.ts';
 import { createSandboxApi } from '../demo-wallet/sandbox-api.ts';
 import { createApi } from './api.ts';
-import { chainRows, phantomSuccesses, throughProxy } from './chain-checks.ts';
+import { chainRows, permit2FirstTimerRow, phantomSuccesses, relayerRows, sweepAddress, throughProxy } from './chain-checks.ts';
 import { runChainFaults } from './chain-schedule.ts';
-import { diagnose, formatTable, pending, runChecks, type CheckInput } from './checks.ts';
+import { diagnose, formatTable, pending, runChecks, type CheckInput, type Row } from './checks.ts';
 import { healthy, proc, ROOT, until, type Proc } from './cluster.ts';
 import { runFaults } from './faults.ts';
 import { CREATE_TTL_S, FLOWS, PAY_TTL_S, startLoad, type Flow } from './load.ts';
@@ -148,7 +149,9 @@ async function main(): Promise<number> {
   const m = await api.call('POST', '/v1/merchants', partnerKey, { merchantName: 'Fault Shop', merchantEmail: 'shop@faults.test' }, { 'Idempotency-Key': 'faults-merchant' });
   if (m.status !== 201) throw new Error(`create merchant: ${m.status} ${JSON.stringify(m.body)}`);
   const merchantId = (m.body as { merchant: { id: string } }).merchant.id;
-  const evm = Wallet.createRandom().address;
+  // The merchant's EVM key is kept: the chain suite has it sweep its address during the load.
+  const merchantWallet = Wallet.createRandom();
+  const evm = merchantWallet.address;
   const sol = Keypair.generate().publicKey.toBase58();
   const destinations = FLOWS.map((flow) => {
     const asset = assetOf[flow];
@@ -180,6 +183,8 @@ async function main(): Promise<number> {
   if (w.status !== 201) throw new Error(`webhook endpoint: ${w.status} ${JSON.stringify(w.body)}`);
   receiver.setSecret((w.body as { secret: string }).secret);
 
+  let sweep: Promise<void> = Promise.resolve();
+  let sweptRow: Row | null = null;
   log(`load for ${LOAD_MS / 1000} s: creates and payments (EIP-3009, Permit2, Solana) over both APIs`);
   const loadStart = Date.now();
   const load = startLoad({ api, partnerKey, walletKey, merchantId, chainsUrl, sandbox, assetOf });
@@ -201,12 +206,39 @@ async function main(): Promise<number> {
         await c.end().catch(() => {});
       }
     };
-    if (rpcProxy) await runChainFaults({ proxy: rpcProxy, evm: evmDev(`${chainsUrl}/evm`), relayerAddress: new Wallet(chainsEnv.EVM_RELAYER_KEY!).address }, loadStart, log);
-    else await runFaults({ apis, workers, postgres, redis, receiver, stats: load.stats, submissionsInFlight }, loadStart, log);
+    if (rpcProxy) {
+      const faucet = { hold: () => load.holdFaucet(), release: () => load.releaseFaucet() };
+      const sweepMerchant = () => {
+        const evmDestinations = destinations.filter((d) => d.flow !== 'spl');
+        sweep = sweepAddress(chainsUrl, merchantWallet, evmDestinations).then(
+          (swept) => {
+            // What the merchant took out is no longer on its address: the balance rows expect that much less.
+            for (const d of evmDestinations) d.initial -= swept.get(d.asset) ?? 0n;
+            const what = [...swept].map(([a, v]) => `${v} of ${a.split(':').at(-1)!.slice(0, 10)}…`).join(', ');
+            sweptRow = {
+              check: 'the merchant swept its EVM address to zero mid-load (the balance rows subtract it)',
+              expected: 'swept',
+              actual: what || 'nothing held yet',
+              ok: true,
+            };
+          },
+          (err: unknown) => {
+            const why = err instanceof Error ? err.message : String(err);
+            sweptRow = { check: 'the merchant swept its EVM address to zero mid-load (the balance rows subtract it)', expected: 'swept', actual: `failed: ${why}`, ok: false };
+          },
+        );
+      };
+      await runChainFaults(
+        { proxy: rpcProxy, evm: evmDev(`${chainsUrl}/evm`), relayerAddress: new Wallet(chainsEnv.EVM_RELAYER_KEY!).address, faucet, sweepMerchant },
+        loadStart,
+        log,
+      );
+    } else await runFaults({ apis, workers, postgres, redis, receiver, stats: load.stats, submissionsInFlight }, loadStart, log);
     const left = loadStart + LOAD_MS - Date.now();
     if (left > 0) await new Promise((r) => setTimeout(r, left));
     log('load stopping; waiting for what it launched');
     await load.stop(90_000);
+    await sweep;
   } finally {
     clearInterval(progress);
   }
@@ -248,7 +280,21 @@ async function main(): Promise<number> {
     }
     const rows = [
       ...(await runChecks(db, input)),
-      ...(rpcProxy ? [...(await phantomSuccesses(db, chainsUrl, [...load.stats.confirmed.keys()])), ...chainRows(rpcProxy, load.stats.confirmed.size)] : []),
+      ...(rpcProxy
+        ? [
+            ...(await phantomSuccesses(db, chainsUrl, [...load.stats.confirmed.keys()])),
+            ...(await relayerRows(db, chainsUrl, {
+              relayer: new Wallet(chainsEnv.EVM_RELAYER_KEY!).address,
+              merchant: evm,
+              tokens: [assetOf.eip3009, assetOf.permit2].map((a) => a.split(':').at(-1)!),
+              confirmed: load.stats.confirmed,
+            })),
+            await permit2FirstTimerRow(db, load.stats.confirmed, load.stats.permit2FirstTimers.total),
+            ...(sweptRow ? [sweptRow] : []),
+            ...chainRows(rpcProxy, load.stats.confirmed.size, load.stats.optionsMs, load.stats.optionsAskedAgain),
+            // Late funds (a transfer after expiry, an authorization used elsewhere after release) get their row with the watcher that surfaces them.
+          ]
+        : []),
     ];
     console.log(`\n${formatTable(rows)}\n`);
     const failed = rows.filter((r) => !r.ok);
@@ -259,6 +305,11 @@ async function main(): Promise<number> {
     }
     log(`${failed.length} check(s) failed; what the database holds:`);
     for (const line of await diagnose(db, input)) console.log(`  ${line}`);
+    // What the processes said about the payments that did not end well (released, failed, given up).
+    const stuck = await db.query<{ id: string }>("SELECT id FROM payments WHERE id = ANY($1) AND status NOT IN ('succeeded', 'failed') LIMIT 10", [
+      [...load.stats.confirmed.keys()],
+    ]);
+    for (const { id } of stuck.rows) for (const p of procs) for (const line of p.warnings(id).slice(-3)) console.log(`  ${p.name}: ${line.slice(0, 400)}`);
     log("the processes' last log lines:");
     for (const p of procs) console.log(`--- ${p.name}\n${p.tail() || '(nothing)'}`);
     console.log(`--- PostgreSQL\n${postgres.logTail()}`);

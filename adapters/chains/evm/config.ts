@@ -16,6 +16,6 @@ export function evmChainsFromConfig(
 ): EvmChainConfig[] {
   return Object.entries(rpcUrls).map(([caip2, urls]) => {
     const provider = new MultiEndpointProvider(typeof urls === 'string' ? [urls] : urls, Number(caip2.split(':')[1]), rpc);
-    return { caip2, provider, relayer: new Wallet(relayerKey, provider), permit2, confirmations, ...tuning(caip2) };
+    return { caip2, provider, offerProvider: provider.offerReads(), relayer: new Wallet(relayerKey, provider), permit2, confirmations, ...tuning(caip2) };
   });
 }

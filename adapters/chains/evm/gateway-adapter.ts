@@ -1,4 +1,4 @@
-// Long because: the chain port of every EVM flow is assembled here (prepare, fetch, confirm, advance, finality, accounts, health, self-checks); each flow's logic lives in its own module.
+// Long because: the chain port of every EVM flow is assembled here (prepare, fetch, confirm, advance, finality, accounts, health, self-checks) over each chain's shared state (reads, relayer queue, domains); each flow's logic lives in its own module.
 import { isAddress, type Provider, type Wallet } from 'ethers';
 import { servedChain } from './served-chain.ts';
 import { checksummed } from './address.ts';
@@ -16,11 +16,10 @@ import {
 } from '../../../server/ports/chains.ts';
 import { AppError } from '../../../server/errors.ts';
 import { parseEvmQuoteState, parseEvmSubmission } from './state.ts';
-import { createHeadCache } from './scan.ts';
 import { buildTransferWithAuthorization, readTokenDomain, verifyTransferWithAuthorization, type TokenDomain } from './eip3009.ts';
-import { readErc20Allowance } from './permit2.ts';
 import { approvalProblem, approvalsNeeded } from './permit2-approval.ts';
-import { createChainReads, gaslessRefusal } from './gasless-policy.ts';
+import { gaslessRefusal } from './gasless-policy.ts';
+import { createChainReads, prefetchOfferReads } from './offer-reads.ts';
 import { createRelayerFunds, type RelayerEvent } from './relayer-submit.ts';
 import { relayerFeeSpent } from './fee-meter.ts';
 import { DEFAULT_MAX_FEE_PER_GAS } from './replacement.ts';
@@ -43,6 +42,8 @@ export interface EvmChainConfig {
   /** CAIP-2, e.g. `eip155:8453`. */
   caip2: string;
   provider: Provider;
+  /** Reads that only build an offer (no freshness guard, batched: MultiEndpointProvider.offerReads()); default `provider`. */
+  offerProvider?: Provider;
   /** Pays gas for the gasless flows and is the Permit2 spender. */
   relayer: Wallet;
   permit2: string;
@@ -126,11 +127,10 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
         ...(opts.onRefusal ? { onRefusal: opts.onRefusal } : {}),
         queue: relayerQueue(opts.sections, c.caip2, c.relayer.address),
         domains: new Map<string, TokenDomain>(),
-        head: createHeadCache(c.provider),
       };
       const now = () => (c.clock ?? systemClock).now();
       const checks = createConfigChecks(c.provider, c.caip2, c.permit2, (asset) => domainOf(chain, asset));
-      return [c.caip2, { ...chain, reads: createChainReads(chain, now), checks }];
+      return [c.caip2, { ...chain, reads: createChainReads({ ...chain, provider: c.offerProvider ?? c.provider }, now), checks }];
     }),
   );
   const chainOf = (req: OptionRequest) => {
@@ -145,7 +145,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
     if (asset.eip712) return asset.eip712;
     const tokenAddress = checksummed(asset.parsed.assetReference);
     let d = c.domains.get(tokenAddress);
-    if (!d) c.domains.set(tokenAddress, (d = await readTokenDomain(c.provider, tokenAddress)));
+    if (!d) c.domains.set(tokenAddress, (d = await readTokenDomain(c.offerProvider ?? c.provider, tokenAddress)));
     return d;
   }
 
@@ -156,7 +156,12 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
    * is then found by the quote's time, which is the first quote's.
    */
   async function quoteBlockOf(c: ReturnType<typeof chainOf>, req: OptionRequest): Promise<{ quoteBlock?: number }> {
-    if (!req.previous) return { quoteBlock: await c.head() };
+    // Unread (the node is slow or throttling): the block is found by the quote's time instead.
+    if (!req.previous)
+      return c.reads.head().then(
+        (quoteBlock) => ({ quoteBlock }),
+        () => ({}),
+      );
     return 'quoteBlock' in req.previous && req.previous.quoteBlock !== undefined ? { quoteBlock: req.previous.quoteBlock } : {};
   }
 
@@ -193,7 +198,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       payment: derivePaymentReference(req.paymentId),
       destination: addressOf(req.destination),
     });
-    const allowance = await readErc20Allowance(c.provider, token(req), from, c.permit2);
+    const allowance = await c.reads.permit2Allowance(token(req), from);
     // The interface's two-action case: approve Permit2 first when the allowance is short (from 0 first where the token requires it).
     const approvals = approvalsNeeded({ token: token(req), permit2: c.permit2, owner: from, allowance, amount: req.amount, approveFromZero: req.asset.approveFromZero === true });
     const actions: WireAction[] = approvals.map((tx) => ({ type: 'walletRpc', data: { chain_id: c.caip2, method: 'eth_sendTransaction', params: sendTransactionParams(tx) } }));
@@ -247,9 +252,18 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       const flows = req.asset.flows.filter((f) => !verdict.refused.includes(f));
       if (!flows.length) return { unavailable: verdict.problems.join('; ') };
       const relayerFlow = flows.includes('eip3009') ? 'eip3009' : flows.includes('permit2') ? 'permit2' : null;
-      const refusal = relayerFlow ? await gaslessRefusal(c, c.reads, req, relayerFlow) : null;
+      if (relayerFlow) prefetchOfferReads(c.reads, { account: addressOf(req.account), fresh: !req.previous, ...(relayerFlow === 'permit2' ? { permit2Token: token(req) } : {}) });
+      let refusal = relayerFlow ? await gaslessRefusal(c, c.reads, req, relayerFlow) : null;
       if (relayerFlow === 'eip3009' && !refusal) return { etaS, ...(await prepareEip3009(c, req)) };
-      if (relayerFlow === 'permit2' && !refusal) return { etaS, ...(await preparePermit2(c, req)) };
+      if (relayerFlow === 'permit2' && !refusal) {
+        try {
+          return { etaS, ...(await preparePermit2(c, req)) };
+        } catch {
+          // Whether the buyer must approve first is not known: asking for a needless approval
+          // (or none that is needed) is not an offer to make on a guess.
+          refusal = `the service could not read the account's Permit2 allowance on ${c.caip2}; ask again shortly`;
+        }
+      }
       // The buyer pays the gas of a direct transfer: offered whatever stopped the gasless flows.
       if (flows.includes('transfer')) return { etaS, ...prepareDirectTransfer(c, req) };
       return { unavailable: refusal ?? `no flow of ${req.asset.symbol} can be offered` };
@@ -286,6 +300,8 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
         return { ok: false, code: 'invalid_signature', message: 'the signature is not the buyer’s over this payment’s exact terms' };
       const problem = await approvalsProblem(chainOf(req), req, approvals, state.resetApproval === true);
       if (problem) return { ok: false, code: 'invalid_results', message: problem };
+      // The buyer has approved: an allowance shared from before must not ask the next payment for another approval.
+      if (approvals.length) chainOf(req).reads.forgetAllowance(token(req), addressOf(req.account));
       return { ok: true, submission: { flow: 'permit2', typedData, signature: last, ...(approvals.length ? { approvals } : {}), ...block } };
     },
 

@@ -74,6 +74,16 @@ describe('EVM endpoints as they are', () => {
     expect(nodesCalled('eth_blockNumber')).toEqual([0, 1]);
   });
 
+  it('a node that hangs once is skipped by the reads after it (breaker open at the first timeout)', async () => {
+    proxy.set('evm:0', { kind: 'hang' });
+    const p = multi(proxy.evmUrls, 300);
+    const started = Date.now();
+    for (let i = 0; i < 4; i++) expect(await p.getBlockNumber()).toBeGreaterThan(0);
+    // before: node 0 tried by each of the first three reads (3 × 300 ms waited); after: by the first only.
+    expect(proxy.calls({ node: 0 })).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+
   it('5xx fails over, and after three failures the node is skipped (breaker open)', async () => {
     proxy.set('evm:0', { kind: 'http-error', status: 503 });
     const p = multi();

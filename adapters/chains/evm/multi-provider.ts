@@ -5,6 +5,9 @@
 // node whose head is behind the highest seen is not used: the read moves to another endpoint, and
 // when every endpoint is behind it fails as unknown (RpcUnavailableError), never as "not found".
 // So a payment is failed or released only on a node at least as fresh as the evidence against it.
+// Reads that only build an offer (options) decide nothing that ends a payment, and the relayer's
+// submission checks again what they saw: `offerReads()` sends them to the same endpoints without
+// the head read, calls made together in one JSON-RPC batch (one HTTP exchange, one round trip).
 import { JsonRpcProvider, type JsonRpcError, type JsonRpcPayload, type JsonRpcResult } from 'ethers';
 import { EndpointPool, type EndpointPoolOptions, type Verdict } from '../endpoint-pool.ts';
 
@@ -73,16 +76,77 @@ export interface MultiProviderOptions {
   head?: HeadTracking;
 }
 
+/** Calls ethers collects into one batch for offer reads (within its 10 ms stall). */
+const OFFER_BATCH_MAX = 20;
+/**
+ * One attempt of an offer read: a node silent this long is left for the next one. An options call
+ * has a few seconds per chain (OPTIONS_CHAIN_BOUND_MS, 4 s): a hung node must not spend them all.
+ */
+export const OFFER_READ_TIMEOUT_MS = 1_500;
+
+/**
+ * The same endpoints for reads that only build an offer: no freshness guard (no head read per
+ * call), concurrent calls batched. A lagging node's answer here is at worst a stale offer: the
+ * relayer's submission reads code, allowances and the deadline again on the guarded provider.
+ */
+class OfferReadProvider extends JsonRpcProvider {
+  private readonly pool: EndpointPool;
+  private readonly head: HighestHead;
+
+  constructor(pool: EndpointPool, head: HighestHead, chainId: number) {
+    super(pool.urls[0], chainId, { staticNetwork: true, cacheTimeout: -1, batchMaxCount: OFFER_BATCH_MAX });
+    this.pool = pool;
+    this.head = head;
+  }
+
+  override async _send(payload: JsonRpcPayload | Array<JsonRpcPayload>): Promise<Array<JsonRpcResult>> {
+    const list = Array.isArray(payload) ? payload : [payload];
+    if (list.some((p) => p.method === 'eth_sendRawTransaction')) throw new Error('offer reads never broadcast');
+    const body = list.length === 1 ? list[0] : list;
+    const json = await this.pool.read(body, (j) => (usableBatch(list, j) ? 'ok' : 'stale'), { timeoutMs: OFFER_READ_TIMEOUT_MS });
+    const answers = (Array.isArray(json) ? json : [json]) as Answer[];
+    for (const a of answers) {
+      const p = list.find((q) => q.id === a.id);
+      // A head seen here still raises the highest head the guarded reads compare with.
+      if (p?.method === 'eth_blockNumber' && 'result' in a) this.head.admit(hexNumber(a.result) ?? -1);
+    }
+    return list.map((p) => answers.find((a) => a.id === p.id)!) as JsonRpcResult[];
+  }
+}
+
+/** An answer to every call of the batch, none of them a node's "not synced yet". */
+function usableBatch(list: JsonRpcPayload[], json: unknown): boolean {
+  const answers = (Array.isArray(json) ? json : [json]) as Answer[];
+  return list.every((p) => {
+    const a = answers.find((x) => typeof x === 'object' && x !== null && x.id === p.id);
+    return a !== undefined && !notSynced(a);
+  });
+}
+
 /** JsonRpcProvider whose requests go through the endpoint pool instead of one URL. */
 export class MultiEndpointProvider extends JsonRpcProvider {
   readonly pool: EndpointPool;
   readonly head: HighestHead;
+  private offers: OfferReadProvider | undefined;
+  private readonly chainIdNumber: number;
 
   constructor(urls: readonly string[], chainId: number, opts: MultiProviderOptions = {}) {
     // One request per HTTP call, so a stale answer is judged and re-asked on its own.
     super(urls[0], chainId, { staticNetwork: true, cacheTimeout: -1, batchMaxCount: 1 });
     this.pool = new EndpointPool(urls, opts.pool);
     this.head = new HighestHead(opts.head);
+    this.chainIdNumber = chainId;
+  }
+
+  /** The provider for reads that only build an offer (see OfferReadProvider); one per chain. */
+  offerReads(): JsonRpcProvider {
+    this.offers ??= new OfferReadProvider(this.pool, this.head, this.chainIdNumber);
+    return this.offers;
+  }
+
+  override destroy(): void {
+    this.offers?.destroy();
+    super.destroy();
   }
 
   override async _send(payload: JsonRpcPayload | Array<JsonRpcPayload>): Promise<Array<JsonRpcResult>> {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssetRegistry } from '../../../server/domain/assets.ts';
 import { expectOption, type OptionRequest } from '../../../server/ports/chains.ts';
 import { createEvmChainAdapter } from './gateway-adapter.ts';
-import { createHeadCache, scanWindow } from './scan.ts';
+import { scanWindow } from './scan.ts';
 import { startHarness, type Harness } from './test-support.ts';
 
 describe('scan window on the sandbox', () => {
@@ -38,15 +38,6 @@ describe('scan window on the sandbox', () => {
     expect(w.toBlock).toBe(249);
     const early = await scanWindow(p(), { quotedAt: new Date(0), deadline: new Date(await timeOf(250)) });
     expect(early.fromBlock).toBe(1);
-  });
-
-  it('reads the head at most once per few seconds for many quotes', async () => {
-    let reads = 0;
-    let t = 0;
-    const head = createHeadCache({ getBlockNumber: async () => ++reads } as unknown as Parameters<typeof createHeadCache>[0], () => t);
-    expect(await Promise.all([head(), head(), head()])).toEqual([1, 1, 1]);
-    t += 6_000;
-    expect(await head()).toBe(2);
   });
 
   it('keeps the first quote’s block when the quote is offered again', async () => {

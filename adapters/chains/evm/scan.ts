@@ -11,25 +11,8 @@ import { checksummed } from './address.ts';
 import { forEachLogPage } from './log-pages.ts';
 import { QUOTE_CLOCK_ALLOWANCE_MS, sumTransfers } from './transfer.ts';
 
-/** How long a read chain head is reused: an older head only starts a search earlier. */
-const HEAD_TTL_MS = 5_000;
-
 const AUTHORIZATION_USED = id('AuthorizationUsed(address,bytes32)');
 const TRANSFER = id('Transfer(address,address,uint256)');
-
-/** The chain head, read at most once per HEAD_TTL_MS (options quote many at once). */
-export function createHeadCache(provider: Provider, now: () => number = Date.now): () => Promise<number> {
-  let cached: { at: number; head: Promise<number> } | null = null;
-  return () => {
-    if (cached && now() - cached.at < HEAD_TTL_MS) return cached.head;
-    const entry = { at: now(), head: provider.getBlockNumber() };
-    cached = entry;
-    entry.head.catch(() => {
-      if (cached === entry) cached = null;
-    });
-    return entry.head;
-  };
-}
 
 /** The first block in [lo, hi] stamped at or after `timeMs`, or hi + 1 when none is (binary search). */
 export async function firstBlockAtOrAfter(provider: Provider, timeMs: number, lo: number, hi: number): Promise<number> {

@@ -66,6 +66,9 @@ export const DEFAULT_MIN_FEE_PAYER_LAMPORTS = 50_000_000n;
  * has ~130 blocks (~50 s) after fetch to sign, the time a person takes to read and approve.
  */
 const EXPIRY_MARGIN_BLOCKS = 20;
+/** How long a destination token account seen is taken as still there (see destinationCheck). */
+const DESTINATION_SEEN_MS = 60_000;
+const MAX_DESTINATIONS_SEEN = 10_000;
 const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 const keyOf = (caip10: string) => new PublicKey(caip10.split(':')[2]!);
@@ -110,6 +113,22 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
     }
     return check;
   };
+  // A destination's token account, once seen, is taken as there for a while: every payment to a
+  // merchant asks, and a node throttling or behind must not drop Solana from options. Closed
+  // meanwhile, the transfer fails its simulation at confirm, before the fee payer signs anything.
+  const accountsSeen = new Map<string, number>();
+  const destinationCheck = async (c: SolanaChainConfig, mint: PublicKey, owner: PublicKey): Promise<string | null> => {
+    const key = `${c.caip2}/${mint.toBase58()}/${owner.toBase58()}`;
+    const seen = accountsSeen.get(key);
+    if (seen !== undefined && Date.now() - seen < DESTINATION_SEEN_MS) return null;
+    const problem = await destinationProblem(c.connection, mint, owner);
+    if (problem === null) {
+      accountsSeen.delete(key);
+      accountsSeen.set(key, Date.now());
+      if (accountsSeen.size > MAX_DESTINATIONS_SEEN) accountsSeen.delete(accountsSeen.keys().next().value!);
+    }
+    return problem;
+  };
   const chainOf = (req: OptionRequest) => {
     const c = byChain.get(`${req.asset.parsed.chain.namespace}:${req.asset.parsed.chain.reference}`);
     if (!c) throw new Error(`no Solana chain configured for ${req.asset.id}`);
@@ -134,7 +153,7 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
       if (!req.asset.flows.includes('spl')) throw new Error(`${req.asset.id} is not payable by SPL transfer`);
       const mint = new PublicKey(req.asset.parsed.assetReference);
       const problem =
-        (await checkMint(c, mint.toBase58(), req.asset.decimals)) ?? (c.openDestinationAccounts ? null : await destinationProblem(c.connection, mint, keyOf(req.destination)));
+        (await checkMint(c, mint.toBase58(), req.asset.decimals)) ?? (c.openDestinationAccounts ? null : await destinationCheck(c, mint, keyOf(req.destination)));
       if (problem) return { unavailable: problem };
       const state: SplQuoteState = {
         flow: 'spl',

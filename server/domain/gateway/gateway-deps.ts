@@ -1,5 +1,6 @@
 import type { PaymentDeps } from '../payments/transition.ts';
 import type { ChainRegistry } from '../../ports/chains.ts';
+import type { RateLimiter } from '../../ports/rate-limiter.ts';
 import type { PricePort } from '../prices.ts';
 import type { FeeBudgetPolicy } from '../fees/fee-budget.ts';
 
@@ -17,4 +18,6 @@ export interface GatewayDeps extends PaymentDeps {
   onChainDropped?: (caip2: string, why: string) => void;
   /** Each partner's fee budget per chain; absent: unbounded (tests that do not exercise it). */
   feeBudget?: FeeBudgetPolicy;
+  /** Options calls per payment (OPTIONS_PER_PAYMENT_LIMIT), across processes with Redis; absent: not limited. */
+  optionsPerPayment?: RateLimiter;
 }

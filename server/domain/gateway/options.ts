@@ -1,3 +1,5 @@
+import { AppError } from '../../errors.ts';
+import type { RateLimit } from '../../ports/rate-limiter.ts';
 import { newId } from '../ids.ts';
 import { parseAccountId, formatChainId } from '../caip.ts';
 import { maxTransferAmount, type AssetInfo } from '../assets.ts';
@@ -29,6 +31,28 @@ export interface BuiltOption {
  * on a chain we serve are quoted, each costing chain reads and a stored quote per asset.
  */
 export const MAX_QUOTED_ACCOUNTS = 50;
+
+/**
+ * Options calls per payment: 10 in a row, then one a second. Each call reads the chains for every
+ * account it names and may store a quote per account and asset; a wallet refreshing its offer
+ * needs far less, and a caller holding a public App-Id must not make one payment cost more.
+ */
+export const OPTIONS_PER_PAYMENT_LIMIT: RateLimit = { perSecond: 1, burst: 10 };
+
+/** 429 `rate_limited` with its Retry-After once this payment's options calls are over their rate. */
+export async function optionsWithinRate(deps: Pick<GatewayDeps, 'optionsPerPayment'>, paymentId: string): Promise<void> {
+  const decision = await deps.optionsPerPayment?.take(paymentId);
+  if (!decision || decision.allowed) return;
+  const retryAfterS = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+  throw new AppError('rate_limited', `Too many options calls for this payment: retry after ${retryAfterS} s`, { details: { retryAfterS } });
+}
+
+/**
+ * How many (account, asset) pairs of one chain are prepared at once: their reads go out together
+ * (the adapter batches them into one exchange with the node), so a slow node costs one round
+ * trip per call instead of one per pair, without letting 50 accounts open 150 requests.
+ */
+const PREPARE_CONCURRENCY = 8;
 
 /** One chain's share of an options call when none is configured (OPTIONS_CHAIN_BOUND_MS). */
 const DEFAULT_CHAIN_BOUND_MS = 4_000;
@@ -107,67 +131,79 @@ export async function buildOptions(
       work.get(caip2)!.push({ raw, order: order++, s, asset });
     }
   }
-  /** One chain's options, its accounts one after another (chains run side by side: boundedChain). */
-  const quoteChain = async (caip2: string, pairs: Pair[]): Promise<ChainOptions> => {
-    const out: ChainOptions = { quotes: [], refreshed: [], options: [], tooLarge: false };
-    const chain = deps.chains.forChain(caip2)!;
-    let refused: string | undefined | null = null;
-    for (const { raw, order: at, s, asset } of pairs) {
-      const amount = amountOwed(payment.price, asset, deps.prices);
-      if (amount === null || amount <= 0n) continue;
-      if (amount > maxTransferAmount(asset)) {
-        out.tooLarge = true;
-        continue;
-      }
-      const reused = reusableQuote(live, { account: raw, asset: asset.id, amount, destination: s.destination, collectData: collect !== null }, threshold);
-      const optionId = reused?.optionId ?? newId('option', now);
-      const deadline = reused?.deadline ?? new Date(fresh);
-      const account10 = reused?.account ?? raw;
-      // Why the service may not pay this partner's fees on this chain (its budget is spent).
-      if (refused === null) refused = await feesRefusedFor(deps, payment.partnerId, caip2, now);
-      const prepared = await chain.prepareOption({
-        paymentId: payment.id,
+  /** One (account, asset) pair's option, or why it has none. */
+  type Prepared = { skip: true } | { tooLarge: true } | { unavailable: string } | { option: BuiltOption; quote?: QuoteRecord; refreshed?: ChainOptions['refreshed'][number] };
+  const quotePair = async (chain: NonNullable<ReturnType<typeof deps.chains.forChain>>, { raw, s, asset }: Pair, refused: string | null): Promise<Prepared> => {
+    const amount = amountOwed(payment.price, asset, deps.prices);
+    if (amount === null || amount <= 0n) return { skip: true };
+    if (amount > maxTransferAmount(asset)) return { tooLarge: true };
+    const reused = reusableQuote(live, { account: raw, asset: asset.id, amount, destination: s.destination, collectData: collect !== null }, threshold);
+    const optionId = reused?.optionId ?? newId('option', now);
+    const deadline = reused?.deadline ?? new Date(fresh);
+    const account10 = reused?.account ?? raw;
+    const prepared = await chain.prepareOption({
+      paymentId: payment.id,
+      optionId,
+      account: account10,
+      asset,
+      amount,
+      destination: s.destination,
+      deadline,
+      quotedAt: reused?.createdAt ?? new Date(now),
+      ...(reused ? { previous: reused.state } : {}),
+      ...(refused ? { feesRefused: refused } : {}),
+      valueUsdMicros: valueUsdMicros(asset, amount, deps.prices),
+    });
+    if ('unavailable' in prepared) return { unavailable: prepared.unavailable };
+    const option: BuiltOption = {
+      id: optionId,
+      account: account10,
+      amount: assetAmount(asset.id, amount, deps.assets),
+      etaS: prepared.etaS,
+      expiresAt: Math.floor(deadline.getTime() / 1000),
+      actions: prepared.actions,
+      collectData: collect ? collectDataOf(collect, { paymentId: payment.id, optionId, deadline }) : null,
+    };
+    if (!reused) {
+      const quote = {
         optionId,
-        account: account10,
-        asset,
+        paymentId: payment.id,
+        account: raw,
+        asset: asset.id,
         amount,
         destination: s.destination,
         deadline,
-        quotedAt: reused?.createdAt ?? new Date(now),
-        ...(reused ? { previous: reused.state } : {}),
-        ...(refused ? { feesRefused: refused } : {}),
-        valueUsdMicros: valueUsdMicros(asset, amount, deps.prices),
-      });
-      if ('unavailable' in prepared) {
-        out.unavailable ??= prepared.unavailable;
-        continue;
-      }
-      if (!reused) {
-        out.quotes.push({
-          optionId,
-          paymentId: payment.id,
-          account: raw,
-          asset: asset.id,
-          amount,
-          destination: s.destination,
-          deadline,
-          state: prepared.state,
-          createdAt: new Date(now),
-          collectData: collect !== null,
-        });
-      } else if (!stateStillHolds(reused.state, prepared.state)) {
-        out.refreshed.push({ optionId, state: prepared.state, deadline });
-      }
-      const option: BuiltOption = {
-        id: optionId,
-        account: account10,
-        amount: assetAmount(asset.id, amount, deps.assets),
-        etaS: prepared.etaS,
-        expiresAt: Math.floor(deadline.getTime() / 1000),
-        actions: prepared.actions,
-        collectData: collect ? collectDataOf(collect, { paymentId: payment.id, optionId, deadline }) : null,
+        state: prepared.state,
+        createdAt: new Date(now),
+        collectData: collect !== null,
       };
-      out.options.push({ order: at, option });
+      return { option, quote };
+    }
+    return stateStillHolds(reused.state, prepared.state) ? { option } : { option, refreshed: { optionId, state: prepared.state, deadline } };
+  };
+  /** One chain's options, PREPARE_CONCURRENCY pairs at a time (chains run side by side: boundedChain). */
+  const quoteChain = async (caip2: string, pairs: Pair[]): Promise<ChainOptions> => {
+    const out: ChainOptions = { quotes: [], refreshed: [], options: [], tooLarge: false };
+    const chain = deps.chains.forChain(caip2)!;
+    // Why the service may not pay this partner's fees on this chain (its budget is spent).
+    const refused = pairs.length ? ((await feesRefusedFor(deps, payment.partnerId, caip2, now)) ?? null) : null;
+    const results: Prepared[] = new Array<Prepared>(pairs.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < pairs.length) {
+        const i = next++;
+        results[i] = await quotePair(chain, pairs[i]!, refused);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PREPARE_CONCURRENCY, pairs.length) }, worker));
+    for (const [i, r] of results.entries()) {
+      if ('tooLarge' in r) out.tooLarge = true;
+      else if ('unavailable' in r) out.unavailable ??= r.unavailable;
+      else if ('option' in r) {
+        if (r.quote) out.quotes.push(r.quote);
+        if (r.refreshed) out.refreshed.push(r.refreshed);
+        out.options.push({ order: pairs[i]!.order, option: r.option });
+      }
     }
     return out;
   };
