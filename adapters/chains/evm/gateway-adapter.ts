@@ -141,7 +141,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
   const token = (req: OptionRequest) => checksummed(req.asset.parsed.assetReference);
 
   /** The domain an asset's EIP-3009 authorizations are signed in: as configured (`eip712`), else the token's name() and version(). */
-  async function domainOf(c: Pick<EvmChainConfig, 'provider'> & { domains: Map<string, TokenDomain> }, asset: AssetInfo): Promise<TokenDomain> {
+  async function domainOf(c: Pick<EvmChainConfig, 'provider' | 'offerProvider'> & { domains: Map<string, TokenDomain> }, asset: AssetInfo): Promise<TokenDomain> {
     if (asset.eip712) return asset.eip712;
     const tokenAddress = checksummed(asset.parsed.assetReference);
     let d = c.domains.get(tokenAddress);

@@ -1,3 +1,4 @@
+// Long because: the Solana chain port in one place (prepare, fetch, confirm, advance, finality, self-checks) over the shared per-cluster state (blockhash, fees, seen token accounts); each step's logic lives in its own module.
 import { PublicKey, type Keypair } from '@solana/web3.js';
 import {
   checkNode,
@@ -152,8 +153,7 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
       const c = chainOf(req);
       if (!req.asset.flows.includes('spl')) throw new Error(`${req.asset.id} is not payable by SPL transfer`);
       const mint = new PublicKey(req.asset.parsed.assetReference);
-      const problem =
-        (await checkMint(c, mint.toBase58(), req.asset.decimals)) ?? (c.openDestinationAccounts ? null : await destinationCheck(c, mint, keyOf(req.destination)));
+      const problem = (await checkMint(c, mint.toBase58(), req.asset.decimals)) ?? (c.openDestinationAccounts ? null : await destinationCheck(c, mint, keyOf(req.destination)));
       if (problem) return { unavailable: problem };
       const state: SplQuoteState = {
         flow: 'spl',
