@@ -37,3 +37,19 @@ export async function evmEndpointHeads(provider: Provider, timeoutMs: number): P
     clearTimeout(timer);
   }
 }
+
+/**
+ * Whether some endpoint is ahead of the freshest head `provider` has seen: its guarded reads then
+ * compare with that head from now on. A refusal read before (an estimate that reverted) may have
+ * come from a node behind the block that funded or approved the payment; a provider of one node
+ * has no other endpoint to be behind.
+ */
+export async function endpointAheadOfSeen(provider: Provider, timeoutMs: number): Promise<boolean> {
+  if (!(provider instanceof MultiEndpointProvider)) return false;
+  const seen = provider.head.value;
+  const heads = (await evmEndpointHeads(provider, timeoutMs)).map((h) => h.head ?? -1);
+  const freshest = Math.max(-1, ...heads);
+  if (freshest <= seen) return false;
+  provider.head.admit(freshest);
+  return true;
+}

@@ -8,6 +8,7 @@ import { startRpcFaultProxy, type RpcFaultProxy } from '../../../tools/chain-fau
 import { sharedSandboxChains } from '../../../tools/chain-faults/standalone.ts';
 import { httpUpstream } from '../../../tools/chain-faults/upstream.ts';
 import { RpcUnavailableError } from '../endpoint-pool.ts';
+import { endpointAheadOfSeen } from './endpoint-heads.ts';
 import { MultiEndpointProvider } from './multi-provider.ts';
 
 const CHAIN_ID = 31337;
@@ -121,5 +122,21 @@ describe('EVM endpoints as they are', () => {
     await p.getBlockNumber();
     proxy.set('evm:*', { kind: 'lag', by: 1 });
     await expect(p.getTransactionReceipt(hash)).rejects.toThrow(RpcUnavailableError);
+  });
+
+  it('a process that has seen only the head of a lagging node learns, after a refusal, that another endpoint is ahead (the relayer then estimates again instead of releasing)', async () => {
+    proxy.set('evm:0', { kind: 'lag', by: 3 });
+    await dev.mine(3);
+    // A worker that just started: the one head it has seen is node 0's, three blocks behind.
+    const p = multi([proxy.evmUrls[0]!, proxy.evmUrls[1]!]);
+    const fresh = await multi([proxy.evmUrls[1]!]).getBlockNumber();
+    p.head.admit(fresh - 3);
+    // before: nothing compared the endpoints, so node 0's estimate revert released the payment; after: another endpoint is ahead.
+    expect(await endpointAheadOfSeen(p, 2_000)).toBe(true);
+    expect(p.head.value).toBeGreaterThanOrEqual(fresh);
+    // Once the freshest head is known, a refusal stands (nothing further ahead): the relayer may release.
+    expect(await endpointAheadOfSeen(p, 2_000)).toBe(false);
+    // A provider of one node has nothing to be behind.
+    expect(await endpointAheadOfSeen(new JsonRpcProvider(proxy.evmUrls[1]!, CHAIN_ID, { staticNetwork: true }), 2_000)).toBe(false);
   });
 });

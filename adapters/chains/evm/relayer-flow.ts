@@ -9,6 +9,7 @@ import { Transaction, keccak256, type FeeData, type Provider, type TransactionRe
 import { readAuthorizationState } from './eip3009.ts';
 import { isPermit2NonceUsed } from './permit2.ts';
 import { relayerRequest, submissionProblem, type PaymentCheck } from './relayer-request.ts';
+import { endpointAheadOfSeen } from './endpoint-heads.ts';
 import { classifySubmitError, getConfirmations } from './receipts.ts';
 import { broadcastRecorded, buildSigned, type RelayerEvent, type RelayerFunds } from './relayer-submit.ts';
 import type { FeeLimits } from './gas-policy.ts';
@@ -174,6 +175,16 @@ async function signRecordBroadcast(
     return broadcastRecorded(submitChain(c), { txId, rawTx }, ctx, sub.flow);
   });
   if (!('refused' in outcome)) return outcome;
+  // The estimate's node passed the freshness guard, but only against the heads this process has
+  // seen: a worker that just started may not have seen the block with the buyer's funds. A refusal
+  // ends the payment only once no endpoint is ahead of what was compared (issue 29: a lagging node's
+  // revert released a payment that paid on the next attempt).
+  try {
+    if (await endpointAheadOfSeen(c.provider, 2_000))
+      return { state: 'pending', reason: 'refused before broadcast by a node behind another endpoint; estimating again at the freshest head' };
+  } catch {
+    return { state: 'pending', reason: "refused before broadcast; could not compare the endpoints' heads" };
+  }
   try {
     if (!(await authorizationUsed(c, sub, check.from))) return outcome.refused;
   } catch {
