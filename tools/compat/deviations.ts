@@ -137,7 +137,7 @@ export function prune(used: Map<string, Set<string>>, path = deviationsPath): nu
   return changed;
 }
 
-/** The README's table of deviations, generated from the file so the two cannot disagree. */
+/** The table of deviations in docs/compatibility.md, generated from the file so the two cannot disagree. */
 export function deviationsTable(list: Deviation[]): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
   const rows = list.map((d) => {

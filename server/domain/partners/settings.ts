@@ -4,7 +4,7 @@ import type { PartnerRecord } from './records.ts';
 
 /**
  * What a partner moving its pin to a version gains or must handle, per version (the spec's
- * `@added` changes; README "API versions"). A version missing here fails typecheck.
+ * `@added` changes; docs/partner-integration.md "API versions"). A version missing here fails typecheck.
  */
 export const VERSION_NOTES: Readonly<Record<string, string>> = {
   '2026-02-18': 'The stable version: payments, merchants, settlements, refunds, webhooks.',
