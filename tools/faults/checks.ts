@@ -117,6 +117,21 @@ export async function runChecks(db: pg.Client, input: CheckInput): Promise<Row[]
     ok: delivered === events.rows.length && events.rows.length > 0,
   });
 
+  // A reorg the service could not heal is announced: each reversed payment's payment.reversed reached the receiver.
+  const reversed = await db.query<{ id: string; event_id: string | null }>(
+    `SELECT p.id, e.id AS event_id FROM payments p
+       LEFT JOIN payment_events e ON e.payment_id = p.id AND e.type = 'payment.reversed'
+      WHERE p.partner_id = $1 AND p.finality = 'reversed'`,
+    [input.partnerId],
+  );
+  const unannounced = reversed.rows.filter((r) => r.event_id === null || !input.receiver.ids.has(r.event_id)).length;
+  rows.push({
+    check: 'reversals not announced (reversed payments without a delivered payment.reversed)',
+    expected: '0',
+    actual: `${unannounced} of ${reversed.rows.length} reversed`,
+    ok: unannounced === 0,
+  });
+
   const jobs = await db.query<{ due: string; later: string }>(
     `SELECT count(*) FILTER (WHERE run_at <= now()) AS due, count(*) FILTER (WHERE run_at > now()) AS later
        FROM outbox_jobs WHERE completed_at IS NULL AND NOT (type = ANY($1))`,

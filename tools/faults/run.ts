@@ -16,6 +16,7 @@ import { Wallet } from 'ethers';
 import pg from 'pg';
 import { evmDev, startRpcFaultProxy, type RpcFaultProxy } from '../chain-faults/index.ts';
 import { createSandboxApi } from '../demo-wallet/sandbox-api.ts';
+import { API_VERSIONS } from '../../server/domain/vocabulary.ts';
 import { createApi } from './api.ts';
 import { chainRows, permit2FirstTimerRow, phantomSuccesses, relayerRows, sweepAddress, throughProxy } from './chain-checks.ts';
 import { runChainFaults } from './chain-schedule.ts';
@@ -121,7 +122,9 @@ async function main(): Promise<number> {
     CHAIN_FINALITY: JSON.stringify(Object.fromEntries(Object.keys(JSON.parse(chainsEnv.EVM_RPC_URLS ?? '{}') as object).map((c) => [c, CHAIN_MODE ? 8 : 1]))),
   };
   const baseEnv = env(chainsEnv, common);
-  const partner = keys(['create-partner', '--name', 'Fault suite shop'], baseEnv);
+  // Pinned to the newest version, whose endpoints may subscribe to payment.reversed: a reorg the
+  // service could not heal is then announced to the receiver, and the checks count it.
+  const partner = keys(['create-partner', '--name', 'Fault suite shop', '--version', API_VERSIONS.at(-1)!], baseEnv);
   const walletKey = keys(['create-key', '--partner', partner.partnerId!, '--scope', 'wallet'], baseEnv).apiKey!;
   const partnerKey = partner.apiKey!;
 
@@ -178,6 +181,7 @@ async function main(): Promise<number> {
     'payment.expired',
     'payment.cancelled',
     'payment.refunded',
+    'payment.reversed',
   ];
   const w = await api.call('POST', '/v1/webhook-endpoints', partnerKey, { url: receiver.url, enabledEvents: types });
   if (w.status !== 201) throw new Error(`webhook endpoint: ${w.status} ${JSON.stringify(w.body)}`);

@@ -1,3 +1,4 @@
+// Long because: the relayer flow's one state machine (sign, record, broadcast, follow, replace, heal) reads as one piece; its guards and requests live in their own modules.
 // The relayer flows (EIP-3009 and Permit2 with witness): the buyer signed, the service's relayer
 // sends the transaction and pays the gas. A payment is paid only by the transaction the relayer
 // itself signed for it, recorded (hash and bytes) before it is broadcast, and only once that
