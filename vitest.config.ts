@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['server/**/*.test.ts', 'adapters/**/*.test.ts', 'clients/*/src/**/*.test.ts', 'tools/**/*.test.ts', 'test/**/*.test.ts'],
+    // One migrated embedded database per run that every embedded store starts from (initdb and the
+    // migrations once, not once per store).
+    globalSetup: ['test/setup/pglite-template.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
