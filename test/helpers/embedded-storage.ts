@@ -5,7 +5,7 @@ import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts'
 let template: Promise<Blob | undefined> | undefined;
 
 /** The run's migrated template (test/setup/pglite-template.ts), read once per test file; none under a config without that setup. */
-function migratedTemplate(): Promise<Blob | undefined> {
+export function migratedTemplate(): Promise<Blob | undefined> {
   template ??= (async () => {
     const file = inject('pgliteTemplate');
     return file ? new Blob([await readFile(file)]) : undefined;
