@@ -3,9 +3,17 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['server/**/*.test.ts', 'adapters/**/*.test.ts', 'clients/*/src/**/*.test.ts', 'tools/**/*.test.ts', 'test/**/*.test.ts'],
+    // One migrated embedded database per run that every embedded store starts from (initdb and the
+    // migrations once, not once per store).
+    globalSetup: ['test/setup/pglite-template.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker per core but one, which is a single worker on CI's two cores,
+    // and most of a test file's wall time is spent waiting (on chains, child processes, queues, long
+    // polls), not on the CPU: three files at once keep both cores busy (issue 34 item 8).
+    // VITEST_MAX_WORKERS overrides it (e.g. 1 to see one file's timings alone).
+    maxWorkers: 3,
     // expect.poll waits on real browsers, chains and queues; its default second is a fraction of
     // what a page load takes on a busy two-core machine (CI once failed on exactly that).
     expect: { poll: { timeout: 15_000 } },

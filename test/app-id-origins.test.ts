@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { createKey } from '../server/auth/provisioning.ts';
 import { checkOrigins, MAX_ORIGINS } from '../server/domain/partners/origins.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -11,7 +11,7 @@ describe('App-Id allowed origins: what the API accepts', () => {
   let open: string;
   let path: string;
   beforeAll(async () => {
-    t = await startTestApp(await createPostgresStorage({ embedded: true }));
+    t = await startTestApp(await openEmbeddedStorage());
     limited = (await createKey(t.storage, { partnerId: t.a.id, scope: 'app', live: false, allowedOrigins: ['https://wallet.example', 'https://pay.example:8443'] })).apiKey;
     open = (await createKey(t.storage, { partnerId: t.a.id, scope: 'app', live: false })).apiKey;
     const merchant = await payableMerchant(t, t.a.key);

@@ -2,7 +2,7 @@ import { Contract, Signature, Wallet, type HDNodeWallet, type Provider } from 'e
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmChainAdapter } from '../adapters/chains/evm/gateway-adapter.ts';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { createAssetRegistry } from '../server/domain/assets.ts';
 import { createPriceTable } from '../server/domain/prices.ts';
 import { buildJobHandlers } from '../server/jobs/handlers.ts';
@@ -223,7 +223,7 @@ describe('the payment.advance job across a crash between recording and broadcast
 describe('two runs of one payment.advance job at once (a queue may deliver a job twice)', () => {
   it('the run the chain refuses because the other one paid does not release the payment', async () => {
     // The service without its job runner: the test runs the job itself, twice at once.
-    const storage = await createPostgresStorage({ embedded: true });
+    const storage = await openEmbeddedStorage();
     const assets = createAssetRegistry(chains.assetConfigs());
     const evm = chains.evm;
     const registry = createChainRegistry([

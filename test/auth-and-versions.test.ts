@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { createKey } from '../server/auth/provisioning.ts';
 
 describe('authentication, scopes and API versions', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(await createPostgresStorage({ embedded: true }));
+    t = await startTestApp(await openEmbeddedStorage());
   });
   afterAll(async () => {
     await t?.close();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory/index.ts';
 import { createRedisRateLimiter } from '../adapters/rate-limit/redis/index.ts';
 import { hashApiKey } from '../server/auth/keys.ts';
@@ -51,7 +51,7 @@ describe.each(limiters)('a fresh process under the default limits ($name limiter
     await t?.storage.close();
   });
   async function fresh(slow = { ms: 0 }): Promise<{ t: TestApp; lookups: ReturnType<typeof countLookups> }> {
-    const storage = await createPostgresStorage({ embedded: true });
+    const storage = await openEmbeddedStorage();
     const lookups = countLookups(storage, slow);
     const clock = { now: () => app.clock.now() };
     const [unauthenticatedLimiter, rateLimiter] = [await kind.open(unauthenticated, 'unauth', clock), await kind.open(perKey, 'key', clock)];

@@ -10,6 +10,7 @@ import type { RateLimiter } from '../server/ports/rate-limiter.ts';
 import type { StoragePort } from '../server/ports/storage/index.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { dropSchema, postgresAvailable, postgresUrl, redisAvailable, redisUrl, uniqueSchema } from './helpers/services.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 
 /**
  * Guessing keys from one address used to cost a database read per guess and was never
@@ -53,7 +54,7 @@ describe.each(limiters)('an unauthenticated flood from one address ($name limite
   let limiter: RateLimiter;
   let lookups: ReturnType<typeof countLookups>;
   beforeAll(async () => {
-    const storage = await createPostgresStorage({ embedded: true });
+    const storage = await openEmbeddedStorage();
     lookups = countLookups(storage);
     limiter = await limiterKind.open({ now: () => t.clock.now() });
     t = await startTestApp(storage, { unauthenticatedLimiter: limiter });
@@ -122,7 +123,7 @@ describe('revocation reaches every process within a second', async () => {
   });
 
   it('on the app clock: trusted for 1 s, then read again and refused', async () => {
-    const storage = await createPostgresStorage({ embedded: true });
+    const storage = await openEmbeddedStorage();
     const t = await startTestApp(storage);
     try {
       const extra = await createKey(storage, { partnerId: t.a.id, scope: 'partner', live: false });
@@ -139,7 +140,7 @@ describe('revocation reaches every process within a second', async () => {
   });
 
   it('keeps the hot path cheap: one read per key per second however many requests', async () => {
-    const storage = await createPostgresStorage({ embedded: true });
+    const storage = await openEmbeddedStorage();
     const lookups = countLookups(storage);
     const t = await startTestApp(storage, { clock: systemClock });
     try {

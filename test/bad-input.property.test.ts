@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { listOperations, loadOpenApiDocs } from '../server/http/openapi-docs.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { createPayment, payableMerchant } from './helpers/payments.ts';
@@ -55,7 +55,7 @@ describe('bad input never causes a 5xx, and errors keep their shape', () => {
   let merchant: string;
   let payment: string;
   beforeAll(async () => {
-    t = await startTestApp(await createPostgresStorage({ embedded: true }));
+    t = await startTestApp(await openEmbeddedStorage());
     merchant = await payableMerchant(t, t.a.key);
     payment = (await createPayment(t, t.a.key, merchant)).body.paymentId;
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { createKey } from '../server/auth/provisioning.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { createPayment, payableMerchant } from './helpers/payments.ts';
@@ -17,7 +17,7 @@ describe.each(['sandbox', 'production'] as const)('checkout URLs in %s mode', (m
   let key: string;
   let merchant: string;
   beforeAll(async () => {
-    t = await startTestApp(await createPostgresStorage({ embedded: true }), { mode, payBaseUrl: 'https://pay.example.test' });
+    t = await startTestApp(await openEmbeddedStorage(), { mode, payBaseUrl: 'https://pay.example.test' });
     // Production refuses sandbox keys: use a live key there.
     key = mode === 'production' ? (await createKey(t.storage, { partnerId: t.a.id, scope: 'partner', live: true })).apiKey : t.a.key;
     merchant = await payableMerchant(t, key);

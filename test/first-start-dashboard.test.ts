@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory/index.ts';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { systemClock } from '../server/ports/clock.ts';
 import { dashboardClient } from '../server/dashboard/test-support/dashboard-client.ts';
 import { FIRST_OWNER_EMAIL, firstStart } from '../server/first-start.ts';
@@ -9,7 +9,7 @@ import { startTestApp } from './helpers/test-app.ts';
 /** The newcomer's first start reaches the dashboard too: an owner's sign-in printed beside the keys. */
 describe('first sandbox start: a dashboard owner', () => {
   it('prints a sign-in, once, that signs in to the dashboard of the partner whose keys it printed', async () => {
-    const storage = await createPostgresStorage({ embedded: true });
+    const storage = await openEmbeddedStorage();
     const printed: string[] = [];
     await firstStart(storage, { mode: 'sandbox', publicBaseUrl: 'http://localhost:3000' }, (s) => printed.push(s));
     await firstStart(storage, { mode: 'sandbox', publicBaseUrl: 'http://localhost:3000' }, (s) => printed.push(s));
@@ -46,7 +46,7 @@ describe('first sandbox start: a dashboard owner', () => {
   }, 120_000);
 
   it('in production creates no user', async () => {
-    const storage = await createPostgresStorage({ embedded: true });
+    const storage = await openEmbeddedStorage();
     try {
       const printed: string[] = [];
       await firstStart(storage, { mode: 'production', publicBaseUrl: 'https://pay.example.com' }, (s) => printed.push(s));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { createKey } from '../server/auth/provisioning.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { createPayment, payableMerchant } from './helpers/payments.ts';
@@ -10,7 +10,7 @@ describe('gateway authentication', () => {
   let appId: string;
   let path: string;
   beforeAll(async () => {
-    t = await startTestApp(await createPostgresStorage({ embedded: true }));
+    t = await startTestApp(await openEmbeddedStorage());
     appId = (await createKey(t.storage, { partnerId: t.a.id, scope: 'app', live: false })).apiKey;
     const merchant = await payableMerchant(t, t.a.key);
     path = `/v1/gateway/payment/${(await createPayment(t, t.a.key, merchant)).body.paymentId}/status`;

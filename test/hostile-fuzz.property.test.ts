@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { listOperations, loadOpenApiDocs, type OpenApiDoc } from '../server/http/openapi-docs.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { createPayment, EVM_DEST, payableMerchant, USDC_BASE } from './helpers/payments.ts';
@@ -213,7 +213,7 @@ describe.each([...docs.keys()])('hostile requests to every operation of %s: neve
   let t: TestApp;
   const ids = {} as Ids;
   beforeAll(async () => {
-    t = await startTestApp(await createPostgresStorage({ embedded: true }), {
+    t = await startTestApp(await openEmbeddedStorage(), {
       allowLoopbackEndpoints: true,
       webhookLookup: async () => [{ address: '93.184.216.34' }],
     });

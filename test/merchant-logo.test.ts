@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuardedFetch } from '../adapters/http-fetch/index.ts';
 import { fakeLookup, startTestServers, TEST_ALLOW, TEST_HOST, type TestServers } from '../adapters/http-fetch/test-support/test-servers.ts';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { createLogoIssueChecker } from '../server/domain/logo/index.ts';
 import { makeImage } from '../server/domain/logo/test-support/make-images.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -20,7 +20,7 @@ describe('merchant iconUrl is checked on create and update', () => {
     await serve('/tall.png', 1000, 1060);
     servers.route('/to-loopback.png', (_req, res) => void res.writeHead(302, { location: servers.httpsUrl('/square.png', '127.0.0.1') }).end());
     const fetcher = createGuardedFetch({ lookup: fakeLookup({ [TEST_HOST]: '127.0.0.1', 'cdn.internal.test': '10.0.0.8' }), ca: servers.ca, allowAddresses: TEST_ALLOW });
-    t = await startTestApp(await createPostgresStorage({ embedded: true }), { checkLogo: createLogoIssueChecker(fetcher) });
+    t = await startTestApp(await openEmbeddedStorage(), { checkLogo: createLogoIssueChecker(fetcher) });
   }, 60_000);
   afterAll(async () => {
     await t?.close();

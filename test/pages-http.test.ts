@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { sandboxMerchant } from './helpers/gateway-env.ts';
 import { startTestApp, TEST_ASSETS, type TestApp } from './helpers/test-app.ts';
 
@@ -12,7 +12,7 @@ let t: TestApp;
 let merchantId: string;
 
 beforeAll(async () => {
-  t = await startTestApp(await createPostgresStorage({ embedded: true }), { payBaseUrl: 'http://localhost:3000/pay' });
+  t = await startTestApp(await openEmbeddedStorage(), { payBaseUrl: 'http://localhost:3000/pay' });
   ({ merchantId } = await sandboxMerchant(t, [TEST_ASSETS[0]!.id, TEST_ASSETS[1]!.id]));
 });
 afterAll(async () => t?.close());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { createKey, createPartner } from '../server/auth/provisioning.ts';
 import { firstStart } from '../server/first-start.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -12,7 +12,7 @@ import { startTestApp, type TestApp } from './helpers/test-app.ts';
 describe('production mode', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(await createPostgresStorage({ embedded: true }), { mode: 'production' });
+    t = await startTestApp(await openEmbeddedStorage(), { mode: 'production' });
   });
   afterAll(async () => {
     await t?.close();
@@ -33,7 +33,7 @@ describe('production mode', () => {
 
 describe('first start on an empty database', () => {
   it('in production creates no partner and no key, and says how to create one with the key tool', async () => {
-    const storage = await createPostgresStorage({ embedded: true });
+    const storage = await openEmbeddedStorage();
     try {
       const printed: string[] = [];
       await firstStart(storage, { mode: 'production', publicBaseUrl: 'https://pay.example.com' }, (s) => printed.push(s));
@@ -46,7 +46,7 @@ describe('first start on an empty database', () => {
   });
 
   it('in the sandbox creates a partner and prints its keys once; a second start prints nothing', async () => {
-    const storage = await createPostgresStorage({ embedded: true });
+    const storage = await openEmbeddedStorage();
     try {
       const printed: string[] = [];
       await firstStart(storage, { mode: 'sandbox', publicBaseUrl: 'http://localhost:3000' }, (s) => printed.push(s));

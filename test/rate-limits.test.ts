@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { createMemoryRateLimiter } from '../adapters/rate-limit/memory/index.ts';
 import { createKey } from '../server/auth/provisioning.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -10,7 +10,7 @@ describe('rate limits', () => {
   let t: TestApp;
   beforeAll(async () => {
     // The limiter reads the app's controllable clock, so refills happen when the test says.
-    t = await startTestApp(await createPostgresStorage({ embedded: true }), {
+    t = await startTestApp(await openEmbeddedStorage(), {
       rateLimiter: createMemoryRateLimiter({ perSecond: 0.5, burst: 3 }, { now: () => t.clock.now() }),
     });
   });
@@ -88,7 +88,7 @@ describe('rate limits', () => {
 describe('rate limits behind a proxy', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(await createPostgresStorage({ embedded: true }), {
+    t = await startTestApp(await openEmbeddedStorage(), {
       rateLimiter: createMemoryRateLimiter({ perSecond: 0.5, burst: 2 }, { now: () => t.clock.now() }),
       trustProxyHops: 1,
     });

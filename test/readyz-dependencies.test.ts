@@ -18,6 +18,7 @@ import type { QueuePort } from '../server/ports/queue.ts';
 import { redisAvailable, redisUrl } from './helpers/services.ts';
 import { deleteKeysWithPrefix } from './helpers/redis-cleanup.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 
 const prefix = `readyz_${process.pid}_${Date.now().toString(36)}`;
 
@@ -36,7 +37,7 @@ if (await redisAvailable()) {
 
     beforeAll(async () => {
       evm = await createEvmSandbox();
-      storage = await createPostgresStorage({ embedded: true });
+      storage = await openEmbeddedStorage();
       silent = createServer((s) => void sockets.push(s));
       await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     }, 120_000);
@@ -129,7 +130,7 @@ if (await redisAvailable()) {
     }, 20_000);
 
     it('storage down: 503 in the error shape, naming storage, with the other lines', async () => {
-      const own = await createPostgresStorage({ embedded: true });
+      const own = await openEmbeddedStorage();
       const t = await app({ queue: queue(redisUrl), chains: [evmPort(evm.caip2)] }, own);
       await own.close();
       const r = await t.call('GET', '/readyz');

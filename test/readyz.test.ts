@@ -8,7 +8,7 @@ import { createEvmChainAdapter } from '../adapters/chains/evm/gateway-adapter.ts
 import { createSolanaChainAdapter } from '../adapters/chains/solana/gateway-adapter.ts';
 import { createEvmSandbox, type EvmSandbox } from '../adapters/sandbox/evm/index.ts';
 import { createSolanaSandbox, type SolanaSandbox } from '../adapters/sandbox/solana/index.ts';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { createServiceAccountChecks } from '../server/domain/service-accounts.ts';
 import { createManualClock } from '../server/ports/clock.ts';
 import type { Logger } from '../server/ports/logger.ts';
@@ -39,7 +39,7 @@ describe('/readyz shows the balances of the accounts paying fees', () => {
       ]),
       createSolanaChainAdapter([{ caip2: solana.caip2, connection: solana.connection, feePayer }]),
     ];
-    t = await startTestApp(await createPostgresStorage({ embedded: true }), { clock, serviceAccounts: createServiceAccountChecks({ ports, clock, logger }) });
+    t = await startTestApp(await openEmbeddedStorage(), { clock, serviceAccounts: createServiceAccountChecks({ ports, clock, logger }) });
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -156,7 +156,7 @@ describe('/readyz shows the balances of the accounts paying fees', () => {
   }, 20_000);
 
   it('storage down: 503 in the error shape, with the checks', async () => {
-    const storage = await createPostgresStorage({ embedded: true });
+    const storage = await openEmbeddedStorage();
     const app = await startTestApp(storage, { clock, serviceAccounts: createServiceAccountChecks({ ports: [], clock, logger }) });
     try {
       await storage.close();

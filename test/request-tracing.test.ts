@@ -3,6 +3,7 @@ import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { captureLogs } from './helpers/log-capture.ts';
 import { createPayment, payableMerchant } from './helpers/payments.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const TRACEPARENT = `00-${TRACE}-00f067aa0ba902b7-01`;
@@ -20,7 +21,7 @@ describe('request ids and W3C traceparent', () => {
   const { logger, lines } = captureLogs('info');
   let readMerchant: string;
   beforeAll(async () => {
-    storage = await createPostgresStorage({ embedded: true });
+    storage = await openEmbeddedStorage();
     t = await startTestApp(storage, { logger });
     readMerchant = await payableMerchant(t, t.a.key, 'Read');
   });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { loadOpenApiDocs } from '../server/http/openapi-docs.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
@@ -41,7 +41,7 @@ describe('a limit edited in the TypeSpec changes what the server accepts', () =>
         stdio: 'ignore',
       },
     );
-    const storage = await createPostgresStorage({ embedded: true });
+    const storage = await openEmbeddedStorage();
     edited = await startTestApp(storage, { docs: loadOpenApiDocs(join(dir, 'out')) });
     original = await startTestApp(storage);
   }, 120_000);

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
 import { waitFor } from '../../test/helpers/wait-for.ts';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from '../../test/helpers/embedded-storage.ts';
 import type { Clock } from '../ports/clock.ts';
 import { silentLogger } from '../ports/logger.ts';
 import { createOutboxRelay } from './outbox-relay.ts';
@@ -60,7 +61,7 @@ describe('crash safety: embedded PGlite outbox + inline queue', () => {
   }
 
   it('(c) runs exactly once a job relayed twice, the second time into a restarted queue after it completed', async () => {
-    const storage = await createPostgresStorage({ embedded: true });
+    const storage = await openEmbeddedStorage();
     try {
       await createEffectTables(storage.db);
       const id = 'job_c';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from '../../test/helpers/embedded-storage.ts';
 import { waitFor } from '../../test/helpers/wait-for.ts';
 import { createManualClock } from '../ports/clock.ts';
 import type { QueuedJob, QueuePort } from '../ports/queue.ts';
@@ -40,7 +40,7 @@ describe('outbox relay', () => {
   const write = (ids: string[]) => storage.jobs.insert(ids.map((id, i) => ({ id, type: 'noop.test', payload: { id }, runAt: now(), createdAt: new Date(clock.now() + i) })));
 
   beforeAll(async () => {
-    storage = await createPostgresStorage({ embedded: true });
+    storage = await openEmbeddedStorage();
   });
   afterAll(async () => {
     await storage?.close();
@@ -110,7 +110,7 @@ describe('outbox relay', () => {
 
 describe('outbox relay against a queue that never answers', () => {
   it('gives up on the enqueue after enqueueTimeoutMs and keeps the job in the outbox', async () => {
-    const storage = await createPostgresStorage({ embedded: true });
+    const storage = await openEmbeddedStorage();
     try {
       const clock = createManualClock();
       await storage.jobs.insert([{ id: 'h1', type: 'noop.test', payload: {}, runAt: new Date(clock.now()), createdAt: new Date(clock.now()) }]);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from '../../test/helpers/embedded-storage.ts';
 import { createManualClock } from '../ports/clock.ts';
 import type { QueuedJob } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
@@ -13,7 +13,7 @@ describe('job worker bookkeeping', () => {
   const deps = () => ({ storage, clock, logger: silentLogger });
 
   beforeAll(async () => {
-    storage = await createPostgresStorage({ embedded: true });
+    storage = await openEmbeddedStorage();
     await storage.jobs.insert(['w1', 'w2', 'w3'].map((id) => ({ id, type: 'noop.test', payload: {}, runAt: new Date(clock.now()), createdAt: new Date(clock.now()) })));
   });
   afterAll(async () => {

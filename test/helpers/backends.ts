@@ -1,5 +1,6 @@
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { dropSchema, postgresAvailable, postgresUrl, uniqueSchema } from './services.ts';
+import { openEmbeddedStorage } from './embedded-storage.ts';
 
 /** A PostgreSQL storage (server or PGlite): the port, and the `db` its change listener hears. */
 export type TestStorage = Awaited<ReturnType<typeof createPostgresStorage>>;
@@ -13,7 +14,7 @@ export interface StorageBackend {
 const pglite: StorageBackend = {
   name: 'pglite',
   async open() {
-    const storage = await createPostgresStorage({ embedded: true });
+    const storage = await openEmbeddedStorage();
     return Object.assign(storage, { dispose: () => storage.close() });
   },
 };

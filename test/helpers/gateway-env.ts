@@ -1,7 +1,7 @@
 import { Wallet, type HDNodeWallet } from 'ethers';
 import type { RequestHandler } from 'express';
 import { pino, type Logger } from 'pino';
-import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from './embedded-storage.ts';
 import { createInlineQueue } from '../../adapters/queue/inline/index.ts';
 import { createEvmChainAdapter, type EvmChainConfig } from '../../adapters/chains/evm/gateway-adapter.ts';
 import type { MetricsPort } from '../../server/ports/metrics.ts';
@@ -110,7 +110,7 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
   const chains = opts.rpc?.chains ?? opts.chains ?? (await createSandboxChains());
   const clock = opts.clock ?? systemClock;
   const wired: Wired = opts.rpc ? await rpcPorts(opts.rpc) : { ports: sandboxPorts(chains, clock, opts.evm), assets: chains.assetConfigs(), close: async () => {} };
-  const storage = opts.storage ?? (await createPostgresStorage({ embedded: true }));
+  const storage = opts.storage ?? (await openEmbeddedStorage());
   const assets = createAssetRegistry((opts.assets ?? ((a) => a))(wired.assets));
   const registry = createChainRegistry(wired.ports);
   const logger = opts.logger ?? pino({ level: 'silent', mixin: traceLogFields });

@@ -5,6 +5,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { expect } from 'vitest';
+import { migratedTemplate } from '../../../test/helpers/embedded-storage.ts';
 import { postgresAvailable, postgresUrl } from '../../../test/helpers/services.ts';
 import { runPaymentChangesConformance } from '../conformance/payment-changes-conformance.ts';
 import { createPostgresPaymentChanges } from './index.ts';
@@ -12,7 +13,9 @@ import { createPostgresPaymentChanges } from './index.ts';
 const CHANNEL = 'mps_payment_changes_conformance';
 
 runPaymentChangesConformance('postgres (pglite)', async () => {
-  const db = await PGlite.create();
+  // A fresh engine each time, from the run's migrated template when there is one (initdb skipped).
+  const loadDataDir = await migratedTemplate();
+  const db = await PGlite.create(loadDataDir ? { loadDataDir } : {});
   const changes = await createPostgresPaymentChanges({
     channel: CHANNEL,
     db: { notifications: { engine: 'pglite', listen: (channel, onPayload) => db.listen(channel, onPayload) } },

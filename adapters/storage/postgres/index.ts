@@ -16,8 +16,11 @@ import { createPgDb, createPgliteDb, type SqlDb } from './sql-db.ts';
 export type PostgresStorageOptions =
   /** A PostgreSQL server; `schema` isolates tests that share one database. */
   | { url: string; schema?: string; poolSize?: number }
-  /** Embedded PGlite; a directory to persist, or omitted for memory only. */
-  | { embedded: true; dataDir?: string };
+  /**
+   * Embedded PGlite; a directory to persist, or omitted for memory only. Memory only may start from
+   * `loadDataDir`, a dump of a database (PGlite's `dumpDataDir`); migrations still run on it.
+   */
+  | { embedded: true; dataDir?: string; loadDataDir?: Blob };
 
 /**
  * PostgreSQL storage, on a server or embedded. Migrations are applied before it is returned, so
@@ -31,7 +34,7 @@ export async function createPostgresStorage(opts: PostgresStorageOptions): Promi
     db = createPgDb({ url: opts.url, ...(opts.schema ? { schema: opts.schema } : {}), ...(opts.poolSize ? { max: opts.poolSize } : {}) });
     if (opts.schema) await db.exec(`CREATE SCHEMA IF NOT EXISTS ${opts.schema}`);
   } else {
-    db = await createPgliteDb(opts.dataDir ? { dataDir: opts.dataDir } : {});
+    db = await createPgliteDb({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
   }
   try {
     await migrate(db);

@@ -1,6 +1,6 @@
 // Test-only: the real service in-process on embedded PostgreSQL, and a fetch that records what the
 // client sent, so tests can check headers (Idempotency-Key, Merchant-Id) on the wire.
-import { createPostgresStorage } from '../../../../adapters/storage/postgres/index.ts';
+import { openEmbeddedStorage } from '../../../../test/helpers/embedded-storage.ts';
 import { startTestApp, type TestApp } from '../../../../test/helpers/test-app.ts';
 import { createPartnerClient, type PartnerClient, type PartnerClientOptions } from '../index.ts';
 
@@ -23,7 +23,7 @@ export interface Service {
 
 /** Starts the service with a fresh embedded database. */
 export async function startService(): Promise<Service> {
-  const storage = await createPostgresStorage({ embedded: true });
+  const storage = await openEmbeddedStorage();
   const t = await startTestApp(storage, { payBaseUrl: 'https://pay.example.test' });
   return {
     t,
