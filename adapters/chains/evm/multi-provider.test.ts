@@ -137,6 +137,6 @@ describe('EVM endpoints as they are', () => {
     // Once the freshest head is known, a refusal stands (nothing further ahead): the relayer may release.
     expect(await endpointAheadOfSeen(p, 2_000)).toBe(false);
     // A provider of one node has nothing to be behind.
-    expect(await endpointAheadOfSeen(new JsonRpcProvider(proxy.evmUrls[1]!, CHAIN_ID, { staticNetwork: true }), 2_000)).toBe(false);
+    expect(await endpointAheadOfSeen(new JsonRpcProvider(proxy.evmUrls[1], CHAIN_ID, { staticNetwork: true }), 2_000)).toBe(false);
   });
 });
