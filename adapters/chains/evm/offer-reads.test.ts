@@ -109,6 +109,9 @@ describe('EVM options over slow and throttling nodes', () => {
 
   it('every node failing eth_getCode: the gasless flow stays on offer (the submission reads the code again before paying)', async () => {
     const port = adapter();
+    // The tokens' configuration is checked once first (self-checks.ts): unverifiable, an asset is not
+    // offered at all. What fails here is the buyer's code read, on every node.
+    await bothAssets(port, Wallet.createRandom().address);
     proxy.set('evm:*', { kind: 'rpc-error', code: -32603, message: 'internal error' }, { methods: ['eth_getCode'] });
     const [eip3009, permit2] = await bothAssets(port, Wallet.createRandom().address);
     // before: the direct transfer only (a buyer without gas cannot pay) and no USDT option at all; after: both gasless flows.
