@@ -127,6 +127,10 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
       expect(await f.s.quotes.live(other.id, t0)).toEqual(others.slice(0, 3));
       await f.s.quotes.save([others[3]!], cap);
       expect((await f.s.quotes.live(other.id, t0)).map((q) => q.optionId)).toEqual(others.slice(1).map((q) => q.optionId));
+      // A quote offered again in the same answer is kept as if newest: the next oldest goes instead.
+      await f.s.quotes.save([quote(other.id, 300_000, { createdAt: at(1000) })], { ...cap, reoffered: [others[1]!.optionId] });
+      expect(await f.s.quotes.get(other.id, others[1]!.optionId)).toEqual(others[1]);
+      expect((await f.s.quotes.get(other.id, others[2]!.optionId))?.deadline).toEqual(t0);
       // Without a cap (no options call), nothing is evicted.
       await f.s.quotes.save([quote(pay.id, 300_000, { createdAt: at(10_000) })]);
       expect(await f.s.quotes.live(pay.id, t0)).toHaveLength(4);

@@ -58,13 +58,13 @@ async function evictBeyondCap(db: SqlClient, paymentIds: string[], cap: LiveQuot
     `UPDATE payment_quotes SET deadline = $2
      WHERE option_id IN (
        SELECT ranked.option_id FROM (
-         SELECT q.option_id, row_number() OVER (PARTITION BY q.payment_id ORDER BY q.created_at DESC, q.option_id DESC) AS newest
+         SELECT q.option_id, row_number() OVER (PARTITION BY q.payment_id ORDER BY q.option_id = ANY($4::text[]) DESC, q.created_at DESC, q.option_id DESC) AS newest
          FROM payment_quotes q
          WHERE q.payment_id = ANY($1::text[]) AND q.deadline > $2
            AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = q.payment_id AND (p.option_id = q.option_id OR p.status = 'processing'))
        ) ranked
        WHERE ranked.newest > $3)`,
-    [paymentIds, cap.now, cap.perPayment],
+    [paymentIds, cap.now, cap.perPayment, cap.reoffered ?? []],
     'quotes_evict',
   );
 }

@@ -13,12 +13,14 @@ export interface LiveQuoteCap {
   /** Live (deadline after `now`) unchosen quotes a payment keeps after a save. */
   perPayment: number;
   now: Date;
+  /** Live quotes the caller offers again in the same answer: ranked with the newest, so an answer never offers an option it evicted. */
+  reoffered?: string[];
 }
 
 export interface QuoteRepository {
   /**
    * Stores the quotes. With a cap, in the same transaction, each payment saved to keeps at most
-   * `cap.perPayment` live quotes: the oldest (created_at, then option id) beyond it are evicted by
+   * `cap.perPayment` live quotes: the oldest (created_at, then option id; `reoffered` counts as newest) beyond it are evicted by
    * ending their deadline at `cap.now`, so a buyer holding one hears 409 `quote_expired` (ask
    * again) and the maintenance purge deletes it later. A chosen quote and every quote of a
    * processing payment are never evicted (nor counted). Concurrent saves to one payment queue.
