@@ -158,6 +158,18 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
       expect(await f.s.quotes.live(processingPay.id, t0)).toEqual([picked, otherOfProcessing, ...more]);
     });
 
+    it('never evicts a direct transfer: its buyer may already have paid on chain, and confirm must still find it', async () => {
+      const pay = await paid();
+      const cap = { perPayment: 2, now: t0 };
+      const at = (ms: number) => new Date(t0.getTime() + ms);
+      const transfer = quote(pay.id, 300_000, { createdAt: at(-100_000), state: { flow: 'transfer' } });
+      await f.s.quotes.save([transfer]);
+      const later = [1, 2, 3].map((i) => quote(pay.id, 300_000, { createdAt: at(i * 1000) }));
+      await f.s.quotes.save(later, cap);
+      // before: the oldest, the transfer the buyer may have sent, was evicted first; after: kept, and not counted.
+      expect((await f.s.quotes.live(pay.id, t0)).map((q) => q.optionId)).toEqual([transfer, ...later.slice(1)].map((q) => q.optionId));
+    });
+
     it('holds the cap when saves to one payment run at once', async () => {
       const pay = await paid();
       const cap = { perPayment: 4, now: t0 };

@@ -51,7 +51,9 @@ async function insertQuotes(db: SqlClient, param: string): Promise<void> {
  * deadline rather than deleting: a confirm that read the quote just before still finds its row
  * (what the payment is then paid with), a buyer holding it hears `quote_expired`, and the
  * maintenance purge deletes it with the other expired quotes. Chosen quotes and a processing
- * payment's quotes are neither counted nor evicted, as the purge keeps them.
+ * payment's quotes are neither counted nor evicted, as the purge keeps them. Nor are direct
+ * transfers: their buyer pays on chain before confirming, so an evicted one would leave a paid
+ * transfer that confirm refuses (quote_expired); they stay bounded by the options rate alone.
  */
 async function evictBeyondCap(db: SqlClient, paymentIds: string[], cap: LiveQuoteCap): Promise<void> {
   await db.query(
@@ -61,6 +63,7 @@ async function evictBeyondCap(db: SqlClient, paymentIds: string[], cap: LiveQuot
          SELECT q.option_id, row_number() OVER (PARTITION BY q.payment_id ORDER BY q.option_id = ANY($4::text[]) DESC, q.created_at DESC, q.option_id DESC) AS newest
          FROM payment_quotes q
          WHERE q.payment_id = ANY($1::text[]) AND q.deadline > $2
+           AND q.state->>'flow' IS DISTINCT FROM 'transfer'
            AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = q.payment_id AND (p.option_id = q.option_id OR p.status = 'processing'))
        ) ranked
        WHERE ranked.newest > $3)`,
