@@ -64,6 +64,8 @@ export interface AppDeps {
   prices?: PricePort;
   /** How long a quoted option holds, seconds (default 300). */
   quoteTtlS?: number;
+  /** Live unchosen quotes one payment keeps (LIVE_QUOTES_PER_PAYMENT); default 200. */
+  liveQuotesPerPayment?: number;
   /** One chain's share of an options call (OPTIONS_CHAIN_BOUND_MS), and who hears of a chain left out. */
   optionsChainBoundMs?: number;
   onChainDropped?: (caip2: string, why: string) => void;

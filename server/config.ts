@@ -12,6 +12,7 @@ import { parseSolanaFeeConfig, type SolanaFeeConfig } from './config-solana-fees
 import { parseChainFinality, type ChainFinality } from './chain-profiles.ts';
 import { parseJobsConfig, type JobsConfig } from './config-jobs.ts';
 import { parseRpcConfig, type RpcConfig } from './config-rpc.ts';
+import { DEFAULT_LIVE_QUOTES_PER_PAYMENT } from './domain/gateway/options.ts';
 
 /**
  * Configuration, read once at start from the environment. Every key is checked here; a bad
@@ -40,6 +41,8 @@ export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig,
   /** Where this service is reached (links to itself, e.g. the sandbox JSON-RPC URL). */
   publicBaseUrl: string;
   quoteTtlS: number;
+  /** Live unchosen quotes one payment keeps; the oldest beyond it are evicted (LIVE_QUOTES_PER_PAYMENT). */
+  liveQuotesPerPayment: number;
   /** "FROM/TO" → rate, e.g. {"EUR/USD": "1.08"}. */
   fxRates: Record<string, string>;
   /** Production EVM chains: CAIP-2 → its first JSON-RPC URL (all of them: evmRpcEndpoints), and the relayer paying gas for gasless flows. */
@@ -260,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     solanaChainId: solanaChain,
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
     quoteTtlS: int(env, 'QUOTE_TTL_S', 300, 30, 3600),
+    liveQuotesPerPayment: int(env, 'LIVE_QUOTES_PER_PAYMENT', DEFAULT_LIVE_QUOTES_PER_PAYMENT, 50, 10_000),
     fxRates: fxRates(env),
     evmRpcUrls,
     ...(evmRelayerKey ? { evmRelayerKey } : {}),

@@ -259,6 +259,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       readiness: createReadiness({ storage, queue, chains: chains.ports, serviceAccounts, clock: systemClock, logger }),
       prices: createPriceTable(config.fxRates),
       quoteTtlS: config.quoteTtlS,
+      liveQuotesPerPayment: config.liveQuotesPerPayment,
       optionsChainBoundMs: config.optionsChainBoundMs,
       onChainDropped: (chain, why) => {
         metrics.count(METRICS.optionsChainsDropped, { chain });

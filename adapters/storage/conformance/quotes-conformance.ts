@@ -6,7 +6,8 @@ import { t0, useStore, type OpenStore } from './store-fixtures.ts';
 /**
  * What every storage adapter's quote repository does: quotes read back exact (base units,
  * state, collected data), only under their own payment; live ones are found for reuse; the purge
- * deletes only expired quotes nobody paid with, a bounded batch at a time.
+ * deletes only expired quotes nobody paid with, a bounded batch at a time; a save with a cap keeps
+ * each payment's live unchosen quotes under it by ending the oldest ones' deadline.
  */
 export function runQuotesConformance(name: string, open: OpenStore): void {
   describe(`quotes conformance: ${name}`, () => {
@@ -104,6 +105,77 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
       expect(await f.s.quotes.saveCollected(other.id, q.optionId, first)).toBe(false);
       expect(await f.s.quotes.saveCollected(pay.id, newId('option'), first)).toBe(false);
       expect((await f.s.quotes.get(pay.id, q.optionId))?.collected).toEqual(second);
+    });
+
+    it('keeps at most the cap of live quotes per payment, ending the oldest ones’ deadline and no other payment’s', async () => {
+      const [pay, other] = [await paid(), await paid()];
+      const cap = { perPayment: 3, now: t0 };
+      const at = (ms: number) => new Date(t0.getTime() + ms);
+      // Oldest first: one already expired (not counted), then five live ones, quoted a second apart.
+      const expired = quote(pay.id, -1000, { createdAt: at(-400_000) });
+      const live = [1, 2, 3, 4, 5].map((i) => quote(pay.id, 300_000, { createdAt: at(-100_000 + i * 1000) }));
+      const others = [1, 2, 3, 4].map((i) => quote(other.id, 300_000, { createdAt: at(-200_000 + i * 1000) }));
+      await f.s.quotes.save([expired, ...others.slice(0, 3)], cap);
+      await f.s.quotes.save(live.slice(0, 2), cap);
+      expect((await f.s.quotes.live(pay.id, t0)).map((q) => q.optionId)).toEqual(live.slice(0, 2).map((q) => q.optionId));
+      // Three more quotes: the two oldest live ones go, and their buyer hears `quote_expired`.
+      await f.s.quotes.save(live.slice(2), cap);
+      expect((await f.s.quotes.live(pay.id, t0)).map((q) => q.optionId)).toEqual(live.slice(2).map((q) => q.optionId));
+      for (const gone of live.slice(0, 2)) expect(await f.s.quotes.get(pay.id, gone.optionId)).toEqual({ ...gone, deadline: t0 });
+      expect(await f.s.quotes.get(pay.id, expired.optionId)).toEqual(expired);
+      // Another payment's quotes count for that payment alone.
+      expect(await f.s.quotes.live(other.id, t0)).toEqual(others.slice(0, 3));
+      await f.s.quotes.save([others[3]!], cap);
+      expect((await f.s.quotes.live(other.id, t0)).map((q) => q.optionId)).toEqual(others.slice(1).map((q) => q.optionId));
+      // A quote offered again in the same answer is kept as if newest: the next oldest goes instead.
+      await f.s.quotes.save([quote(other.id, 300_000, { createdAt: at(1000) })], { ...cap, reoffered: [others[1]!.optionId] });
+      expect(await f.s.quotes.get(other.id, others[1]!.optionId)).toEqual(others[1]);
+      expect((await f.s.quotes.get(other.id, others[2]!.optionId))?.deadline).toEqual(t0);
+      // Without a cap (no options call), nothing is evicted.
+      await f.s.quotes.save([quote(pay.id, 300_000, { createdAt: at(10_000) })]);
+      expect(await f.s.quotes.live(pay.id, t0)).toHaveLength(4);
+    });
+
+    it('never evicts a chosen quote nor a processing payment’s, and does not count them', async () => {
+      const [chosenPay, processingPay] = [await paid(), await paid()];
+      const cap = { perPayment: 2, now: t0 };
+      const at = (ms: number) => new Date(t0.getTime() + ms);
+      const chosen = quote(chosenPay.id, 300_000, { createdAt: at(-100_000) });
+      const picked = quote(processingPay.id, 300_000, { createdAt: at(-100_000) });
+      const otherOfProcessing = quote(processingPay.id, 300_000, { createdAt: at(-99_000) });
+      await f.s.quotes.save([chosen, picked, otherOfProcessing]);
+      const move = (id: string, to: 'succeeded' | 'processing', optionId: string) =>
+        f.s.payments.transition(id, { from: ['requires_action'], to, patch: { optionId }, at: t0, event: { id: newId('event'), type: `payment.${to}`, snapshot: () => ({}) } });
+      expect((await move(chosenPay.id, 'succeeded', chosen.optionId)).ok).toBe(true);
+      expect((await move(processingPay.id, 'processing', picked.optionId)).ok).toBe(true);
+      const later = [1, 2, 3].map((i) => quote(chosenPay.id, 300_000, { createdAt: at(i * 1000) }));
+      await f.s.quotes.save(later, cap);
+      expect(await f.s.quotes.get(chosenPay.id, chosen.optionId)).toEqual(chosen);
+      // The chosen quote is not counted: the two newest unchosen ones stay live beside it.
+      expect((await f.s.quotes.live(chosenPay.id, t0)).map((q) => q.optionId)).toEqual([chosen, ...later.slice(1)].map((q) => q.optionId));
+      const more = [1, 2, 3].map((i) => quote(processingPay.id, 300_000, { createdAt: at(i * 1000) }));
+      await f.s.quotes.save(more, cap);
+      expect(await f.s.quotes.live(processingPay.id, t0)).toEqual([picked, otherOfProcessing, ...more]);
+    });
+
+    it('never evicts a direct transfer: its buyer may already have paid on chain, and confirm must still find it', async () => {
+      const pay = await paid();
+      const cap = { perPayment: 2, now: t0 };
+      const at = (ms: number) => new Date(t0.getTime() + ms);
+      const transfer = quote(pay.id, 300_000, { createdAt: at(-100_000), state: { flow: 'transfer' } });
+      await f.s.quotes.save([transfer]);
+      const later = [1, 2, 3].map((i) => quote(pay.id, 300_000, { createdAt: at(i * 1000) }));
+      await f.s.quotes.save(later, cap);
+      // before: the oldest, the transfer the buyer may have sent, was evicted first; after: kept, and not counted.
+      expect((await f.s.quotes.live(pay.id, t0)).map((q) => q.optionId)).toEqual([transfer, ...later.slice(1)].map((q) => q.optionId));
+    });
+
+    it('holds the cap when saves to one payment run at once', async () => {
+      const pay = await paid();
+      const cap = { perPayment: 4, now: t0 };
+      const batches = Array.from({ length: 16 }, (_, b) => [0, 1, 2].map((i) => quote(pay.id, 300_000, { createdAt: new Date(t0.getTime() + b * 10 + i) })));
+      await Promise.all(batches.map((batch) => f.s.quotes.save(batch, cap)));
+      expect(await f.s.quotes.live(pay.id, t0)).toHaveLength(4);
     });
 
     it('purges expired quotes in bounded batches, never one a payment chose or a processing payment’s', async () => {

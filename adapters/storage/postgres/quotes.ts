@@ -1,7 +1,7 @@
 import type { QuoteRecord } from '../../../server/domain/payments/quote-records.ts';
-import type { QuoteRepository } from '../../../server/ports/storage/quotes.ts';
+import type { LiveQuoteCap, QuoteRepository } from '../../../server/ports/storage/quotes.ts';
 import type { QuoteState } from '../../../server/ports/chains.ts';
-import type { SqlDb } from './sql-db.ts';
+import type { SqlClient, SqlDb } from './sql-db.ts';
 
 /** A payment_quotes row as the port's record (amount exact as numeric, state and buyer data as JSON). */
 function toQuote(r: Record<string, unknown>): QuoteRecord {
@@ -29,12 +29,56 @@ function toQuote(r: Record<string, unknown>): QuoteRecord {
 }
 
 /**
+ * Inserts the quotes of one save. A quote lost in a crash costs the wallet one more options call
+ * (confirm answers option_not_found), so this write does not wait for the WAL flush: on the
+ * options path that flush was most of the latency, and all of its tail. set_config(…, true) lasts
+ * for this statement's own transaction (or the caller's), so the commit skips the flush without
+ * another round trip.
+ */
+async function insertQuotes(db: SqlClient, param: string): Promise<void> {
+  await db.query(
+    `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
+     INSERT INTO payment_quotes (option_id, payment_id, account, asset, amount, destination, deadline, state, created_at, collect_data)
+     SELECT q.option_id, q.payment_id, q.account, q.asset, q.amount, q.destination, q.deadline, q.state, q.created_at, COALESCE(q.collect_data, false)
+     FROM async_commit, jsonb_to_recordset($1::jsonb) AS q(option_id text, payment_id text, account text, asset text, amount numeric, destination text, deadline timestamptz, state jsonb, created_at timestamptz, collect_data boolean)`,
+    [param],
+    'quotes_save',
+  );
+}
+
+/**
+ * Ends the deadline of each payment's live quotes beyond the newest `cap.perPayment`. Ending the
+ * deadline rather than deleting: a confirm that read the quote just before still finds its row
+ * (what the payment is then paid with), a buyer holding it hears `quote_expired`, and the
+ * maintenance purge deletes it with the other expired quotes. Chosen quotes and a processing
+ * payment's quotes are neither counted nor evicted, as the purge keeps them. Nor are direct
+ * transfers: their buyer pays on chain before confirming, so an evicted one would leave a paid
+ * transfer that confirm refuses (quote_expired); they stay bounded by the options rate alone.
+ */
+async function evictBeyondCap(db: SqlClient, paymentIds: string[], cap: LiveQuoteCap): Promise<void> {
+  await db.query(
+    `UPDATE payment_quotes SET deadline = $2
+     WHERE option_id IN (
+       SELECT ranked.option_id FROM (
+         SELECT q.option_id, row_number() OVER (PARTITION BY q.payment_id ORDER BY q.option_id = ANY($4::text[]) DESC, q.created_at DESC, q.option_id DESC) AS newest
+         FROM payment_quotes q
+         WHERE q.payment_id = ANY($1::text[]) AND q.deadline > $2
+           AND q.state->>'flow' IS DISTINCT FROM 'transfer'
+           AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = q.payment_id AND (p.option_id = q.option_id OR p.status = 'processing'))
+       ) ranked
+       WHERE ranked.newest > $3)`,
+    [paymentIds, cap.now, cap.perPayment, cap.reoffered ?? []],
+    'quotes_evict',
+  );
+}
+
+/**
  * Quotes live in payment_quotes, keyed by option id. Reads and the buyer-data write name the
  * payment too, so an option id a client sends never reaches another payment's quote.
  */
 export function createQuoteRepository(db: SqlDb): QuoteRepository {
   return {
-    async save(quotes) {
+    async save(quotes, cap) {
       if (!quotes.length) return;
       const param = JSON.stringify(
         quotes.map((q) => ({
@@ -50,19 +94,18 @@ export function createQuoteRepository(db: SqlDb): QuoteRepository {
           collect_data: q.collectData ?? false,
         })),
       );
-      // A quote lost in a crash costs the wallet one more options call (confirm answers
-      // option_not_found), so this write does not wait for the WAL flush: on the options path
-      // that flush was most of the latency, and all of its tail.
-      // set_config(…, true) lasts for this statement's own transaction, so the commit skips the
-      // flush in one round trip.
-      await db.query(
-        `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
-         INSERT INTO payment_quotes (option_id, payment_id, account, asset, amount, destination, deadline, state, created_at, collect_data)
-         SELECT q.option_id, q.payment_id, q.account, q.asset, q.amount, q.destination, q.deadline, q.state, q.created_at, COALESCE(q.collect_data, false)
-         FROM async_commit, jsonb_to_recordset($1::jsonb) AS q(option_id text, payment_id text, account text, asset text, amount numeric, destination text, deadline timestamptz, state jsonb, created_at timestamptz, collect_data boolean)`,
-        [param],
-        'quotes_save',
-      );
+      if (!cap) {
+        await insertQuotes(db, param);
+        return;
+      }
+      const paymentIds = [...new Set(quotes.map((q) => q.paymentId))].sort();
+      await db.transaction(async (tx) => {
+        // Saves to one payment queue here, so two concurrent options calls cannot both count
+        // the live quotes before the other's insert and together leave more than the cap.
+        await tx.query('SELECT 1 FROM payments WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE', [paymentIds], 'quotes_cap_lock');
+        await insertQuotes(tx, param);
+        await evictBeyondCap(tx, paymentIds, cap);
+      });
     },
     async get(paymentId, optionId) {
       const { rows } = await db.query('SELECT * FROM payment_quotes WHERE option_id = $1 AND payment_id = $2', [optionId, paymentId], 'quotes_get');

@@ -12,6 +12,8 @@ export interface GatewayDeps extends PaymentDeps {
   payHost: string;
   /** How long a quote holds, seconds (never past the payment's own expiry). */
   quoteTtlS: number;
+  /** Live unchosen quotes one payment keeps (LIVE_QUOTES_PER_PAYMENT); the oldest beyond it are evicted. Absent: DEFAULT_LIVE_QUOTES_PER_PAYMENT. */
+  liveQuotesPerPayment?: number;
   /** One chain's share of an options call (OPTIONS_CHAIN_BOUND_MS); a slower or failing chain is left out. */
   optionsChainBoundMs?: number;
   /** A chain left out of an options call, and why (logged and counted by the composition root). */

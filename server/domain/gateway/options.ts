@@ -48,6 +48,15 @@ export async function optionsWithinRate(deps: Pick<GatewayDeps, 'optionsPerPayme
 }
 
 /**
+ * Live unchosen quotes one payment keeps (LIVE_QUOTES_PER_PAYMENT) when nothing is configured:
+ * room for several full options calls (50 accounts × a few assets each), so a real wallet's
+ * quotes survive any call of its own, while a caller naming new accounts on every call cannot
+ * grow a payment's live quotes past it: the oldest are evicted (their buyer hears `quote_expired`
+ * and asks again) rather than new ones refused, which would lock the buyer out.
+ */
+export const DEFAULT_LIVE_QUOTES_PER_PAYMENT = 200;
+
+/**
  * How many (account, asset) pairs of one chain are prepared at once: their reads go out together
  * (the adapter batches them into one exchange with the node), so a slow node costs one round
  * trip per call instead of one per pair, without letting 50 accounts open 150 requests.
@@ -211,6 +220,7 @@ export async function buildOptions(
   const kept = results.filter((r): r is ChainOptions => 'options' in r);
   const quotes = kept.flatMap((r) => r.quotes);
   const refreshed = kept.flatMap((r) => r.refreshed);
+  const reoffered = kept.flatMap((r) => r.options.map((o) => o.option.id));
   const options = kept
     .flatMap((r) => r.options)
     .sort((a, b) => a.order - b.order)
@@ -218,7 +228,7 @@ export async function buildOptions(
   const tooLarge = kept.some((r) => r.tooLarge);
   // An adapter's own reason first; else why a chain was left out (down or slow).
   const unavailable = kept.find((r) => r.unavailable)?.unavailable ?? results.find((r): r is { dropped: string } => 'dropped' in r)?.dropped;
-  await deps.storage.quotes.save(quotes);
+  await deps.storage.quotes.save(quotes, { perPayment: deps.liveQuotesPerPayment ?? DEFAULT_LIVE_QUOTES_PER_PAYMENT, now: new Date(now), reoffered });
   for (const r of refreshed) await deps.storage.quotes.updateState(r.optionId, r.state, r.deadline);
   if (options.length) return { options };
   const chains = [...new Set(settlements.map((s) => s.asset.split('/')[0]))].join(', ');

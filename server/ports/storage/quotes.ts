@@ -4,8 +4,28 @@ import type { CollectedRecord, QuoteRecord } from '../../domain/payments/quote-r
  * The options quoted to wallets for a payment, keyed by option id. A quote a payment chose, or
  * any quote of a processing payment, is kept whatever its deadline: it is what was paid with.
  */
+/**
+ * A bound on the live quotes of one payment, enforced by evicting rather than refusing: a refusing
+ * cap would let anyone holding the payment id fill it and lock the real buyer out for a quote's
+ * lifetime; evicting makes the flood cost only the oldest quotes, whose buyer asks again.
+ */
+export interface LiveQuoteCap {
+  /** Live (deadline after `now`) unchosen quotes a payment keeps after a save. */
+  perPayment: number;
+  now: Date;
+  /** Live quotes the caller offers again in the same answer: ranked with the newest, so an answer never offers an option it evicted. */
+  reoffered?: string[];
+}
+
 export interface QuoteRepository {
-  save(quotes: QuoteRecord[]): Promise<void>;
+  /**
+   * Stores the quotes. With a cap, in the same transaction, each payment saved to keeps at most
+   * `cap.perPayment` live quotes: the oldest (created_at, then option id; `reoffered` counts as newest) beyond it are evicted by
+   * ending their deadline at `cap.now`, so a buyer holding one hears 409 `quote_expired` (ask
+   * again) and the maintenance purge deletes it later. A chosen quote and every quote of a
+   * processing payment are never evicted (nor counted). Concurrent saves to one payment queue.
+   */
+  save(quotes: QuoteRecord[], cap?: LiveQuoteCap): Promise<void>;
   /** The option of this payment; null for another payment's option. */
   get(paymentId: string, optionId: string): Promise<QuoteRecord | null>;
   updateState(optionId: string, state: Record<string, unknown>, deadline: Date): Promise<void>;
