@@ -17,6 +17,11 @@ export interface QuoteRepository {
    * Safe to run from several processes at once.
    */
   purgeExpired(deadlineBefore: Date, limit: number): Promise<number>;
+  /**
+   * Quotes on `chain` (CAIP-2) of payments that ended expired or failed, with a deadline in
+   * [since, until): where funds that arrived late may be looked for. Oldest deadline first, at most `limit`.
+   */
+  ofEndedPayments(chain: string, since: Date, until: Date, limit: number): Promise<QuoteRecord[]>;
   /** Stores the buyer data of one option of this payment (replacing earlier data); false when there is no such option. */
   saveCollected(paymentId: string, optionId: string, collected: CollectedRecord): Promise<boolean>;
 }
