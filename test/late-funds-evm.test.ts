@@ -27,7 +27,8 @@ beforeAll(async () => {
     clock,
     webhooks: { schedule: [0, 300, 300] },
     evm: { finality: { kind: 'depth', blocks: FINAL_DEPTH } },
-    lateFunds: { intervalMs: 200 },
+    // One quote per run: the payment paid late is not the oldest ended one, so the watcher must page past it.
+    lateFunds: { intervalMs: 200, batch: 1 },
     // USDT by direct transfer only: the option is the tagged transfer.
     assets: (a) => a.map((x) => (x.symbol === 'USDT' ? { ...x, flows: ['transfer'] } : x)),
   });
@@ -71,6 +72,19 @@ it('a tagged transfer after expiry pays the payment once final (webhook, details
   const rx = await startReceiver();
   expect((await t.call('POST', '/v1/webhook-endpoints', { key: t.a.key, body: { url: rx.url(), enabledEvents: ['payment.succeeded'] } })).status).toBe(201);
   const { merchantId, destination } = await sandboxMerchant(t, [usdt]);
+  const newPayment = async (ttlS: number) => {
+    const r = await t.call('POST', '/v1/payments', {
+      key: t.a.key,
+      headers: { 'Merchant-Id': merchantId },
+      body: { amount: { unit: 'iso4217/USD', value: '700' }, referenceId: `late-${Math.random()}`, expiresAt: Math.floor(clock.now() / 1000) + ttlS },
+    });
+    expect(r.status).toBe(201);
+    return r.body.paymentId as string;
+  };
+  // An older payment quoted to another buyer, which expires too and is never paid.
+  const older = await newPayment(590);
+  const olderOptions = await t.call('POST', `/v1/gateway/payment/${older}/options`, { key: t.a.walletKey, body: { accounts: [`eip155:31337:${Wallet.createRandom().address}`] } });
+  expect(olderOptions.body.options).toHaveLength(1);
   const created = await t.call('POST', '/v1/payments', {
     key: t.a.key,
     headers: { 'Merchant-Id': merchantId },
@@ -89,6 +103,8 @@ it('a tagged transfer after expiry pays the payment once final (webhook, details
   await travel(700_000);
   const details = () => t.call('GET', `/v1/payments/${id}`, { key: t.a.key, headers: { 'Merchant-Id': merchantId } });
   expect((await details()).body.status).toBe('expired');
+  const olderDetails = () => t.call('GET', `/v1/payments/${older}`, { key: t.a.key, headers: { 'Merchant-Id': merchantId } });
+  expect((await olderDetails()).body.status).toBe('expired');
 
   // Hostile or mistaken transfers, all after the quote: none can pay the option.
   const stranger = await funded();
@@ -116,5 +132,6 @@ it('a tagged transfer after expiry pays the payment once final (webhook, details
   const told = rx.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> }).filter((e) => e.data.paymentId === id);
   expect(told.map((e) => e.type)).toEqual(['payment.succeeded']);
   expect(told[0]!.data).toMatchObject({ status: 'succeeded', info: { txId: paid } });
+  expect((await olderDetails()).body.status).toBe('expired');
   await rx.stop();
 }, 90_000);

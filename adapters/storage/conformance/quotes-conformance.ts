@@ -144,7 +144,7 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
       expect(await f.s.quotes.get(q.pay.id, q.live.optionId)).toEqual(q.live);
     });
 
-    it('finds the quotes on one chain of expired and failed payments in a deadline window, oldest first, bounded', async () => {
+    it('pages through the quotes on one chain of expired and failed payments in a deadline window, from a cursor, oldest first', async () => {
       // Far from every other test's deadlines, so only this test's quotes fall in the window.
       const day = 86_400_000;
       const at = (offset: number) => new Date(t0.getTime() + 900 * day + offset);
@@ -176,9 +176,17 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
         inWindow(expired, 10_000),
       ];
       await f.s.quotes.save([third, ...others, second, first]);
-      expect(await f.s.quotes.ofEndedPayments('eip155:1', at(0), at(10_000), 10)).toEqual([first, second, third]);
-      expect(await f.s.quotes.ofEndedPayments('eip155:1', at(0), at(10_000), 2)).toEqual([first, second]);
-      expect(await f.s.quotes.ofEndedPayments('eip155:1', at(2500), at(10_000), 10)).toEqual([third]);
+      const from = (deadline: Date, optionId = '') => ({ deadline, optionId });
+      expect(await f.s.quotes.ofEndedPayments('eip155:1', from(at(0)), at(10_000), 10)).toEqual([first, second, third]);
+      const page = await f.s.quotes.ofEndedPayments('eip155:1', from(at(0)), at(10_000), 2);
+      expect(page).toEqual([first, second]);
+      expect(await f.s.quotes.ofEndedPayments('eip155:1', from(second.deadline, second.optionId), at(10_000), 2)).toEqual([third]);
+      // Two quotes with one deadline: the cursor's option id tells them apart, neither is skipped or repeated.
+      const twin = inWindow(failed, 3000);
+      await f.s.quotes.save([twin]);
+      const [lo, hi] = [third, twin].sort((a, b) => (a.optionId < b.optionId ? -1 : 1));
+      expect(await f.s.quotes.ofEndedPayments('eip155:1', from(second.deadline, second.optionId), at(10_000), 1)).toEqual([lo]);
+      expect(await f.s.quotes.ofEndedPayments('eip155:1', from(lo!.deadline, lo!.optionId), at(10_000), 10)).toEqual([hi]);
     });
 
     it('purges a batch of exactly the limit when more are due, and concurrent purges never overlap', async () => {

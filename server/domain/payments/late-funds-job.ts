@@ -52,13 +52,24 @@ export async function scheduleLateFunds(storage: Pick<StoragePort, 'jobs'>, cloc
 export function lateFundsJob(deps: AdvanceDeps, opts: LateFundsOptions = {}): JobHandler {
   const intervalMs = opts.intervalMs ?? 60_000;
   const batch = opts.batch ?? 50;
+  // Where the last run stopped, per chain: each run takes the next page, so more quotes than one
+  // batch are all looked at in turn rather than the oldest ones only. Kept in memory: a process
+  // that starts over begins at the window's start, which costs one extra pass, never a quote.
+  const cursors = new Map<string, { deadline: Date; optionId: string }>();
   return async (job) => {
     const chain = chainOfLateFundsJob(job.payload);
     const now = deps.clock.now();
     if (!chain || !deps.chains) return;
     try {
-      const quotes = await deps.storage.quotes.ofEndedPayments(chain, new Date(now - LATE_FUNDS_WINDOW_MS), new Date(now), batch);
+      const windowStart = { deadline: new Date(now - LATE_FUNDS_WINDOW_MS), optionId: '' };
+      const cursor = cursors.get(chain);
+      const after = cursor && cursor.deadline > windowStart.deadline ? cursor : windowStart;
+      const quotes = await deps.storage.quotes.ofEndedPayments(chain, after, new Date(now), batch);
       for (const quote of quotes) await settleLate(deps, quote);
+      const last = quotes[quotes.length - 1];
+      // A short page reached the window's end: the next run starts over from its start.
+      if (last && quotes.length === batch) cursors.set(chain, { deadline: last.deadline, optionId: last.optionId });
+      else cursors.delete(chain);
     } catch (err) {
       deps.logger.warn({ chain, err: describeError(err) }, 'late funds: run failed; next run as scheduled');
     }
