@@ -27,6 +27,30 @@ async function lastFinalBlock(provider: Provider, policy: EvmFinality): Promise<
   return (await provider.getBlockNumber()) - policy.blocks + 1;
 }
 
+/** Quote start blocks found, per provider: a quote is looked at every run, its start block never moves. */
+const startBlocks = new WeakMap<Provider, Map<string, number>>();
+/** Start blocks kept per provider, the oldest dropped first (a dropped one is only searched for again). */
+const START_BLOCKS_KEPT = 10_000;
+
+/**
+ * The block before the first one stamped at or after the quote (less the clock allowance), by binary
+ * search up to the final head, once per quote: runs after the first cost no block reads for it.
+ */
+async function quoteStartBlock(provider: Provider, req: OptionRequest, finalHead: number): Promise<number> {
+  let known = startBlocks.get(provider);
+  if (!known) startBlocks.set(provider, (known = new Map<string, number>()));
+  const key = `${req.paymentId}/${req.optionId}`;
+  const cached = known.get(key);
+  if (cached !== undefined) return cached;
+  const first = await firstBlockAtOrAfter(provider, req.quotedAt.getTime() - QUOTE_CLOCK_ALLOWANCE_MS, 1, finalHead);
+  // Past the final head: the quote's blocks are not final yet, so nothing is kept and the next run searches again.
+  if (first > finalHead) return first;
+  const block = Math.max(1, first - 1);
+  if (known.size >= START_BLOCKS_KEPT) known.delete(known.keys().next().value!);
+  known.set(key, block);
+  return block;
+}
+
 /**
  * The final transaction that paid this direct-transfer option, or none found in the final blocks
  * from its quote on. RPC errors throw: the window was not fully read, so nothing is concluded.
@@ -37,7 +61,7 @@ export async function findLateDirectTransfer(chain: LateFundsChain, req: OptionR
   const finalHead = await lastFinalBlock(provider, chain.finality);
   if (finalHead < 1) return { found: false };
   // The first block a transfer for this quote can be in (the quote's clock allowance included): never a scan from 0.
-  const fromBlock = Math.max(1, (await firstBlockAtOrAfter(provider, req.quotedAt.getTime() - QUOTE_CLOCK_ALLOWANCE_MS, 1, finalHead)) - 1);
+  const fromBlock = await quoteStartBlock(provider, req, finalHead);
   if (fromBlock > finalHead) return { found: false };
   let found: LateFunds = { found: false };
   const topics = [TRANSFER, zeroPadValue(check.from, 32), zeroPadValue(check.to, 32)];
