@@ -12,6 +12,7 @@ import { buildJobHandlers, JOB_POOL_RULES } from '../jobs/handlers.ts';
 import { planJobPools } from '../jobs/pools.ts';
 import { formatChainId, parseAssetId } from '../domain/caip.ts';
 import { startJobs, type RunningJobs } from '../jobs/start-jobs.ts';
+import { scheduleLateFunds } from '../domain/payments/late-funds-job.ts';
 import { createChainRegistry, type ChainRegistry } from '../ports/chains.ts';
 import { systemClock } from '../ports/clock.ts';
 import type { PaymentChangesPort } from '../ports/payment-changes.ts';
@@ -195,6 +196,12 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       maintenance: { storage, webhookDeliveryRetentionMs: config.webhookDeliveryRetentionDays * 86_400_000 },
       metrics,
     });
+    // One late-funds watcher per chain paid on (server/domain/payments/late-funds-job.ts); a second write of its id is ignored.
+    await scheduleLateFunds(
+      storage,
+      systemClock,
+      payChains.filter((c) => chainRegistry.forChain(c)),
+    );
     closers.jobs = once(async () => {
       await jobs.stop();
       // No delivery is in flight once the jobs have stopped: drop the webhook fetch's kept-alive sockets.

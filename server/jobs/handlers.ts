@@ -11,6 +11,7 @@ import { webhookDeliveryJob, type WebhookJobOptions } from '../domain/webhooks/j
 import type { MetricsPort } from '../ports/metrics.ts';
 import type { JobPoolRule } from './pools.ts';
 import { MAINTENANCE_JOB_TYPE } from './maintenance.ts';
+import { LATE_FUNDS_JOB_TYPE, chainOfLateFundsJob, lateFundsJob, type LateFundsOptions } from '../domain/payments/late-funds-job.ts';
 
 /** What job handlers may use; later capabilities add their chain and webhook ports here. */
 export interface JobHandlerDeps {
@@ -26,6 +27,8 @@ export interface JobHandlerDeps {
   webhooks: WebhookJobOptions;
   /** Payment transitions and chain submissions counted by the handlers' domain steps. */
   metrics?: MetricsPort;
+  /** The late-funds watcher's pace (tests run it every few hundred ms); default late-funds-job.ts's. */
+  lateFunds?: LateFundsOptions;
 }
 
 /**
@@ -51,6 +54,9 @@ export function buildJobHandlers(deps: JobHandlerDeps): Record<string, JobHandle
       return followPaymentFinality(deps, job.payload);
     },
 
+    /** Looks on one chain for funds that paid a payment after it ended; see server/domain/payments/late-funds-job.ts. */
+    [LATE_FUNDS_JOB_TYPE]: lateFundsJob(deps, deps.lateFunds),
+
     /** One attempt to post a webhook delivery; see server/domain/webhooks/deliver.ts. */
     'webhook.deliver': webhookDeliveryJob(deps),
   };
@@ -65,6 +71,7 @@ export const JOB_POOL_RULES: Record<string, JobPoolRule> = {
   [EXPIRE_JOB_TYPE]: { kind: 'expiry' },
   [ADVANCE_JOB_TYPE]: { kind: 'settlement', chainOf: chainOfAdvanceJob },
   [FINALITY_JOB_TYPE]: { kind: 'settlement', chainOf: chainOfFinalityJob },
+  [LATE_FUNDS_JOB_TYPE]: { kind: 'settlement', chainOf: chainOfLateFundsJob },
   'webhook.deliver': { kind: 'webhooks' },
   [MAINTENANCE_JOB_TYPE]: { kind: 'default' },
 };

@@ -101,6 +101,12 @@ export type TransferState = (
  */
 export type FinalityState = { state: 'final'; txId: string } | { state: 'pending'; reason: string } | { state: 'reversed'; reason: string };
 
+/**
+ * What a search for late funds found: a transaction, final on its chain, that paid an option of a
+ * payment that had already ended (expired, failed), or nothing in the blocks read.
+ */
+export type LateFunds = { found: true; txId: string } | { found: false };
+
 /** A transaction the service signed for a payment, recorded before it was broadcast. */
 export interface RecordedTransaction {
   txId: string;
@@ -208,6 +214,13 @@ export interface ChainPort {
    * confirms only at its chain's finality already (nothing to follow).
    */
   followFinality?(req: OptionRequest, submission: Submission, txId: string, rawTx: string | null): Promise<FinalityState>;
+  /**
+   * Looks for funds that paid this quoted option after its payment ended (a tagged direct transfer
+   * sent after expiry): only transactions final on the chain, judged as `advance` judges one.
+   * Throws when the chain could not be read in full. Absent, or `found: false` for flows it cannot
+   * search yet: nothing is concluded.
+   */
+  findLateFunds?(req: OptionRequest, state: QuoteState): Promise<LateFunds>;
   /** The accounts paying fees on this adapter's chains, balances read now (the caller caches). */
   accounts?(): Promise<ServiceAccount[]>;
   /**

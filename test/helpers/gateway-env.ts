@@ -14,6 +14,7 @@ import { createSandboxChains, type SandboxChains } from '../../server/compositio
 import { createAssetRegistry, type AssetConfig } from '../../server/domain/assets.ts';
 import { createPriceTable } from '../../server/domain/prices.ts';
 import { buildJobHandlers } from '../../server/jobs/handlers.ts';
+import { scheduleLateFunds, type LateFundsOptions } from '../../server/domain/payments/late-funds-job.ts';
 import { webhookSettings } from '../../server/composition/webhooks.ts';
 import { startJobs, type RunningJobs } from '../../server/jobs/start-jobs.ts';
 import { createChainRegistry, type ChainPort } from '../../server/ports/chains.ts';
@@ -65,6 +66,8 @@ export interface GatewayEnvOptions {
   evm?: Pick<EvmChainConfig, 'finality' | 'healWindowMs'>;
   /** Where the job handlers count (payment transitions, finality). */
   metrics?: MetricsPort;
+  /** The late-funds watcher runs on the sandbox EVM chain, at this pace (absent: not scheduled). */
+  lateFunds?: LateFundsOptions;
   /** Options calls per payment (the composition root always limits them; absent here: not limited). */
   optionsPerPayment?: RateLimiter;
 }
@@ -119,11 +122,21 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
   const jobs = await startJobs({
     storage,
     queue: createInlineQueue({ clock }),
-    handlers: buildJobHandlers({ storage, clock, logger, assets, chains: registry, webhooks: delivery, ...(opts.metrics ? { metrics: opts.metrics } : {}) }),
+    handlers: buildJobHandlers({
+      storage,
+      clock,
+      logger,
+      assets,
+      chains: registry,
+      webhooks: delivery,
+      ...(opts.metrics ? { metrics: opts.metrics } : {}),
+      ...(opts.lateFunds ? { lateFunds: opts.lateFunds } : {}),
+    }),
     clock,
     logger,
     relayIntervalMs: 200,
   });
+  if (opts.lateFunds) await scheduleLateFunds(storage, clock, [chains.evm.caip2]);
   const dispatcher = opts.webhooks ? createWebhookDispatcher({ storage, clock, logger, intervalMs: 100, onJobsWritten: () => jobs.relay.notify() }) : null;
   dispatcher?.start();
   const notify = () => {

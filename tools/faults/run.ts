@@ -17,6 +17,7 @@ import pg from 'pg';
 import { evmDev, startRpcFaultProxy, type RpcFaultProxy } from '../chain-faults/index.ts';
 import { createSandboxApi } from '../demo-wallet/sandbox-api.ts';
 import { API_VERSIONS } from '../../server/domain/vocabulary.ts';
+import { LATE_FUNDS_JOB_TYPE } from '../../server/domain/payments/late-funds-job.ts';
 import { createApi } from './api.ts';
 import { chainRows, permit2FirstTimerRow, phantomSuccesses, relayerRows, sweepAddress, throughProxy } from './chain-checks.ts';
 import { runChainFaults } from './chain-schedule.ts';
@@ -260,7 +261,8 @@ async function main(): Promise<number> {
       receiver,
       endpointSince,
       destinations,
-      perpetualJobTypes: ['maintenance.purge'],
+      // Jobs that reschedule themselves for ever: never 'done'.
+      perpetualJobTypes: ['maintenance.purge', LATE_FUNDS_JOB_TYPE],
     };
     // Every payment created in the load expires by then: its expiry job is due and must be done.
     const allDue = loadEnd + Math.max(CREATE_TTL_S, PAY_TTL_S) * 1000 + 2000;

@@ -491,6 +491,30 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
       }, 120_000);
     });
 
+    // Flows the wallet broadcasts can be paid after their deadline; the adapter finds those funds (late-funds-job.ts).
+    describe.each(declared.filter((d) => d.walletBroadcasts))('flow $flow, paid late', (d) => {
+      it('a transfer the wallet sends after the deadline is found as late funds once final, for its own option only, never a short one', async () => {
+        expect(port.findLateFunds, 'a flow the wallet broadcasts can be paid late: the adapter must find such funds').toBeTypeOf('function');
+        const f = h.flows.find((x) => x.flow === d.flow)!;
+        const buyer = await h.newBuyer(f, AMOUNT);
+        const destination = h.newDestination();
+        const req = request(f, buyer.account, destination, 20_000);
+        const { state, actions } = await quote(f, req);
+        await h.expire(req.deadline);
+        const [txId] = await buyer.act(actions);
+        let found = await port.findLateFunds!(req, state);
+        for (let i = 0; i < MAX_STEPS && !found.found; i++) {
+          await h.mine(1);
+          found = await port.findLateFunds!(req, state);
+        }
+        expect(found).toEqual({ found: true, txId: txId!.toLowerCase() });
+        expect(await h.balance(destination, f.asset)).toBe(AMOUNT);
+        // Another option's tag, or a larger amount than was sent: nothing.
+        expect(await port.findLateFunds!({ ...req, optionId: `${req.optionId}_other` }, state)).toEqual({ found: false });
+        expect(await port.findLateFunds!({ ...req, amount: AMOUNT + 1n }, state)).toEqual({ found: false });
+      }, 120_000);
+    });
+
     it('lists the accounts it pays fees from on its chain, and reads a drained one below its minimum', async () => {
       expect(port.accounts, 'every adapter pays fees from an account operators must keep funded').toBeTypeOf('function');
       const funded = await port.accounts!();
@@ -546,7 +570,8 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
         (m !== 'accounts' || h.port.accounts !== undefined) &&
         (m !== 'health' || h.port.health !== undefined) &&
         (m !== 'selfCheck' || h.port.selfCheck !== undefined) &&
-        (m !== 'followFinality' || h.port.followFinality !== undefined);
+        (m !== 'followFinality' || h.port.followFinality !== undefined) &&
+        (m !== 'findLateFunds' || h.port.findLateFunds !== undefined);
       for (const [m, n] of Object.entries(counts) as Array<[MethodName, number]>) if (offered(m)) expect(n, m).toBeGreaterThan(0);
       console.info(`chain port conformance (${name}) calls per method: ${JSON.stringify(counts)}`);
     });

@@ -149,6 +149,7 @@ export type MethodName =
   | 'verifyResults'
   | 'advance'
   | 'followFinality'
+  | 'findLateFunds'
   | 'accounts'
   | 'health'
   | 'selfCheck';
@@ -168,6 +169,7 @@ export function countingPort(port: ChainPort): {
     verifyResults: 0,
     advance: 0,
     followFinality: 0,
+    findLateFunds: 0,
     accounts: 0,
     health: 0,
     selfCheck: 0,
@@ -176,6 +178,7 @@ export function countingPort(port: ChainPort): {
   const accounts = port.accounts?.bind(port);
   const follow = port.followFinality?.bind(port);
   const health = port.health?.bind(port);
+  const late = port.findLateFunds?.bind(port);
   const selfCheck = port.selfCheck?.bind(port);
   const counted: ChainPort = {
     get namespace() {
@@ -194,6 +197,7 @@ export function countingPort(port: ChainPort): {
     verifyResults: (req, state, results) => (counts.verifyResults++, port.verifyResults(req, state, results)),
     advance: (req, sub, txId, ctx) => (counts.advance++, port.advance(req, sub, txId, ctx)),
     ...(follow ? { followFinality: (req, sub, txId, rawTx) => (counts.followFinality++, follow(req, sub, txId, rawTx)) } : {}),
+    ...(late ? { findLateFunds: (req, state) => (counts.findLateFunds++, late(req, state)) } : {}),
     ...(accounts ? { accounts: () => (counts.accounts++, accounts()) } : {}),
     ...(health ? { health: (o) => (counts.health++, health(o)) } : {}),
     ...(selfCheck ? { selfCheck: (assets, o) => (counts.selfCheck++, selfCheck(assets, o)) } : {}),

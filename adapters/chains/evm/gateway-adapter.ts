@@ -27,6 +27,7 @@ import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from 
 import { advanceRelayerFlow } from './relayer-flow.ts';
 import { followFinality, followOnlyContext, type EvmFinality } from './finality.ts';
 import { authorizationEnd } from './submission-guards.ts';
+import { findLateDirectTransfer } from './late-funds.ts';
 import { advanceDirectTransfer, checkDirectTransferResult, prepareDirectTransfer } from './direct-transfer.ts';
 import { relayerQueue } from './relayer.ts';
 import { deriveNonce, derivePaymentReference } from './nonce.ts';
@@ -310,6 +311,13 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
     async followFinality(req, raw, txId, rawTx) {
       const c = chainOf(req);
       return followFinality(c.provider, c.finality ?? { kind: 'depth', blocks: c.confirmations }, () => advance(req, raw, txId, followOnlyContext(rawTx)));
+    },
+
+    async findLateFunds(req, state) {
+      // Only the direct transfer carries a tag a late transaction can be found by (for now).
+      if ((state as { flow?: unknown }).flow !== 'transfer') return { found: false };
+      const c = chainOf(req);
+      return findLateDirectTransfer({ provider: c.provider, confirmations: c.confirmations, finality: c.finality ?? { kind: 'depth', blocks: c.confirmations } }, req);
     },
 
     // A relayer refused for lack of funds reports what it needed as its minimum until a balance covers it.

@@ -216,6 +216,51 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
       expect(await f.s.quotes.get(q.pay.id, q.live.optionId)).toEqual(q.live);
     });
 
+    it('pages through the quotes on one chain of expired and failed payments in a deadline window, from a cursor, oldest first', async () => {
+      // Far from every other test's deadlines, so only this test's quotes fall in the window.
+      const day = 86_400_000;
+      const at = (offset: number) => new Date(t0.getTime() + 900 * day + offset);
+      const ended = async (to: 'expired' | 'failed' | null) => {
+        const pay = await paid();
+        if (to) {
+          const r = await f.s.payments.transition(pay.id, {
+            from: ['requires_action'],
+            to,
+            patch: {},
+            at: t0,
+            event: { id: newId('event'), type: `payment.${to}`, snapshot: () => ({}) },
+          });
+          expect(r.ok).toBe(true);
+        }
+        return pay;
+      };
+      const [expired, failed, open] = [await ended('expired'), await ended('failed'), await ended(null)];
+      const inWindow = (pay: { id: string }, offset: number, extra: Partial<QuoteRecord> = {}) => quote(pay.id, 0, { deadline: at(offset), ...extra });
+      const first = inWindow(expired, 1000);
+      const second = inWindow(failed, 2000);
+      const third = inWindow(expired, 3000);
+      // Not found: an open payment's quote, another chain's (whose id only starts like this one), a deadline outside the window.
+      const others = [
+        inWindow(open, 1500),
+        inWindow(expired, 1600, { asset: 'eip155:10/erc20:0xa' }),
+        inWindow(expired, 1700, { asset: 'eip155:12/erc20:0xa' }),
+        inWindow(expired, -1),
+        inWindow(expired, 10_000),
+      ];
+      await f.s.quotes.save([third, ...others, second, first]);
+      const from = (deadline: Date, optionId = '') => ({ deadline, optionId });
+      expect(await f.s.quotes.ofEndedPayments('eip155:1', from(at(0)), at(10_000), 10)).toEqual([first, second, third]);
+      const page = await f.s.quotes.ofEndedPayments('eip155:1', from(at(0)), at(10_000), 2);
+      expect(page).toEqual([first, second]);
+      expect(await f.s.quotes.ofEndedPayments('eip155:1', from(second.deadline, second.optionId), at(10_000), 2)).toEqual([third]);
+      // Two quotes with one deadline: the cursor's option id tells them apart, neither is skipped or repeated.
+      const twin = inWindow(failed, 3000);
+      await f.s.quotes.save([twin]);
+      const [lo, hi] = [third, twin].sort((a, b) => (a.optionId < b.optionId ? -1 : 1));
+      expect(await f.s.quotes.ofEndedPayments('eip155:1', from(second.deadline, second.optionId), at(10_000), 1)).toEqual([lo]);
+      expect(await f.s.quotes.ofEndedPayments('eip155:1', from(lo!.deadline, lo!.optionId), at(10_000), 10)).toEqual([hi]);
+    });
+
     it('purges a batch of exactly the limit when more are due, and concurrent purges never overlap', async () => {
       // Far in the past, so no other test's quote is due before this cutoff.
       const pay = await paid();

@@ -135,6 +135,17 @@ export function createQuoteRepository(db: SqlDb): QuoteRepository {
       );
       return r.rowCount;
     },
+    async ofEndedPayments(chain, after, until, limit) {
+      // The asset id starts with its chain and a slash; compared by prefix, not LIKE, so no character of a chain id is a wildcard.
+      const { rows } = await db.query(
+        `SELECT q.* FROM payment_quotes q JOIN payments p ON p.id = q.payment_id
+         WHERE p.status IN ('expired', 'failed') AND left(q.asset, length($1) + 1) = $1 || '/' AND (q.deadline, q.option_id) > ($2, $3) AND q.deadline < $4
+         ORDER BY q.deadline, q.option_id LIMIT $5`,
+        [chain, after.deadline, after.optionId, until, limit],
+        'quotes_of_ended_payments',
+      );
+      return rows.map(toQuote);
+    },
     async saveCollected(paymentId, optionId, c) {
       const r = await db.query('UPDATE payment_quotes SET collected_data = $3, terms_accepted_at = $4, collected_at = $5 WHERE option_id = $1 AND payment_id = $2', [
         optionId,

@@ -22,8 +22,11 @@ const ALLOWED: Record<PaymentStatus, readonly PaymentStatus[]> = {
   // may pin a payment.
   processing: ['succeeded', 'failed', 'requires_action'],
   succeeded: [],
-  failed: [],
-  expired: [],
+  // Funds that reach the merchant after the payment ended, found final on chain for one of its
+  // quotes (late-funds-job.ts), still paid it: the payment counts as paid with that transaction.
+  // Only from a caller that read the payment in this state (transition.ts), never as a race's winner.
+  failed: ['succeeded'],
+  expired: ['succeeded'],
   cancelled: [],
 };
 

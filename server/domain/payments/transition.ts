@@ -5,7 +5,7 @@ import type { Clock } from '../../ports/clock.ts';
 import type { NewJob } from '../jobs/records.ts';
 import type { PaymentPatch, PaymentRecord } from './records.ts';
 import type { StoragePort } from '../../ports/storage/index.ts';
-import { EVENT_TYPE, canTransition, sourcesOf, type PaymentStatus } from './state-machine.ts';
+import { EVENT_TYPE, canTransition, isFinal, sourcesOf, type PaymentStatus } from './state-machine.ts';
 import { eventSnapshot } from './view.ts';
 import type { MetricsPort } from '../../ports/metrics.ts';
 import { recordTransition } from './payment-metrics.ts';
@@ -31,7 +31,9 @@ export async function transitionPayment(deps: PaymentDeps, payment: PaymentRecor
   if (!canTransition(payment.status, to)) return { ok: false, current: payment };
   const merchant = await deps.storage.merchants.get(payment.partnerId, payment.merchantId, { includeDeleted: true });
   const result = await deps.storage.payments.transition(payment.id, {
-    from: sourcesOf(to),
+    // A final state is left only by a caller that read the payment in it (late funds), so a
+    // transition decided on a payment that was open never overturns an expiry or a failure it raced.
+    from: sourcesOf(to).filter((from) => !isFinal(from) || from === payment.status),
     to,
     patch,
     at: new Date(deps.clock.now()),

@@ -37,6 +37,12 @@ export interface QuoteRepository {
    * Safe to run from several processes at once.
    */
   purgeExpired(deadlineBefore: Date, limit: number): Promise<number>;
+  /**
+   * Quotes on `chain` (CAIP-2) of payments that ended expired or failed, ordered by (deadline,
+   * option id), strictly after `after` and with a deadline before `until`: where funds that arrived
+   * late may be looked for, a page of at most `limit` from a cursor (so a long list is walked, not starved).
+   */
+  ofEndedPayments(chain: string, after: { deadline: Date; optionId: string }, until: Date, limit: number): Promise<QuoteRecord[]>;
   /** Stores the buyer data of one option of this payment (replacing earlier data); false when there is no such option. */
   saveCollected(paymentId: string, optionId: string, collected: CollectedRecord): Promise<boolean>;
 }

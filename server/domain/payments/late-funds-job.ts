@@ -1,0 +1,109 @@
+import type { JobHandler } from '../../ports/queue.ts';
+import type { StoragePort } from '../../ports/storage/index.ts';
+import type { Clock } from '../../ports/clock.ts';
+import { describeError } from '../../ports/logger.ts';
+import { chainOfQuote, optionRequestOf, type AdvanceDeps } from './settle-attempt.ts';
+import { transitionPayment } from './transition.ts';
+import type { QuoteRecord } from './quote-records.ts';
+
+/**
+ * Late funds: a buyer may send a tagged direct transfer after the payment expired (or failed);
+ * the merchant then has the money, so the payment counts as paid with that transaction rather
+ * than staying expired while the funds sit unexplained. One self-rescheduling job per chain (like
+ * `maintenance.purge`, with a fixed id per chain) looks at the quotes of payments that ended
+ * recently and asks the chain's adapter for a final transaction that paid one of them. Each run
+ * is bounded: at most `batch` quotes, each one bounded search of the chain.
+ */
+export const LATE_FUNDS_JOB_TYPE = 'payment.late_funds';
+
+/** The job's fixed id on one chain: every process writes it, the queue runs one copy. */
+export const lateFundsJobId = (chain: string) => `job_late_funds_${chain.replace(/[^A-Za-z0-9]/g, '_')}`;
+
+/**
+ * How long after a quote's deadline funds for it are looked for. Unchosen quotes are purged an
+ * hour past their deadline (maintenance.ts QUOTE_PURGE_GRACE_MS): without the quote there is no
+ * tag to find a transfer by, so the window is that hour.
+ */
+export const LATE_FUNDS_WINDOW_MS = 3600_000;
+
+export interface LateFundsOptions {
+  /** Between runs; default 60 s. */
+  intervalMs?: number;
+  /** Quotes looked at per run; default 50. */
+  batch?: number;
+}
+
+/** The chain a late-funds job names, for its settlement pool. */
+export function chainOfLateFundsJob(payload: Record<string, unknown>): string | undefined {
+  return typeof payload.chain === 'string' ? payload.chain : undefined;
+}
+
+/** Writes each chain's late-funds job unless it is already in the outbox; due at once. */
+export async function scheduleLateFunds(storage: Pick<StoragePort, 'jobs'>, clock: Clock, chains: readonly string[]): Promise<void> {
+  const now = new Date(clock.now());
+  if (!chains.length) return;
+  await storage.jobs.insert(chains.map((chain) => ({ id: lateFundsJobId(chain), type: LATE_FUNDS_JOB_TYPE, payload: { chain }, runAt: now, createdAt: now })));
+}
+
+/**
+ * The `payment.late_funds` handler. Never throws (a throw would end the job after its retries, and
+ * the watching with it): a quote whose chain cannot be read now is looked at again next run.
+ */
+export function lateFundsJob(deps: AdvanceDeps, opts: LateFundsOptions = {}): JobHandler {
+  const intervalMs = opts.intervalMs ?? 60_000;
+  const batch = opts.batch ?? 50;
+  // Where the last run stopped, per chain: each run takes the next page, so more quotes than one
+  // batch are all looked at in turn rather than the oldest ones only. Kept in memory: a process
+  // that starts over begins at the window's start, which costs one extra pass, never a quote.
+  const cursors = new Map<string, { deadline: Date; optionId: string }>();
+  return async (job) => {
+    const chain = chainOfLateFundsJob(job.payload);
+    const now = deps.clock.now();
+    if (!chain || !deps.chains) return;
+    try {
+      const windowStart = { deadline: new Date(now - LATE_FUNDS_WINDOW_MS), optionId: '' };
+      const cursor = cursors.get(chain);
+      const after = cursor && cursor.deadline > windowStart.deadline ? cursor : windowStart;
+      const quotes = await deps.storage.quotes.ofEndedPayments(chain, after, new Date(now), batch);
+      for (const quote of quotes) await settleLate(deps, quote);
+      const last = quotes[quotes.length - 1];
+      // A short page reached the window's end: the next run starts over from its start.
+      if (last && quotes.length === batch) cursors.set(chain, { deadline: last.deadline, optionId: last.optionId });
+      else cursors.delete(chain);
+    } catch (err) {
+      deps.logger.warn({ chain, err: describeError(err) }, 'late funds: run failed; next run as scheduled');
+    }
+    return { retryAt: new Date(deps.clock.now() + intervalMs) };
+  };
+}
+
+/** Asks the chain about one quote; a final transaction that paid it makes its payment succeeded. */
+async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise<void> {
+  const { caip2, chain } = chainOfQuote({ chains: deps.chains! }, quote);
+  if (!chain.findLateFunds) return;
+  let found;
+  try {
+    found = await chain.findLateFunds(optionRequestOf(deps, quote), quote.state);
+  } catch (err) {
+    deps.logger.warn({ paymentId: quote.paymentId, optionId: quote.optionId, err: describeError(err) }, 'late funds: chain not read; next run');
+    return;
+  }
+  if (!found.found) return;
+  const payment = await deps.storage.payments.get(quote.paymentId);
+  if (!payment || (payment.status !== 'expired' && payment.status !== 'failed')) return;
+  const now = new Date(deps.clock.now());
+  // Found only in final blocks: nothing left to follow, so its finality is final at once.
+  const moved = await transitionPayment(deps, payment, 'succeeded', {
+    optionId: quote.optionId,
+    buyerAccount: quote.account,
+    asset: quote.asset,
+    tokenValue: quote.amount,
+    network: caip2,
+    txId: found.txId,
+    succeededAt: now,
+    finality: 'final',
+    failureCode: null,
+  });
+  if (moved.ok) deps.logger.info({ paymentId: payment.id, from: payment.status, txId: found.txId }, 'late funds: payment paid by a transaction after it ended');
+  else if (moved.duplicateTxId) deps.logger.error({ paymentId: payment.id, txId: found.txId }, 'late funds: the transaction already paid another payment');
+}
