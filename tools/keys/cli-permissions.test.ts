@@ -1,27 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
+import { keysTool } from './test-support/run-keys.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { startTestApp } from '../../test/helpers/test-app.ts';
 
-const run = promisify(execFile);
-const cli = resolve(import.meta.dirname, 'cli.ts');
 const dataDir = mkdtempSync(join(tmpdir(), 'keys-cli-permissions-'));
 
-async function keys(...args: string[]): Promise<{ stdout: string; code: number; stderr: string }> {
-  try {
-    const pending = run(process.execPath, [cli, ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SERVICE_MODE: 'sandbox' } });
-    pending.child.stdin?.end('');
-    const { stdout, stderr } = await pending;
-    return { stdout, stderr, code: 0 };
-  } catch (err) {
-    const e = err as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
-}
+const keysWithInput = keysTool(dataDir, { SERVICE_MODE: 'sandbox' });
+const keys = (...args: string[]) => keysWithInput(undefined, ...args);
 
 describe('key tool: scoped partner keys', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -1,32 +1,19 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
+import { keysTool } from './test-support/run-keys.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { verifyPassword } from '../../server/domain/users/passwords.ts';
 import { startTestApp } from '../../test/helpers/test-app.ts';
 
-const run = promisify(execFile);
-const cli = resolve(import.meta.dirname, 'cli.ts');
 const dataDir = mkdtempSync(join(tmpdir(), 'keys-cli-'));
 
 async function keys(...args: string[]): Promise<{ stdout: string; code: number; stderr: string }> {
   return keysWithInput(undefined, ...args);
 }
 
-async function keysWithInput(stdin: string | undefined, ...args: string[]): Promise<{ stdout: string; code: number; stderr: string }> {
-  try {
-    const pending = run(process.execPath, [cli, ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
-    pending.child.stdin?.end(stdin ?? '');
-    const { stdout, stderr } = await pending;
-    return { stdout, stderr, code: 0 };
-  } catch (err) {
-    const e = err as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
-}
+const keysWithInput = keysTool(dataDir);
 
 describe('key tool on the embedded data directory', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
