@@ -1,15 +1,11 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
-import { openRuntime, type Runtime } from '../server/composition/runtime.ts';
-import { loadConfig } from '../server/config.ts';
-import { freePort } from './helpers/free-port.ts';
+import { startSandboxService, type SandboxService } from './helpers/sandbox-service.ts';
 import { dropSchema, postgresAvailable, postgresUrl, requireServices, uniqueSchema } from './helpers/services.ts';
 
 // The commands of the README and the guides, run as written. Every `sh` block carries a marker:
@@ -61,26 +57,17 @@ function shellBlocks(): Block[] {
 }
 
 describe('README and guides: every command block is run, here or by what its marker names', () => {
-  let runtime: Runtime;
-  let server: Server;
-  let base: string;
-  let printed = '';
+  let service: SandboxService;
   const dir = mkdtempSync(join(tmpdir(), 'docs-check-'));
   const schema = uniqueSchema('docs_check');
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const config = loadConfig({ SERVICE_MODE: 'sandbox', DATA_DIR: join(dir, 'service'), PORT: String(port), PUBLIC_BASE_URL: base, LOGO_CHECKS: 'off' });
-    runtime = await openRuntime(config, { role: 'api', logger: pino({ level: 'silent' }), print: (text) => void (printed += text) });
-    server = createServer(runtime.api!.app);
-    await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+    service = await startSandboxService(join(dir, 'service'));
     if (available) await (await createPostgresStorage({ url: postgresUrl, schema })).close();
   }, 180_000);
 
   afterAll(async () => {
-    await new Promise((r) => server?.close(r));
-    await runtime?.close();
+    await service?.close();
     if (available) await dropSchema(schema);
     rmSync(dir, { recursive: true, force: true });
   });
@@ -97,7 +84,9 @@ describe('README and guides: every command block is run, here or by what its mar
     expect(stdout).toContain('Final status: succeeded');
     const link = /Pay page: (\S+)/.exec(stdout)![1]!;
     const paymentId = link.slice(link.lastIndexOf('/') + 1);
-    const list = (await (await fetch(`${base}/v1/payments?limit=5`, { headers: { 'Api-Key': partnerKey() } })).json()) as { data: { paymentId: string; status: string }[] };
+    const list = (await (await fetch(`${service.base}/v1/payments?limit=5`, { headers: { 'Api-Key': service.partnerKey } })).json()) as {
+      data: { paymentId: string; status: string }[];
+    };
     expect(list.data.find((p) => p.paymentId === paymentId)?.status).toBe('succeeded');
   }, 180_000);
 
@@ -113,15 +102,9 @@ describe('README and guides: every command block is run, here or by what its mar
       }
     }, 300_000);
 
-  function partnerKey(): string {
-    return /sk_test_[\w-]+/.exec(printed)![0];
-  }
-
   /** Runs one block with bash: placeholders filled in, `./npmw start` left to the test, output kept. */
   async function runBlock(b: Block, o: { dataDir: string; session?: string; postgres?: boolean }): Promise<{ stdout: string; log: string }> {
-    const sandbox = (await (await fetch(`${base}/sandbox`)).json()) as { assets: { caip19: string; symbol: string }[] };
-    const usdc = sandbox.assets.find((a) => a.symbol === 'USDC' && a.caip19.startsWith('eip155:'))!.caip19;
-    const solUsdc = sandbox.assets.find((a) => a.caip19.startsWith('solana:'))!.caip19;
+    const { base, usdc, solUsdc } = service;
     const session = o.session ?? mkdtempSync(join(dir, 'block-'));
     const log = join(session, 'output.log');
     const text = b.text
@@ -130,8 +113,8 @@ describe('README and guides: every command block is run, here or by what its mar
       .join('\n')
       .replaceAll('http://localhost:3000', base)
       .replaceAll('localhost:3000', base.replace('http://', ''))
-      .replaceAll('sk_test_…', partnerKey())
-      .replaceAll('wk_…', /wk_[\w-]+/.exec(printed)![0])
+      .replaceAll('sk_test_…', service.partnerKey)
+      .replaceAll('wk_…', service.walletKey)
       .replaceAll('eip155:31337/erc20:0x…', usdc)
       .replaceAll('solana:sandbox/token:…', solUsdc)
       .replace(/\b(mrch|pay|ptnr|key)_[0-9A-Z]*…/g, (_m, kind: string) => `$(last_id ${kind})`)
