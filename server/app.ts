@@ -9,7 +9,7 @@ import { authenticate } from './http/auth.ts';
 import { contextOf } from './http/context.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { claimIdempotencyKey, requireIdempotencyKey } from './http/idempotency.ts';
-import { createRouteTable, listOperations, loadOpenApiDocs, normalizeNullableRefs, type OpenApiDoc } from './http/openapi-docs.ts';
+import { createRouteTable, listOperations, loadOpenApiDocs, type OpenApiDoc } from './http/openapi-docs.ts';
 import { dispatchOperations, type OperationHandlers } from './http/operations.ts';
 import { chain } from './http/chain.ts';
 import { rateLimit } from './http/rate-limit.ts';
@@ -148,7 +148,7 @@ function buildHandlers(deps: AppDeps & { collectDataSecret: string }): Operation
 export function createApp(given: AppDeps): Express {
   // Long-poll waiters are counted where they subscribe; handlers and pages use the counted port.
   const deps = given.metrics ? { ...given, paymentChanges: countedWaiters(given.paymentChanges, given.metrics) } : given;
-  const docs = new Map([...(deps.docs ?? loadOpenApiDocs())].map(([v, d]) => [v, normalizeNullableRefs(d)]));
+  const docs = deps.docs ?? loadOpenApiDocs();
   const opsByVersion = new Map([...docs].map(([version, doc]) => [version, listOperations(doc)]));
   const allOps = [...opsByVersion.values()].flat();
   const match = createRouteTable(allOps);

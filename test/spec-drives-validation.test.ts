@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStorage } from './helpers/embedded-storage.ts';
 import { loadOpenApiDocs } from '../server/http/openapi-docs.ts';
+import { publishable } from '../scripts/publishable-openapi.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -42,6 +43,8 @@ describe('a limit edited in the TypeSpec changes what the server accepts', () =>
       },
     );
     const storage = await openEmbeddedStorage();
+    // The documents as `npm run generate` publishes them (the service serves those).
+    for (const f of readdirSync(join(dir, 'out')).filter((n) => n.endsWith('.yaml'))) writeFileSync(join(dir, 'out', f), publishable(readFileSync(join(dir, 'out', f), 'utf8')));
     edited = await startTestApp(storage, { docs: loadOpenApiDocs(join(dir, 'out')) });
     original = await startTestApp(storage);
   }, 120_000);

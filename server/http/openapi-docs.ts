@@ -141,20 +141,3 @@ export function createRouteTable(ops: OperationInfo[]): (method: string, path: s
     return { operation: hit.op, params, methodMismatch: false };
   };
 }
-
-/**
- * OpenAPI 3.0 marks a nullable reference as `{ allOf: [$ref], nullable: true }`, but `nullable`
- * only widens the schema's own `type`: the referenced schema still rejects null. Validators get
- * the equivalent `anyOf` of the schema and null instead, so `"collectData": null` is accepted.
- */
-export function normalizeNullableRefs<T>(node: T): T {
-  if (Array.isArray(node)) return node.map(normalizeNullableRefs) as T;
-  if (!node || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) out[k] = normalizeNullableRefs(v);
-  if (out.nullable === true && Array.isArray(out.allOf)) {
-    const { nullable: _n, description, ...rest } = out;
-    return { ...(description ? { description } : {}), anyOf: [rest, { type: 'object', nullable: true, enum: [null] }] } as T;
-  }
-  return out as T;
-}
