@@ -313,11 +313,11 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       return followFinality(c.provider, c.finality ?? { kind: 'depth', blocks: c.confirmations }, () => advance(req, raw, txId, followOnlyContext(rawTx)));
     },
 
-    async findLateFunds(req, state) {
+    async findLateFunds(req, state, known) {
       // Only the direct transfer carries a tag a late transaction can be found by (for now).
       if ((state as { flow?: unknown }).flow !== 'transfer') return { found: false };
       const c = chainOf(req);
-      return findLateDirectTransfer({ provider: c.provider, confirmations: c.confirmations, finality: c.finality ?? { kind: 'depth', blocks: c.confirmations } }, req);
+      return findLateDirectTransfer({ provider: c.provider, confirmations: c.confirmations, finality: c.finality ?? { kind: 'depth', blocks: c.confirmations } }, req, known);
     },
 
     // A relayer refused for lack of funds reports what it needed as its minimum until a balance covers it.

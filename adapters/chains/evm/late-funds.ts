@@ -52,10 +52,11 @@ async function quoteStartBlock(provider: Provider, req: OptionRequest, finalHead
 }
 
 /**
- * The final transaction that paid this direct-transfer option, or none found in the final blocks
- * from its quote on. RPC errors throw: the window was not fully read, so nothing is concluded.
+ * The first final transaction that paid this direct-transfer option and is not in `known`, or none
+ * found in the final blocks from its quote on. RPC errors throw: the window was not fully read, so
+ * nothing is concluded.
  */
-export async function findLateDirectTransfer(chain: LateFundsChain, req: OptionRequest): Promise<LateFunds> {
+export async function findLateDirectTransfer(chain: LateFundsChain, req: OptionRequest, known: ReadonlySet<string> = new Set()): Promise<LateFunds> {
   const { provider } = chain;
   const check = directTransferCheck(req, chain.confirmations);
   const finalHead = await lastFinalBlock(provider, chain.finality);
@@ -67,6 +68,7 @@ export async function findLateDirectTransfer(chain: LateFundsChain, req: OptionR
   const topics = [TRANSFER, zeroPadValue(check.from, 32), zeroPadValue(check.to, 32)];
   await forEachLogPage(provider, { address: check.token, topics }, fromBlock, finalHead, async (logs) => {
     for (const txId of [...new Set(logs.map((l) => l.transactionHash))]) {
+      if (known.has(txId.toLowerCase())) continue;
       const verdict = await verifyTransferTransaction(provider, txId, check);
       if (verdict.status !== 'confirmed') continue;
       // A log page from a node behind, or a receipt kept across a reorg, is no proof: the block must be canonical and final.
