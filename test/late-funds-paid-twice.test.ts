@@ -96,7 +96,7 @@ const envelopes = (rx: Awaited<ReturnType<typeof startReceiver>>) =>
 
 it('(a) a second tagged transfer after the payment succeeded is told once final: extraPayments, payment.paid_twice, the counter; never a short or untagged one', async () => {
   const { t } = env;
-  const partner = await t.newPartner('2026-11-27');
+  const partner = await t.newPartner('2026-11-28');
   const rx = await startReceiver();
   expect((await t.call('POST', '/v1/webhook-endpoints', { key: partner.key, body: { url: rx.url(), enabledEvents: ['payment.succeeded', 'payment.paid_twice'] } })).status).toBe(
     201,
@@ -135,7 +135,7 @@ it('(a) a second tagged transfer after the payment succeeded is told once final:
   await waitFor('payment.paid_twice delivered', async () => envelopes(rx).some((e) => e.type === 'payment.paid_twice'), 20_000);
   const told = envelopes(rx).filter((e) => e.data.paymentId === p.id);
   expect(told.map((e) => e.type)).toEqual(['payment.succeeded', 'payment.paid_twice']);
-  expect(told[1]).toMatchObject({ api_version: '2026-11-27', data: { status: 'succeeded', extraPayments: [{ txId: second }] } });
+  expect(told[1]).toMatchObject({ api_version: '2026-11-28', data: { status: 'succeeded', extraPayments: [{ txId: second }] } });
   // Told once: later runs pass over what is recorded.
   await sleep(1_500);
   expect((await p.details()).body.extraPayments).toHaveLength(1);
@@ -158,8 +158,8 @@ it('(b) two late tagged transfers after expiry: the first pays the payment, the 
 
   const [one, two] = [await send(p.buyer, p.destination, AMOUNT, p.reference), await send(p.buyer, p.destination, AMOUNT, p.reference)];
   await mineFinal();
-  await waitFor('the late transfers surfaced', async () => 'extraPayments' in (await p.details('2026-11-27')).body, 20_000);
-  const newer = (await p.details('2026-11-27')).body;
+  await waitFor('the late transfers surfaced', async () => 'extraPayments' in (await p.details('2026-11-28')).body, 20_000);
+  const newer = (await p.details('2026-11-28')).body;
   expect(newer).toMatchObject({ status: 'succeeded', info: { txId: one }, extraPayments: [{ txId: two }] });
   const pinned = (await p.details()).body;
   expect(pinned).toMatchObject({ status: 'succeeded', info: { txId: one } });

@@ -935,11 +935,6 @@ export interface components {
             status: components["schemas"]["PaymentStatus"];
             /** @description Null until the payment's transfer is confirmed. */
             settlement: components["schemas"]["PaymentSettlementInformation"] | (never | null);
-            /**
-             * @description Present when transactions paid the merchant again after the payment succeeded, in the order
-             *     found; each came with a `payment.paid_twice` event.
-             */
-            extraPayments?: components["schemas"]["PaymentExtraTransfer"][];
         };
         /**
          * @description The price of a payment. `iso4217/<code>`: a fiat price, `value` in the currency's minor units
@@ -962,21 +957,6 @@ export interface components {
             accountProviderName?: string;
             /** @description That wallet app's icon, when its account has one. */
             accountProviderIcon?: string;
-        };
-        /**
-         * @description A transaction that paid the merchant again after the payment succeeded (paid twice): final on
-         *     its chain, for one of the payment's options. The funds are the merchant's (the service holds
-         *     none); settle with the buyer, e.g. by refunding it.
-         */
-        PaymentExtraTransfer: {
-            /** @description Its transaction hash or signature. */
-            txId: string;
-            /** @description The chain as a CAIP-2 id. */
-            network: string;
-            /** @description What the merchant received, in the token's base units. */
-            amount: components["schemas"]["TokenAmount"];
-            /** @description When the service found it. */
-            foundAt: components["schemas"]["Timestamp"];
         };
         /**
          * @description Why a payment failed, as far as the pinned version names it. A failure with a reason the
@@ -1285,7 +1265,7 @@ export interface components {
          * @description The events an endpoint can subscribe to.
          * @enum {string}
          */
-        WebhookEventType: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refunded" | "payment.reversed" | "payment.paid_twice";
+        WebhookEventType: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.refunded" | "payment.reversed";
         /** @description HTTPS URL of a public receiver (loopback http:// only in sandbox mode). */
         WebhookUrl: string;
     };

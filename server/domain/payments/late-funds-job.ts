@@ -23,9 +23,10 @@ import type { WebhookEventType } from '../webhooks/event-types.ts';
 export const LATE_FUNDS_JOB_TYPE = 'payment.late_funds';
 
 /**
- * The event a second payment is told with. Declared from 2026-11-27 (an addition within that
- * version: endpoints name each event they subscribe to, so none receives it unasked); older pins
- * learn it from the dashboard, the `payment_paid_twice_total` metric and its alert rule.
+ * The event a second payment is told with. Versions from 2026-11-28 declare it (2026-11-27 was
+ * already published, and a published version never changes); older pins learn it from the
+ * dashboard, the `payment_paid_twice_total` metric and its alert rule, or by reading the payment
+ * under `Svc-Version: 2026-11-28`.
  */
 export const PAID_TWICE_EVENT_TYPE = 'payment.paid_twice' satisfies WebhookEventType;
 

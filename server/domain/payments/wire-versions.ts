@@ -39,13 +39,16 @@ type LaterEvent = 'payment.reversed' | 'payment.paid_twice';
 type FirstEvent = Exclude<WebhookEventType, LaterEvent>;
 const LATER_EVENTS: ReadonlySet<string> = new Set<LaterEvent>(['payment.reversed', 'payment.paid_twice']);
 const FIRST_EVENTS: ReadonlySet<FirstEvent> = new Set(WEBHOOK_EVENT_TYPES.filter((t): t is FirstEvent => !LATER_EVENTS.has(t)));
+/** 2026-11-27's events: the first ones and `payment.reversed`. */
+type ReversalEvent = Exclude<WebhookEventType, 'payment.paid_twice'>;
+const REVERSAL_EVENTS: ReadonlySet<ReversalEvent> = new Set(WEBHOOK_EVENT_TYPES.filter((t): t is ReversalEvent => t !== 'payment.paid_twice'));
 
 const VOCABULARY: { [V in ApiVersion]: VocabularyOf<V> } = {
   '2026-02-18': { failureCodes: new Set(['declined_user']), listsCancelled: false, finality: false, webhookEvents: FIRST_EVENTS, extraPayments: false },
   '2026-02-19.preview': { failureCodes: new Set(['declined_user']), listsCancelled: true, finality: false, webhookEvents: FIRST_EVENTS, extraPayments: false },
-  // Paid twice (its event and `extraPayments`) was added within 2026-11-27, not as a new version:
-  // both are additive there (docs/compatibility.md, "Additions within a version").
-  '2026-11-27': { failureCodes: new Set(['declined_user']), listsCancelled: true, finality: true, webhookEvents: new Set(WEBHOOK_EVENT_TYPES), extraPayments: true },
+  '2026-11-27': { failureCodes: new Set(['declined_user']), listsCancelled: true, finality: true, webhookEvents: REVERSAL_EVENTS, extraPayments: false },
+  // Paid twice (its event and `extraPayments`) came with a version of its own: 2026-11-27 was published, and a published version never changes.
+  '2026-11-28': { failureCodes: new Set(['declined_user']), listsCancelled: true, finality: true, webhookEvents: new Set(WEBHOOK_EVENT_TYPES), extraPayments: true },
 };
 
 /** An API version, or `legacy` for the deprecated per-merchant list. */

@@ -14,7 +14,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.refunded',
   // From 2026-11-27 (see payments/wire-versions.ts): a succeeded payment's block dropped for good.
   'payment.reversed',
-  // From 2026-11-27, added within it (late-funds-job.ts): a succeeded payment paid again.
+  // From 2026-11-28 (late-funds-job.ts): a succeeded payment paid again.
   'payment.paid_twice',
 ] as const satisfies readonly SpecSchema<'WebhookEventType'>[];
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
