@@ -116,13 +116,39 @@ type RpcReceipt = { status: string; gasUsed: string; effectiveGasPrice: string; 
 const TRANSFER = topicOf('Transfer(address,address,uint256)');
 
 /** EVM relayer payments succeeded (not reversed), by the flow the load paid them with. */
-async function relayerPayments(db: pg.Client, confirmed: Map<string, string>): Promise<{ eip3009: number; permit2: number }> {
-  const rows = await db.query<{ id: string }>(
-    "SELECT id FROM payments WHERE id = ANY($1) AND status = 'succeeded' AND finality IS DISTINCT FROM 'reversed' AND network LIKE 'eip155:%'",
+async function relayerPayments(db: pg.Client, confirmed: Map<string, string>): Promise<{ eip3009: number; permit2: number; txIds: Map<string, string> }> {
+  const rows = await db.query<{ id: string; tx_id: string | null }>(
+    "SELECT id, tx_id FROM payments WHERE id = ANY($1) AND status = 'succeeded' AND finality IS DISTINCT FROM 'reversed' AND network LIKE 'eip155:%'",
     [[...confirmed.keys()]],
   );
   const flows = rows.rows.map((r) => confirmed.get(r.id));
-  return { eip3009: flows.filter((f) => f === 'eip3009').length, permit2: flows.filter((f) => f === 'permit2').length };
+  const txIds = new Map(rows.rows.filter((r) => confirmed.get(r.id) !== 'spl').map((r) => [r.id, (r.tx_id ?? '').toLowerCase()]));
+  return { eip3009: flows.filter((f) => f === 'eip3009').length, permit2: flows.filter((f) => f === 'permit2').length, txIds };
+}
+
+/**
+ * Why relayer transactions and relayer payments differ in number: each payment's transaction read
+ * from the chain by its id (who sent it), and the relayer's mined transactions that paid none of
+ * them (a reversed payment's, a replaced one's). Fewer transactions than payments without batching
+ * means some payment was settled by a transaction the relayer did not send.
+ */
+async function relayerAttribution(url: string, relayer: string, txIds: Map<string, string>, relayerTxs: Set<string>): Promise<Row> {
+  const others: string[] = [];
+  for (const [paymentId, txId] of txIds) {
+    if (relayerTxs.has(txId)) continue;
+    const tx = txId ? ((await rpc(url, 'eth_getTransactionByHash', [txId])) as RpcTx | null) : null;
+    others.push(
+      `${paymentId} by ${txId ? txId.slice(0, 12) : 'no tx'}… from ${tx ? (tx.from.toLowerCase() === relayer ? 'the relayer (not in a canonical block read)' : tx.from.slice(0, 12)) : 'nowhere'}`,
+    );
+  }
+  const paying = new Set(txIds.values());
+  const unpaid = [...relayerTxs].filter((h) => !paying.has(h)).length;
+  return {
+    check: 'relayer payments settled by a transaction the relayer did not send; relayer transactions paying no counted payment',
+    expected: '(told)',
+    actual: `${others.length}${others.length ? ` (${others.slice(0, 3).join(', ')})` : ''}; ${unpaid}`,
+    ok: true,
+  };
 }
 
 /**
@@ -144,12 +170,14 @@ export async function relayerRows(
   let reverted = 0;
   let gas = 0n;
   let wasted = 0n;
+  const relayerTxs = new Set<string>();
   for (let n = 1; n <= head; n++) {
     const block = (await rpc(url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as { transactions: RpcTx[] } | null;
     for (const tx of block?.transactions ?? []) {
       if (tx.from.toLowerCase() !== relayer) continue;
       const receipt = (await rpc(url, 'eth_getTransactionReceipt', [tx.hash])) as RpcReceipt | null;
       if (!receipt) continue;
+      relayerTxs.add(tx.hash.toLowerCase());
       txs++;
       gas += BigInt(receipt.gasUsed);
       if (receipt.status !== '0x1') {
@@ -173,6 +201,7 @@ export async function relayerRows(
       ok: doubles === 0,
     },
     { check: 'relayer transactions per relayer payment (mined, all outcomes)', expected: '(told)', actual: `${per(txs)} (${txs} for ${payments})`, ok: true },
+    await relayerAttribution(url, relayer, paid.txIds, relayerTxs),
     {
       check: "relayer gas per payment against the flows' normal cost (gas-policy typical)",
       expected: `at most ${normal} × 1.5`,
@@ -201,6 +230,18 @@ export async function permit2FirstTimerRow(db: pg.Client, confirmed: Map<string,
     expected: `${started} (100 %)`,
     actual: `${paid}`,
     ok: started > 0 && paid === started,
+  };
+}
+
+/** Permit2 buyers of the USDT-like token who had left a 1-unit allowance to Permit2 (its approve refuses non-zero → non-zero): all must be paid. */
+export async function leftoverAllowanceRow(db: pg.Client, ids: string[]): Promise<Row> {
+  const done = await db.query<{ n: string }>("SELECT count(*) AS n FROM payments WHERE id = ANY($1) AND status = 'succeeded'", [ids]);
+  const paid = Number(done.rows[0]!.n);
+  return {
+    check: 'USDT buyers with a leftover allowance to Permit2 paid (approve to 0 first; the sandbox USDT refuses non-zero → non-zero)',
+    expected: `${ids.length} (100 %)`,
+    actual: `${paid}`,
+    ok: ids.length > 0 && paid === ids.length,
   };
 }
 
