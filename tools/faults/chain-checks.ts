@@ -234,13 +234,15 @@ export async function permit2FirstTimerRow(db: pg.Client, confirmed: Map<string,
 }
 
 /** Permit2 buyers of the USDT-like token who had left a 1-unit allowance to Permit2 (its approve refuses non-zero → non-zero): all must be paid. */
-export async function leftoverAllowanceRow(db: pg.Client, ids: string[]): Promise<Row> {
+export async function leftoverAllowanceRow(db: pg.Client, ids: string[], walletErrors: string[]): Promise<Row> {
   const done = await db.query<{ n: string }>("SELECT count(*) AS n FROM payments WHERE id = ANY($1) AND status = 'succeeded'", [ids]);
   const paid = Number(done.rows[0]!.n);
+  // Why the first ones were not paid, as the wallet saw it (the table's error list shows only the first ten of all).
+  const why = walletErrors.filter((e) => ids.some((id) => e.includes(id))).slice(0, 2);
   return {
     check: 'USDT buyers with a leftover allowance to Permit2 paid (approve to 0 first; the sandbox USDT refuses non-zero → non-zero)',
     expected: `${ids.length} (100 %)`,
-    actual: `${paid}`,
+    actual: `${paid}${why.length ? ` (${why.join('; ').slice(0, 300)})` : ''}`,
     ok: ids.length > 0 && paid === ids.length,
   };
 }

@@ -303,7 +303,7 @@ async function main(): Promise<number> {
               confirmed: load.stats.confirmed,
             })),
             await permit2FirstTimerRow(db, load.stats.confirmed, load.stats.permit2FirstTimers.total),
-            await leftoverAllowanceRow(db, load.stats.leftoverAllowance),
+            await leftoverAllowanceRow(db, load.stats.leftoverAllowance, load.stats.walletErrors),
             ...(sweptRow ? [sweptRow] : []),
             ...chainRows(rpcProxy, load.stats.confirmed.size, load.stats.optionsMs, load.stats.optionsAskedAgain),
             ...(lateFunds ? await lateFunds.rows(db) : []),
