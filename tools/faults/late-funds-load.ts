@@ -52,7 +52,8 @@ function transferCall(option: WalletOption): { to: string; data: string } | null
  * node, not the service's faulty ones). Answers what to check after the drain.
  */
 export async function startLateFunds(s: LateFundsSetup): Promise<{ done: Promise<void>; surfaced(db: pg.Client): Promise<boolean>; rows(db: pg.Client): Promise<Row[]> }> {
-  const evm = s.sandbox.assets.find((a) => a.caip19.startsWith('eip155:') && a.flows.includes('transfer'));
+  // An asset paid by direct transfer first: the offer has one option per asset, its best flow.
+  const evm = s.sandbox.assets.find((a) => a.caip19.startsWith('eip155:') && a.flows[0] === 'transfer');
   if (!evm) throw new Error('GET /sandbox lists no EVM asset paid by direct transfer');
   const faucet = createSandboxApi(s.chainsUrl);
   const provider = new JsonRpcProvider(`${s.chainsUrl}/evm`, undefined, { staticNetwork: true, polling: true, pollingInterval: 250 });
@@ -101,7 +102,7 @@ export async function startLateFunds(s: LateFundsSetup): Promise<{ done: Promise
       await sent.wait();
       return sent.hash.toLowerCase();
     };
-    return { paymentId, optionId: chosen.id, send };
+    return { paymentId, optionId: chosen.id, expiresAtMs: body.expiresAt * 1000, send };
   };
 
   const late: Case = { name: 'a tagged transfer after its payment expired', paymentId: null, paidBy: null, again: null, error: null };
@@ -115,14 +116,14 @@ export async function startLateFunds(s: LateFundsSetup): Promise<{ done: Promise
   };
   const done = Promise.all([
     run(late, async () => {
-      const q = await quoted('expired', 8);
+      const q = await quoted('expired', 25);
       late.paymentId = q.paymentId;
       // Past the payment's expiry (and so its quote's deadline): the service must have let it go.
-      await sleep(12_000);
+      await sleep(Math.max(0, q.expiresAtMs + 3_000 - Date.now()));
       late.paidBy = await q.send();
     }),
     run(twice, async () => {
-      const q = await quoted('twice', 20);
+      const q = await quoted('twice', 45);
       twice.paymentId = q.paymentId;
       twice.paidBy = await q.send();
       const confirmed = await s.api.call('POST', `/v1/gateway/payment/${q.paymentId}/confirm`, s.walletKey, {

@@ -28,8 +28,12 @@ export interface LoadStats {
   acked: Map<string, string>;
   /** Creates never acknowledged (a 4xx, or no answer within the client's patience): counted, not hidden. */
   createFailures: string[];
-  /** paymentId → the flow, for every confirm the gateway accepted. */
-  confirmed: Map<string, Flow>;
+  /**
+   * paymentId → the flow it was paid with, for every confirm the gateway accepted: the flow asked
+   * for, or `transfer` when the offer had only the direct transfer for that asset (the gasless
+   * flows are left out under a fee spike; the buyer then pays by its own transaction).
+   */
+  confirmed: Map<string, Flow | 'transfer'>;
   /** Payments the wallet could not get to an accepted confirm, with why. */
   walletErrors: string[];
   /** Confirms sent and not yet answered: a worker is killed while this is above zero. */
@@ -123,10 +127,12 @@ async function pay(s: LoadSetup, stats: LoadStats, gate: FaucetGate, label: stri
       ({ offer, option } = await ask());
     }
     if (!option) throw new Error(`no ${flow} option among ${offer.options.map((o) => o.amount.unit).join(', ')}`);
+    // Counted as what pays it: a direct transfer is the buyer's own transaction, never the relayer's.
+    const paidWith = flow !== 'spl' && paysByTransfer(option) ? 'transfer' : flow;
     step('faucet');
     await throughGate(gate, async () => {
       await faucet.fund(option.account, s.assetOf[flow], BigInt(option.amount.value));
-      if (flow === 'permit2') await faucet.fund(option.account, null, GAS_MONEY);
+      if (flow === 'permit2' || paidWith === 'transfer') await faucet.fund(option.account, null, GAS_MONEY);
     });
     step('fetch');
     const actions = await resolveBuildActions(option.actions, (build) => client.fetchAction(paymentId, { optionId: option.id, data: build.build.data }));
@@ -143,10 +149,19 @@ async function pay(s: LoadSetup, stats: LoadStats, gate: FaucetGate, label: stri
     } finally {
       stats.confirmsInFlight--;
     }
-    stats.confirmed.set(paymentId, flow);
+    stats.confirmed.set(paymentId, paidWith);
   } finally {
     buyer.close();
   }
+}
+
+/** Whether the option is the direct transfer (the buyer's `transfer(...)` call), not a gasless flow. */
+function paysByTransfer(option: PaymentOption): boolean {
+  return option.actions.some((a) => {
+    const data = 'data' in a && typeof a.data === 'object' && a.data !== null ? (a.data as { method?: unknown; params?: unknown }) : null;
+    const first = Array.isArray(data?.params) ? (data.params[0] as { data?: unknown } | undefined) : undefined;
+    return data?.method === 'eth_sendTransaction' && typeof first?.data === 'string' && first.data.startsWith('0xa9059cbb');
+  });
 }
 
 /** The buyer approves Permit2 for 1 base unit of `asset` (paying its own gas): a leftover finite allowance. */
