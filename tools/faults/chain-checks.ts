@@ -237,6 +237,25 @@ export async function permit2FirstTimerRow(db: pg.Client, confirmed: Map<string,
   };
 }
 
+/**
+ * What the Solana fee payer spent on transactions that did not pay: its transactions that landed
+ * with an error (read from the chain's own node, never the faulty ones). A landed transaction
+ * costs its fee payer at least the 5,000-lamport signature fee, whatever it did.
+ */
+export async function feePayerWasteRow(chainsUrl: string, feePayer: string): Promise<Row> {
+  const signatures = (await rpc(`${chainsUrl}/solana`, 'getSignaturesForAddress', [feePayer, { limit: 1000, commitment: 'confirmed' }])) as Array<{
+    signature: string;
+    err: unknown;
+  }>;
+  const failed = signatures.filter((s) => s.err !== null && s.err !== undefined);
+  return {
+    check: 'Solana fee-payer transactions that landed and failed (lamports spent on transactions that did not pay)',
+    expected: '0',
+    actual: `${failed.length} of ${signatures.length} (at least ${failed.length * 5000} lamports)${failed.length ? `: ${failed[0]!.signature.slice(0, 16)}… ${JSON.stringify(failed[0]!.err).slice(0, 80)}` : ''}`,
+    ok: failed.length === 0,
+  };
+}
+
 /** Permit2 buyers of the USDT-like token who had left a 1-unit allowance to Permit2 (its approve refuses non-zero → non-zero): all must be paid. */
 export async function leftoverAllowanceRow(db: pg.Client, ids: string[], walletErrors: string[]): Promise<Row> {
   const done = await db.query<{ n: string }>("SELECT count(*) AS n FROM payments WHERE id = ANY($1) AND status = 'succeeded'", [ids]);

@@ -127,15 +127,16 @@ async function pay(s: LoadSetup, stats: LoadStats, gate: FaucetGate, label: stri
       ({ offer, option } = await ask());
     }
     if (!option) throw new Error(`no ${flow} option among ${offer.options.map((o) => o.amount.unit).join(', ')}`);
-    // Counted as what pays it: a direct transfer is the buyer's own transaction, never the relayer's.
-    const paidWith = flow !== 'spl' && paysByTransfer(option) ? 'transfer' : flow;
     step('faucet');
     await throughGate(gate, async () => {
       await faucet.fund(option.account, s.assetOf[flow], BigInt(option.amount.value));
-      if (flow === 'permit2' || paidWith === 'transfer') await faucet.fund(option.account, null, GAS_MONEY);
+      // Gas money for every EVM buyer: an offer with only the direct transfer has the buyer send it.
+      if (flow !== 'spl') await faucet.fund(option.account, null, GAS_MONEY);
     });
     step('fetch');
     const actions = await resolveBuildActions(option.actions, (build) => client.fetchAction(paymentId, { optionId: option.id, data: build.build.data }));
+    // Counted as what pays it (read from the actions once built): a direct transfer is the buyer's own transaction, never the relayer's.
+    const paidWith = flow !== 'spl' && paysByTransfer(actions) ? 'transfer' : flow;
     step(`actions (${actions.map((a) => ('data' in a && typeof a.data === 'object' && a.data && 'method' in a.data ? String(a.data.method) : a.type)).join(', ')})`);
     // Half the Permit2 first-timers do not wait for their approval to be mined (a wallet that
     // signs at once, as the SDK did before): confirm arrives while the approval is pending.
@@ -156,8 +157,8 @@ async function pay(s: LoadSetup, stats: LoadStats, gate: FaucetGate, label: stri
 }
 
 /** Whether the option is the direct transfer (the buyer's `transfer(...)` call), not a gasless flow. */
-function paysByTransfer(option: PaymentOption): boolean {
-  return option.actions.some((a) => {
+function paysByTransfer(actions: readonly object[]): boolean {
+  return actions.some((a) => {
     const data = 'data' in a && typeof a.data === 'object' && a.data !== null ? (a.data as { method?: unknown; params?: unknown }) : null;
     const first = Array.isArray(data?.params) ? (data.params[0] as { data?: unknown } | undefined) : undefined;
     return data?.method === 'eth_sendTransaction' && typeof first?.data === 'string' && first.data.startsWith('0xa9059cbb');

@@ -20,7 +20,7 @@ import { API_VERSIONS } from '../../server/domain/vocabulary.ts';
 import { LATE_FUNDS_JOB_TYPE } from '../../server/domain/payments/late-funds-job.ts';
 import { createApi } from './api.ts';
 import { startLateFunds } from './late-funds-load.ts';
-import { chainRows, leftoverAllowanceRow, permit2FirstTimerRow, phantomSuccesses, relayerRows, sweepAddress, throughProxy } from './chain-checks.ts';
+import { chainRows, feePayerWasteRow, leftoverAllowanceRow, permit2FirstTimerRow, phantomSuccesses, relayerRows, sweepAddress, throughProxy } from './chain-checks.ts';
 import { runChainFaults } from './chain-schedule.ts';
 import { diagnose, formatTable, pending, runChecks, type CheckInput, type Row } from './checks.ts';
 import { healthy, proc, ROOT, until, type Proc } from './cluster.ts';
@@ -304,6 +304,7 @@ async function main(): Promise<number> {
             })),
             await permit2FirstTimerRow(db, load.stats.confirmed, load.stats.permit2FirstTimers.total),
             await leftoverAllowanceRow(db, load.stats.leftoverAllowance, load.stats.walletErrors),
+            await feePayerWasteRow(chainsUrl, Keypair.fromSecretKey(Uint8Array.from(JSON.parse(chainsEnv.SOLANA_FEE_PAYER_KEY!) as number[])).publicKey.toBase58()),
             ...(sweptRow ? [sweptRow] : []),
             ...chainRows(rpcProxy, load.stats.confirmed.size, load.stats.optionsMs, load.stats.optionsAskedAgain),
             ...(lateFunds ? await lateFunds.rows(db) : []),
