@@ -135,14 +135,20 @@ async function relayerPayments(db: pg.Client, confirmed: Map<string, string>): P
  * them (a reversed payment's, a replaced one's). Fewer transactions than payments without batching
  * means some payment was settled by a transaction the relayer did not send.
  */
-async function relayerAttribution(url: string, relayer: string, txIds: Map<string, string>, relayerTxs: Set<string>): Promise<Row> {
+async function relayerAttribution(db: pg.Client, url: string, relayer: string, txIds: Map<string, string>, relayerTxs: Set<string>): Promise<Row> {
   const others: string[] = [];
   for (const [paymentId, txId] of txIds) {
     if (relayerTxs.has(txId)) continue;
     const tx = txId ? ((await rpc(url, 'eth_getTransactionByHash', [txId])) as RpcTx | null) : null;
-    others.push(
-      `${paymentId} by ${txId ? txId.slice(0, 12) : 'no tx'}… from ${tx ? (tx.from.toLowerCase() === relayer ? 'the relayer (not in a canonical block read)' : tx.from.slice(0, 12)) : 'nowhere'}`,
+    // The flow of the option the payment was confirmed with, as the service stored it: which offer the buyer really took.
+    const quote = await db.query<{ flow: string | null; buyer: string | null }>(
+      "SELECT q.state->>'flow' AS flow, p.buyer_account AS buyer FROM payments p LEFT JOIN payment_quotes q ON q.option_id = p.option_id WHERE p.id = $1",
+      [paymentId],
     );
+    const { flow, buyer } = quote.rows[0] ?? { flow: null, buyer: null };
+    const from = tx?.from.toLowerCase();
+    const sender = !from ? 'nowhere' : from === relayer ? 'the relayer (not in a canonical block read)' : buyer?.toLowerCase().endsWith(from) ? 'its buyer' : from.slice(0, 12);
+    others.push(`${paymentId} (option ${flow ?? '?'}) by ${txId ? txId.slice(0, 12) : 'no tx'}… from ${sender}, to ${tx?.to?.slice(0, 10) ?? '?'}`);
   }
   const paying = new Set(txIds.values());
   const unpaid = [...relayerTxs].filter((h) => !paying.has(h)).length;
@@ -205,7 +211,7 @@ export async function relayerRows(
       ok: doubles === 0,
     },
     { check: 'relayer transactions per relayer payment (mined, all outcomes)', expected: '(told)', actual: `${per(txs)} (${txs} for ${payments})`, ok: true },
-    await relayerAttribution(url, relayer, paid.txIds, relayerTxs),
+    await relayerAttribution(db, url, relayer, paid.txIds, relayerTxs),
     {
       check: "relayer gas per payment against the flows' normal cost (gas-policy typical)",
       expected: `at most ${normal} × 1.5`,
