@@ -42,7 +42,7 @@ export { payWithOption, type PayOptions, type PayOutcome } from './executor/pay-
 export { ActionExecutionError, type ActionErrorCode } from './executor/errors.ts';
 
 export type { EvmSigner, EvmTransactionRequest, SolanaSigner, WalletSigners } from './signers/types.ts';
-export { eip1193Signer, type AddEthereumChainParameter, type Eip1193Provider, type Eip1193SignerOptions } from './signers/eip1193-signer.ts';
+export { eip1193Signer, ensureEvmChain, type AddEthereumChainParameter, type Eip1193Provider, type Eip1193SignerOptions } from './signers/eip1193-signer.ts';
 export { walletAccounts } from './signers/accounts.ts';
 export {
   standardSolanaChain,
