@@ -141,7 +141,10 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
 }
 
 /** The sandbox EVM chain as a browser wallet adds it: its JSON-RPC is this service's `/sandbox/rpc/<caip2>`. */
-export function sandboxWalletChains(sandbox: { evm: { caip2: string }; names: { evm: string }; native: { evm: { symbol: string; decimals: number } } }, publicBaseUrl: string): WalletChains {
+export function sandboxWalletChains(
+  sandbox: { evm: { caip2: string }; names: { evm: string }; native: { evm: { symbol: string; decimals: number } } },
+  publicBaseUrl: string,
+): WalletChains {
   const { caip2 } = sandbox.evm;
   const { symbol, decimals } = sandbox.native.evm;
   return { [caip2]: { chainName: sandbox.names.evm, nativeCurrency: { name: symbol, symbol, decimals }, rpcUrls: [`${publicBaseUrl.replace(/\/+$/, '')}/sandbox/rpc/${caip2}`] } };

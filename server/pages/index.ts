@@ -18,7 +18,10 @@ export type { PageDeps } from './payment-data.ts';
 const STATIC_DIR = join(import.meta.dirname, 'static');
 const STATIC_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 const staticFiles = new Map(
-  ['pay.js', 'wallet.js', 'collect.js', 'pages.css', 'docs.css'].map((name) => [name, { body: readFileSync(join(STATIC_DIR, name)), type: STATIC_TYPES[name.slice(name.lastIndexOf('.'))]! }]),
+  ['pay.js', 'wallet.js', 'collect.js', 'pages.css', 'docs.css'].map((name) => [
+    name,
+    { body: readFileSync(join(STATIC_DIR, name)), type: STATIC_TYPES[name.slice(name.lastIndexOf('.'))]! },
+  ]),
 );
 
 /** The path part of the pay base URL: '' when links are at a host's root (`https://pay.example/…`). */

@@ -20,10 +20,7 @@ export const UNPAYABLE_TEXT = {
 };
 
 /** The hosted payment page. `assetBase` is where its script and style are served (under the pay path). */
-export async function renderPaymentPage(
-  d: PaymentPageData,
-  urls: { assetBase: string; stateUrl: string; wallet?: { apiBase: string; chains: WalletChains } },
-): Promise<string> {
+export async function renderPaymentPage(d: PaymentPageData, urls: { assetBase: string; stateUrl: string; wallet?: { apiBase: string; chains: WalletChains } }): Promise<string> {
   const qr = await QRCode.toString(d.link, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
   const text = d.unpayable ? UNPAYABLE_TEXT : (STATUS_TEXT[d.state.status] ?? { title: d.state.status, detail: '' });
   const initial = d.merchant.name.trim().charAt(0).toUpperCase() || '?';
@@ -57,7 +54,12 @@ ${urls.wallet ? renderBrowserWalletSection(d, urls.wallet) : ''}
 <section aria-labelledby="accepted-title"><h2 id="accepted-title">Accepted</h2>${accepted}</section>
 <footer class="muted small">Payment ${esc(d.paymentId)}</footer>
 </main>`;
-  return layout({ title: `Pay ${d.merchant.name || 'merchant'} — ${d.amountText}`, styles: [`${urls.assetBase}/pages.css`], scripts: [`${urls.assetBase}/pay.js`, ...(urls.wallet ? [`${urls.assetBase}/wallet.js`] : [])], body });
+  return layout({
+    title: `Pay ${d.merchant.name || 'merchant'} — ${d.amountText}`,
+    styles: [`${urls.assetBase}/pages.css`],
+    scripts: [`${urls.assetBase}/pay.js`, ...(urls.wallet ? [`${urls.assetBase}/wallet.js`] : [])],
+    body,
+  });
 }
 
 /** "4:59", "1:02:03"; the script formats it the same way. */

@@ -122,7 +122,7 @@ function walletResults(body: unknown): string[] {
     if (field(r, 'type') !== 'walletRpc' || !Array.isArray(data) || data.length !== 1 || typeof data[0] !== 'string' || data[0] === '' || data[0].length > MAX_TEXT) {
       fail(`results[${i}]`, "must be { type: 'walletRpc', data: [<string>] }");
     }
-    return data[0] as string;
+    return data[0];
   });
 }
 

@@ -93,7 +93,7 @@ async function answerEvm(w: TestEvmWallet, chains: SandboxChains, method: string
       if (chainId !== undefined && BigInt(chainId) !== w.active) {
         return fail(-32602, `Provided chainId "${String(chainId)}" must match the active chainId "${w.active.toString()}"`);
       }
-      return { result: await signTypedDataParams(w.wallet as unknown as Wallet, params) };
+      return { result: await signTypedDataParams(w.wallet, params) };
     }
     case 'eth_sendTransaction': {
       if (w.active !== BigInt(chains.evm.chainId)) return fail(-32602, 'wrong active chain for this transaction');

@@ -1186,6 +1186,8 @@
 		});
 		let chosen = null;
 		let busy = false;
+		/** Final: late wallet announcements no longer bring buttons back. */
+		let done = false;
 		root.hidden = false;
 		const say = (text, tone = "info") => {
 			el("bw-message").textContent = text;
@@ -1336,6 +1338,8 @@
 			finish(status);
 		}
 		function finish(status) {
+			done = true;
+			el("bw-intro").hidden = true;
 			el("bw-review").hidden = true;
 			el("bw-wallets").replaceChildren();
 			setState(status.status);
@@ -1343,9 +1347,9 @@
 			else say(`The payment ended ${status.status}${status.failureCode ? ` (${status.failureCode})` : ""}.`, "bad");
 		}
 		discoverWallets((wallets) => {
-			if (!chosen) showWallets(wallets);
+			if (!chosen && !done) showWallets(wallets);
 		}).then((wallets) => {
-			if (!chosen) showWallets(wallets);
+			if (!chosen && !done) showWallets(wallets);
 		});
 		const pending = loadPending(paymentId);
 		if (pending) {

@@ -64,7 +64,8 @@ export function recipientOf(actions: WalletRpcAction[]): string | undefined {
 export function stepText(action: WalletRpcAction): string {
   const { method, params } = action.walletRpc;
   if (method === 'eth_signTypedData_v4') return /WithAuthorization/.test(params) ? 'sign a transfer authorization (no gas)' : 'sign a Permit2 transfer (no gas)';
-  if (method === 'eth_sendTransaction') return /0x095ea7b3/i.test(params) ? 'approve Permit2 to move this token (a transaction; you pay its gas)' : 'send the transfer (a transaction; you pay its gas)';
+  if (method === 'eth_sendTransaction')
+    return /0x095ea7b3/i.test(params) ? 'approve Permit2 to move this token (a transaction; you pay its gas)' : 'send the transfer (a transaction; you pay its gas)';
   if (method === 'solana_signTransaction') return 'sign the transfer (the network fee is paid for you)';
   return method;
 }

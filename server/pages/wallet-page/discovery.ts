@@ -2,8 +2,7 @@ import type { Eip1193Provider, StandardAccount } from '../../../clients/wallet/s
 
 /** One wallet the page found, EVM or Solana, as the buyer picks it. */
 export type FoundWallet =
-  | { kind: 'evm'; id: string; name: string; icon: string; provider: Eip1193Provider }
-  | { kind: 'solana'; id: string; name: string; icon: string; wallet: StandardWallet };
+  { kind: 'evm'; id: string; name: string; icon: string; provider: Eip1193Provider } | { kind: 'solana'; id: string; name: string; icon: string; wallet: StandardWallet };
 
 /** The part of a Wallet Standard wallet (`@wallet-standard/base`'s Wallet) the page uses. */
 export interface StandardWallet {

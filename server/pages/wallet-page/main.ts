@@ -44,6 +44,8 @@ function start(root: HTMLElement): void {
   type EvmProvider = Extract<FoundWallet, { kind: 'evm' }>['provider'];
   let chosen: { option: PaymentOption; signers: WalletSigners; provider: EvmProvider | null; fields: { id: string; type: string }[] } | null = null;
   let busy = false;
+  /** Final: late wallet announcements no longer bring buttons back. */
+  let done = false;
 
   root.hidden = false;
   const say = (text: string, tone: Tone = 'info') => {
@@ -186,6 +188,8 @@ function start(root: HTMLElement): void {
   }
 
   function finish(status: PaymentStatusResult): void {
+    done = true;
+    el('bw-intro').hidden = true;
     el('bw-review').hidden = true;
     el('bw-wallets').replaceChildren();
     setState(status.status);
@@ -194,9 +198,9 @@ function start(root: HTMLElement): void {
   }
 
   void discoverWallets((wallets) => {
-    if (!chosen) showWallets(wallets);
+    if (!chosen && !done) showWallets(wallets);
   }).then((wallets) => {
-    if (!chosen) showWallets(wallets);
+    if (!chosen && !done) showWallets(wallets);
   });
 
   // A transfer sent before the tab closed: confirm it again (idempotent) so it is never lost.

@@ -11,7 +11,7 @@ export class WrongChainError extends Error {}
 function walletCode(error: unknown): number | undefined {
   for (let e = error as { code?: unknown; cause?: unknown; data?: { originalError?: unknown } } | null, depth = 0; e && depth < 4; depth += 1) {
     if (typeof e.code === 'number') return e.code;
-    e = (e.cause ?? e.data?.originalError ?? null) as typeof e;
+    e = e.cause ?? e.data?.originalError ?? null;
   }
   return undefined;
 }
