@@ -33,6 +33,8 @@ export interface ApiProcess {
   url: string;
   pid: number;
   child: ChildProcess;
+  /** This process's `performance.now()` when the API process was spawned (a CPU profile's time 0, near enough). */
+  spawnedAt: number;
   databaseUrl: string;
   database: string;
   partnerKey: string;
@@ -248,6 +250,7 @@ export async function startApiProcess(
     const partner = keysCli(env, ['create-partner', '--name', 'Bench shop']);
     const walletKey = keysCli(env, ['create-key', '--partner', partner.partnerId!, '--scope', 'wallet']).apiKey!;
     const { DATABASE_URL: _d, REDIS_URL: _r, JOB_WORKERS: _j, ...inherited } = process.env;
+    const spawnedAt = performance.now();
     child = spawn(process.execPath, [...nodeFlags, 'server/main.ts'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const answers =
       (url: string, headers: Record<string, string> = {}) =>
@@ -291,6 +294,7 @@ export async function startApiProcess(
       url,
       pid: child.pid!,
       child,
+      spawnedAt,
       databaseUrl,
       database,
       partnerKey: partner.apiKey!,

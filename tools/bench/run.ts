@@ -26,6 +26,7 @@ const SUB_BENCHES: Record<string, () => Promise<void>> = {
   tail: async () => (await import('./tail.ts')).benchTail(),
   background: async () => (await import('./background.ts')).backgroundBench(),
   fairness: async () => (await import('./fairness.ts')).fairnessBench(),
+  profile: async () => (await import('./profile.ts')).profileBench(),
 };
 const subBench = process.argv[2];
 if (subBench !== undefined) {
