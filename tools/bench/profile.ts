@@ -4,9 +4,10 @@
  * `--cpu-prof` added; autocannon drives it as the main bench does (PROFILE_SECONDS, default 10,
  * 16 connections), one process per endpoint, and the samples taken during the load are
  * summarised per owner (cpu-profile-summary.ts: the innermost project file on the stack, else the
- * library or V8 category), as µs of CPU per request. PROFILE_ROWS (25) rows are printed.
+ * library or V8 category), as µs of CPU per request. PROFILE_ROWS (25) rows are printed;
+ * PROFILE_KEEP=<dir> keeps the .cpuprofile files there (Chrome DevTools opens them).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -63,6 +64,7 @@ async function profileOne(kind: 'create' | 'status'): Promise<void> {
     }
   } finally {
     if (!closed) await api.close();
+    if (process.env.PROFILE_KEEP) cpSync(dir, join(process.env.PROFILE_KEEP, kind), { recursive: true });
     rmSync(dir, { recursive: true, force: true });
   }
 }
