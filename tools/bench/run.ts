@@ -141,7 +141,12 @@ try {
   const body = JSON.stringify(createBody);
   for (let round = 1; round <= rounds; round++) {
     console.log(`round ${round} (load average ${load()})`);
-    const baseCreate = { url: `http://127.0.0.1:${baseline.port}/v1/payments`, method: 'POST' as const, headers: { 'content-type': 'application/json', 'merchant-id': merchantId }, body };
+    const baseCreate = {
+      url: `http://127.0.0.1:${baseline.port}/v1/payments`,
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/json', 'merchant-id': merchantId },
+      body,
+    };
     results.baseCreate.push((await measure('baseline POST (one INSERT)', baseCreate)).requests.average);
     results.svcCreate.push((await measure('service POST /v1/payments', { url: `${service.url}/v1/payments`, method: 'POST', headers: svcHeaders, body })).requests.average);
     results.baseStatus.push((await measure('baseline GET status (one SELECT)', { url: `http://127.0.0.1:${baseline.port}`, requests: polling(base) })).requests.average);

@@ -48,7 +48,9 @@ export async function benchTail(): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
-  console.log(`tail: ${rounds} rounds (after a warm-up round) × ${seconds} s at a steady ${rate} creates/s (open loop), baseline on PostgreSQL schema ${schema}, load average ${load()}`);
+  console.log(
+    `tail: ${rounds} rounds (after a warm-up round) × ${seconds} s at a steady ${rate} creates/s (open loop), baseline on PostgreSQL schema ${schema}, load average ${load()}`,
+  );
   // The service as `npm start` runs it (job workers in the API process, JOB_WORKERS's default).
   const service = await startApiProcess('tail', 'production', { JOB_WORKERS: 'on' });
   let baseline: { child: ChildProcess; port: number } | null = null;
@@ -86,7 +88,9 @@ export async function benchTail(): Promise<void> {
       best.base = Math.min(best.base, b.p99);
     }
     // Best round each, as run.ts does: the round least disturbed by the machine's other work.
-    console.log(`\ncreate p99 at a steady ${rate}/s, service as shipped / baseline: ${(best.svc / best.base).toFixed(2)}  (goal ≤ 2.0)  ${best.svc} vs ${best.base} ms  (load average ${load()})`);
+    console.log(
+      `\ncreate p99 at a steady ${rate}/s, service as shipped / baseline: ${(best.svc / best.base).toFixed(2)}  (goal ≤ 2.0)  ${best.svc} vs ${best.base} ms  (load average ${load()})`,
+    );
   } finally {
     baseline?.child.kill('SIGTERM');
     await service.close();

@@ -73,18 +73,20 @@ export async function createRedisRateLimiter(limit: RateLimit, opts: RedisRateLi
   // Per key: the takes waiting for the next call; a key is present while its call is out.
   const waiting = new Map<string, Waiter[]>();
   const send = (key: string, batch: Waiter[]) => {
-    gcraTake(`${prefix}:${key}`, interval, window, batch.length).then(
-      ([passed, over]) => batch.forEach((decide, i) => decide(i < passed ? { allowed: true } : { allowed: false, retryAfterMs: Number(over) })),
-      (err: unknown) => {
-        opts.onError?.(err);
-        for (const decide of batch) decide({ allowed: true });
-      },
-    ).finally(() => {
-      const next = waiting.get(key)!;
-      if (next.length === 0) return void waiting.delete(key);
-      waiting.set(key, next.slice(MAX_BATCH));
-      send(key, next.slice(0, MAX_BATCH));
-    });
+    gcraTake(`${prefix}:${key}`, interval, window, batch.length)
+      .then(
+        ([passed, over]) => batch.forEach((decide, i) => decide(i < passed ? { allowed: true } : { allowed: false, retryAfterMs: Number(over) })),
+        (err: unknown) => {
+          opts.onError?.(err);
+          for (const decide of batch) decide({ allowed: true });
+        },
+      )
+      .finally(() => {
+        const next = waiting.get(key)!;
+        if (next.length === 0) return void waiting.delete(key);
+        waiting.set(key, next.slice(MAX_BATCH));
+        send(key, next.slice(0, MAX_BATCH));
+      });
   };
   return {
     take(key): Promise<RateDecision> {

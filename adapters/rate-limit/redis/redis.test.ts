@@ -20,7 +20,7 @@ if (await redisAvailable()) {
   afterAll(() => deleteKeysWithPrefix(redisUrl, prefix));
 
   describe('redis rate limiter round trips', () => {
-    it('decides a busy key\'s takes in one call per batch, not one call each', async () => {
+    it("decides a busy key's takes in one call per batch, not one call each", async () => {
       // MONITOR shows every command Redis runs (other clients' too: counted by this test's key).
       const monitor = await new Redis(redisUrl).monitor();
       const key = `${prefix}:busy${Math.random().toString(36).slice(2)}`;
