@@ -34,6 +34,7 @@ import { createChainRegistry, type ChainRegistry } from './ports/chains.ts';
 import { createPriceTable, type PricePort } from './domain/prices.ts';
 import type { FeeBudgetPolicy } from './domain/fees/fee-budget.ts';
 import { pagesRouter } from './pages/index.ts';
+import { solanaPayRouter } from './pages/solana-pay.ts';
 import { dashboardRouter, type DashboardOptions } from './dashboard/index.ts';
 import { createKeyRevocations } from './auth/revocations.ts';
 import type { ServiceAccountChecks } from './domain/service-accounts.ts';
@@ -115,10 +116,10 @@ export interface AppDeps {
   metricsToken?: string;
 }
 
-/** Everything handlers need, built from the deps once. */
-function buildHandlers(deps: AppDeps & { collectDataSecret: string }): OperationHandlers {
+/** What the payment and gateway use cases need, from the deps with their defaults: the API's handlers and the buyer pages' routes share it. */
+function paymentDepsOf(deps: AppDeps & { collectDataSecret: string }) {
   const payBaseUrl = deps.payBaseUrl ?? 'http://localhost:3000/pay';
-  const payments = {
+  return {
     ...deps,
     payBaseUrl,
     collect: { secret: deps.collectDataSecret, payBaseUrl },
@@ -128,6 +129,11 @@ function buildHandlers(deps: AppDeps & { collectDataSecret: string }): Operation
     payHost: new URL(payBaseUrl).hostname.toLowerCase(),
     quoteTtlS: deps.quoteTtlS ?? 300,
   };
+}
+
+/** Everything handlers need, built from the deps once. */
+function buildHandlers(deps: AppDeps & { collectDataSecret: string }): OperationHandlers {
+  const payments = paymentDepsOf(deps);
   return {
     ...merchantHandlers(deps),
     ...settlementHandlers(deps),
@@ -254,6 +260,8 @@ export function createApp(given: AppDeps): Express {
         ...(deps.feeBudget ? { feeBudget: deps.feeBudget } : {}),
       }),
     );
+  // Solana Pay transaction requests: JSON for wallets, any origin (server/pages/solana-pay.ts).
+  app.use(solanaPayRouter(paymentDepsOf({ ...deps, collectDataSecret })));
   // Buyer pages and /docs: their own CSP (page-csp.ts).
   app.use(pagesRouter({ ...deps, payBaseUrl: deps.payBaseUrl ?? 'http://localhost:3000/pay', docs, collectDataSecret }));
   if (deps.extraRoutes) app.use(deps.extraRoutes);

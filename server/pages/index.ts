@@ -9,6 +9,8 @@ import { docsRouter } from './docs-page.ts';
 import { setPageHeaders } from './page-csp.ts';
 import { findPayment, pageState, paymentPageData, type PageDeps } from './payment-data.ts';
 import { renderNotFoundPage, renderPaymentPage } from './payment-page.ts';
+import { renderWalletSections } from './wallet-sections.ts';
+import type { ChainRegistry } from '../ports/chains.ts';
 
 export type { PageDeps } from './payment-data.ts';
 
@@ -28,7 +30,9 @@ export function payPathOf(payBaseUrl: string): string {
  * The buyer pages (payment page, its public state, the data-collection form, their assets) and the API reference, mounted
  * before the API's route table. Paths outside them fall through to the API (its 404).
  */
-export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc>; collectDataSecret: string; rateLimiter?: RateLimiter; publicBaseUrl?: string }): Router {
+export function pagesRouter(
+  deps: PageDeps & { docs: Map<string, OpenApiDoc>; collectDataSecret: string; rateLimiter?: RateLimiter; publicBaseUrl?: string; chains?: ChainRegistry },
+): Router {
   const payPath = payPathOf(deps.payBaseUrl);
   const assetBase = `${payPath}/_assets`;
   const router = Router();
@@ -56,7 +60,7 @@ export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc>; co
     setPageHeaders(res);
     if (!p) return void res.status(404).send(renderNotFoundPage(assetBase));
     const data = await paymentPageData(deps, p);
-    res.send(await renderPaymentPage(data, { assetBase, stateUrl: `${payPath}/${p.id}/state` }));
+    res.send(await renderPaymentPage(data, { assetBase, stateUrl: `${payPath}/${p.id}/state`, walletSections: await renderWalletSections(deps, p) }));
   }
 
   /** At a host's root only `pay_…` ids are pages; under a pay path every id is (unknown ones get the 404 page). */

@@ -70,6 +70,8 @@ export interface GatewayEnvOptions {
   lateFunds?: LateFundsOptions;
   /** Options calls per payment (the composition root always limits them; absent here: not limited). */
   optionsPerPayment?: RateLimiter;
+  /** Where buyer links point (default https://pay.example.test, which nothing serves). */
+  payBaseUrl?: string;
 }
 
 /** The in-process wiring: adapters over the sandbox objects, on the given clock. */
@@ -150,7 +152,7 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
     assets,
     chains: registry,
     prices: createPriceTable(),
-    payBaseUrl: 'https://pay.example.test',
+    payBaseUrl: opts.payBaseUrl ?? 'https://pay.example.test',
     onJobsWritten: () => notify(),
     ...(opts.quoteTtlS ? { quoteTtlS: opts.quoteTtlS } : {}),
     ...(opts.extraRoutes ? { extraRoutes: opts.extraRoutes } : {}),
