@@ -75,7 +75,11 @@ describe('Solana Pay transaction requests from the payment page', () => {
   async function pageLink(paymentId: string): Promise<string> {
     const page = await env.t.call('GET', `/${paymentId}`);
     expect(page.status).toBe(200);
-    const href = /class="solana-pay-link" href="([^"]+)"/.exec(String(page.body))?.[1];
+    const html = String(page.body);
+    // Phone links only for wallets that pay this payment's chains (Solana here), plain links.
+    expect(html).toContain('data-wallet="phantom"');
+    expect(html).not.toContain('data-wallet="metamask"');
+    const href = /class="solana-pay-link" href="([^"]+)"/.exec(html)?.[1];
     expect(href, 'the page offers a solana: link').toBeDefined();
     return href!.replace(/&amp;/g, '&');
   }

@@ -19,7 +19,10 @@ export const UNPAYABLE_TEXT = {
 };
 
 /** The hosted payment page. `assetBase` is where its script and style are served (under the pay path). */
-export async function renderPaymentPage(d: PaymentPageData, urls: { assetBase: string; stateUrl: string; /** wallet-sections.ts, rendered by the caller. */ walletSections?: string }): Promise<string> {
+export async function renderPaymentPage(
+  d: PaymentPageData,
+  urls: { assetBase: string; stateUrl: string; /** wallet-sections.ts, rendered by the caller. */ walletSections?: string },
+): Promise<string> {
   const qr = await QRCode.toString(d.link, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
   const text = d.unpayable ? UNPAYABLE_TEXT : (STATUS_TEXT[d.state.status] ?? { title: d.state.status, detail: '' });
   const initial = d.merchant.name.trim().charAt(0).toUpperCase() || '?';

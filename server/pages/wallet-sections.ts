@@ -10,10 +10,7 @@ import { renderWalletLinksSection } from './wallet-links.ts';
  * Solana Pay (solana-pay.ts) and "open in your wallet" links for phones (wallet-links.ts). Only
  * while the payment waits for payment, and only for the chains its accepted assets are on.
  */
-export async function renderWalletSections(
-  deps: { storage: StoragePort; assets: AssetRegistry; chains?: ChainRegistry; payBaseUrl: string },
-  p: PaymentRecord,
-): Promise<string> {
+export async function renderWalletSections(deps: { storage: StoragePort; assets: AssetRegistry; chains?: ChainRegistry; payBaseUrl: string }, p: PaymentRecord): Promise<string> {
   if (p.status !== 'requires_action') return '';
   const found = await deps.storage.payments.getForGateway(p.id);
   if (!found) return '';

@@ -107,7 +107,12 @@ export async function answerTransactionRequest(
     const reused = buildsOf(answer.state) === buildsOf(quote.state);
     if (!reused) {
       await deps.storage.quotes.updateState(quote.optionId, answer.state, quote.deadline);
-      await deps.storage.jobs.insert([{ ...walletTransferJob({ paymentId: quote.paymentId, optionId: quote.optionId, chain: chainOfQuote(deps, quote).caip2 }, deps.clock.now()), createdAt: new Date(deps.clock.now()) }]);
+      await deps.storage.jobs.insert([
+        {
+          ...walletTransferJob({ paymentId: quote.paymentId, optionId: quote.optionId, chain: chainOfQuote(deps, quote).caip2 }, deps.clock.now()),
+          createdAt: new Date(deps.clock.now()),
+        },
+      ]);
       deps.onJobsWritten?.();
     }
     const symbol = asset!.symbol;
