@@ -35,13 +35,13 @@ describe('Solana Pay transaction requests from the payment page', () => {
   const sol = () => world.chains.solana;
   const mint = () => sol().mint.toBase58();
 
-  async function merchant() {
+  async function merchant(extra: Record<string, unknown> = {}) {
     const destination = Keypair.generate().publicKey.toBase58();
     sol().openTokenAccount(destination);
     const m = await env.t.call('POST', '/v1/merchants', {
       key: env.t.a.key,
       headers: { 'Idempotency-Key': `sp-m-${Math.random()}` },
-      body: { merchantName: 'Pay Shop', merchantEmail: 'shop@pay.test' },
+      body: { merchantName: 'Pay Shop', merchantEmail: 'shop@pay.test', ...extra },
     });
     const merchantId = m.body.merchant.id as string;
     const s = await env.t.call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
@@ -149,6 +149,14 @@ describe('Solana Pay transaction requests from the payment page', () => {
     expect((await post(`${link.pathname}${link.search}`, {})).status).toBe(400);
     expect((await post(`${link.pathname}?asset=eip155%3A1%2Ferc20%3A0x0`, { account: Keypair.generate().publicKey.toBase58() })).status).toBe(400);
     expect((await post(`/pay_unknown/solana-pay${link.search}`, { account: Keypair.generate().publicKey.toBase58() })).status).toBe(404);
+
+    // A merchant asking for the buyer's details: no Solana Pay (its wallets cannot fill the form).
+    const asking = await merchant({ dataCollection: { minAmount: null } });
+    const askingPayment = await payment(asking.merchantId);
+    expect(String((await env.t.call('GET', `/${askingPayment}`)).body)).not.toContain('solana-pay-link');
+    const refused = await post(`/${askingPayment}/solana-pay${link.search}`, { account: buyer().publicKey.toBase58() });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/details/);
   }, 30_000);
 
   it('a transfer the wallet broadcasts after the payment expired still pays it, once final (before: it stayed expired)', async () => {

@@ -103,7 +103,7 @@ export interface SolanaPayOffer {
 }
 
 /**
- * The Solana Pay links the page shows: only while the payment waits for payment, for assets on a
+ * The Solana Pay links the page shows: only while the payment waits for payment, on an https pay base URL, for assets on a
  * chain whose adapter builds wallet-broadcast transactions, and never when the merchant asks for
  * the buyer's details (a Solana Pay wallet cannot fill the form).
  */
@@ -112,7 +112,8 @@ export function solanaPayOffer(
   p: PaymentRecord,
   found: { merchant: MerchantRecord | null; settlements: CryptoSettlementRecord[] },
 ): SolanaPayOffer | null {
-  if (p.status !== 'requires_action' || !deps.chains) return null;
+  // The spec (and every wallet) takes https links only: a plain-http deployment (the local sandbox) offers none.
+  if (p.status !== 'requires_action' || !deps.chains || !deps.payBaseUrl.startsWith('https://')) return null;
   if (needsCollection(found.merchant?.dataCollection, priceUnit(p.price), p.price.value)) return null;
   const links: SolanaPayOffer['links'] = [];
   const seen = new Set<string>();
