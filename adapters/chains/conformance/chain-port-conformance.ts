@@ -531,7 +531,7 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
         if ('refused' in first) throw new Error(first.refused);
         const again = await port.walletTransaction!(req, first.state);
         expect(again).toEqual(first);
-        const fees = async () => Promise.all(((await port.accounts?.()) ?? []).map((a) => a.balance));
+        const fees = async () => ((await port.accounts?.()) ?? []).map((a) => a.balance);
         const before = await fees();
         const txId = await buyer.sendWalletTransaction!(first.transaction);
         let found = await port.findLateFunds!(req, first.state);
