@@ -10,6 +10,7 @@ import { openE2eWorld, type E2eWorld } from './helpers/e2e-world.ts';
 import type { GatewayEnv } from './helpers/gateway-env.ts';
 import { startHttpsFront, type HttpsFront } from './helpers/https-front.ts';
 import { waitFor } from './helpers/wait-for.ts';
+import { launchBrowser, phonePage } from '../server/pages/test-support/browser.ts';
 
 const USD_1050_IN_USDC = 10_500_000n;
 
@@ -138,6 +139,24 @@ describe('Solana Pay transaction requests from the payment page', () => {
     expect(after.body).toEqual({ message: 'This payment is already paid', code: 'invalid_state' });
     const page = await env.t.call('GET', `/${paymentId}`);
     expect(String(page.body)).not.toContain('solana-pay-link');
+  }, 60_000);
+
+  it('the page shows the Solana Pay code and the Solana wallets’ phone links under its CSP, with no console error (screenshot)', async () => {
+    const { merchantId } = await merchant();
+    const paymentId = await payment(merchantId);
+    const browser = await launchBrowser();
+    try {
+      const w = await phonePage(browser, env.t.url);
+      await w.page.goto(`${env.t.url}/${paymentId}`);
+      await w.page.locator('#solana-pay svg').first().waitFor();
+      expect(await w.page.locator('a.solana-pay-link').getAttribute('href')).toMatch(/^solana:https%3A%2F%2Flocalhost/);
+      expect(await w.page.locator('a.wallet-link').allTextContents()).toEqual(['Phantom', 'Solflare']);
+      await w.shot('payment-solana-pay');
+      expect(w.problems).toEqual([]);
+      expect(w.foreign).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   }, 60_000);
 
   it('refuses what is not a request for this payment: a bad account, an asset it does not accept, an unknown payment', async () => {
