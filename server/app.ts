@@ -35,6 +35,7 @@ import { createPriceTable, type PricePort } from './domain/prices.ts';
 import type { FeeBudgetPolicy } from './domain/fees/fee-budget.ts';
 import { pagesRouter } from './pages/index.ts';
 import type { WalletChains } from './pages/browser-wallet-section.ts';
+import { solanaPayRouter } from './pages/solana-pay.ts';
 import { dashboardRouter, type DashboardOptions } from './dashboard/index.ts';
 import { createKeyRevocations } from './auth/revocations.ts';
 import type { ServiceAccountChecks } from './domain/service-accounts.ts';
@@ -262,6 +263,8 @@ export function createApp(given: AppDeps): Express {
         ...(deps.feeBudget ? { feeBudget: deps.feeBudget } : {}),
       }),
     );
+  // Solana Pay transaction requests: JSON for wallets, any origin (server/pages/solana-pay.ts).
+  app.use(solanaPayRouter(gateway));
   // Buyer pages and /docs: their own CSP (page-csp.ts).
   app.use(pagesRouter({ ...deps, payBaseUrl: deps.payBaseUrl ?? 'http://localhost:3000/pay', docs, collectDataSecret, gateway }));
   if (deps.extraRoutes) app.use(deps.extraRoutes);

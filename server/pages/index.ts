@@ -11,6 +11,8 @@ import { findPayment, pageState, paymentPageData, type PageDeps } from './paymen
 import { renderNotFoundPage, renderPaymentPage } from './payment-page.ts';
 import { pageWalletRouter, type PageGatewayDeps } from './wallet-routes.ts';
 import type { WalletChains } from './browser-wallet-section.ts';
+import { renderWalletSections } from './wallet-sections.ts';
+import type { ChainRegistry } from '../ports/chains.ts';
 
 export type { PageDeps } from './payment-data.ts';
 
@@ -43,6 +45,8 @@ export function pagesRouter(
     gateway?: PageGatewayDeps;
     /** How a browser wallet adds an EVM chain it does not know (EIP-3085), per CAIP-2. */
     walletChains?: WalletChains;
+    /** The chains, for the Solana Pay and phone-wallet sections. */
+    chains?: ChainRegistry;
   },
 ): Router {
   const payPath = payPathOf(deps.payBaseUrl);
@@ -76,7 +80,7 @@ export function pagesRouter(
     if (!p) return void res.status(404).send(renderNotFoundPage(assetBase));
     const data = await paymentPageData(deps, p);
     const wallet = deps.gateway ? { apiBase: `${payPath}/_wallet`, chains: deps.walletChains ?? {} } : undefined;
-    res.send(await renderPaymentPage(data, { assetBase, stateUrl: `${payPath}/${p.id}/state`, ...(wallet ? { wallet } : {}) }));
+    res.send(await renderPaymentPage(data, { assetBase, stateUrl: `${payPath}/${p.id}/state`, ...(wallet ? { wallet } : {}), walletSections: await renderWalletSections(deps, p) }));
   }
 
   /** At a host's root only `pay_…` ids are pages; under a pay path every id is (unknown ones get the 404 page). */

@@ -20,7 +20,16 @@ export const UNPAYABLE_TEXT = {
 };
 
 /** The hosted payment page. `assetBase` is where its script and style are served (under the pay path). */
-export async function renderPaymentPage(d: PaymentPageData, urls: { assetBase: string; stateUrl: string; wallet?: { apiBase: string; chains: WalletChains } }): Promise<string> {
+export async function renderPaymentPage(
+  d: PaymentPageData,
+  urls: {
+    assetBase: string;
+    stateUrl: string;
+    wallet?: { apiBase: string; chains: WalletChains };
+    /** wallet-sections.ts (Solana Pay, phone wallets), rendered by the caller. */
+    walletSections?: string;
+  },
+): Promise<string> {
   const qr = await QRCode.toString(d.link, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
   const text = d.unpayable ? UNPAYABLE_TEXT : (STATUS_TEXT[d.state.status] ?? { title: d.state.status, detail: '' });
   const initial = d.merchant.name.trim().charAt(0).toUpperCase() || '?';
@@ -51,6 +60,7 @@ export async function renderPaymentPage(d: PaymentPageData, urls: { assetBase: s
 <p class="link"><a id="wallet-link" href="${esc(d.link)}">${esc(d.link)}</a></p>
 </section>
 ${urls.wallet ? renderBrowserWalletSection(d, urls.wallet) : ''}
+${urls.walletSections ?? ''}
 <section aria-labelledby="accepted-title"><h2 id="accepted-title">Accepted</h2>${accepted}</section>
 <footer class="muted small">Payment ${esc(d.paymentId)}</footer>
 </main>`;

@@ -75,6 +75,8 @@ export interface GatewayEnvOptions {
   walletChains?: WalletChains;
   /** Buyer pages counted per address (absent: not limited). */
   rateLimiter?: RateLimiter;
+  /** Where buyer links point (default https://pay.example.test, which nothing serves). */
+  payBaseUrl?: string;
 }
 
 /** The in-process wiring: adapters over the sandbox objects, on the given clock. */
@@ -155,7 +157,7 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
     assets,
     chains: registry,
     prices: createPriceTable(),
-    payBaseUrl: 'https://pay.example.test',
+    payBaseUrl: opts.payBaseUrl ?? 'https://pay.example.test',
     onJobsWritten: () => notify(),
     ...(opts.quoteTtlS ? { quoteTtlS: opts.quoteTtlS } : {}),
     ...(opts.extraRoutes ? { extraRoutes: opts.extraRoutes } : {}),
