@@ -80,7 +80,9 @@ export function pagesRouter(
     if (!p) return void res.status(404).send(renderNotFoundPage(assetBase));
     const data = await paymentPageData(deps, p);
     const wallet = deps.gateway ? { apiBase: `${payPath}/_wallet`, chains: deps.walletChains ?? {} } : undefined;
-    res.send(await renderPaymentPage(data, { assetBase, stateUrl: `${payPath}/${p.id}/state`, ...(wallet ? { wallet } : {}), walletSections: await renderWalletSections(deps, p) }));
+    res.send(
+      await renderPaymentPage(data, { assetBase, stateUrl: `${payPath}/${p.id}/state`, ...(wallet ? { wallet } : {}), walletSections: await renderWalletSections(deps, p) }),
+    );
   }
 
   /** At a host's root only `pay_…` ids are pages; under a pay path every id is (unknown ones get the 404 page). */
