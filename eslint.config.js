@@ -6,7 +6,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.node24/', 'generated/', '**/dist/', 'data/', 'coverage/', '.cache/', 'test-results/', 'clients/*/src/generated/'] },
+  {
+    ignores: ['node_modules/', '.node24/', 'generated/', '**/dist/', 'data/', 'coverage/', '.cache/', 'test-results/', 'clients/*/src/generated/', 'server/pages/static/wallet.js'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -19,11 +19,12 @@ const config: KnipConfig = {
         'tools/chain-faults/shared-chains-child.ts',
         // The fixture project test/helpers/services.test.ts runs vitest on.
         'test/helpers/services-fixture/*.ts',
-        // The buyer pages' browser scripts, served as files.
+        // The buyer pages' browser scripts, served as files; the wallet script's source, bundled by scripts/build-pages.ts.
         'server/pages/static/*.js',
+        'server/pages/wallet-page/main.ts',
         'server/dashboard/static/*.js',
       ],
-      project: ['**/*.{ts,js,cjs}', '!generated/**', '!compat/reference/**'],
+      project: ['**/*.{ts,js,cjs}', '!generated/**', '!compat/reference/**', '!server/pages/static/wallet.js'],
       // spec/*.tsp import the TypeSpec libraries; scripts/generate.ts runs their compiler by path.
       // /docs serves redoc's browser bundle as a file (server/pages/docs-page.ts), and
       // tools/checks/openapi-lint.ts runs @redocly/cli's bin by path.

@@ -34,6 +34,8 @@ import { createChainRegistry, type ChainRegistry } from './ports/chains.ts';
 import { createPriceTable, type PricePort } from './domain/prices.ts';
 import type { FeeBudgetPolicy } from './domain/fees/fee-budget.ts';
 import { pagesRouter } from './pages/index.ts';
+import type { WalletChains } from './pages/browser-wallet-section.ts';
+import { solanaPayRouter } from './pages/solana-pay.ts';
 import { dashboardRouter, type DashboardOptions } from './dashboard/index.ts';
 import { createKeyRevocations } from './auth/revocations.ts';
 import type { ServiceAccountChecks } from './domain/service-accounts.ts';
@@ -88,6 +90,8 @@ export interface AppDeps {
   webhookEndpoints: EndpointUrlPolicy;
   /** HMAC key of the data-collection page tokens; absent: random per process (tokens die with it). */
   collectDataSecret?: string;
+  /** How the payment page's browser wallet adds an EVM chain the wallet does not know (EIP-3085), per CAIP-2. */
+  walletChains?: WalletChains;
   /** Requests per authenticated client; absent: no limit. */
   rateLimiter?: RateLimiter;
   /** Gateway options calls per payment (server/domain/gateway/options.ts); absent: not limited. */
@@ -115,10 +119,10 @@ export interface AppDeps {
   metricsToken?: string;
 }
 
-/** Everything handlers need, built from the deps once. */
-function buildHandlers(deps: AppDeps & { collectDataSecret: string }): OperationHandlers {
+/** What the gateway's use cases need, built once: the API's handlers and the payment page's wallet routes share it. */
+function gatewayDepsOf(deps: AppDeps & { collectDataSecret: string }) {
   const payBaseUrl = deps.payBaseUrl ?? 'http://localhost:3000/pay';
-  const payments = {
+  return {
     ...deps,
     payBaseUrl,
     collect: { secret: deps.collectDataSecret, payBaseUrl },
@@ -128,6 +132,10 @@ function buildHandlers(deps: AppDeps & { collectDataSecret: string }): Operation
     payHost: new URL(payBaseUrl).hostname.toLowerCase(),
     quoteTtlS: deps.quoteTtlS ?? 300,
   };
+}
+
+/** Everything handlers need, built from the deps once. */
+function buildHandlers(deps: AppDeps, payments: ReturnType<typeof gatewayDepsOf>): OperationHandlers {
   return {
     ...merchantHandlers(deps),
     ...settlementHandlers(deps),
@@ -157,6 +165,7 @@ export function createApp(given: AppDeps): Express {
   for (const op of allOps) headerParams.set(op.operationId, [...new Set([...(headerParams.get(op.operationId) ?? []), ...op.headerParams])]);
   const validators = new Map([...docs].map(([version, doc]) => [version, compileValidators(doc)]));
   const collectDataSecret = deps.collectDataSecret ?? randomBytes(32).toString('base64url');
+  const gateway = gatewayDepsOf({ ...deps, collectDataSecret });
   // A key the dashboard revokes is dropped from this process's key cache at once.
   const keyRevocations = createKeyRevocations();
 
@@ -228,7 +237,7 @@ export function createApp(given: AppDeps): Express {
   steps.push(
     validateRequests(validators),
     claimIdempotencyKey({ ...deps, headerParamsOf: (id) => headerParams.get(id) ?? [] }),
-    dispatchOperations(allOps, buildHandlers({ ...deps, collectDataSecret }), deps.storage),
+    dispatchOperations(allOps, buildHandlers(deps, gateway), deps.storage),
   );
   const api = chain(steps);
 
@@ -254,8 +263,10 @@ export function createApp(given: AppDeps): Express {
         ...(deps.feeBudget ? { feeBudget: deps.feeBudget } : {}),
       }),
     );
+  // Solana Pay transaction requests: JSON for wallets, any origin (server/pages/solana-pay.ts).
+  app.use(solanaPayRouter(gateway));
   // Buyer pages and /docs: their own CSP (page-csp.ts).
-  app.use(pagesRouter({ ...deps, payBaseUrl: deps.payBaseUrl ?? 'http://localhost:3000/pay', docs, collectDataSecret }));
+  app.use(pagesRouter({ ...deps, payBaseUrl: deps.payBaseUrl ?? 'http://localhost:3000/pay', docs, collectDataSecret, gateway }));
   if (deps.extraRoutes) app.use(deps.extraRoutes);
   // Anything else answers like an unknown API path (JSON 404).
   app.use(api);

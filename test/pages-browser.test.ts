@@ -100,15 +100,16 @@ describe('payment page in chromium', () => {
   }, 120_000);
 
   it('an expiring link counts down and shows expired', async () => {
-    const id = await newPayment({ expiresAt: Math.floor(Date.now() / 1000) + 4 });
+    // 10 s: long enough that a loaded machine still opens the page before expiry (4 s was not, under CI load).
+    const id = await newPayment({ expiresAt: Math.floor(Date.now() / 1000) + 10 });
     const w = await phonePage(browser, env.t.url);
     await w.page.goto(`${env.t.url}/?pid=${id}`);
     expect(await w.page.locator('#payment').getAttribute('data-status')).toBe('requires_action');
-    await expect.poll(() => w.page.locator('#status-title').textContent(), { timeout: 15_000 }).toBe('This payment link has expired');
+    await expect.poll(() => w.page.locator('#status-title').textContent(), { timeout: 25_000 }).toBe('This payment link has expired');
     expect(await w.page.locator('#countdown').isVisible()).toBe(false);
     await w.shot('payment-expired');
     expect(w.problems).toEqual([]);
-  }, 30_000);
+  }, 45_000);
 
   it('an unknown id shows the not-found page with a 404', async () => {
     const w = await phonePage(browser, env.t.url);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { KeyScope } from '../domain/partners/records.ts';
 
 /**
@@ -13,8 +13,9 @@ export function generateApiKey(scope: KeyScope, live: boolean): string {
   return scope === 'wallet' ? `wk_${secret}` : `sk_${live ? 'live' : 'test'}_${secret}`;
 }
 
+/** SHA-256 of the key, hex. Every request hashes its key: the one-shot `hash` is about twice as fast as a Hash object. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** Last characters of a key, enough to tell keys apart in a listing and useless to an attacker. */

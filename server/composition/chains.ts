@@ -1,4 +1,5 @@
 import { Wallet } from 'ethers';
+import type { WalletChains } from '../pages/browser-wallet-section.ts';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { createEvmChainAdapter, type EvmRelayerTuning } from '../../adapters/chains/evm/gateway-adapter.ts';
@@ -31,6 +32,8 @@ export interface OpenedChains {
   ports: ChainPort[];
   /** The sandbox's faucet, balances and JSON-RPC endpoint; absent in production. */
   routes?: RequestHandler;
+  /** How a buyer's browser wallet adds these EVM chains (EIP-3085), for the payment page; the sandbox's only. */
+  walletChains?: WalletChains;
   close(): Promise<void>;
 }
 
@@ -132,6 +135,17 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
       ]),
     ],
     routes: createSandboxRouter(sandbox, { publicBaseUrl: config.publicBaseUrl }),
+    walletChains: sandboxWalletChains(sandbox, config.publicBaseUrl),
     close: () => sandbox.close(),
   };
+}
+
+/** The sandbox EVM chain as a browser wallet adds it: its JSON-RPC is this service's `/sandbox/rpc/<caip2>`. */
+export function sandboxWalletChains(
+  sandbox: { evm: { caip2: string }; names: { evm: string }; native: { evm: { symbol: string; decimals: number } } },
+  publicBaseUrl: string,
+): WalletChains {
+  const { caip2 } = sandbox.evm;
+  const { symbol, decimals } = sandbox.native.evm;
+  return { [caip2]: { chainName: sandbox.names.evm, nativeCurrency: { name: symbol, symbol, decimals }, rpcUrls: [`${publicBaseUrl.replace(/\/+$/, '')}/sandbox/rpc/${caip2}`] } };
 }

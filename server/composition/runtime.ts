@@ -274,6 +274,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       },
       feeBudget: { budget: (chain) => partnerFeeBudget(config, chain), periodS: config.feeBudgetPeriodS },
       ...(chains.routes ? { extraRoutes: chains.routes } : {}),
+      ...(chains.walletChains ? { walletChains: chains.walletChains } : {}),
       ...(config.logoChecks ? { checkLogo: createLogoChecker() } : {}),
       webhookEndpoints: settings.endpoints,
       webhookRequestLimits: { testEvents, redeliveries },

@@ -74,3 +74,16 @@ describe('traceparentFor', () => {
     for (const id of [null, undefined, '', 'caller-request-7', TRACE.toUpperCase(), '0'.repeat(32), `${TRACE}0`]) expect(traceparentFor(id)).toBeUndefined();
   });
 });
+
+describe('newTraceId', () => {
+  it('makes W3C trace ids from fresh random bytes, none repeated across refills of its pool', () => {
+    // 1,000 ids: several refills of the 256-id pool; a byte handed out twice would repeat an id.
+    const ids = Array.from({ length: 1000 }, () => newTraceId());
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    // No id shares a half with another (a pool slice reused at an offset would).
+    expect(new Set(ids.map((id) => id.slice(0, 16))).size).toBe(ids.length);
+    expect(new Set(ids.map((id) => id.slice(16))).size).toBe(ids.length);
+    expect(ids).not.toContain('0'.repeat(32));
+  });
+});

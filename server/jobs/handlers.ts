@@ -12,6 +12,7 @@ import type { MetricsPort } from '../ports/metrics.ts';
 import type { JobPoolRule } from './pools.ts';
 import { MAINTENANCE_JOB_TYPE } from './maintenance.ts';
 import { LATE_FUNDS_JOB_TYPE, chainOfLateFundsJob, lateFundsJob, type LateFundsOptions } from '../domain/payments/late-funds-job.ts';
+import { WALLET_TRANSFER_JOB_TYPE, chainOfWalletTransferJob, watchWalletTransfer } from '../domain/payments/wallet-transfer-job.ts';
 
 /** What job handlers may use; later capabilities add their chain and webhook ports here. */
 export interface JobHandlerDeps {
@@ -57,6 +58,11 @@ export function buildJobHandlers(deps: JobHandlerDeps): Record<string, JobHandle
     /** Looks on one chain for funds that paid a payment after it ended; see server/domain/payments/late-funds-job.ts. */
     [LATE_FUNDS_JOB_TYPE]: lateFundsJob(deps, deps.lateFunds),
 
+    /** Looks for the transaction a wallet broadcast itself for one option (Solana Pay); see server/domain/payments/wallet-transfer-job.ts. */
+    async [WALLET_TRANSFER_JOB_TYPE](job) {
+      return watchWalletTransfer(deps, job.payload);
+    },
+
     /** One attempt to post a webhook delivery; see server/domain/webhooks/deliver.ts. */
     'webhook.deliver': webhookDeliveryJob(deps),
   };
@@ -72,6 +78,7 @@ export const JOB_POOL_RULES: Record<string, JobPoolRule> = {
   [ADVANCE_JOB_TYPE]: { kind: 'settlement', chainOf: chainOfAdvanceJob },
   [FINALITY_JOB_TYPE]: { kind: 'settlement', chainOf: chainOfFinalityJob },
   [LATE_FUNDS_JOB_TYPE]: { kind: 'settlement', chainOf: chainOfLateFundsJob },
+  [WALLET_TRANSFER_JOB_TYPE]: { kind: 'settlement', chainOf: chainOfWalletTransferJob },
   'webhook.deliver': { kind: 'webhooks' },
   [MAINTENANCE_JOB_TYPE]: { kind: 'default' },
 };

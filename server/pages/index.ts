@@ -9,6 +9,10 @@ import { docsRouter } from './docs-page.ts';
 import { setPageHeaders } from './page-csp.ts';
 import { findPayment, pageState, paymentPageData, type PageDeps } from './payment-data.ts';
 import { renderNotFoundPage, renderPaymentPage } from './payment-page.ts';
+import { pageWalletRouter, type PageGatewayDeps } from './wallet-routes.ts';
+import type { WalletChains } from './browser-wallet-section.ts';
+import { renderWalletSections } from './wallet-sections.ts';
+import type { ChainRegistry } from '../ports/chains.ts';
 
 export type { PageDeps } from './payment-data.ts';
 
@@ -16,7 +20,10 @@ export type { PageDeps } from './payment-data.ts';
 const STATIC_DIR = join(import.meta.dirname, 'static');
 const STATIC_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 const staticFiles = new Map(
-  ['pay.js', 'collect.js', 'pages.css', 'docs.css'].map((name) => [name, { body: readFileSync(join(STATIC_DIR, name)), type: STATIC_TYPES[name.slice(name.lastIndexOf('.'))]! }]),
+  ['pay.js', 'wallet.js', 'collect.js', 'pages.css', 'docs.css'].map((name) => [
+    name,
+    { body: readFileSync(join(STATIC_DIR, name)), type: STATIC_TYPES[name.slice(name.lastIndexOf('.'))]! },
+  ]),
 );
 
 /** The path part of the pay base URL: '' when links are at a host's root (`https://pay.example/…`). */
@@ -28,7 +35,20 @@ export function payPathOf(payBaseUrl: string): string {
  * The buyer pages (payment page, its public state, the data-collection form, their assets) and the API reference, mounted
  * before the API's route table. Paths outside them fall through to the API (its 404).
  */
-export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc>; collectDataSecret: string; rateLimiter?: RateLimiter; publicBaseUrl?: string }): Router {
+export function pagesRouter(
+  deps: PageDeps & {
+    docs: Map<string, OpenApiDoc>;
+    collectDataSecret: string;
+    rateLimiter?: RateLimiter;
+    publicBaseUrl?: string;
+    /** The gateway's use cases, for the page's browser-wallet routes; absent: the page offers no browser wallet. */
+    gateway?: PageGatewayDeps;
+    /** How a browser wallet adds an EVM chain it does not know (EIP-3085), per CAIP-2. */
+    walletChains?: WalletChains;
+    /** The chains, for the Solana Pay and phone-wallet sections. */
+    chains?: ChainRegistry;
+  },
+): Router {
   const payPath = payPathOf(deps.payBaseUrl);
   const assetBase = `${payPath}/_assets`;
   const router = Router();
@@ -48,6 +68,9 @@ export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc>; co
   const limit: RequestHandler[] = deps.rateLimiter ? [limitByAddress(deps.rateLimiter)] : [];
   if (limit.length) router.use(`${payPath}/collect/`, ...limit);
 
+  // Before `/:id`: the browser wallet's gateway calls, keyed by the payment id, counted per address.
+  if (deps.gateway) router.use(pageWalletRouter(deps.gateway, payPath, limit));
+
   // Before `/:id`: the form of one option, reached only through its signed token.
   router.use(collectRouter(deps, payPath, assetBase));
 
@@ -56,7 +79,10 @@ export function pagesRouter(deps: PageDeps & { docs: Map<string, OpenApiDoc>; co
     setPageHeaders(res);
     if (!p) return void res.status(404).send(renderNotFoundPage(assetBase));
     const data = await paymentPageData(deps, p);
-    res.send(await renderPaymentPage(data, { assetBase, stateUrl: `${payPath}/${p.id}/state` }));
+    const wallet = deps.gateway ? { apiBase: `${payPath}/_wallet`, chains: deps.walletChains ?? {} } : undefined;
+    res.send(
+      await renderPaymentPage(data, { assetBase, stateUrl: `${payPath}/${p.id}/state`, ...(wallet ? { wallet } : {}), walletSections: await renderWalletSections(deps, p) }),
+    );
   }
 
   /** At a host's root only `pay_…` ids are pages; under a pay path every id is (unknown ones get the 404 page). */

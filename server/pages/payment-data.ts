@@ -28,7 +28,8 @@ export interface PaymentPageData {
   merchant: { name: string; iconUrl: string | null };
   /** e.g. "$10.50" in the payment's currency, or "10.5 USDC" for a payment priced in a token. */
   amountText: string;
-  accepted: Array<{ symbol: string; network: string }>;
+  /** `chain`: the CAIP-2 id the asset lives on (the browser wallet connects to those chains). */
+  accepted: Array<{ symbol: string; network: string; chain: string }>;
   /**
    * Waiting for payment, yet no asset the merchant accepts can pay this price (no settlement
    * left, or a fiat currency nothing converts to): no wallet will be offered an option, so the
@@ -105,7 +106,7 @@ export async function paymentPageData(deps: PageDeps, p: PaymentRecord): Promise
     const a = deps.assets.get(s.asset);
     if (!a) continue;
     if (amountOwed(p.price, a, prices) !== null) canPay = true;
-    const entry = { symbol: a.symbol, network: a.networkName ?? s.asset.split('/')[0]! };
+    const entry = { symbol: a.symbol, network: a.networkName ?? s.asset.split('/')[0]!, chain: s.asset.split('/')[0]! };
     const key = `${entry.symbol}@${entry.network}`;
     if (seen.has(key)) continue;
     seen.add(key);

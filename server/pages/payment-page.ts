@@ -1,6 +1,7 @@
 import QRCode from 'qrcode';
 import { attrs, esc, layout } from './html.ts';
 import type { PaymentPageData } from './payment-data.ts';
+import { renderBrowserWalletSection, type WalletChains } from './browser-wallet-section.ts';
 
 /** What each state says to the buyer; the script uses the same words (static/pay.js). */
 export const STATUS_TEXT: Record<string, { title: string; detail: string }> = {
@@ -19,7 +20,16 @@ export const UNPAYABLE_TEXT = {
 };
 
 /** The hosted payment page. `assetBase` is where its script and style are served (under the pay path). */
-export async function renderPaymentPage(d: PaymentPageData, urls: { assetBase: string; stateUrl: string }): Promise<string> {
+export async function renderPaymentPage(
+  d: PaymentPageData,
+  urls: {
+    assetBase: string;
+    stateUrl: string;
+    wallet?: { apiBase: string; chains: WalletChains };
+    /** wallet-sections.ts (Solana Pay, phone wallets), rendered by the caller. */
+    walletSections?: string;
+  },
+): Promise<string> {
   const qr = await QRCode.toString(d.link, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
   const text = d.unpayable ? UNPAYABLE_TEXT : (STATUS_TEXT[d.state.status] ?? { title: d.state.status, detail: '' });
   const initial = d.merchant.name.trim().charAt(0).toUpperCase() || '?';
@@ -49,10 +59,17 @@ export async function renderPaymentPage(d: PaymentPageData, urls: { assetBase: s
 <figure class="qr" role="img" aria-label="QR code of the payment link">${qr}</figure>
 <p class="link"><a id="wallet-link" href="${esc(d.link)}">${esc(d.link)}</a></p>
 </section>
+${urls.wallet ? renderBrowserWalletSection(d, urls.wallet) : ''}
+${urls.walletSections ?? ''}
 <section aria-labelledby="accepted-title"><h2 id="accepted-title">Accepted</h2>${accepted}</section>
 <footer class="muted small">Payment ${esc(d.paymentId)}</footer>
 </main>`;
-  return layout({ title: `Pay ${d.merchant.name || 'merchant'} — ${d.amountText}`, styles: [`${urls.assetBase}/pages.css`], scripts: [`${urls.assetBase}/pay.js`], body });
+  return layout({
+    title: `Pay ${d.merchant.name || 'merchant'} — ${d.amountText}`,
+    styles: [`${urls.assetBase}/pages.css`],
+    scripts: [`${urls.assetBase}/pay.js`, ...(urls.wallet ? [`${urls.assetBase}/wallet.js`] : [])],
+    body,
+  });
 }
 
 /** "4:59", "1:02:03"; the script formats it the same way. */

@@ -13,7 +13,15 @@ export type SplQuoteState = {
   messageBase64?: string;
   signature?: string;
   lastValidBlockHeight?: number;
+  /**
+   * Solana Pay transaction requests answered for this option (adapters/chains/solana/
+   * transaction-request.ts), oldest first: each one a transaction the wallet signs and broadcasts
+   * itself, kept so the watcher can recognise whichever of them landed.
+   */
+  walletBuilds?: WalletBuild[];
 };
+/** One transaction handed to a wallet that broadcasts it itself: its exact message and its last valid height. */
+export type WalletBuild = { messageBase64: string; lastValidBlockHeight: number };
 export type SolanaQuoteState = SplQuoteState;
 
 /** What confirm hands to the job: the verified signed transaction and its deadline. */

@@ -223,6 +223,14 @@ export interface ChainPort {
    * the same option is found after the first (paid twice).
    */
   findLateFunds?(req: OptionRequest, state: QuoteState, known?: ReadonlySet<string>): Promise<LateFunds>;
+  /**
+   * A transaction for the wallet to sign and broadcast itself (a Solana Pay transaction request),
+   * the buyer paying its fees: the service's fee account is never in it. While the option's last
+   * such transaction can still land, the same one again (so two requests cannot pay twice), else a
+   * new one; the state to store comes back with it. `findLateFunds` then finds whichever landed,
+   * for an open payment as for an ended one. Absent: the chain offers no such flow.
+   */
+  walletTransaction?(req: OptionRequest, state: QuoteState): Promise<{ transaction: string; state: QuoteState } | { refused: string }>;
   /** The accounts paying fees on this adapter's chains, balances read now (the caller caches). */
   accounts?(): Promise<ServiceAccount[]>;
   /**

@@ -25,6 +25,7 @@ import { createWebhookDispatcher } from '../../server/jobs/webhook-dispatcher.ts
 import { traceLogFields } from '../../server/domain/trace-context.ts';
 import type { DashboardOptions } from '../../server/dashboard/index.ts';
 import type { RateLimiter } from '../../server/ports/rate-limiter.ts';
+import type { WalletChains } from '../../server/pages/browser-wallet-section.ts';
 
 /**
  * The whole service on the sandbox chains, as a wallet meets it: PGlite, the inline job queue
@@ -70,6 +71,12 @@ export interface GatewayEnvOptions {
   lateFunds?: LateFundsOptions;
   /** Options calls per payment (the composition root always limits them; absent here: not limited). */
   optionsPerPayment?: RateLimiter;
+  /** How the payment page's browser wallet adds EVM chains (the composition root gives the sandbox's). */
+  walletChains?: WalletChains;
+  /** Buyer pages counted per address (absent: not limited). */
+  rateLimiter?: RateLimiter;
+  /** Where buyer links point (default https://pay.example.test, which nothing serves). */
+  payBaseUrl?: string;
 }
 
 /** The in-process wiring: adapters over the sandbox objects, on the given clock. */
@@ -150,12 +157,14 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
     assets,
     chains: registry,
     prices: createPriceTable(),
-    payBaseUrl: 'https://pay.example.test',
+    payBaseUrl: opts.payBaseUrl ?? 'https://pay.example.test',
     onJobsWritten: () => notify(),
     ...(opts.quoteTtlS ? { quoteTtlS: opts.quoteTtlS } : {}),
     ...(opts.extraRoutes ? { extraRoutes: opts.extraRoutes } : {}),
     ...(opts.dashboard ? { dashboard: opts.dashboard } : {}),
     ...(opts.optionsPerPayment ? { optionsPerPayment: opts.optionsPerPayment } : {}),
+    ...(opts.walletChains ? { walletChains: opts.walletChains } : {}),
+    ...(opts.rateLimiter ? { rateLimiter: opts.rateLimiter } : {}),
   });
   return {
     t,

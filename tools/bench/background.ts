@@ -3,19 +3,22 @@
  * (`node server/main.ts`, production mode, PostgreSQL + Redis, its jobs left to workers) and
  * BACKGROUND_WORKERS (1) `npm run worker` processes, one webhook endpoint subscribed to
  * `payment.created`. Payments are created at a steady BACKGROUND_RATE (1,000/s) for
- * BACKGROUND_SECONDS (300), open loop (one every 1/rate s whatever the answers do). Every 10 s it
+ * BACKGROUND_SECONDS (300; or `--rate`, `--seconds`, `--workers`), open loop (one every 1/rate s whatever the answers do). Every 10 s it
  * prints the creates answered, the deliveries received, the backlog (created, not yet delivered),
  * the p99 delay of the events delivered in that window (arrival − the event's `created_at`) and
  * the outbox lag (`jobs_outbox_lag_seconds` from the API's /metrics: how late the relay is,
  * expiry jobs included, one written per create). Goals: event delay p99 ≤ 5 s, outbox lag < 2 s.
  */
 import { Agent, request } from 'node:http';
+import { parseArgs } from 'node:util';
 import { startApiProcess } from './api-process.ts';
 import { metricValue, percentile, startBenchReceiver } from './receiver.ts';
 
-const rate = Number(process.env.BACKGROUND_RATE ?? 1000);
-const seconds = Number(process.env.BACKGROUND_SECONDS ?? 300);
-const workers = Number(process.env.BACKGROUND_WORKERS ?? 1);
+// `npm run bench -- background --seconds 30 --rate 500 --workers 2` for shorter or other runs.
+const { values: args } = parseArgs({ args: process.argv.slice(3), options: { seconds: { type: 'string' }, rate: { type: 'string' }, workers: { type: 'string' } }, strict: true });
+const rate = Number(args.rate ?? process.env.BACKGROUND_RATE ?? 1000);
+const seconds = Number(args.seconds ?? process.env.BACKGROUND_SECONDS ?? 300);
+const workers = Number(args.workers ?? process.env.BACKGROUND_WORKERS ?? 1);
 const WINDOW_MS = 10_000;
 /** How long the deliveries may take to catch up after the last create before the run gives up. */
 const DRAIN_MS = 120_000;

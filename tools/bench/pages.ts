@@ -9,18 +9,15 @@
  * machine's load hits both alike; figures are medians. As a reference it also times page 1 with a
  * creation-time bound that excludes nothing: stats counted over the rows, as before the counters.
  */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { startApiProcess } from './api-process.ts';
 
-const url = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const total = Number(process.env.BENCH_PAGES_PAYMENTS ?? 1_000_000);
 const repeats = Number(process.env.BENCH_PAGES_REPEATS ?? 25);
 const limit = 50;
 const deepPage = 10_000;
-const schema = `bench_pages_${Date.now().toString(36)}`;
 
 /** The migration's backfill, run after seeding with triggers off: the counters as the trigger would have kept them. */
 function backfillSql(): string {
@@ -49,28 +46,15 @@ const SEED = (partnerId: string) => `
        LATERAL (SELECT timestamptz '2025-01-01' + i * interval '1 second' AS t,
                        (ARRAY['succeeded','succeeded','succeeded','succeeded','succeeded','succeeded','expired','failed','requires_action','processing'])[1 + (i / 2) % 10] AS status) s;`;
 
-function startService(): Promise<{ kill(): void; port: number; apiKey: string; partnerId: string }> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'service-server.ts'), url, schema], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const m = /^ready (\d+) (.*)$/.exec(line);
-      if (!m) return;
-      const info = JSON.parse(m[2]!) as { apiKey: string; partnerId: string };
-      resolve({ kill: () => child.kill('SIGTERM'), port: Number(m[1]), ...info });
-    });
-    child.on('exit', (code) => reject(new Error(`service-server exited with ${code}`)));
-  });
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function benchPages(): Promise<void> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  const service = await startService();
+  // The service as `npm start` runs it, on a database of its own (dropped at the end); the rows are
+  // seeded straight into that database beside it.
+  const service = await startApiProcess('pages', 'production', { JOB_WORKERS: 'on' });
+  const admin = new pg.Client({ connectionString: service.databaseUrl });
   try {
-    await admin.query(`SET search_path TO ${schema}`);
+    await admin.connect();
     const seedStart = performance.now();
     // Replica mode skips triggers and foreign-key checks: the counters come from the backfill after.
     await admin.query('SET session_replication_role = replica');
@@ -80,13 +64,13 @@ export async function benchPages(): Promise<void> {
     await admin.query('VACUUM ANALYZE payments');
     await admin.query('ANALYZE paid_totals; ANALYZE paid_buyers; ANALYZE paid_customers');
     console.log(
-      `pages: seeded ${total.toLocaleString('en')} payments (100 merchants, 50,000 buyers) in ${((performance.now() - seedStart) / 1000).toFixed(1)} s, schema ${schema}`,
+      `pages: seeded ${total.toLocaleString('en')} payments (100 merchants, 50,000 buyers) in ${((performance.now() - seedStart) / 1000).toFixed(1)} s, database ${service.database}`,
     );
 
-    const headers = { 'api-key': service.apiKey };
+    const headers = { 'api-key': service.partnerKey };
     const get = async (query: string) => {
       const t = performance.now();
-      const res = await fetch(`http://127.0.0.1:${service.port}/v1/payments?limit=${limit}${query}`, { headers });
+      const res = await fetch(`${service.url}/v1/payments?limit=${limit}${query}`, { headers });
       const body = (await res.json()) as { data: unknown[]; nextCursor: string | null; stats: unknown };
       if (res.status !== 200 || body.data.length !== limit) throw new Error(`GET ${query}: ${res.status} with ${body.data?.length} payments`);
       return { ms: performance.now() - t, body };
@@ -149,9 +133,7 @@ export async function benchPages(): Promise<void> {
       `  ${day.name.padEnd(22)} page 1 + stats ${r.p1.toFixed(1).padStart(6)} ms   page 1,000 ${r.deep.toFixed(1).padStart(6)} ms   page 1 / deep ${(r.p1 / r.deep).toFixed(2)}  (no goal; deep page reads ${r.index})`,
     );
   } finally {
-    service.kill();
-    await new Promise((r) => setTimeout(r, 500));
-    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-    await admin.end();
+    await admin.end().catch(() => {});
+    await service.close();
   }
 }

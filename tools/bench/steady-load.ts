@@ -29,7 +29,16 @@ function send(agent: Agent, url: URL, method: string, headers: Record<string, st
   });
 }
 
-export async function steadyLoad(opts: { url: string; method: string; headers: Record<string, string>; body?: string; rate: number; seconds: number }): Promise<SteadyResult> {
+/** `path`: the i-th request's path instead of `url`'s (requests spread over many payments). */
+export async function steadyLoad(opts: {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  rate: number;
+  seconds: number;
+  path?: (i: number) => string;
+}): Promise<SteadyResult> {
   // node:http on a keep-alive agent rather than fetch: the generator's own work and garbage
   // land in the latency it measures, and fetch's are several times larger.
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -45,7 +54,7 @@ export async function steadyLoad(opts: { url: string; method: string; headers: R
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const t0 = performance.now();
     inflight.push(
-      send(agent, url, opts.method, opts.headers, opts.body)
+      send(agent, opts.path ? new URL(opts.path(i), url) : url, opts.method, opts.headers, opts.body)
         .then((ok) => {
           if (!ok) failed++;
           latencies.push(performance.now() - t0);

@@ -36,6 +36,8 @@ export type DeclaredFlow = {
   searchesLogs?: boolean;
   /** The wallet broadcasts the payment and pays its fee itself (no service fee account involved). */
   walletBroadcasts?: boolean;
+  /** The flow also answers transactions the wallet signs, broadcasts and pays for itself (`walletTransaction`: Solana Pay). */
+  walletTransactions?: boolean;
 };
 
 /** What the transport gives the adapter's reads, declared by the test file (vitest collects cases before the harness opens). */
@@ -515,6 +517,35 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
       }, 120_000);
     });
 
+    // Transactions the wallet broadcasts itself, with no confirm (Solana Pay): the service's fee account is not in them.
+    describe.each(declared.filter((d) => d.walletTransactions))('flow $flow, wallet transactions', (d) => {
+      it('answers the same transaction while it can land, costs the fee account nothing, and is found once final, for its own option only', async () => {
+        expect(port.walletTransaction, 'the flow declares wallet transactions').toBeTypeOf('function');
+        const f = h.flows.find((x) => x.flow === d.flow)!;
+        const buyer = await h.newBuyer(f, AMOUNT);
+        expect(buyer.sendWalletTransaction, 'the harness wallet must sign and send a wallet transaction').toBeTypeOf('function');
+        const destination = h.newDestination();
+        const req = request(f, buyer.account, destination, 20_000);
+        const { state } = await quote(f, req);
+        const first = await port.walletTransaction!(req, state);
+        if ('refused' in first) throw new Error(first.refused);
+        const again = await port.walletTransaction!(req, first.state);
+        expect(again).toEqual(first);
+        const fees = async () => ((await port.accounts?.()) ?? []).map((a) => a.balance);
+        const before = await fees();
+        const txId = await buyer.sendWalletTransaction!(first.transaction);
+        let found = await port.findLateFunds!(req, first.state);
+        for (let i = 0; i < MAX_STEPS && !found.found; i++) {
+          await h.mine(1);
+          found = await port.findLateFunds!(req, first.state);
+        }
+        expect(found).toEqual({ found: true, txId });
+        expect(await h.balance(destination, f.asset)).toBe(AMOUNT);
+        expect(await fees()).toEqual(before);
+        expect(await port.findLateFunds!({ ...req, optionId: `${req.optionId}_other` }, first.state)).toEqual({ found: false });
+      }, 120_000);
+    });
+
     it('lists the accounts it pays fees from on its chain, and reads a drained one below its minimum', async () => {
       expect(port.accounts, 'every adapter pays fees from an account operators must keep funded').toBeTypeOf('function');
       const funded = await port.accounts!();
@@ -571,7 +602,8 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
         (m !== 'health' || h.port.health !== undefined) &&
         (m !== 'selfCheck' || h.port.selfCheck !== undefined) &&
         (m !== 'followFinality' || h.port.followFinality !== undefined) &&
-        (m !== 'findLateFunds' || h.port.findLateFunds !== undefined);
+        (m !== 'findLateFunds' || h.port.findLateFunds !== undefined) &&
+        (m !== 'walletTransaction' || h.port.walletTransaction !== undefined);
       for (const [m, n] of Object.entries(counts) as Array<[MethodName, number]>) if (offered(m)) expect(n, m).toBeGreaterThan(0);
       console.info(`chain port conformance (${name}) calls per method: ${JSON.stringify(counts)}`);
     });

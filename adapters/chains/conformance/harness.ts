@@ -16,6 +16,8 @@ export interface ConformanceWallet {
    * `withhold`, a transaction the wallet would broadcast is signed but never sent.
    */
   act(actions: WireAction[], options?: { tamper?: Tamper; withhold?: boolean }): Promise<string[]>;
+  /** Signs a transaction the wallet broadcasts itself (`walletTransaction`), pays its fee and sends it; answers its id. */
+  sendWalletTransaction?(transaction: string): Promise<string>;
 }
 
 export interface FlowFixture {
@@ -150,6 +152,7 @@ export type MethodName =
   | 'advance'
   | 'followFinality'
   | 'findLateFunds'
+  | 'walletTransaction'
   | 'accounts'
   | 'health'
   | 'selfCheck';
@@ -170,6 +173,7 @@ export function countingPort(port: ChainPort): {
     advance: 0,
     followFinality: 0,
     findLateFunds: 0,
+    walletTransaction: 0,
     accounts: 0,
     health: 0,
     selfCheck: 0,
@@ -179,6 +183,7 @@ export function countingPort(port: ChainPort): {
   const follow = port.followFinality?.bind(port);
   const health = port.health?.bind(port);
   const late = port.findLateFunds?.bind(port);
+  const walletTx = port.walletTransaction?.bind(port);
   const selfCheck = port.selfCheck?.bind(port);
   const counted: ChainPort = {
     get namespace() {
@@ -198,6 +203,7 @@ export function countingPort(port: ChainPort): {
     advance: (req, sub, txId, ctx) => (counts.advance++, port.advance(req, sub, txId, ctx)),
     ...(follow ? { followFinality: (req, sub, txId, rawTx) => (counts.followFinality++, follow(req, sub, txId, rawTx)) } : {}),
     ...(late ? { findLateFunds: (req, state) => (counts.findLateFunds++, late(req, state)) } : {}),
+    ...(walletTx ? { walletTransaction: (req, state) => (counts.walletTransaction++, walletTx(req, state)) } : {}),
     ...(accounts ? { accounts: () => (counts.accounts++, accounts()) } : {}),
     ...(health ? { health: (o) => (counts.health++, health(o)) } : {}),
     ...(selfCheck ? { selfCheck: (assets, o) => (counts.selfCheck++, selfCheck(assets, o)) } : {}),

@@ -19,7 +19,7 @@ import { rawSign, walletSignVersioned } from '../solana/test-fixtures.ts';
 import type { DeclaredFlow } from './chain-port-conformance.ts';
 import { nodeFaultHooks, type ChainHarness, type ChainTransport, type ConformanceWallet } from './harness.ts';
 
-export const SOLANA_DECLARED: DeclaredFlow[] = [{ flow: 'spl', submittable: true }];
+export const SOLANA_DECLARED: DeclaredFlow[] = [{ flow: 'spl', submittable: true, walletTransactions: true }];
 
 /** The SPL Token instruction tag of `transferChecked`. */
 const TRANSFER_CHECKED = 12;
@@ -188,7 +188,17 @@ export async function openSolanaHarness(transport: ChainTransport): Promise<Chai
     async newBuyer(_flow, amount) {
       const buyer = keypair(`buyer-${++accounts}`);
       await chain.fund(buyer.publicKey.toBase58(), chain.mint.toBase58(), amount);
-      return solanaWallet(buyer, keypair, `${chain.caip2}:${buyer.publicKey.toBase58()}`, amount);
+      const wallet = solanaWallet(buyer, keypair, `${chain.caip2}:${buyer.publicKey.toBase58()}`, amount);
+      return {
+        ...wallet,
+        // A Solana Pay wallet: holds SOL for its own fee, signs as the account, sends.
+        async sendWalletTransaction(transaction: string) {
+          await chain.fund(buyer.publicKey.toBase58(), null, 10_000_000n);
+          const tx = VersionedTransaction.deserialize(Buffer.from(transaction, 'base64'));
+          tx.sign([buyer]);
+          return chain.direct.sendRawTransaction(tx.serialize());
+        },
+      };
     },
     newDestination: () => {
       const owner = destinations.pop();

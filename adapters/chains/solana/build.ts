@@ -16,8 +16,10 @@ export interface BuildPaymentInput {
   destinationOwner: PublicKey;
   /** Token base units. */
   amount: bigint;
-  /** From `deriveReference(paymentId, optionId)`. */
+  /** From `deriveReference(paymentId, optionId)`, or a Solana Pay co-signer (transaction-request.ts). */
   reference: PublicKey;
+  /** The reference signs (a Solana Pay co-signer): its signature pins the transaction the wallet broadcasts. */
+  referenceSigns?: boolean;
   tokenProgramId?: PublicKey;
   fees?: SolanaFeePolicy;
   /** Sandbox only (gateway-adapter's `openDestinationAccounts`): open the destination's token account, idempotently. */
@@ -61,7 +63,7 @@ export async function buildPaymentTransaction(input: BuildPaymentInput): Promise
   const destination = getAssociatedTokenAddressSync(input.mint, input.destinationOwner, true, tokenProgram);
   const transfer = createTransferCheckedInstruction(source, input.mint, destination, input.buyer, input.amount, input.decimals, [], tokenProgram);
   // Solana Pay convention: the token program ignores extra accounts for a single-key owner.
-  transfer.keys.push({ pubkey: input.reference, isSigner: false, isWritable: false });
+  transfer.keys.push({ pubkey: input.reference, isSigner: input.referenceSigns === true, isWritable: false });
 
   const policy = input.fees ?? DEFAULT_SOLANA_FEE_POLICY;
   const compose = (units: number, microLamports: number) => {

@@ -26,6 +26,7 @@ import type { HeadFreshnessBound } from '../head-freshness.ts';
 import type { SolanaFeePolicy } from './fees.ts';
 import { signTransactionAction } from './action.ts';
 import { decodeBase64Strict } from './wire.ts';
+import { cosignerOf, findWalletPayment, walletBuildFor } from './transaction-request.ts';
 
 /** One Solana cluster the service pays on. */
 export interface SolanaChainConfig {
@@ -279,6 +280,37 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
       const finality = c.finality ?? 'finalized';
       if (finality === 'confirmed' && (c.commitment ?? 'confirmed') !== 'processed') return { state: 'final', txId };
       return followSolanaFinality(c.connection, parsed.value, txId, finality);
+    },
+
+    async walletTransaction(req, state) {
+      const c = chainOf(req);
+      const s = quoteStateOf(state);
+      const outcome = await walletBuildFor(
+        c.connection,
+        {
+          buyer: keyOf(req.account),
+          mint: new PublicKey(s.mint),
+          decimals: s.decimals,
+          destinationOwner: new PublicKey(s.destinationOwner),
+          amount: BigInt(s.amount),
+          ...(c.commitment ? { commitment: c.commitment } : {}),
+          ...(c.fees ? { fees: c.fees } : {}),
+        },
+        cosignerOf(c.feePayer, req.paymentId, req.optionId),
+        s.walletBuilds ?? [],
+      );
+      if (outcome.status === 'exhausted') return { refused: 'this option has handed out as many transactions as it may; ask again for a new one' };
+      return { transaction: outcome.transaction, state: { ...s, walletBuilds: outcome.builds } };
+    },
+
+    // Only transactions the wallet broadcasts itself can land without the service: Solana Pay's.
+    async findLateFunds(req, state) {
+      const c = chainOf(req);
+      const parsed = parseSplQuoteState(state);
+      if (!parsed.ok || !parsed.value.walletBuilds?.length || BigInt(parsed.value.amount) !== req.amount) return { found: false };
+      const cosigner = cosignerOf(c.feePayer, req.paymentId, req.optionId).publicKey;
+      const txId = await findWalletPayment(c.connection, cosigner, keyOf(req.account), parsed.value.walletBuilds);
+      return txId ? { found: true, txId } : { found: false };
     },
 
     accounts: () =>

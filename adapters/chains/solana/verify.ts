@@ -28,7 +28,8 @@ export interface VerifyExpectation {
 // DER SubjectPublicKeyInfo prefix for a raw 32-byte Ed25519 key (RFC 8410).
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
-function ed25519Verify(message: Uint8Array, signature: Uint8Array, publicKey: PublicKey): boolean {
+/** Whether `signature` is `publicKey`'s Ed25519 signature over `message`. */
+export function ed25519Verify(message: Uint8Array, signature: Uint8Array, publicKey: PublicKey): boolean {
   const key = createPublicKey({
     key: Buffer.concat([ED25519_SPKI_PREFIX, publicKey.toBuffer()]),
     format: 'der',

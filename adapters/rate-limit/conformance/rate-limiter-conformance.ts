@@ -40,6 +40,20 @@ export function runRateLimiterConformance(
       expect((await l.take('client')).allowed).toBe(true);
     });
 
+    it('decides takes made at once in the order they were made, as many passing as the burst', async () => {
+      const l = await make(1, 5);
+      const decisions = await Promise.all(Array.from({ length: 40 }, () => l.take('crowd')));
+      expect(decisions.map((d) => d.allowed)).toEqual(Array.from({ length: 40 }, (_, i) => i < 5));
+      for (const d of decisions.slice(5)) {
+        const wait = d.allowed ? 0 : d.retryAfterMs;
+        expect(wait).toBeGreaterThan(0);
+        expect(wait).toBeLessThanOrEqual(1000);
+      }
+      // Other keys made at the same time are not held to this one's bucket.
+      const [other] = await Promise.all([l.take('other'), l.take('crowd')]);
+      expect(other.allowed).toBe(true);
+    });
+
     it('keeps each key to its own bucket', async () => {
       const l = await make(1, 2);
       expect(await allowedOf(l, 'a', 3)).toBe(2);
@@ -69,6 +83,10 @@ export function runRateLimiterConformance(
         const [a, b] = [await make(1, 4, scope), await make(1, 4, scope)];
         const results = await Promise.all([allowedOf(a, 'partner', 4), allowedOf(b, 'partner', 4)]);
         expect(results[0] + results[1]).toBe(4);
+        // Takes made at once in both processes: still one bucket.
+        const [c, d] = [await make(1, 8, `${scope}x`), await make(1, 8, `${scope}x`)];
+        const at = await Promise.all([...Array.from({ length: 20 }, () => c.take('p')), ...Array.from({ length: 20 }, () => d.take('p'))]);
+        expect(at.filter((x) => x.allowed)).toHaveLength(8);
       });
     } else {
       it('keeps its counts to itself: limiters of the same scope count apart (one process each)', async () => {

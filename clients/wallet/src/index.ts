@@ -42,8 +42,9 @@ export { payWithOption, type PayOptions, type PayOutcome } from './executor/pay-
 export { ActionExecutionError, type ActionErrorCode } from './executor/errors.ts';
 
 export type { EvmSigner, EvmTransactionRequest, SolanaSigner, WalletSigners } from './signers/types.ts';
-export { eip1193Signer, type AddEthereumChainParameter, type Eip1193Provider, type Eip1193SignerOptions } from './signers/eip1193-signer.ts';
+export { eip1193Signer, ensureEvmChain, type AddEthereumChainParameter, type Eip1193Provider, type Eip1193SignerOptions } from './signers/eip1193-signer.ts';
 export { walletAccounts } from './signers/accounts.ts';
+export { standardSolanaChain, walletStandardSolanaSigner, type StandardAccount, type StandardSolanaWallet } from './signers/wallet-standard-signer.ts';
 export { SOLANA_DEVNET, SOLANA_MAINNET, evmChainReference } from './signers/chain-ids.ts';
 
 export { collectionRequirement, type CollectionRequirement } from './collect-data/requirement.ts';

@@ -91,12 +91,17 @@ export function lateFundsJob(deps: AdvanceDeps, opts: LateFundsOptions = {}): Jo
   };
 }
 
-/** Asks the chain about one quote of an ended payment: late funds pay it, a second payment is told (paid twice). */
-async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise<void> {
+/**
+ * Asks the chain about one quote: late funds pay an ended payment, a second payment of a succeeded
+ * one is told (paid twice). Also the Solana Pay watcher's step (wallet-transfer-job.ts): a
+ * transaction the wallet broadcast itself pays an open payment (`requires_action`) the same way,
+ * found and judged alike. True once funds were found (whether or not the payment could still take them).
+ */
+export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise<boolean> {
   const { caip2, chain } = chainOfQuote({ chains: deps.chains! }, quote);
-  if (!chain.findLateFunds) return;
+  if (!chain.findLateFunds) return false;
   const payment = await deps.storage.payments.get(quote.paymentId);
-  if (!payment) return;
+  if (!payment) return false;
   // What already paid it is passed over: a succeeded payment's own transaction, and extra ones already told.
   const known = new Set([payment.txId, ...(payment.extraPayments ?? []).map((e) => e.txId)].filter((t) => t !== null).map((t) => t.toLowerCase()));
   let found;
@@ -104,11 +109,14 @@ async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise<void> 
     found = await chain.findLateFunds(optionRequestOf(deps, quote), quote.state, known);
   } catch (err) {
     deps.logger.warn({ paymentId: quote.paymentId, optionId: quote.optionId, err: describeError(err) }, 'late funds: chain not read; next run');
-    return;
+    return false;
   }
-  if (!found.found || known.has(found.txId.toLowerCase())) return;
-  if (payment.status === 'succeeded') return tellPaidTwice(deps, payment, quote, caip2, found.txId);
-  if (payment.status !== 'expired' && payment.status !== 'failed') return;
+  if (!found.found || known.has(found.txId.toLowerCase())) return false;
+  if (payment.status === 'succeeded') {
+    await tellPaidTwice(deps, payment, quote, caip2, found.txId);
+    return true;
+  }
+  if (payment.status !== 'expired' && payment.status !== 'failed' && payment.status !== 'requires_action') return true;
   const now = new Date(deps.clock.now());
   // Found only in final blocks: nothing left to follow, so its finality is final at once.
   const moved = await transitionPayment(deps, payment, 'succeeded', {
@@ -122,8 +130,10 @@ async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise<void> 
     finality: 'final',
     failureCode: null,
   });
-  if (moved.ok) deps.logger.info({ paymentId: payment.id, from: payment.status, txId: found.txId }, 'late funds: payment paid by a transaction after it ended');
+  const paidBy = payment.status === 'requires_action' ? 'a transaction its wallet broadcast' : 'a transaction after it ended';
+  if (moved.ok) deps.logger.info({ paymentId: payment.id, from: payment.status, txId: found.txId }, `late funds: payment paid by ${paidBy}`);
   else if (moved.duplicateTxId) deps.logger.error({ paymentId: payment.id, txId: found.txId }, 'late funds: the transaction already paid another payment');
+  return true;
 }
 
 /**

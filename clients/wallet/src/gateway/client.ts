@@ -31,7 +31,8 @@ export interface GatewayClient {
 
 /**
  * Creates a client for the wallet-side gateway calls. Authentication is either a wallet
- * `apiKey` or a public `appId` with a `clientId`. All calls share the interface's retry rule
+ * `apiKey`, a public `appId` with a `clientId`, or `paymentPage: true` for the hosted page's
+ * own routes (base URL `{payBaseUrl}/_wallet`), which need no key. All calls share the interface's retry rule
  * and raise `GatewayError` / `PaymentExpiredError` / `GatewayNetworkError`.
  */
 export function createGatewayClient(config: GatewayClientConfig, options: GatewayClientOptions = {}): GatewayClient {
@@ -39,7 +40,7 @@ export function createGatewayClient(config: GatewayClientConfig, options: Gatewa
   const retry = retryPolicy(options.retry);
   const transport = {
     baseUrl: config.baseUrl,
-    auth: 'apiKey' in config ? { apiKey: config.apiKey } : { appId: config.appId, clientId: config.clientId },
+    auth: authOf(config),
     fetch: fetchImpl,
     retry,
     ...(options.version !== undefined ? { version: options.version } : {}),
@@ -84,6 +85,12 @@ export function createGatewayClient(config: GatewayClientConfig, options: Gatewa
     },
   };
   return client;
+}
+
+function authOf(config: GatewayClientConfig): GatewayAuth {
+  if ('apiKey' in config) return { apiKey: config.apiKey };
+  if ('appId' in config) return { appId: config.appId, clientId: config.clientId };
+  return { paymentPage: true };
 }
 
 function requireId(paymentId: string): string {

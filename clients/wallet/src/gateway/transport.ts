@@ -1,8 +1,12 @@
 import { errorFromResponse, GatewayNetworkError, GatewayProtocolError } from './errors.ts';
 import { backoffDelay, type RetryPolicy } from './retry.ts';
 
-/** Either a private wallet key, or a public app id plus a client id (both sent together). */
-export type GatewayAuth = { apiKey: string } | { appId: string; clientId: string };
+/**
+ * Either a private wallet key, or a public app id plus a client id (both sent together), or none
+ * at all for the hosted payment page: its routes are keyed by the payment id, which is the page's
+ * capability already, so a page never carries a key a visitor could lift.
+ */
+export type GatewayAuth = { apiKey: string } | { appId: string; clientId: string } | { paymentPage: true };
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -73,7 +77,7 @@ function buildHeaders(config: TransportConfig, hasBody: boolean): Record<string,
   if (hasBody) headers['Content-Type'] = 'application/json';
   if ('apiKey' in config.auth) {
     headers['Api-Key'] = config.auth.apiKey;
-  } else {
+  } else if ('appId' in config.auth) {
     headers['App-Id'] = config.auth.appId;
     headers['Client-Id'] = config.auth.clientId;
   }

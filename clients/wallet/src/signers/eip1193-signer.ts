@@ -37,22 +37,7 @@ export function eip1193Signer(provider: Eip1193Provider, options: Eip1193SignerO
     if (typeof result !== 'string') throw new Error(`${method} returned ${typeof result}, expected a string`);
     return result;
   };
-  const ensureChain = async (chainId: number | string): Promise<void> => {
-    const wanted = evmChainReference(chainId);
-    if (evmChainReference(await call('eth_chainId', [])) === wanted) return;
-    const hexId = `0x${BigInt(wanted).toString(16)}`;
-    try {
-      await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: hexId }] });
-    } catch (switchError) {
-      // Wallets signal an unknown chain with 4902, but some wrap it (-32603 with data.originalError)
-      // and mobile wallets answer other codes: any refused switch gets one add-then-switch attempt
-      // when the caller can describe the chain. A buyer's own rejection (4001) is final.
-      const addable = options.addableChains?.[wanted];
-      if (!addable || errorCode(switchError) === 4001) throw switchError;
-      await provider.request({ method: 'wallet_addEthereumChain', params: [{ chainId: hexId, ...addable }] });
-      await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: hexId }] });
-    }
-  };
+  const ensureChain = (chainId: number | string) => ensureEvmChain(provider, chainId, options.addableChains);
   return {
     async accounts() {
       const addresses = await provider.request({ method: 'eth_accounts', params: [] });
@@ -85,6 +70,31 @@ export function eip1193Signer(provider: Eip1193Provider, options: Eip1193SignerO
       }
     },
   };
+}
+
+/**
+ * Moves the provider to `chainId` unless it is there already. Wallets signal an unknown chain
+ * with 4902, but some wrap it (-32603 with data.originalError) and mobile wallets answer other
+ * codes: any refused switch gets one add-then-switch attempt when `addableChains` describes the
+ * chain (keyed by decimal reference). A buyer's own rejection (4001) is final.
+ */
+export async function ensureEvmChain(
+  provider: Eip1193Provider,
+  chainId: number | string,
+  addableChains?: Record<string, Omit<AddEthereumChainParameter, 'chainId'>>,
+): Promise<void> {
+  const wanted = evmChainReference(chainId);
+  const active = await provider.request({ method: 'eth_chainId', params: [] });
+  if (typeof active === 'string' && evmChainReference(active) === wanted) return;
+  const hexId = `0x${BigInt(wanted).toString(16)}`;
+  try {
+    await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: hexId }] });
+  } catch (switchError) {
+    const addable = addableChains?.[wanted];
+    if (!addable || errorCode(switchError) === 4001) throw switchError;
+    await provider.request({ method: 'wallet_addEthereumChain', params: [{ chainId: hexId, ...addable }] });
+    await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: hexId }] });
+  }
 }
 
 /** The typed data's `domain.chainId` (number, decimal or hex string), or undefined when it names none. */
