@@ -22,6 +22,7 @@ const SUB_BENCHES: Record<string, () => Promise<void>> = {
   tail: async () => (await import('./tail.ts')).benchTail(),
   background: async () => (await import('./background.ts')).backgroundBench(),
   fairness: async () => (await import('./fairness.ts')).fairnessBench(),
+  settle: async () => (await import('./settle.ts')).settleBench(),
 };
 const subBench = process.argv[2];
 if (subBench !== undefined) {
