@@ -12,7 +12,7 @@ import { startRpcFaultProxy, type RpcFaultProxy } from '../chain-faults/index.ts
 import { createSandboxApi } from '../demo-wallet/sandbox-api.ts';
 import { throughProxy } from '../faults/chain-checks.ts';
 import { healthy, proc, ROOT, until, type Proc } from '../faults/cluster.ts';
-import { freePort, startPostgres, startRedis, type Postgres, type Redis } from '../faults/services.ts';
+import { freePort, startPostgres, startRedis, type Postgres } from '../faults/services.ts';
 import { SERVER_V8_FLAGS } from '../../server/v8-flags.ts';
 
 /** 2 s blocks, a Solana slot as long: the issue's chain. */
@@ -47,7 +47,11 @@ export async function startDeployment(): Promise<Deployment> {
   const tmp = mkdtempSync(join(tmpdir(), 'settle-bench-'));
   const chainsPort = await freePort();
   const { DATABASE_URL: _d, REDIS_URL: _r, PORT: _p, DATA_DIR: _dd, ...rest } = process.env;
-  const chains = proc('sandbox chains', ['tools/sandbox-chains/cli.ts', '--', '--port', String(chainsPort), '--env-file', join(tmp, 'chains.env'), '--block-time', String(BLOCK_MS)], rest);
+  const chains = proc(
+    'sandbox chains',
+    ['tools/sandbox-chains/cli.ts', '--', '--port', String(chainsPort), '--env-file', join(tmp, 'chains.env'), '--block-time', String(BLOCK_MS)],
+    rest,
+  );
   chains.start();
   const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
   let proxy: RpcFaultProxy | null = null;
@@ -131,7 +135,10 @@ export async function startServices(d: Deployment, extra: Record<string, string>
     throw err;
   }
   // Whatever the workers said about their relayer at start (a pool or batching, once they exist).
-  const relayerLines = workers[0]!.tail().split('\n').filter((l) => /relayer|batch/i.test(l));
+  const relayerLines = workers[0]!
+    .tail()
+    .split('\n')
+    .filter((l) => /relayer|batch/i.test(l));
   const reported = [await readyAccounts(apis[0]!.base), ...relayerLines.map((l) => l.slice(0, 200))].join('; ');
   return { apis: apis.map((a) => a.base), reported, stop };
 }

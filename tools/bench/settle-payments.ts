@@ -129,9 +129,10 @@ export async function confirmAndFollow(shop: Shop, databaseUrl: string, signed: 
       while ((confirming || open.size > 0) && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 100));
         if (open.size === 0) continue;
-        const r = await db.query<{ id: string; status: string; succeeded_at: Date | null }>("SELECT id, status, succeeded_at FROM payments WHERE id = ANY($1) AND status <> 'processing'", [
-          [...open],
-        ]);
+        const r = await db.query<{ id: string; status: string; succeeded_at: Date | null }>(
+          "SELECT id, status, succeeded_at FROM payments WHERE id = ANY($1) AND status <> 'processing'",
+          [[...open]],
+        );
         for (const row of r.rows) {
           open.delete(row.id);
           if (row.status === 'succeeded' && row.succeeded_at) out.succeededAt.set(row.id, row.succeeded_at.getTime());

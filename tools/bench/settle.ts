@@ -67,7 +67,12 @@ function rpcPerPayment(d: Deployment, since: number, chain: 'evm' | 'solana', n:
   return `${(total / n).toFixed(1)} (${top.join(', ')})`;
 }
 
-async function measure(d: Deployment, clock: BlockClock, flow: Flow, run: { latencyMs: number; config: string; keys: string[]; settled: Settled; n: number; head0: number; lamports0: bigint }): Promise<Row> {
+async function measure(
+  d: Deployment,
+  clock: BlockClock,
+  flow: Flow,
+  run: { latencyMs: number; config: string; keys: string[]; settled: Settled; n: number; head0: number; lamports0: bigint },
+): Promise<Row> {
   const { settled: s, n } = run;
   const ids = [...s.succeededAt.keys()];
   const chain = flow === 'spl' ? 'solana' : 'evm';
@@ -113,7 +118,9 @@ function goalNote(r: Row): string {
 }
 
 function printTable(rows: Row[]): void {
-  console.log('\n| flow | RPC latency | configuration | settled/s | ratio to baseline | confirm → succeeded p50 / p99 | blocks after the first possible, p50 / p99 | relayer tx per payment | fee per payment | RPC calls per payment (top) | goal at 50 ms |');
+  console.log(
+    '\n| flow | RPC latency | configuration | settled/s | ratio to baseline | confirm → succeeded p50 / p99 | blocks after the first possible, p50 / p99 | relayer tx per payment | fee per payment | RPC calls per payment (top) | goal at 50 ms |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {
     const base = rows.find((b) => b.flow === r.flow && b.latencyMs === r.latencyMs && b.config === 'baseline');
@@ -183,5 +190,9 @@ export async function settleBench(): Promise<void> {
     await d.stop();
   }
   printTable(rows);
-  console.log(`\nload average at the end ${loadavg().map((l) => l.toFixed(1)).join(' / ')}; the whole run took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `\nload average at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')}; the whole run took ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
 }

@@ -1,5 +1,6 @@
 import type { SolanaCommitment, SolanaRpc } from './rpc.ts';
 import { meetsCommitment } from './rpc.ts';
+import { statusReadsOf } from './status-reads.ts';
 
 /** `pending` with `seen`: it landed, not yet at the commitment; without: no node answered for it yet. */
 export type TransactionCheck =
@@ -27,9 +28,11 @@ export async function checkTransaction(connection: SolanaRpc, signature: string,
   const commitment = options.commitment ?? 'confirmed';
   try {
     // Finalized slot and height from one node, read before the status so a late landing is seen.
-    const finalized = options.lastValidBlockHeight === undefined ? undefined : await connection.getEpochInfo('finalized');
-    const { context, value } = await connection.getSignatureStatuses([signature], { searchTransactionHistory: true });
-    const status = value[0];
+    // Both reads are shared with the other transfers checked at the same moment (status-reads.ts).
+    const reads = statusReadsOf(connection);
+    const finalized = options.lastValidBlockHeight === undefined ? undefined : await reads.finalizedEpoch();
+    const { slot, status } = await reads.status(signature);
+    const context = { slot };
     if (!status) {
       const expired = finalized?.blockHeight !== undefined && finalized.blockHeight > (options.lastValidBlockHeight as number);
       if (!expired) return { status: 'pending' };
