@@ -15,6 +15,8 @@ export interface BlockClock {
   /** Blocks (slots on Solana) that arrived after `from` and at or before `to`, ms since the epoch. */
   between(chain: 'evm' | 'solana', from: number, to: number): number;
   evmHead(): number;
+  /** Round trips of the clock's own reads straight to the chains process since `since`, ms: how loaded it is. */
+  roundTrips(since: number): { p50: number; p99: number };
   stop(): void;
 }
 
@@ -22,10 +24,14 @@ export function startBlockClock(chainsUrl: string): BlockClock {
   const arrivals = { evm: [] as number[], solana: [] as number[] };
   const last = { evm: -1, solana: -1 };
   let stopped = false;
+  const trips: { at: number; ms: number }[] = [];
   const look = async (chain: 'evm' | 'solana') => {
+    const asked = Date.now();
     const n = chain === 'evm' ? Number(await rpc(`${chainsUrl}/evm`, 'eth_blockNumber', [])) : Number(await rpc(`${chainsUrl}/solana`, 'getSlot', [{ commitment: 'processed' }]));
     if (last[chain] >= 0 && n > last[chain]) for (let i = last[chain]; i < n; i++) arrivals[chain].push(Date.now());
     last[chain] = Math.max(last[chain], n);
+    trips.push({ at: asked, ms: Date.now() - asked });
+    if (trips.length > 20_000) trips.splice(0, 10_000);
   };
   void (async () => {
     while (!stopped) {
@@ -36,6 +42,12 @@ export function startBlockClock(chainsUrl: string): BlockClock {
   return {
     between: (chain, from, to) => arrivals[chain].filter((t) => t > from && t <= to).length,
     evmHead: () => last.evm,
+    roundTrips(since) {
+      const ms = trips.filter((t) => t.at >= since).map((t) => t.ms);
+      ms.sort((a, b) => a - b);
+      const at = (p: number) => ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)] ?? NaN;
+      return { p50: at(0.5), p99: at(0.99) };
+    },
     stop: () => void (stopped = true),
   };
 }

@@ -175,8 +175,9 @@ export async function settleBench(): Promise<void> {
             const settled = await confirmAndFollow(shop, d.postgres.url, signed, boundMs);
             const row = await measure(d, clock, flow, { latencyMs, config: config.name, keys: config.keys, settled, n, head0, lamports0 });
             rows.push(row);
+            const trips = clock.roundTrips(settled.start);
             log(
-              `${FLOW_NAMES[flow]} at ${latencyMs} ms: ${row.perS.toFixed(1)}/s, ${row.settled}/${n} settled, p99 ${row.p99s.toFixed(2)} s, confirms all answered after ${((settled.confirmsDone - settled.start) / 1000).toFixed(1)} s, load ${loadavg()[0]!.toFixed(1)}${row.problems.length ? `; ${row.problems.length} problem(s), first: ${row.problems[0]}` : ''}`,
+              `${FLOW_NAMES[flow]} at ${latencyMs} ms: ${row.perS.toFixed(1)}/s, ${row.settled}/${n} settled, p99 ${row.p99s.toFixed(2)} s, confirms all answered after ${((settled.confirmsDone - settled.start) / 1000).toFixed(1)} s, the chains process answered the bench's own reads in p50 ${trips.p50} / p99 ${trips.p99} ms, load ${loadavg()[0]!.toFixed(1)}${row.problems.length ? `; ${row.problems.length} problem(s), first: ${row.problems[0]}` : ''}`,
             );
           }
         }

@@ -32,7 +32,11 @@ export class SharedStatusReads {
   private pumpQueued = false;
   private epoch: Promise<EpochInfo> | null = null;
 
-  constructor(private readonly connection: SolanaRpc) {}
+  private readonly connection: SolanaRpc;
+
+  constructor(connection: SolanaRpc) {
+    this.connection = connection;
+  }
 
   /**
    * The finalized epoch. A read already in flight is shared: it started before this caller asked,
