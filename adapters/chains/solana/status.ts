@@ -27,11 +27,17 @@ export interface CheckOptions {
 export async function checkTransaction(connection: SolanaRpc, signature: string, options: CheckOptions = {}): Promise<TransactionCheck> {
   const commitment = options.commitment ?? 'confirmed';
   try {
-    // Finalized slot and height from one node, read before the status so a late landing is seen.
     // Both reads are shared with the other transfers checked at the same moment (status-reads.ts).
+    // A transaction seen needs nothing else; only one not seen needs the finalized height (can it
+    // still land?), and that height is read before a second status read, so a landing between
+    // the two reads is seen rather than called expired.
     const reads = statusReadsOf(connection);
-    const finalized = options.lastValidBlockHeight === undefined ? undefined : await reads.finalizedEpoch();
-    const { slot, status } = await reads.status(signature);
+    let { slot, status } = await reads.status(signature);
+    let finalized: { absoluteSlot: number; blockHeight?: number } | undefined;
+    if (!status && options.lastValidBlockHeight !== undefined) {
+      finalized = await reads.finalizedEpoch();
+      ({ slot, status } = await reads.status(signature));
+    }
     const context = { slot };
     if (!status) {
       const expired = finalized?.blockHeight !== undefined && finalized.blockHeight > (options.lastValidBlockHeight as number);
