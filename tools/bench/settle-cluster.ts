@@ -127,8 +127,8 @@ export async function startServices(d: Deployment, extra: Record<string, string>
   for (const p of all) p.start();
   const stop = () => Promise.all(all.map((p) => p.stop(5000))).then(() => {});
   try {
-    await Promise.all(apis.map((a) => until(`${a.proc.name} healthy`, async () => !a.proc.running() || (await healthy(a.base)), 90_000)));
-    await until('the workers to start', () => workers.every((w) => w.printed('worker started') || !w.running()), 90_000);
+    await Promise.all(apis.map((a) => until(`${a.proc.name} healthy`, async () => !a.proc.running() || (await healthy(a.base)), 300_000)));
+    await until('the workers to start', () => workers.every((w) => w.printed('worker started') || !w.running()), 300_000);
     for (const p of all) if (!p.running()) throw new Error(`${p.name} exited at start:\n${p.tail()}`);
   } catch (err) {
     await stop();
