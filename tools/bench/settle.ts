@@ -148,6 +148,14 @@ export async function settleBench(): Promise<void> {
   log(`settle bench: ${n} payments per flow (${flows.join(', ')}) at ${latencies.join(', ')} ms per RPC call, 2 s blocks; load average ${loadavg()[0]!.toFixed(1)}`);
   const d = await startDeployment();
   const clock = startBlockClock(d.chainsUrl);
+  let services: Awaited<ReturnType<typeof startServices>> | null = null;
+  // Ctrl-C or a kill stops what the bench started (the PostgreSQL cluster is a daemon of its own).
+  const interrupted = (signal: string) => {
+    console.log(`${signal}: stopping the bench's processes`);
+    void Promise.allSettled([services?.stop(), d.stop()]).then(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   const rows: Row[] = [];
   try {
     const keys = await relayerKeys(d, poolKeys);
@@ -157,7 +165,7 @@ export async function settleBench(): Promise<void> {
     ];
     const only = process.env.BENCH_SETTLE_CONFIGS;
     for (const config of configs.filter((c) => only === undefined || (only === 'baseline') === (c.name === 'baseline'))) {
-      const services = await startServices(d, config.env);
+      services = await startServices(d, config.env);
       try {
         log(`${config.name}: 2 API processes and 2 workers up; the service reports: ${services.reported}`);
         const shop = await openShop(services.apis, d.partnerKey, d.walletKey, d.chainsUrl);
@@ -184,6 +192,7 @@ export async function settleBench(): Promise<void> {
       } finally {
         d.proxy.clear();
         await services.stop();
+        services = null;
       }
     }
   } finally {
