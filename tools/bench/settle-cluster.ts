@@ -56,8 +56,8 @@ export async function startDeployment(): Promise<Deployment> {
   const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
   let proxy: RpcFaultProxy | null = null;
   const stop = async () => {
-    await proxy?.close();
-    await chains.stop(5000);
+    // Each part is stopped even when another fails to: the PostgreSQL cluster is a daemon of its own.
+    await Promise.allSettled([proxy?.close(), chains.stop(5000)]);
     postgres.stop();
     redis.stop();
     rmSync(tmp, { recursive: true, force: true });

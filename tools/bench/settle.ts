@@ -172,7 +172,8 @@ export async function settleBench(): Promise<void> {
         for (const latencyMs of latencies) {
           for (const flow of flows) {
             d.proxy.clear();
-            const signed = await prepare(shop, flow, n);
+            const { signed, failures } = await prepare(shop, flow, n);
+            if (failures.length) log(`${FLOW_NAMES[flow]}: ${failures.length} of ${n} payments could not be prepared (left out), first: ${failures[0]}`);
             if (latencyMs > 0) {
               d.proxy.set('evm:*', { kind: 'latency', ms: latencyMs });
               d.proxy.set('solana:*', { kind: 'latency', ms: latencyMs });
