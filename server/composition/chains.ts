@@ -71,8 +71,8 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
     return f.kind === 'commitment' ? f.commitment : 'finalized';
   };
   if (config.mode === 'production') {
-    const evm = config.evmRelayerKey
-      ? evmChainsFromConfig(config.evmRpcEndpoints, config.evmRelayerKey, config.permit2Address, config.evmConfirmations, tuning, {
+    const evm = config.evmRelayerKeys.length
+      ? evmChainsFromConfig(config.evmRpcEndpoints, config.evmRelayerKeys, config.permit2Address, config.evmConfirmations, tuning, {
           pool: poolOptionsOf(config),
           head: { regressAfterMs: config.rpcHeadRegressMs },
         })

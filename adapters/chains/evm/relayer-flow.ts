@@ -12,12 +12,13 @@ import { isPermit2NonceUsed } from './permit2.ts';
 import { relayerRequest, submissionProblem, type PaymentCheck } from './relayer-request.ts';
 import { endpointAheadOfSeen } from './endpoint-heads.ts';
 import { classifySubmitError, getConfirmations } from './receipts.ts';
-import { broadcastRecorded, buildSigned, type RelayerEvent, type RelayerFunds } from './relayer-submit.ts';
+import { broadcastRecorded, prepareUnsigned, signAtNextNonce, type RelayerEvent, type RelayerFunds, type Unsigned } from './relayer-submit.ts';
 import type { FeeLimits } from './gas-policy.ts';
 import { authorizationDeadlineOf, deadlineState, submissionBlocked } from './submission-guards.ts';
 import type { SerialQueue } from './relayer.ts';
 import { sumTransfers } from './transfer.ts';
-import { messageUint } from './typed-data.ts';
+import { messageAddress, messageUint } from './typed-data.ts';
+import { authorizedTransfer, type Authorization } from './authorization-transfer.ts';
 import { findPayingTransaction, scanWindow } from './scan.ts';
 import { DEFAULT_MAX_FEE_PER_GAS, bumpedReplacement } from './replacement.ts';
 import type { AdvanceContext, RelayerSubmission, TransferState } from '../../../server/ports/chains.ts';
@@ -63,15 +64,22 @@ export type ReceiptVerdict = { ok: true; value: bigint } | { ok: false; reason: 
 
 /**
  * Judges a mined receipt of the relayer's own transaction: it must have succeeded and its logs
- * (Transfer events emitted by the token contract itself) must move at least the amount from the
- * buyer to the destination. Anything else (reverted, less, elsewhere) cannot pay this payment.
+ * (events emitted by the token contract itself) must move at least the amount from the buyer to
+ * the destination. With the EIP-3009 `authorization`, only the Transfer its own AuthorizationUsed
+ * event introduces counts (a batch may carry another payment from the same buyer to the same
+ * destination: authorization-transfer.ts); else (Permit2, never batched) the token's Transfers are
+ * summed. Anything else (reverted, less, elsewhere) cannot pay this payment.
  */
-export function judgeReceipt(receipt: Pick<TransactionReceipt, 'status' | 'logs'>, check: PaymentCheck): ReceiptVerdict {
+export function judgeReceipt(receipt: Pick<TransactionReceipt, 'status' | 'logs'>, check: PaymentCheck, authorization?: Authorization): ReceiptVerdict {
   if (receipt.status !== 1) return { ok: false, reason: 'the relayer transaction reverted on chain' };
-  const value = sumTransfers(receipt.logs, check);
+  const value = authorization ? authorizedTransfer(receipt.logs, check, authorization) : sumTransfers(receipt.logs, check);
   if (value < check.minValue) return { ok: false, reason: `the relayer transaction moved ${value} to the destination, below the required ${check.minValue}` };
   return { ok: true, value };
 }
+
+/** An EIP-3009 submission's authorization (its signer and nonce), what its receipt is judged by; none for Permit2. */
+export const authorizationOf = (sub: RelayerSubmission): Authorization | undefined =>
+  sub.flow === 'eip3009' ? { authorizer: messageAddress(sub.typedData.message, 'from'), nonce: String(sub.typedData.message.nonce) } : undefined;
 
 /** Whether the buyer's authorization (EIP-3009 nonce or Permit2 nonce bit) is spent or cancelled. */
 async function authorizationUsed(c: RelayerChain, sub: RelayerSubmission, owner: string): Promise<boolean> {
@@ -157,24 +165,30 @@ async function signRecordBroadcast(
   if (late) return late;
   const blocked = await submissionBlocked(c.provider, sub, check);
   if (blocked) return blocked;
-  // The queue holds the relayer's nonce order only; reads and searches after a refusal run outside it.
-  const outcome = await c.queue(async (): Promise<TransferState | { refused: Extract<TransferState, { state: 'failed' }> }> => {
-    let built: Awaited<ReturnType<typeof buildSigned>>;
-    try {
-      built = await buildSigned(submitChain(c), await relayerRequest(c.relayer, sub, check), sub.flow);
-    } catch (err) {
-      if (classifySubmitError(err) !== 'rejected') return { state: 'pending', reason: 'could not prepare the relayer transaction' };
-      built = { ok: false, rejected: err as Error };
-    }
-    if (!built.ok) {
-      if ('state' in built) return built.state;
-      return { refused: { state: 'failed', reason: `refused before broadcast: ${built.rejected.message.slice(0, 200)}` } };
-    }
-    const rawTx = built.rawTx;
-    const txId = keccak256(rawTx);
-    if (!(await ctx.record({ txId, rawTx }, replaces))) return { state: 'pending', reason: 'not recorded: the payment changed meanwhile' };
-    return broadcastRecorded(submitChain(c), { txId, rawTx }, ctx, sub.flow);
-  });
+  // Estimate and fees are read before the key's section: it holds only the nonce, the signature,
+  // the record and the broadcast (which makes the nonce visible to the next holder, in any process).
+  let unsigned: Unsigned;
+  try {
+    unsigned = await prepareUnsigned(submitChain(c), await relayerRequest(c.relayer, sub, check), sub.flow);
+  } catch (err) {
+    if (classifySubmitError(err) !== 'rejected') return { state: 'pending', reason: 'could not prepare the relayer transaction' };
+    unsigned = { ok: false, rejected: err as Error };
+  }
+  const outcome: TransferState | { refused: Extract<TransferState, { state: 'failed' }> } = !unsigned.ok
+    ? 'state' in unsigned
+      ? unsigned.state
+      : { refused: { state: 'failed', reason: `refused before broadcast: ${unsigned.rejected.message.slice(0, 200)}` } }
+    : await c.queue(async () => {
+        let rawTx: string;
+        try {
+          rawTx = await signAtNextNonce(submitChain(c), unsigned.fields);
+        } catch {
+          return { state: 'pending', reason: 'could not prepare the relayer transaction' };
+        }
+        const txId = keccak256(rawTx);
+        if (!(await ctx.record({ txId, rawTx }, replaces))) return { state: 'pending', reason: 'not recorded: the payment changed meanwhile' };
+        return broadcastRecorded(submitChain(c), { txId, rawTx }, ctx, sub.flow);
+      });
   if (!('refused' in outcome)) return outcome;
   // The estimate's node passed the freshness guard, but only against the heads this process has
   // seen: a worker that just started may not have seen the block with the buyer's funds. A refusal
@@ -246,7 +260,7 @@ async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: Relayer
   const state = await getConfirmations(c.provider, txId);
   if (state.status === 'mined') {
     if (state.confirmations < Math.max(1, c.confirmations)) return { state: 'pending', txId, reason: 'awaiting confirmations' };
-    const verdict = judgeReceipt(state.receipt, check);
+    const verdict = judgeReceipt(state.receipt, check, authorizationOf(sub));
     if (verdict.ok) return { state: 'confirmed', txId };
     // Ours reverted: perhaps because another transaction used the authorization first and paid.
     try {
