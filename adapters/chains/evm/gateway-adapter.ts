@@ -22,6 +22,7 @@ import { gaslessRefusal } from './gasless-policy.ts';
 import { createChainReads, prefetchOfferReads } from './offer-reads.ts';
 import type { RelayerEvent } from './relayer-submit.ts';
 import { createRelayerPool, type RelayerKey } from './relayer-pool.ts';
+import { createRelayerBatcher } from './relayer-batch.ts';
 import { relayerFeeSpent } from './fee-meter.ts';
 import { DEFAULT_MAX_FEE_PER_GAS } from './replacement.ts';
 import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from './permit2-witness.ts';
@@ -76,6 +77,10 @@ export interface EvmChainConfig {
   healWindowMs?: number;
   /** How stale an endpoint's head may be before the self-checks fail it (server/chain-profiles.ts). */
   headFreshness?: HeadFreshnessBound;
+  /** Most EIP-3009 payments in one relayer transaction, through Multicall3 (default 1: no batching). */
+  batchMax?: number;
+  /** How long a first submission waits for others to share its transaction, ms (default 50). */
+  batchWindowMs?: number;
 }
 
 /** The default of `minRelayerBalance`: 0.01 ETH, a few hundred relayed transfers on an L2. */
@@ -95,6 +100,8 @@ export type EvmRelayerTuning = Pick<
   | 'finality'
   | 'healWindowMs'
   | 'headFreshness'
+  | 'batchMax'
+  | 'batchWindowMs'
 >;
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130,}$/;
@@ -115,7 +122,10 @@ function quoteStateOf(raw: unknown): EvmQuoteState {
  * its payment and option; a payment is never matched by amount. `sections` serializes each
  * relayer account's submissions across processes (see relayer.ts).
  */
-export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections?: ExclusiveSections; onRefusal?: (event: RelayerEvent) => void } = {}): ChainPort {
+export function createEvmChainAdapter(
+  chains: EvmChainConfig[],
+  opts: { sections?: ExclusiveSections; onRefusal?: (event: RelayerEvent) => void; onBatchingOff?: (chain: string, problem: string) => void } = {},
+): ChainPort {
   // Every process signing with one relayer key must share `sections` (PostgreSQL); without them the
   // relayer's nonces are ordered within this process only.
   const byChain = new Map(
@@ -130,6 +140,19 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
         ...(c.clock ? { now: () => c.clock!.now() } : {}),
       });
       const primary = pool.keys[0]!;
+      const limits = { maxFeePerGas: c.maxFeePerGas ?? DEFAULT_MAX_FEE_PER_GAS, minPriorityFee: c.minPriorityFee ?? 0n };
+      const batcher =
+        (c.batchMax ?? 1) > 1
+          ? createRelayerBatcher({
+              caip2: c.caip2,
+              provider: c.provider,
+              pool,
+              max: c.batchMax!,
+              windowMs: c.batchWindowMs ?? 50,
+              submitChain: (k) => ({ caip2: c.caip2, provider: c.provider, relayer: k.wallet, limits, funds: k.funds, ...(opts.onRefusal ? { onRefusal: opts.onRefusal } : {}) }),
+              ...(opts.onBatchingOff ? { onUnavailable: (problem: string) => opts.onBatchingOff!(c.caip2, problem) } : {}),
+            })
+          : undefined;
       const chain = {
         ...c,
         relayer: primary.wallet,
@@ -139,6 +162,7 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
         minRelayerBalance,
         ...(opts.onRefusal ? { onRefusal: opts.onRefusal } : {}),
         queue: primary.queue,
+        ...(batcher ? { batcher } : {}),
         domains: new Map<string, TokenDomain>(),
       };
       const now = () => (c.clock ?? systemClock).now();

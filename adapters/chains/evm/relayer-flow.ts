@@ -16,6 +16,7 @@ import { broadcastRecorded, prepareUnsigned, signAtNextNonce, type RelayerEvent,
 import type { FeeLimits } from './gas-policy.ts';
 import { authorizationDeadlineOf, deadlineState, submissionBlocked } from './submission-guards.ts';
 import type { SerialQueue } from './relayer.ts';
+import type { RelayerBatcher } from './relayer-batch.ts';
 import { sumTransfers } from './transfer.ts';
 import { messageAddress, messageUint } from './typed-data.ts';
 import { authorizedTransfer, type Authorization } from './authorization-transfer.ts';
@@ -47,6 +48,8 @@ export type RelayerChain = {
   funds?: RelayerFunds;
   /** Told of every refused broadcast (logs, metrics). */
   onRefusal?: (event: RelayerEvent) => void;
+  /** Collects first EIP-3009 submissions into shared transactions (EVM_RELAYER_BATCH_MAX above 1). */
+  batcher?: RelayerBatcher;
 };
 
 const limitsOf = (c: RelayerChain): FeeLimits => ({ maxFeePerGas: c.maxFeePerGas ?? DEFAULT_MAX_FEE_PER_GAS, minPriorityFee: c.minPriorityFee ?? 0n });
@@ -141,6 +144,50 @@ async function pastDeadline(c: RelayerChain, check: PaymentCheck, sub: RelayerSu
   );
 }
 
+type SendOutcome = TransferState | { refused: Extract<TransferState, { state: 'failed' }> };
+
+/**
+ * The payment's own transaction: estimate and fees read before the key's section, which holds only
+ * the nonce, the signature, the record and the broadcast (which makes the nonce visible to the next
+ * holder, in any process).
+ */
+async function sendAlone(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, replaces: string | null, ctx: AdvanceContext): Promise<SendOutcome> {
+  let unsigned: Unsigned;
+  try {
+    unsigned = await prepareUnsigned(submitChain(c), await relayerRequest(c.relayer, sub, check), sub.flow);
+  } catch (err) {
+    if (classifySubmitError(err) !== 'rejected') return { state: 'pending', reason: 'could not prepare the relayer transaction' };
+    unsigned = { ok: false, rejected: err as Error };
+  }
+  if (!unsigned.ok)
+    return 'state' in unsigned ? unsigned.state : { refused: { state: 'failed', reason: `refused before broadcast: ${unsigned.rejected.message.slice(0, 200)}` } };
+  const fields = unsigned.fields;
+  return c.queue(async () => {
+    let rawTx: string;
+    try {
+      rawTx = await signAtNextNonce(submitChain(c), fields);
+    } catch {
+      return { state: 'pending', reason: 'could not prepare the relayer transaction' };
+    }
+    const txId = keccak256(rawTx);
+    if (!(await ctx.record({ txId, rawTx }, replaces))) return { state: 'pending', reason: 'not recorded: the payment changed meanwhile' };
+    return broadcastRecorded(submitChain(c), { txId, rawTx }, ctx, sub.flow);
+  });
+}
+
+/** A first EIP-3009 submission through the chain's batcher (relayer-batch.ts); alone when batching is off there. */
+async function viaBatch(c: RelayerChain, batcher: RelayerBatcher, check: PaymentCheck, sub: RelayerSubmission, ctx: AdvanceContext): Promise<SendOutcome> {
+  let call: { target: string; callData: string };
+  try {
+    const request = await relayerRequest(c.relayer, sub, check);
+    call = { target: String(request.to), callData: String(request.data) };
+  } catch {
+    return { state: 'pending', reason: 'could not prepare the relayer transaction' };
+  }
+  const outcome = await batcher.submit({ call, ctx });
+  return 'alone' in outcome ? sendAlone(c, check, sub, null, ctx) : outcome;
+}
+
 /**
  * Signs the relayer transaction, records it (in place of `replaces`), then broadcasts it. A
  * rejection during gas estimation means nothing was sent and the chain refuses this authorization
@@ -165,30 +212,7 @@ async function signRecordBroadcast(
   if (late) return late;
   const blocked = await submissionBlocked(c.provider, sub, check);
   if (blocked) return blocked;
-  // Estimate and fees are read before the key's section: it holds only the nonce, the signature,
-  // the record and the broadcast (which makes the nonce visible to the next holder, in any process).
-  let unsigned: Unsigned;
-  try {
-    unsigned = await prepareUnsigned(submitChain(c), await relayerRequest(c.relayer, sub, check), sub.flow);
-  } catch (err) {
-    if (classifySubmitError(err) !== 'rejected') return { state: 'pending', reason: 'could not prepare the relayer transaction' };
-    unsigned = { ok: false, rejected: err as Error };
-  }
-  const outcome: TransferState | { refused: Extract<TransferState, { state: 'failed' }> } = !unsigned.ok
-    ? 'state' in unsigned
-      ? unsigned.state
-      : { refused: { state: 'failed', reason: `refused before broadcast: ${unsigned.rejected.message.slice(0, 200)}` } }
-    : await c.queue(async () => {
-        let rawTx: string;
-        try {
-          rawTx = await signAtNextNonce(submitChain(c), unsigned.fields);
-        } catch {
-          return { state: 'pending', reason: 'could not prepare the relayer transaction' };
-        }
-        const txId = keccak256(rawTx);
-        if (!(await ctx.record({ txId, rawTx }, replaces))) return { state: 'pending', reason: 'not recorded: the payment changed meanwhile' };
-        return broadcastRecorded(submitChain(c), { txId, rawTx }, ctx, sub.flow);
-      });
+  const outcome = c.batcher && sub.flow === 'eip3009' && replaces === null ? await viaBatch(c, c.batcher, check, sub, ctx) : await sendAlone(c, check, sub, replaces, ctx);
   if (!('refused' in outcome)) return outcome;
   // The estimate's node passed the freshness guard, but only against the heads this process has
   // seen: a worker that just started may not have seen the block with the buyer's funds. A refusal

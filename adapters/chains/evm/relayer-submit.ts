@@ -9,6 +9,7 @@ import type { AdvanceContext, TransferState } from '../../../server/ports/chains
 import { classifyBroadcastError, type BroadcastRefusal } from './broadcast-errors.ts';
 import { freshFees, gasLimitFor, type FeeLimits, type RelayerFlowName } from './gas-policy.ts';
 import { bumpedReplacement } from './replacement.ts';
+import { callsIn } from './multicall.ts';
 
 /** A refusal the relayer met, for the operator: logged and counted by the composition root. */
 export type RelayerEvent = { chain: string; relayer: string; refusal: BroadcastRefusal };
@@ -59,12 +60,12 @@ export type Unsigned = { ok: true; fields: Omit<TransactionLike<string>, 'nonce'
 
 /**
  * The relayer's transaction for `request` without its nonce: the node's estimate with headroom
- * under the flow's ceiling (`extraAllowance`: a batch's further calls), fees from the node now
+ * under the flow's ceiling (per payment: `calls` in a batch), fees from the node now
  * within the chain's limits. Read outside the key's section, so the section holds no estimate or
  * fee round trip. A node refusing the estimate is `rejected` (the chain refuses this call as it
  * stands); an estimate above the ceiling fails the attempt; an RPC error leaves it pending.
  */
-export async function prepareUnsigned(c: SubmitChain, request: TransactionRequest, flow: RelayerFlowName, extraAllowance = 0n): Promise<Unsigned> {
+export async function prepareUnsigned(c: SubmitChain, request: TransactionRequest, flow: RelayerFlowName, calls = 1): Promise<Unsigned> {
   let estimate: bigint;
   try {
     estimate = await c.provider.estimateGas({ ...request, from: c.relayer.address });
@@ -72,7 +73,7 @@ export async function prepareUnsigned(c: SubmitChain, request: TransactionReques
     if (isError(err, 'CALL_EXCEPTION')) return { ok: false, rejected: err };
     return { ok: false, state: { state: 'pending', reason: 'could not estimate the relayer transaction' } };
   }
-  const gas = gasLimitFor(estimate, flow, extraAllowance);
+  const gas = gasLimitFor(estimate, flow, calls);
   if (!gas.ok) return { ok: false, state: { state: 'failed', reason: `not sent: ${gas.reason}` } };
   try {
     const [feeData, network, to] = await Promise.all([c.provider.getFeeData(), c.provider.getNetwork(), request.to ? resolveAddress(request.to) : null]);
@@ -117,7 +118,7 @@ async function resign(c: SubmitChain, rawTx: string, refusal: BroadcastRefusal, 
     // A fresh estimate, and at least what the node said it needs, within the flow's ceiling.
     const named = refusal.minimum?.field === 'gas' ? refusal.minimum.gas : 0n;
     const estimate = await c.provider.estimateGas({ from: c.relayer.address, to: old.to, data: old.data });
-    const gas = gasLimitFor(estimate > named ? estimate : named, flow);
+    const gas = gasLimitFor(estimate > named ? estimate : named, flow, callsIn(old.to, old.data));
     if (!gas.ok) return { ok: false, reason: gas.reason };
     if (gas.gasLimit <= old.gasLimit) return { ok: false, reason: `the node refused ${old.gasLimit} gas, and a fresh estimate asks no more` };
     const tx = old.clone();

@@ -57,6 +57,9 @@ export type EvmSandbox = {
 
 const ERC20_ABI = ['function balanceOf(address) view returns (uint256)', 'function mint(address to, uint256 amount)'];
 
+/** Multicall3's canonical address, the same on every chain it is deployed on (an adapter family imports no other, so named here too). */
+export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
+
 /**
  * Starts a fresh sandbox chain and deploys its contracts at deterministic addresses (same every
  * run). Cold start compiles Permit2 once (cached under .cache/); warm starts take about a second.
@@ -83,6 +86,8 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
   const provider = eip1193(guarded);
   const ethersProvider = new BrowserProvider(provider, chainId, { staticNetwork: true, pollingInterval: 100, cacheTimeout: -1 });
   const addresses = await deploySandboxContracts(ethersProvider, artifacts);
+  // Multicall3 where every production chain has it (the relayer's batches); placed, not deployed, so no deployer nonce moves.
+  await provider.request({ method: 'hardhat_setCode', params: [MULTICALL3_ADDRESS, artifacts.multicall3Runtime] });
   const deployer = new Wallet(SANDBOX_DEPLOYER_KEY, ethersProvider);
   // Deployed with automine (deterministic addresses, fast start); the chain's rhythm starts after.
   if (options.blockTimeMs !== undefined) {
