@@ -35,11 +35,12 @@ export function collectScrapeGauges(metrics: MetricsPort, src: ScrapeGaugeSource
     removers.push(
       metrics.onCollect(async () => {
         for (const [key, check] of Object.entries(await accounts.checks())) {
-          // Keys are `<role> <CAIP-2>`: one per configured chain and role.
+          // Keys are `<role> <CAIP-2>[ <account>]`: one per account (a relayer pool has several per chain).
           const [role = '', chain = ''] = key.split(' ');
-          metrics.set(METRICS.serviceAccountMinimum, { role, chain }, Number(check.minimum));
+          const labels = { role, chain, account: check.account };
+          metrics.set(METRICS.serviceAccountMinimum, labels, Number(check.minimum));
           // An unreadable balance is NaN, not 0 (which would read as empty) nor the last value read (which would hide the outage).
-          metrics.set(METRICS.serviceAccountBalance, { role, chain }, 'balance' in check ? Number(check.balance) : NaN);
+          metrics.set(METRICS.serviceAccountBalance, labels, 'balance' in check ? Number(check.balance) : NaN);
         }
       }),
     );

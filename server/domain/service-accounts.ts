@@ -8,7 +8,10 @@ import type { Logger } from '../ports/logger.ts';
 export type AccountCheck = { ok: boolean; account: string; minimum: string } & ({ balance: string } | { error: 'rpc unreachable' });
 
 export interface ServiceAccountChecks {
-  /** Keyed `<role> <CAIP-2>`, e.g. `relayer eip155:8453`; read at most once per cache period. */
+  /**
+   * Keyed `<role> <CAIP-2>`, e.g. `relayer eip155:8453`, for a chain's first account of the role, and
+   * `<role> <CAIP-2> <account>` for the further keys of a relayer pool; read at most once per cache period.
+   */
   checks(): Promise<Record<string, AccountCheck>>;
 }
 
@@ -78,7 +81,8 @@ export function createServiceAccountChecks(opts: ServiceAccountOptions): Service
       const lists = await Promise.all(ports.map((p) => accountsOf(p, now)));
       const out: Record<string, AccountCheck> = {};
       for (const a of lists.flat()) {
-        const key = `${a.role} ${a.chain}`;
+        const first = `${a.role} ${a.chain}`;
+        const key = first in out ? `${first} ${a.account}` : first;
         const base = { account: a.account, minimum: a.minimum.toString() };
         out[key] = a.balance === null ? { ok: false, ...base, error: 'rpc unreachable' } : { ok: a.balance >= a.minimum, ...base, balance: a.balance.toString() };
         if (!out[key].ok) warn(key, a, now);
