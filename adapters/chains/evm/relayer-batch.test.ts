@@ -170,18 +170,37 @@ describe('batched EIP-3009 payments', () => {
     const a = await signedPayment(port);
     const b = await signedPayment(port);
     const [sa, sb] = [store(port), store(port)];
-    // The second record (the last before the broadcast) commits, then the process dies.
+    // Every record commits, then the process dies: nothing is broadcast.
+    sa.state.crashAfterRecord = true;
     sb.state.crashAfterRecord = true;
-    const first = await Promise.all([sa.advance(a.req, a.sub), sb.advance(b.req, b.sub)]);
+    const first = await Promise.allSettled([sa.advance(a.req, a.sub), sb.advance(b.req, b.sub)]);
+    sa.state.crashAfterRecord = false;
     sb.state.crashAfterRecord = false;
-    expect(first.map((s) => s.state)).toEqual(['pending', 'pending']);
+    expect(first.map((s) => s.status)).toEqual(['rejected', 'rejected']);
     const recorded = sa.state.recorded!;
     expect(sb.state.recorded).toEqual(recorded);
+    expect(callsIn(Transaction.from(recorded.rawTx).to, Transaction.from(recorded.rawTx).data)).toBe(2);
     expect(await h.sandbox.ethersProvider.getTransaction(recorded.txId)).toBeNull();
     expect(await balance(a.destination)).toBe(0n);
     expect(await settle(sb, b)).toMatchObject({ state: 'confirmed', txId: recorded.txId });
     expect(await settle(sa, a)).toMatchObject({ state: 'confirmed', txId: recorded.txId });
     expect([sa.state.records, sb.state.records]).toEqual([1, 1]);
+    expect([await balance(a.destination), await balance(b.destination)]).toEqual([2_000_000n, 2_000_000n]);
+  }, 60_000);
+
+  it("one payment's record fails (its row unwritable): the others' transaction still goes, and that payment finds the batch that paid it", async () => {
+    const a = await signedPayment(port);
+    const b = await signedPayment(port);
+    const sa = store(port);
+    const sb = store(port);
+    const failing: AdvanceContext = { rawTx: null, recordedAt: null, record: () => Promise.reject(new Error('database unavailable')) };
+    const [ra, rb] = await Promise.allSettled([sa.advance(a.req, a.sub), port.advance(b.req, b.sub, null, failing)]);
+    expect(ra).toMatchObject({ status: 'fulfilled', value: { state: 'submitted' } });
+    expect(rb).toMatchObject({ status: 'rejected', reason: new Error('database unavailable') });
+    const batch = sa.state.recorded!.txId;
+    // b's job runs again with nothing recorded: its authorization is used, and the batch paid it.
+    expect(await settle(sb, b)).toMatchObject({ state: 'confirmed', txId: batch });
+    expect(await settle(sa, a)).toMatchObject({ state: 'confirmed', txId: batch });
     expect([await balance(a.destination), await balance(b.destination)]).toEqual([2_000_000n, 2_000_000n]);
   }, 60_000);
 });

@@ -15,8 +15,11 @@ import type { RelayerPool } from './relayer-pool.ts';
 /** What one payment's first submission asks of a batch: its call, and where to record the transaction. */
 export type BatchItem = { call: Call3; ctx: AdvanceContext };
 
-/** A payment's answer from its batch: its state, refused before broadcast, or sent alone (batching off on the chain). */
-export type BatchOutcome = TransferState | { refused: Extract<TransferState, { state: 'failed' }> } | { alone: true };
+/**
+ * A payment's answer from its batch: its state, refused before broadcast, sent alone (batching off
+ * on the chain), or the error its own record threw (thrown again in its job, as a lone payment's is).
+ */
+export type BatchOutcome = TransferState | { refused: Extract<TransferState, { state: 'failed' }> } | { alone: true } | { thrown: unknown };
 
 export interface RelayerBatcher {
   submit(item: BatchItem): Promise<BatchOutcome>;
@@ -39,16 +42,28 @@ export interface BatchChain {
 /** A payment's state when its call was not sent (nothing signed): the next step tries again. */
 const notSent = (reason: string): TransferState => ({ state: 'pending', reason });
 
-/** Records `tx` in every payment's row; answers the contexts where it took (a row that changed meanwhile is left out). */
-async function recordAll(ctxs: AdvanceContext[], tx: RecordedTransaction, replaces: string | null): Promise<AdvanceContext[]> {
+/**
+ * Records `tx` in every payment's row; answers the contexts where it took (a row that changed
+ * meanwhile is left out) and the errors records threw. A record that threw may have committed or
+ * not: either way that payment's next step is safe (it follows the recorded transaction, or its
+ * fresh attempt finds the authorization used and the batch that paid with it).
+ */
+async function recordAll(ctxs: AdvanceContext[], tx: RecordedTransaction, replaces: string | null): Promise<{ took: AdvanceContext[]; threw: Map<AdvanceContext, unknown> }> {
   const took: AdvanceContext[] = [];
-  for (const ctx of ctxs) if (await ctx.record(tx, replaces)) took.push(ctx);
-  return took;
+  const threw = new Map<AdvanceContext, unknown>();
+  for (const ctx of ctxs) {
+    try {
+      if (await ctx.record(tx, replaces)) took.push(ctx);
+    } catch (err) {
+      threw.set(ctx, err);
+    }
+  }
+  return { took, threw };
 }
 
 /** One context standing for every payment of a batch: a re-signature after a refusal is recorded in all their rows. */
 function batchContext(ctxs: AdvanceContext[]): AdvanceContext {
-  return { rawTx: null, recordedAt: null, record: async (tx, replaces) => (await recordAll(ctxs, tx, replaces)).length > 0 };
+  return { rawTx: null, recordedAt: null, record: async (tx, replaces) => (await recordAll(ctxs, tx, replaces)).took.length > 0 };
 }
 
 /** Simulates, signs, records and broadcasts one batch; answers each item's outcome in order. */
@@ -79,7 +94,7 @@ export async function sendBatch(c: BatchChain, items: BatchItem[]): Promise<Batc
       for (const g of good) outcomes[g.i] = answer;
       return outcomes;
     }
-    const sent = await key.queue(async (): Promise<{ took: AdvanceContext[]; state: TransferState } | null> => {
+    const sent = await key.queue(async (): Promise<{ took: AdvanceContext[]; threw: Map<AdvanceContext, unknown>; state: TransferState } | null> => {
       let rawTx: string;
       try {
         rawTx = await signAtNextNonce(sc, unsigned.fields);
@@ -88,16 +103,17 @@ export async function sendBatch(c: BatchChain, items: BatchItem[]): Promise<Batc
       }
       const tx = { txId: keccak256(rawTx), rawTx };
       // Every payment's row holds the transaction before any byte leaves: a crash here is healed by the recorded bytes.
-      const took = await recordAll(
+      const { took, threw } = await recordAll(
         good.map((g) => g.item.ctx),
         tx,
         null,
       );
-      if (!took.length) return { took, state: notSent('not recorded: the payments changed meanwhile') };
-      return { took, state: await broadcastRecorded(sc, tx, batchContext(took), 'eip3009') };
+      if (!took.length) return { took, threw, state: notSent('not recorded: the payments changed meanwhile') };
+      return { took, threw, state: await broadcastRecorded(sc, tx, batchContext(took), 'eip3009') };
     });
     for (const g of good) {
       if (!sent) outcomes[g.i] = notSent('could not sign the relayer batch');
+      else if (sent.threw.has(g.item.ctx)) outcomes[g.i] = { thrown: sent.threw.get(g.item.ctx) };
       else outcomes[g.i] = sent.took.includes(g.item.ctx) ? sent.state : notSent('not recorded: the payment changed meanwhile');
     }
     return outcomes;

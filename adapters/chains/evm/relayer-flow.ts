@@ -185,6 +185,7 @@ async function viaBatch(c: RelayerChain, batcher: RelayerBatcher, check: Payment
     return { state: 'pending', reason: 'could not prepare the relayer transaction' };
   }
   const outcome = await batcher.submit({ call, ctx });
+  if ('thrown' in outcome) throw outcome.thrown;
   return 'alone' in outcome ? sendAlone(c, check, sub, null, ctx) : outcome;
 }
 

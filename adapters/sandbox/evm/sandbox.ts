@@ -1,5 +1,5 @@
 // The sandbox EVM chain: EDR in process, with real USDC (FiatToken), Permit2, a Tether-like USDT and a plain ERC-20.
-import { BrowserProvider, Contract, Wallet, parseEther, toQuantity } from 'ethers';
+import { BrowserProvider, Contract, Wallet, id, parseEther, toQuantity } from 'ethers';
 import { loadSandboxArtifacts } from './compile.ts';
 import { SANDBOX_DEPLOYER_KEY, SANDBOX_RELAYER_KEY, deploySandboxContracts, DIRECT_TOKEN_METADATA, PLAIN_TOKEN_METADATA, USDC_METADATA } from './deploy.ts';
 import { startEdrNode } from './edr-node.ts';
@@ -49,6 +49,8 @@ export type EvmSandbox = {
   permit2Address: string;
   /** Prefunded (native coin) account the service may use as relayer / fee payer in the sandbox. */
   relayer: { address: string; privateKey: string };
+  /** A relayer pool (EVM_RELAYER_KEYS): `relayer` first, then further prefunded keys. */
+  relayerPool: { address: string; privateKey: string }[];
   /** Adds `value` to an account: native coin (token null) via set-balance, tokens by minting. */
   fund(address: string, token: string | null, value: bigint): Promise<void>;
   balanceOf(address: string, token: string | null): Promise<bigint>;
@@ -69,11 +71,13 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
   const artifacts = await loadSandboxArtifacts(options.cacheDir);
   const deployerAddress = new Wallet(SANDBOX_DEPLOYER_KEY).address;
   const relayer = new Wallet(SANDBOX_RELAYER_KEY);
+  // Public on purpose, like the relayer's: three more keys so the standalone chains can run a relayer pool.
+  const relayerPool = [relayer, ...[1, 2, 3].map((n) => new Wallet(id(`merchant-payments-sandbox:evm:relayer:${n}`)))];
   const node = await startEdrNode({
     chainId: BigInt(chainId),
     prefunded: [
       { address: deployerAddress, balance: parseEther('1000000') },
-      { address: relayer.address, balance: parseEther('1000000') },
+      ...relayerPool.map((k) => ({ address: k.address, balance: parseEther('1000000') })),
     ],
   });
   let closed = false;
@@ -136,6 +140,7 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
     directTokenAddress: addresses.directToken,
     permit2Address: addresses.permit2,
     relayer: { address: relayer.address, privateKey: relayer.privateKey },
+    relayerPool: relayerPool.map((k) => ({ address: k.address, privateKey: k.privateKey })),
     async fund(address, token, value) {
       if (value < 0n) throw new Error('fund value must not be negative');
       if (token === null) {
