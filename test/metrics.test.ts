@@ -171,7 +171,8 @@ describe.runIf(available)('GET /metrics after a scripted session', () => {
     expect(sampleValue(s, 'chain_submissions_total', { chain: 'eip155:31337', flow: 'eip3009', outcome: 'confirmed' })).toBe(1);
     expect(sampleValue(s, 'chain_time_to_finality_seconds_count', { chain: 'eip155:31337', flow: 'eip3009' })).toBe(1);
     // One series per relayer key (the sandbox's pool has one): matched whatever its address.
-    const relayerSeries = (name: string) => s.find((x) => x.name === name && x.labels.role === 'relayer' && x.labels.chain === 'eip155:31337' && /^0x[0-9a-fA-F]{40}$/.test(x.labels.account ?? ''))?.value;
+    const relayerSeries = (name: string) =>
+      s.find((x) => x.name === name && x.labels.role === 'relayer' && x.labels.chain === 'eip155:31337' && /^0x[0-9a-fA-F]{40}$/.test(x.labels.account ?? ''))?.value;
     expect(relayerSeries('chain_service_account_balance')).toBeGreaterThan(0);
     expect(relayerSeries('chain_service_account_balance_minimum')).toBeGreaterThan(0);
 

@@ -45,7 +45,10 @@ export function callsIn(to: string | null | undefined, data: string): number {
 export async function multicall3Problem(provider: Provider, chainId: bigint): Promise<string | null> {
   if ((await provider.getCode(MULTICALL3_ADDRESS)) === '0x') return `no contract at Multicall3's address ${MULTICALL3_ADDRESS}`;
   try {
-    const raw = await provider.call({ to: MULTICALL3_ADDRESS, data: aggregate3Data([{ target: MULTICALL3_ADDRESS, callData: multicall3Interface.encodeFunctionData('getChainId') }]) });
+    const raw = await provider.call({
+      to: MULTICALL3_ADDRESS,
+      data: aggregate3Data([{ target: MULTICALL3_ADDRESS, callData: multicall3Interface.encodeFunctionData('getChainId') }]),
+    });
     const [results] = multicall3Interface.decodeFunctionResult('aggregate3', raw) as unknown as [{ success: boolean; returnData: string }[]];
     const answer = results[0]?.success ? (multicall3Interface.decodeFunctionResult('getChainId', results[0].returnData)[0] as bigint) : null;
     return answer === chainId ? null : `the contract at ${MULTICALL3_ADDRESS} does not answer aggregate3 as Multicall3 does`;

@@ -152,7 +152,7 @@ describe('batched EIP-3009 payments', () => {
     expect(share?.amount).toBe((r.gasUsed * r.gasPrice) / 2n);
   }, 60_000);
 
-  it("a receipt carrying one payment never credits another of the same buyer, merchant and amount (a sum over Transfers would)", async () => {
+  it('a receipt carrying one payment never credits another of the same buyer, merchant and amount (a sum over Transfers would)', async () => {
     const a = await signedPayment(port);
     const b = await signedPayment(port, { buyer: a.buyer, destination: a.destination });
     const sa = store(port);
@@ -211,8 +211,7 @@ describe('a pool of relayer keys', () => {
     for (const k of extra) await h.sandbox.fund(k.address, null, parseEther('10'));
     const minRelayerBalance = parseEther('1');
     const port = createEvmChainAdapter([chainConfig({ relayers: [h.relayer, ...extra], minRelayerBalance })]);
-    const senders = async (ids: (string | undefined)[]) =>
-      Promise.all(ids.map(async (id) => (await h.sandbox.ethersProvider.getTransaction(id!))!.from));
+    const senders = async (ids: (string | undefined)[]) => Promise.all(ids.map(async (id) => (await h.sandbox.ethersProvider.getTransaction(id!))!.from));
 
     const round = async (n: number) => {
       const payments = await Promise.all(Array.from({ length: n }, () => signedPayment(port)));

@@ -72,7 +72,11 @@ export async function sendBatch(c: BatchChain, items: BatchItem[]): Promise<Batc
   return c.pool.lease(key, async () => {
     let succeeds: boolean[];
     try {
-      succeeds = await simulateAggregate3(c.provider, key.wallet.address, items.map((i) => i.call));
+      succeeds = await simulateAggregate3(
+        c.provider,
+        key.wallet.address,
+        items.map((i) => i.call),
+      );
     } catch {
       return items.map(() => notSent('could not simulate the relayer batch; trying again'));
     }
@@ -83,14 +87,11 @@ export async function sendBatch(c: BatchChain, items: BatchItem[]): Promise<Batc
     if (!good.length) return outcomes;
     const sc = c.submitChain(key);
     const request =
-      good.length === 1
-        ? { to: good[0]!.item.call.target, data: good[0]!.item.call.callData }
-        : { to: MULTICALL3_ADDRESS, data: aggregate3Data(good.map((g) => g.item.call)) };
+      good.length === 1 ? { to: good[0]!.item.call.target, data: good[0]!.item.call.callData } : { to: MULTICALL3_ADDRESS, data: aggregate3Data(good.map((g) => g.item.call)) };
     const unsigned = await prepareUnsigned(sc, request, 'eip3009', good.length);
     if (!unsigned.ok) {
       // The simulation passed a moment ago: a refused estimate now is a race (an authorization used meanwhile); each tries again.
-      const answer: TransferState =
-        'state' in unsigned ? unsigned.state : notSent(`the batch's estimate was refused (${unsigned.rejected.message.slice(0, 120)}); trying again`);
+      const answer: TransferState = 'state' in unsigned ? unsigned.state : notSent(`the batch's estimate was refused (${unsigned.rejected.message.slice(0, 120)}); trying again`);
       for (const g of good) outcomes[g.i] = answer;
       return outcomes;
     }

@@ -6,7 +6,7 @@
 // buyer to the destination. A nonce found used proves nothing: the buyer can burn his own. But a
 // used authorization is never answered `failed` before the blocks it could have been used in are
 // searched (scan.ts): a front-runner submitting the buyer's authorization pays the merchant too.
-import { Transaction, keccak256, type FeeData, type Provider, type TransactionReceipt, type Wallet } from 'ethers';
+import { Transaction, keccak256, resolveAddress, type FeeData, type Provider, type TransactionReceipt, type Wallet } from 'ethers';
 import { readAuthorizationState } from './eip3009.ts';
 import { isPermit2NonceUsed } from './permit2.ts';
 import { relayerRequest, submissionProblem, type PaymentCheck } from './relayer-request.ts';
@@ -159,8 +159,7 @@ async function sendAlone(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmi
     if (classifySubmitError(err) !== 'rejected') return { state: 'pending', reason: 'could not prepare the relayer transaction' };
     unsigned = { ok: false, rejected: err as Error };
   }
-  if (!unsigned.ok)
-    return 'state' in unsigned ? unsigned.state : { refused: { state: 'failed', reason: `refused before broadcast: ${unsigned.rejected.message.slice(0, 200)}` } };
+  if (!unsigned.ok) return 'state' in unsigned ? unsigned.state : { refused: { state: 'failed', reason: `refused before broadcast: ${unsigned.rejected.message.slice(0, 200)}` } };
   const fields = unsigned.fields;
   return c.queue(async () => {
     let rawTx: string;
@@ -180,7 +179,7 @@ async function viaBatch(c: RelayerChain, batcher: RelayerBatcher, check: Payment
   let call: { target: string; callData: string };
   try {
     const request = await relayerRequest(c.relayer, sub, check);
-    call = { target: String(request.to), callData: String(request.data) };
+    call = { target: await resolveAddress(request.to!), callData: request.data ?? '0x' };
   } catch {
     return { state: 'pending', reason: 'could not prepare the relayer transaction' };
   }

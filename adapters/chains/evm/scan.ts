@@ -82,7 +82,9 @@ export async function findPayingTransaction(provider: Provider, sub: RelayerSubm
       if (!receipt || receipt.status !== 1) continue;
       // EIP-3009: only the transfer of this authorization counts (a batch may hold another payment of the same buyer and destination).
       const paid =
-        sub.flow === 'eip3009' ? authorizedTransfer(receipt.logs, check, { authorizer: check.from, nonce: String(sub.typedData.message.nonce) }) : sumTransfers(receipt.logs, check);
+        sub.flow === 'eip3009'
+          ? authorizedTransfer(receipt.logs, check, { authorizer: check.from, nonce: String(sub.typedData.message.nonce) })
+          : sumTransfers(receipt.logs, check);
       if (paid >= check.minValue) {
         found = { found: true, txId, blockNumber: receipt.blockNumber };
         return true;

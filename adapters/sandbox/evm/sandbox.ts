@@ -75,10 +75,7 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
   const relayerPool = [relayer, ...[1, 2, 3].map((n) => new Wallet(id(`merchant-payments-sandbox:evm:relayer:${n}`)))];
   const node = await startEdrNode({
     chainId: BigInt(chainId),
-    prefunded: [
-      { address: deployerAddress, balance: parseEther('1000000') },
-      ...relayerPool.map((k) => ({ address: k.address, balance: parseEther('1000000') })),
-    ],
+    prefunded: [{ address: deployerAddress, balance: parseEther('1000000') }, ...relayerPool.map((k) => ({ address: k.address, balance: parseEther('1000000') }))],
   });
   let closed = false;
   const guarded = {
