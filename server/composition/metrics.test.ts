@@ -17,7 +17,7 @@ describe('scrape-time gauges', () => {
     const stop = collectScrapeGauges(metrics, {
       clock,
       storage: { poolStats: () => pool, jobs: { oldestUnrelayedAt: async () => oldest } as never },
-      serviceAccounts: { checks: async () => ({ 'relayer eip155:8453': relayer, 'relayer eip155:8453 0xdef': second }) },
+      serviceAccounts: { checks: async () => ({ 'relayer eip155:8453': relayer, 'relayer eip155:8453 #1': second }) },
     });
     const read = async () => parseExposition((await metrics.exposition()).text);
 
@@ -26,9 +26,9 @@ describe('scrape-time gauges', () => {
     expect(sampleValue(s, 'db_client_connection_count', { db_client_connection_state: 'idle' })).toBe(3);
     expect(sampleValue(s, 'db_client_connection_count', { db_client_connection_state: 'used' })).toBe(4);
     expect(sampleValue(s, 'db_client_connection_pending_requests', {})).toBe(2);
-    expect(sampleValue(s, 'chain_service_account_balance', { role: 'relayer', chain: 'eip155:8453', account: '0xabc' })).toBe(250);
-    expect(sampleValue(s, 'chain_service_account_balance_minimum', { role: 'relayer', chain: 'eip155:8453', account: '0xabc' })).toBe(100);
-    expect(sampleValue(s, 'chain_service_account_balance', { role: 'relayer', chain: 'eip155:8453', account: '0xdef' })).toBe(7);
+    expect(sampleValue(s, 'chain_service_account_balance', { role: 'relayer', chain: 'eip155:8453', key: '0' })).toBe(250);
+    expect(sampleValue(s, 'chain_service_account_balance_minimum', { role: 'relayer', chain: 'eip155:8453', key: '0' })).toBe(100);
+    expect(sampleValue(s, 'chain_service_account_balance', { role: 'relayer', chain: 'eip155:8453', key: '1' })).toBe(7);
 
     oldest = null;
     pool = { total: 1, idle: 1, waiting: 0 };
@@ -36,7 +36,7 @@ describe('scrape-time gauges', () => {
     s = await read();
     expect(sampleValue(s, 'jobs_outbox_lag_seconds', {})).toBe(0);
     expect(sampleValue(s, 'db_client_connection_count', { db_client_connection_state: 'used' })).toBe(0);
-    expect(sampleValue(s, 'chain_service_account_balance', { role: 'relayer', chain: 'eip155:8453', account: '0xabc' })).toBeNaN();
+    expect(sampleValue(s, 'chain_service_account_balance', { role: 'relayer', chain: 'eip155:8453', key: '0' })).toBeNaN();
 
     // Once removed (the runtime closed), a scrape no longer reads anything.
     stop();

@@ -60,8 +60,8 @@ export const METRICS = {
   ),
   serviceAccountBalance: gauge(
     'chain_service_account_balance',
-    'Native balance of a relayer or fee payer, base units (wei, lamports); NaN while its RPC cannot be read. One series per account (a relayer pool has several per chain).',
-    ['role', 'chain', 'account'],
+    'Native balance of a relayer or fee payer, base units (wei, lamports); NaN while its RPC cannot be read. One series per account: `key` is its place in the relayer pool (0 first; a fee payer 0).',
+    ['role', 'chain', 'key'],
   ),
   feeSpent: counter(
     'chain_fee_spent_base_units_total',
@@ -81,7 +81,7 @@ export const METRICS = {
   serviceAccountMinimum: gauge(
     'chain_service_account_balance_minimum',
     'The balance below which a relayer or fee payer is reported low (a relayer key leaves the pool), base units.',
-    ['role', 'chain', 'account'],
+    ['role', 'chain', 'key'],
   ),
 
   webhookDeliveries: counter('webhook_deliveries_total', 'Webhook delivery attempts, by outcome (delivered, retry, failed).', ['outcome']),
