@@ -69,6 +69,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ JOB_WORKERS: 'no' })).toThrow(/^JOB_WORKERS must be on or off/);
   });
 
+  it('reads the relayer pool from EVM_RELAYER_KEYS (EVM_RELAYER_KEY a pool of one), and batching from EVM_RELAYER_BATCH_MAX', () => {
+    const [a, b] = [`0x${'1'.repeat(64)}`, `0x${'2'.repeat(64)}`];
+    expect(loadConfig({ EVM_RELAYER_KEY: a }).evmRelayerKeys).toEqual([a]);
+    expect(loadConfig({ EVM_RELAYER_KEYS: ` ${a}, ${b} ` })).toMatchObject({ evmRelayerKeys: [a, b], evmRelayerKey: a });
+    expect(loadConfig({ EVM_RELAYER_KEY: a, EVM_RELAYER_KEYS: `${a},${b}` }).evmRelayerKeys).toEqual([a, b]);
+    expect(() => loadConfig({ EVM_RELAYER_KEY: b, EVM_RELAYER_KEYS: `${a},${b}` })).toThrow(/EVM_RELAYER_KEY is not the first of EVM_RELAYER_KEYS/);
+    expect(() => loadConfig({ EVM_RELAYER_KEYS: `${a},0x12` })).toThrow(/^EVM_RELAYER_KEYS entry 2 must be a 0x-prefixed 32-byte hex private key/);
+    expect(() => loadConfig({ EVM_RELAYER_KEYS: `${a},${a.toUpperCase().replace('0X', '0x')}` })).toThrow(/lists a key twice/);
+    expect(loadConfig({})).toMatchObject({ evmRelayerKeys: [], evmRelayerBatchMax: 16, evmRelayerBatchWindowMs: 50 });
+    expect(loadConfig({ EVM_RELAYER_BATCH_MAX: '1', EVM_RELAYER_BATCH_WINDOW_MS: '0' })).toMatchObject({ evmRelayerBatchMax: 1, evmRelayerBatchWindowMs: 0 });
+    expect(() => loadConfig({ EVM_RELAYER_BATCH_MAX: '0' })).toThrow(/^EVM_RELAYER_BATCH_MAX must be an integer from 1 to 64/);
+  });
+
   it('checks EVM_RPC_URLS chain ids and URLs, and PERMIT2_ADDRESS', () => {
     const key = { EVM_RELAYER_KEY: `0x${'1'.repeat(64)}` };
     expect(loadConfig({ ...key, EVM_RPC_URLS: '{"eip155:8453":"https://rpc.example"}' }).evmRpcUrls).toEqual({ 'eip155:8453': 'https://rpc.example' });

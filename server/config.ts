@@ -47,7 +47,14 @@ export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig,
   fxRates: Record<string, string>;
   /** Production EVM chains: CAIP-2 → its first JSON-RPC URL (all of them: evmRpcEndpoints), and the relayer paying gas for gasless flows. */
   evmRpcUrls: Record<string, string>;
+  /** The first relayer key (EVM_RELAYER_KEYS' first, or EVM_RELAYER_KEY). */
   evmRelayerKey?: string;
+  /** Every relayer key of the pool, in order (EVM_RELAYER_KEYS; EVM_RELAYER_KEY is a pool of one). */
+  evmRelayerKeys: string[];
+  /** Most payments in one relayer transaction (EVM_RELAYER_BATCH_MAX; 1: no batching). */
+  evmRelayerBatchMax: number;
+  /** How long a first submission waits for others to share its transaction, ms (EVM_RELAYER_BATCH_WINDOW_MS). */
+  evmRelayerBatchWindowMs: number;
   /** Blocks (the inclusion block counting 1) before a payment counts as succeeded; finality is followed after (chainFinality). */
   evmConfirmations: number;
   /** CHAIN_FINALITY, as parsed: CAIP-2 → the finality policy that replaces its kind's default (server/chain-profiles.ts). */
@@ -194,14 +201,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const paymentDefaultTtlS = int(env, 'PAYMENT_DEFAULT_TTL_S', 300, 30, paymentMaxTtlS);
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
-  const evmRelayerKey = env.EVM_RELAYER_KEY;
-  if (evmRelayerKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(evmRelayerKey)) throw new ConfigError('EVM_RELAYER_KEY must be a 0x-prefixed 32-byte hex private key');
+  const evmRelayerKeys = relayerKeys(env);
+  const evmRelayerKey = evmRelayerKeys[0];
   const rpc = parseRpcConfig(env);
   if ('problem' in rpc) throw new ConfigError(rpc.problem);
   // The first endpoint of each chain: what code that names one URL per chain reads.
   const evmRpcUrls = Object.fromEntries(Object.entries(rpc.evmRpcEndpoints).map(([chain, urls]) => [chain, urls[0]!]));
   if (mode === 'production' && Object.keys(evmRpcUrls).length && !evmRelayerKey)
-    throw new ConfigError('EVM_RPC_URLS needs EVM_RELAYER_KEY (the relayer pays gas for gasless flows)');
+    throw new ConfigError('EVM_RPC_URLS needs EVM_RELAYER_KEYS or EVM_RELAYER_KEY (the relayer pays gas for gasless flows)');
   const solanaRpcUrl = url(env, 'SOLANA_RPC_URL', ['http:', 'https:']) ?? rpc.solanaRpcUrls[0];
   const solanaFeePayerKey = env.SOLANA_FEE_PAYER_KEY || undefined;
   if (solanaFeePayerKey !== undefined && !/^[1-9A-HJ-NP-Za-km-z]{80,90}$/.test(solanaFeePayerKey) && !/^\[\s*\d{1,3}(\s*,\s*\d{1,3}){63}\s*\]$/.test(solanaFeePayerKey)) {
@@ -267,6 +274,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     fxRates: fxRates(env),
     evmRpcUrls,
     ...(evmRelayerKey ? { evmRelayerKey } : {}),
+    evmRelayerKeys,
+    evmRelayerBatchMax: int(env, 'EVM_RELAYER_BATCH_MAX', 16, 1, 64),
+    evmRelayerBatchWindowMs: int(env, 'EVM_RELAYER_BATCH_WINDOW_MS', 50, 0, 2000),
     evmConfirmations: int(env, 'EVM_CONFIRMATIONS', 1, 1, 1000),
     chainFinality: finality.value,
     evmReplaceAfterS: int(env, 'EVM_REPLACE_AFTER_S', 45, 5, 3600),
@@ -309,4 +319,24 @@ export function assertWorkerConfig(config: AppConfig): void {
         'and a PostgreSQL server; in the embedded mode (no REDIS_URL) the API process runs jobs itself with the inline queue.',
     );
   }
+}
+
+const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
+
+/**
+ * The relayer's keys: EVM_RELAYER_KEYS (comma-separated), else EVM_RELAYER_KEY as a pool of one;
+ * both set must agree on the first key, so an operator adding keys cannot silently drop the old one.
+ */
+function relayerKeys(env: NodeJS.ProcessEnv): string[] {
+  const one = env.EVM_RELAYER_KEY;
+  if (one !== undefined && !PRIVATE_KEY.test(one)) throw new ConfigError('EVM_RELAYER_KEY must be a 0x-prefixed 32-byte hex private key');
+  const list = env.EVM_RELAYER_KEYS?.trim();
+  if (!list) return one === undefined ? [] : [one];
+  const keys = list.split(',').map((k) => k.trim());
+  const bad = keys.findIndex((k) => !PRIVATE_KEY.test(k));
+  if (bad >= 0) throw new ConfigError(`EVM_RELAYER_KEYS entry ${bad + 1} must be a 0x-prefixed 32-byte hex private key`);
+  if (new Set(keys.map((k) => k.toLowerCase())).size !== keys.length) throw new ConfigError('EVM_RELAYER_KEYS lists a key twice');
+  if (one !== undefined && one.toLowerCase() !== keys[0]!.toLowerCase())
+    throw new ConfigError('EVM_RELAYER_KEY and EVM_RELAYER_KEYS are both set and EVM_RELAYER_KEY is not the first of EVM_RELAYER_KEYS; set one of them');
+  return keys;
 }

@@ -170,8 +170,9 @@ describe.runIf(available)('GET /metrics after a scripted session', () => {
     expect(sampleValue(s, 'chain_submissions_total', { chain: 'eip155:31337', flow: 'eip3009', outcome: 'submitted' })).toBeGreaterThanOrEqual(1);
     expect(sampleValue(s, 'chain_submissions_total', { chain: 'eip155:31337', flow: 'eip3009', outcome: 'confirmed' })).toBe(1);
     expect(sampleValue(s, 'chain_time_to_finality_seconds_count', { chain: 'eip155:31337', flow: 'eip3009' })).toBe(1);
-    expect(sampleValue(s, 'chain_service_account_balance', { role: 'relayer', chain: 'eip155:31337' })).toBeGreaterThan(0);
-    expect(sampleValue(s, 'chain_service_account_balance_minimum', { role: 'relayer', chain: 'eip155:31337' })).toBeGreaterThan(0);
+    // One series per relayer key, by its place in the pool (the sandbox's pool has one).
+    expect(sampleValue(s, 'chain_service_account_balance', { role: 'relayer', chain: 'eip155:31337', key: '0' })).toBeGreaterThan(0);
+    expect(sampleValue(s, 'chain_service_account_balance_minimum', { role: 'relayer', chain: 'eip155:31337', key: '0' })).toBeGreaterThan(0);
 
     expect(sampleValue(s, 'webhook_delivery_duration_seconds_count', { outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
     expect(sampleValue(s, 'payment_long_poll_waiters', {})).toBe(0);

@@ -65,17 +65,23 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
       gasBudgetPercent: fees.gasBudgetPercent,
       l1DataFee: fees.l1DataFee,
       headFreshness: headFreshness(caip2),
+      batchMax: config.evmRelayerBatchMax,
+      batchWindowMs: config.evmRelayerBatchWindowMs,
     };
   };
-  const adapterOpts = hooks.onRefusal ? { onRefusal: hooks.onRefusal } : {};
+  const adapterOpts = {
+    ...(hooks.onRefusal ? { onRefusal: hooks.onRefusal } : {}),
+    onBatchingOff: (chain: string, problem: string) =>
+      logger?.warn({ chain, problem }, 'relayer batching is off on this chain: each EIP-3009 payment goes in a transaction of its own (EVM_RELAYER_BATCH_MAX)'),
+  };
   /** A Solana cluster's final commitment: its CHAIN_FINALITY override, else `finalized` (server/chain-profiles.ts). */
   const solanaFinality = (caip2: string) => {
     const f = chainFinality(caip2, config.chainFinality);
     return f.kind === 'commitment' ? f.commitment : 'finalized';
   };
   if (config.mode === 'production') {
-    const evm = config.evmRelayerKey
-      ? evmChainsFromConfig(config.evmRpcEndpoints, config.evmRelayerKey, config.permit2Address, config.evmConfirmations, tuning, {
+    const evm = config.evmRelayerKeys.length
+      ? evmChainsFromConfig(config.evmRpcEndpoints, config.evmRelayerKeys, config.permit2Address, config.evmConfirmations, tuning, {
           pool: poolOptionsOf(config),
           head: { regressAfterMs: config.rpcHeadRegressMs },
         })

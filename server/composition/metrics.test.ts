@@ -11,11 +11,13 @@ describe('scrape-time gauges', () => {
     let oldest: Date | null = new Date(clock.now() - 42_000);
     let pool: { total: number; idle: number; waiting: number } | null = { total: 7, idle: 3, waiting: 2 };
     let relayer: AccountCheck = { ok: true, account: '0xabc', minimum: '100', balance: '250' };
+    // A second key of the relayer's pool on the same chain: a series of its own.
+    const second: AccountCheck = { ok: false, account: '0xdef', minimum: '100', balance: '7' };
     const metrics = createMemoryMetrics();
     const stop = collectScrapeGauges(metrics, {
       clock,
       storage: { poolStats: () => pool, jobs: { oldestUnrelayedAt: async () => oldest } as never },
-      serviceAccounts: { checks: async () => ({ 'relayer eip155:8453': relayer }) },
+      serviceAccounts: { checks: async () => ({ 'relayer eip155:8453': relayer, 'relayer eip155:8453 #1': second }) },
     });
     const read = async () => parseExposition((await metrics.exposition()).text);
 
@@ -24,8 +26,9 @@ describe('scrape-time gauges', () => {
     expect(sampleValue(s, 'db_client_connection_count', { db_client_connection_state: 'idle' })).toBe(3);
     expect(sampleValue(s, 'db_client_connection_count', { db_client_connection_state: 'used' })).toBe(4);
     expect(sampleValue(s, 'db_client_connection_pending_requests', {})).toBe(2);
-    expect(sampleValue(s, 'chain_service_account_balance', { role: 'relayer', chain: 'eip155:8453' })).toBe(250);
-    expect(sampleValue(s, 'chain_service_account_balance_minimum', { role: 'relayer', chain: 'eip155:8453' })).toBe(100);
+    expect(sampleValue(s, 'chain_service_account_balance', { role: 'relayer', chain: 'eip155:8453', key: '0' })).toBe(250);
+    expect(sampleValue(s, 'chain_service_account_balance_minimum', { role: 'relayer', chain: 'eip155:8453', key: '0' })).toBe(100);
+    expect(sampleValue(s, 'chain_service_account_balance', { role: 'relayer', chain: 'eip155:8453', key: '1' })).toBe(7);
 
     oldest = null;
     pool = { total: 1, idle: 1, waiting: 0 };
@@ -33,7 +36,7 @@ describe('scrape-time gauges', () => {
     s = await read();
     expect(sampleValue(s, 'jobs_outbox_lag_seconds', {})).toBe(0);
     expect(sampleValue(s, 'db_client_connection_count', { db_client_connection_state: 'used' })).toBe(0);
-    expect(sampleValue(s, 'chain_service_account_balance', { role: 'relayer', chain: 'eip155:8453' })).toBeNaN();
+    expect(sampleValue(s, 'chain_service_account_balance', { role: 'relayer', chain: 'eip155:8453', key: '0' })).toBeNaN();
 
     // Once removed (the runtime closed), a scrape no longer reads anything.
     stop();

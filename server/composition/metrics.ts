@@ -35,11 +35,13 @@ export function collectScrapeGauges(metrics: MetricsPort, src: ScrapeGaugeSource
     removers.push(
       metrics.onCollect(async () => {
         for (const [key, check] of Object.entries(await accounts.checks())) {
-          // Keys are `<role> <CAIP-2>`: one per configured chain and role.
-          const [role = '', chain = ''] = key.split(' ');
-          metrics.set(METRICS.serviceAccountMinimum, { role, chain }, Number(check.minimum));
+          // Keys are `<role> <CAIP-2>[ #<n>]`: one per account (a relayer pool has several per chain), labelled by
+          // its place in the pool, never its address (labels stay few and name nothing).
+          const [role = '', chain = '', n = '#0'] = key.split(' ');
+          const labels = { role, chain, key: n.slice(1) };
+          metrics.set(METRICS.serviceAccountMinimum, labels, Number(check.minimum));
           // An unreadable balance is NaN, not 0 (which would read as empty) nor the last value read (which would hide the outage).
-          metrics.set(METRICS.serviceAccountBalance, { role, chain }, 'balance' in check ? Number(check.balance) : NaN);
+          metrics.set(METRICS.serviceAccountBalance, labels, 'balance' in check ? Number(check.balance) : NaN);
         }
       }),
     );

@@ -8,7 +8,11 @@ import type { Logger } from '../ports/logger.ts';
 export type AccountCheck = { ok: boolean; account: string; minimum: string } & ({ balance: string } | { error: 'rpc unreachable' });
 
 export interface ServiceAccountChecks {
-  /** Keyed `<role> <CAIP-2>`, e.g. `relayer eip155:8453`; read at most once per cache period. */
+  /**
+   * Keyed `<role> <CAIP-2>`, e.g. `relayer eip155:8453`, for a chain's first account of the role, and
+   * `<role> <CAIP-2> #<n>` for the further keys of a relayer pool (n from 1, in EVM_RELAYER_KEYS
+   * order; the address is in the line, never in a metric label); read at most once per cache period.
+   */
   checks(): Promise<Record<string, AccountCheck>>;
 }
 
@@ -78,10 +82,13 @@ export function createServiceAccountChecks(opts: ServiceAccountOptions): Service
       const lists = await Promise.all(ports.map((p) => accountsOf(p, now)));
       const out: Record<string, AccountCheck> = {};
       for (const a of lists.flat()) {
-        const key = `${a.role} ${a.chain}`;
+        const first = `${a.role} ${a.chain}`;
+        let key = first;
+        for (let n = 1; key in out; n++) key = `${first} #${n}`;
         const base = { account: a.account, minimum: a.minimum.toString() };
-        out[key] = a.balance === null ? { ok: false, ...base, error: 'rpc unreachable' } : { ok: a.balance >= a.minimum, ...base, balance: a.balance.toString() };
-        if (!out[key].ok) warn(key, a, now);
+        const check: AccountCheck = a.balance === null ? { ok: false, ...base, error: 'rpc unreachable' } : { ok: a.balance >= a.minimum, ...base, balance: a.balance.toString() };
+        out[key] = check;
+        if (!check.ok) warn(key, a, now);
       }
       return out;
     },

@@ -63,10 +63,11 @@ export const METRICS = {
     'Final transactions that paid a succeeded payment’s merchant again (a second tagged transfer), by chain: the partner must settle with the buyer (alert on any).',
     ['chain'],
   ),
-  serviceAccountBalance: gauge('chain_service_account_balance', 'Native balance of a relayer or fee payer, base units (wei, lamports); NaN while its RPC cannot be read.', [
-    'role',
-    'chain',
-  ]),
+  serviceAccountBalance: gauge(
+    'chain_service_account_balance',
+    'Native balance of a relayer or fee payer, base units (wei, lamports); NaN while its RPC cannot be read. One series per account: `key` is its place in the relayer pool (0 first; a fee payer 0).',
+    ['role', 'chain', 'key'],
+  ),
   feeSpent: counter(
     'chain_fee_spent_base_units_total',
     'What the service’s fee accounts (relayer, Solana fee payer) spent on transactions for payments, native base units (wei, lamports; approximate above 2^53), by chain. Per partner: the dashboard’s settings page and npm run doctor.',
@@ -82,7 +83,11 @@ export const METRICS = {
     'Relayer transactions a node refused to take, by chain and class (known, nonce-used, underpriced, intrinsic-gas, insufficient-funds, other).',
     ['chain', 'class'],
   ),
-  serviceAccountMinimum: gauge('chain_service_account_balance_minimum', 'The balance below which a relayer or fee payer is reported low, base units.', ['role', 'chain']),
+  serviceAccountMinimum: gauge(
+    'chain_service_account_balance_minimum',
+    'The balance below which a relayer or fee payer is reported low (a relayer key leaves the pool), base units.',
+    ['role', 'chain', 'key'],
+  ),
 
   webhookDeliveries: counter('webhook_deliveries_total', 'Webhook delivery attempts, by outcome (delivered, retry, failed).', ['outcome']),
   webhookDuration: histogram('webhook_delivery_duration_seconds', 'Duration of one webhook delivery attempt, by outcome.', ['outcome'], DELIVERY_BUCKETS),

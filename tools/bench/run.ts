@@ -27,6 +27,7 @@ const SUB_BENCHES: Record<string, () => Promise<void>> = {
   background: async () => (await import('./background.ts')).backgroundBench(),
   fairness: async () => (await import('./fairness.ts')).fairnessBench(),
   profile: async () => (await import('./profile.ts')).profileBench(),
+  settle: async () => (await import('./settle.ts')).settleBench(),
 };
 const subBench = process.argv[2];
 if (subBench !== undefined) {

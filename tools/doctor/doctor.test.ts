@@ -38,7 +38,15 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
     let pay: Server;
     const migrated = uniqueSchema('doctor');
     let healthy: Record<string, string>;
-    const secrets = () => [PASSWORD, healthy.EVM_RELAYER_KEY!, healthy.EVM_RELAYER_KEY!.slice(2), healthy.SOLANA_FEE_PAYER_KEY!, 'sekrit-api-key', 'sekrit-metrics-token'];
+    const secrets = () => [
+      PASSWORD,
+      healthy.EVM_RELAYER_KEY!,
+      healthy.EVM_RELAYER_KEY!.slice(2),
+      ...healthy.EVM_RELAYER_KEYS!.split(',').flatMap((k) => [k, k.slice(2)]),
+      healthy.SOLANA_FEE_PAYER_KEY!,
+      'sekrit-api-key',
+      'sekrit-metrics-token',
+    ];
 
     beforeAll(async () => {
       chains = await startSandboxChainsServer({ port: 0, assetsDir: mkdtempSync(join(tmpdir(), 'doctor-')) });
@@ -73,7 +81,8 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
         'redis',
         `rpc ${chains.chains.evm.caip2}`,
         `rpc ${chains.chains.solana.caip2}`,
-        `relayer ${chains.chains.evm.caip2}`,
+        // The sandbox chains' relayer pool (EVM_RELAYER_KEYS): one line per key.
+        ...chains.chains.evm.relayerPool.map(() => `relayer ${chains.chains.evm.caip2}`),
         `fee-payer ${chains.chains.solana.caip2}`,
         `fees ${chains.chains.evm.caip2}`,
         `fees ${chains.chains.solana.caip2}`,
@@ -82,6 +91,7 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
         `token USDT ${chains.chains.evm.caip2}`,
         `token DTUSD ${chains.chains.evm.caip2}`,
         `permit2 ${chains.chains.evm.caip2}`,
+        `multicall3 ${chains.chains.evm.caip2}`,
         `head ${new URL(chains.baseUrl).origin} ${chains.chains.evm.caip2}`,
         `token USDC ${chains.chains.solana.caip2}`,
         `head ${new URL(chains.baseUrl).origin} ${chains.chains.solana.caip2}`,
@@ -94,7 +104,7 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
       expect(run.out).toMatch(/fees eip155:31337 +max fee 500 gwei, min tip 0 gwei, .*each partner \d+ wei per 86400 s/);
       expect(run.out).toMatch(/fees solana:sandbox +priority fee at the 75th percentile of recent fees, 1000–1000000 micro-lamports per compute unit;/);
       expect(run.out).toMatch(/token USDC eip155:31337 +decimals\(\) 6 as configured, EIP-712 domain matches its DOMAIN_SEPARATOR\(\)/);
-      expect(run.lines.at(-1)).toBe('doctor: 20 passed, 0 warnings, 0 failed');
+      expect(run.lines.at(-1)).toBe('doctor: 24 passed, 0 warnings, 0 failed');
       for (const secret of secrets()) expect(run.out).not.toContain(secret);
     }, 60_000);
 

@@ -14,6 +14,8 @@ export function productionEnv(chains: SandboxChains, baseUrl: string, assetsFile
     SERVICE_MODE: 'production',
     EVM_RPC_URLS: JSON.stringify({ [evm.caip2]: `${baseUrl}/evm` }),
     EVM_RELAYER_KEY: evm.relayer.privateKey,
+    // The sandbox's relayer pool (its first key is EVM_RELAYER_KEY): several keys sign in parallel.
+    EVM_RELAYER_KEYS: evm.relayerPool.map((k) => k.privateKey).join(','),
     EVM_CONFIRMATIONS: '1',
     PERMIT2_ADDRESS: evm.permit2Address,
     SOLANA_RPC_URL: `${baseUrl}/solana`,

@@ -106,7 +106,8 @@ async function jsonRpcChain(): Promise<EvmChain> {
       });
       if (!res.ok) throw new Error(`faucet answered ${res.status}: ${await res.text()}`);
     },
-    adapterChains: (clock) => configs.map((c) => ({ ...c, clock })),
+    // Batching on (as production runs by default), so every scenario also runs through the batcher; one key (the scenarios drain it).
+    adapterChains: (clock) => configs.map((c) => ({ ...c, clock, batchMax: 4, batchWindowMs: 20 })),
     faults: proxy,
     close: async () => {
       direct.destroy();

@@ -5,10 +5,10 @@ import { Wallet } from 'ethers';
 import type { EvmChainConfig, EvmRelayerTuning } from './gateway-adapter.ts';
 import { MultiEndpointProvider, type MultiProviderOptions } from './multi-provider.ts';
 
-/** Production chains from configuration: `EVM_RPC_URLS` JSON of CAIP-2 → URL or URLs, one relayer key. */
+/** Production chains from configuration: `EVM_RPC_URLS` JSON of CAIP-2 → URL or URLs, the relayer's key or keys (a pool per chain). */
 export function evmChainsFromConfig(
   rpcUrls: Record<string, string | readonly string[]>,
-  relayerKey: string,
+  relayerKey: string | readonly string[],
   permit2: string,
   confirmations: number,
   tuning: (caip2: string) => EvmRelayerTuning = () => ({}),
@@ -16,6 +16,7 @@ export function evmChainsFromConfig(
 ): EvmChainConfig[] {
   return Object.entries(rpcUrls).map(([caip2, urls]) => {
     const provider = new MultiEndpointProvider(typeof urls === 'string' ? [urls] : urls, Number(caip2.split(':')[1]), rpc);
-    return { caip2, provider, offerProvider: provider.offerReads(), relayer: new Wallet(relayerKey, provider), permit2, confirmations, ...tuning(caip2) };
+    const relayers = (typeof relayerKey === 'string' ? [relayerKey] : relayerKey).map((k) => new Wallet(k, provider));
+    return { caip2, provider, offerProvider: provider.offerReads(), relayer: relayers[0]!, relayers, permit2, confirmations, ...tuning(caip2) };
   });
 }

@@ -25,13 +25,15 @@ const SLOT_HEADROOM = 22_100n;
 export type GasLimit = { ok: true; gasLimit: bigint } | { ok: false; reason: string };
 
 /**
- * The gas limit for an estimate: a quarter more, and at least a fresh storage slot more, capped at
- * the flow's ceiling. An estimate above the ceiling is refused: nothing is sent.
+ * The gas limit for an estimate of `calls` payments in one transaction (a batch): a quarter more,
+ * and at least a fresh storage slot per payment more, capped at the flow's ceiling per payment.
+ * An estimate above the ceiling is refused: nothing is sent.
  */
-export function gasLimitFor(estimate: bigint, flow: RelayerFlowName, extraAllowance = 0n): GasLimit {
-  const ceiling = FLOW_GAS[flow].ceiling + extraAllowance;
+export function gasLimitFor(estimate: bigint, flow: RelayerFlowName, calls = 1): GasLimit {
+  const ceiling = FLOW_GAS[flow].ceiling * BigInt(calls);
   if (estimate > ceiling) return { ok: false, reason: `the transaction needs ${estimate} gas, above this flow's ceiling of ${ceiling}` };
-  const headroom = estimate / 4n > SLOT_HEADROOM ? estimate / 4n : SLOT_HEADROOM;
+  const slots = SLOT_HEADROOM * BigInt(calls);
+  const headroom = estimate / 4n > slots ? estimate / 4n : slots;
   const limit = estimate + headroom;
   return { ok: true, gasLimit: limit < ceiling ? limit : ceiling };
 }

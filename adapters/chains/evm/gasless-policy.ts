@@ -9,12 +9,15 @@ import type { OptionRequest } from '../../../server/ports/chains.ts';
 import { FLOW_GAS, type RelayerFlowName } from './gas-policy.ts';
 import type { ChainReads } from './offer-reads.ts';
 import type { RelayerFunds } from './relayer-submit.ts';
+import type { RelayerPool } from './relayer-pool.ts';
 
 /** What the policy needs of one chain. */
 export interface GaslessChain {
   caip2: string;
   minRelayerBalance: bigint;
   funds: RelayerFunds;
+  /** The chain's relayer keys: with more than one, gasless stays offered while any key is in the pool. */
+  pool?: RelayerPool;
   /** The native coin's price, micro-USD; absent: the gas budget is not checked. */
   nativeUsdMicros?: bigint;
   /** The share of the amount the expected gas may take, percent (default 10). */
@@ -47,13 +50,17 @@ export async function gaslessRefusal(c: GaslessChain, reads: ChainReads, req: Op
   if (req.amount < minimum) return `the amount is below ${minimum} base units, the least ${req.asset.symbol} the service pays gas for`;
   const code = await reads.code(req.account.split(':')[2]!).catch(() => null);
   if (code !== null && code !== '0x') return 'the account has code (a contract or an EIP-7702 delegation): it pays its own gas';
-  try {
-    const balance = await reads.balance();
-    const needed = c.funds.shortOf() ?? 0n;
-    if (balance < c.minRelayerBalance || balance < needed) return `the relayer on ${c.caip2} is short of funds; gasless payments resume once it is topped up`;
-  } catch {
-    return `the service could not read the relayer's balance on ${c.caip2} to weigh a gasless payment; ask again shortly`;
-  }
+  if (c.pool && c.pool.keys.length > 1) {
+    if (c.pool.keys.every((k) => k.balance === null)) await c.pool.refresh();
+    if (!c.pool.keys.some((k) => c.pool!.inPool(k))) return `every relayer key on ${c.caip2} is short of funds; gasless payments resume once one is topped up`;
+  } else
+    try {
+      const balance = await reads.balance();
+      const needed = c.funds.shortOf() ?? 0n;
+      if (balance < c.minRelayerBalance || balance < needed) return `the relayer on ${c.caip2} is short of funds; gasless payments resume once it is topped up`;
+    } catch {
+      return `the service could not read the relayer's balance on ${c.caip2} to weigh a gasless payment; ask again shortly`;
+    }
   if (c.nativeUsdMicros === undefined || req.valueUsdMicros === undefined || req.valueUsdMicros === null) return null;
   let costUsdMicros: bigint;
   try {

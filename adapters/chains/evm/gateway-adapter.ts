@@ -1,5 +1,5 @@
 // Long because: the chain port of every EVM flow is assembled here (prepare, fetch, confirm, advance, finality, accounts, health, self-checks) over each chain's shared state (reads, relayer queue, domains); each flow's logic lives in its own module.
-import { isAddress, type Provider, type Wallet } from 'ethers';
+import { Transaction, isAddress, type Provider, type Wallet } from 'ethers';
 import { servedChain } from './served-chain.ts';
 import { checksummed } from './address.ts';
 import {
@@ -20,7 +20,9 @@ import { buildTransferWithAuthorization, readTokenDomain, verifyTransferWithAuth
 import { approvalProblem, approvalsNeeded } from './permit2-approval.ts';
 import { gaslessRefusal } from './gasless-policy.ts';
 import { createChainReads, prefetchOfferReads } from './offer-reads.ts';
-import { createRelayerFunds, type RelayerEvent } from './relayer-submit.ts';
+import type { RelayerEvent } from './relayer-submit.ts';
+import { createRelayerPool, type RelayerKey } from './relayer-pool.ts';
+import { createRelayerBatcher } from './relayer-batch.ts';
 import { relayerFeeSpent } from './fee-meter.ts';
 import { DEFAULT_MAX_FEE_PER_GAS } from './replacement.ts';
 import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from './permit2-witness.ts';
@@ -29,7 +31,6 @@ import { followFinality, followOnlyContext, type EvmFinality } from './finality.
 import { authorizationEnd } from './submission-guards.ts';
 import { findLateAuthorization, findLateDirectTransfer } from './late-funds.ts';
 import { advanceDirectTransfer, checkDirectTransferResult, prepareDirectTransfer } from './direct-transfer.ts';
-import { relayerQueue } from './relayer.ts';
 import { deriveNonce, derivePaymentReference } from './nonce.ts';
 import { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';
 import { systemClock, type Clock } from '../../../server/ports/clock.ts';
@@ -45,8 +46,10 @@ export interface EvmChainConfig {
   provider: Provider;
   /** Reads that only build an offer (no freshness guard, batched: MultiEndpointProvider.offerReads()); default `provider`. */
   offerProvider?: Provider;
-  /** Pays gas for the gasless flows and is the Permit2 spender. */
+  /** Pays gas for the gasless flows and is the Permit2 spender: the pool's first key. */
   relayer: Wallet;
+  /** Every relayer key of the chain (EVM_RELAYER_KEYS), `relayer` among them; default `[relayer]`. */
+  relayers?: Wallet[];
   permit2: string;
   confirmations: number;
   etaS?: number;
@@ -74,6 +77,10 @@ export interface EvmChainConfig {
   healWindowMs?: number;
   /** How stale an endpoint's head may be before the self-checks fail it (server/chain-profiles.ts). */
   headFreshness?: HeadFreshnessBound;
+  /** Most EIP-3009 payments in one relayer transaction, through Multicall3 (default 1: no batching). */
+  batchMax?: number;
+  /** How long a first submission waits for others to share its transaction, ms (default 50). */
+  batchWindowMs?: number;
 }
 
 /** The default of `minRelayerBalance`: 0.01 ETH, a few hundred relayed transfers on an L2. */
@@ -93,6 +100,8 @@ export type EvmRelayerTuning = Pick<
   | 'finality'
   | 'healWindowMs'
   | 'headFreshness'
+  | 'batchMax'
+  | 'batchWindowMs'
 >;
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130,}$/;
@@ -113,20 +122,47 @@ function quoteStateOf(raw: unknown): EvmQuoteState {
  * its payment and option; a payment is never matched by amount. `sections` serializes each
  * relayer account's submissions across processes (see relayer.ts).
  */
-export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections?: ExclusiveSections; onRefusal?: (event: RelayerEvent) => void } = {}): ChainPort {
+export function createEvmChainAdapter(
+  chains: EvmChainConfig[],
+  opts: { sections?: ExclusiveSections; onRefusal?: (event: RelayerEvent) => void; onBatchingOff?: (chain: string, problem: string) => void } = {},
+): ChainPort {
   // Every process signing with one relayer key must share `sections` (PostgreSQL); without them the
   // relayer's nonces are ordered within this process only.
   const byChain = new Map(
     chains.map((c) => {
-      const funds = createRelayerFunds();
       const minRelayerBalance = c.minRelayerBalance ?? DEFAULT_MIN_RELAYER_BALANCE;
+      const wallets = c.relayers?.length ? c.relayers : [c.relayer];
+      const pool = createRelayerPool(wallets, {
+        caip2: c.caip2,
+        provider: c.provider,
+        minBalance: minRelayerBalance,
+        ...(opts.sections ? { sections: opts.sections } : {}),
+        ...(c.clock ? { now: () => c.clock!.now() } : {}),
+      });
+      const primary = pool.keys[0]!;
+      const limits = { maxFeePerGas: c.maxFeePerGas ?? DEFAULT_MAX_FEE_PER_GAS, minPriorityFee: c.minPriorityFee ?? 0n };
+      const batcher =
+        (c.batchMax ?? 1) > 1
+          ? createRelayerBatcher({
+              caip2: c.caip2,
+              provider: c.provider,
+              pool,
+              max: c.batchMax!,
+              windowMs: c.batchWindowMs ?? 50,
+              submitChain: (k) => ({ caip2: c.caip2, provider: c.provider, relayer: k.wallet, limits, funds: k.funds, ...(opts.onRefusal ? { onRefusal: opts.onRefusal } : {}) }),
+              ...(opts.onBatchingOff ? { onUnavailable: (problem: string) => opts.onBatchingOff!(c.caip2, problem) } : {}),
+            })
+          : undefined;
       const chain = {
         ...c,
+        relayer: primary.wallet,
         maxFeePerGas: c.maxFeePerGas ?? DEFAULT_MAX_FEE_PER_GAS,
-        funds,
+        funds: primary.funds,
+        pool,
         minRelayerBalance,
         ...(opts.onRefusal ? { onRefusal: opts.onRefusal } : {}),
-        queue: relayerQueue(opts.sections, c.caip2, c.relayer.address),
+        queue: primary.queue,
+        ...(batcher ? { batcher } : {}),
         domains: new Map<string, TokenDomain>(),
       };
       const now = () => (c.clock ?? systemClock).now();
@@ -193,7 +229,8 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       chainId: BigInt(c.caip2.split(':')[1]!),
       token: token(req),
       amount: req.amount,
-      spender: c.relayer.address,
+      // Any key in the pool may be the spender; the submission is then sent by that key (keyFor).
+      spender: c.pool.pick().wallet.address,
       nonce: deriveNonce(req.paymentId, req.optionId).permit2,
       deadline: authorizationEnd(c, req),
       payment: derivePaymentReference(req.paymentId),
@@ -231,13 +268,34 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
     // Only a transaction recorded before its broadcast can be found again after a crash.
     if (!ctx) throw new Error('the EVM relayer flows need an advance context to record their transaction');
     const check = { token: token(req), from: addressOf(req.account), to: addressOf(req.destination), minValue: req.amount };
-    const step = await advanceRelayerFlow(c, check, submission, knownTxId, ctx, { quotedAt: req.quotedAt, deadline: req.deadline });
+    const key = keyFor(c, submission, ctx);
+    const keyed = { ...c, relayer: key.wallet, queue: key.queue, funds: key.funds };
+    const step = await c.pool.lease(key, () => advanceRelayerFlow(keyed, check, submission, knownTxId, ctx, { quotedAt: req.quotedAt, deadline: req.deadline }));
     // What the relayer paid, once its transaction is in a block: every end reports it (recorded once per transaction).
     if ((step.state === 'confirmed' || step.state === 'failed') && step.txId) {
-      const spent = await relayerFeeSpent(c.provider, c.relayer.address, step.txId).catch(() => undefined);
+      const spent = await relayerFeeSpent(
+        c.provider,
+        c.pool.keys.map((k) => k.wallet.address),
+        step.txId,
+      ).catch(() => undefined);
       if (spent) return { ...step, feeSpent: spent };
     }
     return step;
+  }
+
+  /**
+   * The key a relayer step signs with: the sender of the recorded transaction (its replacements
+   * and re-sends keep its nonce order), a permit's spender (only it may spend the permit), else the
+   * least busy key in the pool.
+   */
+  function keyFor(c: ReturnType<typeof chainOf>, sub: { flow: 'eip3009' | 'permit2'; typedData: { message: Record<string, unknown> } }, ctx: AdvanceContext): RelayerKey {
+    if (ctx.rawTx) {
+      const sender = Transaction.from(ctx.rawTx).from;
+      const key = sender ? c.pool.byAddress(sender) : undefined;
+      if (key) return key;
+    }
+    if (sub.flow === 'permit2') return c.pool.byAddress(String(sub.typedData.message.spender)) ?? c.pool.keys[0]!;
+    return c.pool.pick();
   }
 
   return {
@@ -327,23 +385,29 @@ export function createEvmChainAdapter(chains: EvmChainConfig[], opts: { sections
       return { found: false };
     },
 
-    // A relayer refused for lack of funds reports what it needed as its minimum until a balance covers it.
-    accounts: () =>
-      Promise.all(
-        [...byChain.values()].map(async (c) => {
-          const after = c.funds.refusals();
-          const balance = await c.provider.getBalance(c.relayer.address).catch(() => null);
-          if (balance !== null) c.funds.observed(balance, after);
-          const short = c.funds.shortOf();
-          return {
-            role: 'relayer' as const,
-            chain: c.caip2,
-            account: c.relayer.address,
-            balance,
-            minimum: short !== null && short > c.minRelayerBalance ? short : c.minRelayerBalance,
-          };
-        }),
-      ),
+    // Every key of every chain's pool. A key refused for lack of funds reports what it needed as its minimum until a balance covers it.
+    accounts: async () =>
+      (
+        await Promise.all(
+          [...byChain.values()].map((c) =>
+            Promise.all(
+              c.pool.keys.map(async (k) => {
+                const after = k.funds.refusals();
+                const balance = await c.provider.getBalance(k.wallet.address).catch(() => null);
+                if (balance !== null) c.pool.observe(k, balance, after);
+                const short = k.funds.shortOf();
+                return {
+                  role: 'relayer' as const,
+                  chain: c.caip2,
+                  account: k.wallet.address,
+                  balance,
+                  minimum: short !== null && short > c.minRelayerBalance ? short : c.minRelayerBalance,
+                };
+              }),
+            ),
+          ),
+        )
+      ).flat(),
 
     health: (o) => Promise.all(chains.map((c) => checkNode(c.caip2, true, () => servedChain(c.provider), o?.timeoutMs))),
 

@@ -6,18 +6,20 @@
 // buyer to the destination. A nonce found used proves nothing: the buyer can burn his own. But a
 // used authorization is never answered `failed` before the blocks it could have been used in are
 // searched (scan.ts): a front-runner submitting the buyer's authorization pays the merchant too.
-import { Transaction, keccak256, type FeeData, type Provider, type TransactionReceipt, type Wallet } from 'ethers';
+import { Transaction, keccak256, resolveAddress, type FeeData, type Provider, type TransactionReceipt, type Wallet } from 'ethers';
 import { readAuthorizationState } from './eip3009.ts';
 import { isPermit2NonceUsed } from './permit2.ts';
 import { relayerRequest, submissionProblem, type PaymentCheck } from './relayer-request.ts';
 import { endpointAheadOfSeen } from './endpoint-heads.ts';
 import { classifySubmitError, getConfirmations } from './receipts.ts';
-import { broadcastRecorded, buildSigned, type RelayerEvent, type RelayerFunds } from './relayer-submit.ts';
+import { broadcastRecorded, prepareUnsigned, signAtNextNonce, type RelayerEvent, type RelayerFunds, type Unsigned } from './relayer-submit.ts';
 import type { FeeLimits } from './gas-policy.ts';
 import { authorizationDeadlineOf, deadlineState, submissionBlocked } from './submission-guards.ts';
 import type { SerialQueue } from './relayer.ts';
+import type { RelayerBatcher } from './relayer-batch.ts';
 import { sumTransfers } from './transfer.ts';
-import { messageUint } from './typed-data.ts';
+import { messageAddress, messageUint } from './typed-data.ts';
+import { authorizedTransfer, type Authorization } from './authorization-transfer.ts';
 import { findPayingTransaction, scanWindow } from './scan.ts';
 import { DEFAULT_MAX_FEE_PER_GAS, bumpedReplacement } from './replacement.ts';
 import type { AdvanceContext, RelayerSubmission, TransferState } from '../../../server/ports/chains.ts';
@@ -46,6 +48,8 @@ export type RelayerChain = {
   funds?: RelayerFunds;
   /** Told of every refused broadcast (logs, metrics). */
   onRefusal?: (event: RelayerEvent) => void;
+  /** Collects first EIP-3009 submissions into shared transactions (EVM_RELAYER_BATCH_MAX above 1). */
+  batcher?: RelayerBatcher;
 };
 
 const limitsOf = (c: RelayerChain): FeeLimits => ({ maxFeePerGas: c.maxFeePerGas ?? DEFAULT_MAX_FEE_PER_GAS, minPriorityFee: c.minPriorityFee ?? 0n });
@@ -63,15 +67,22 @@ export type ReceiptVerdict = { ok: true; value: bigint } | { ok: false; reason: 
 
 /**
  * Judges a mined receipt of the relayer's own transaction: it must have succeeded and its logs
- * (Transfer events emitted by the token contract itself) must move at least the amount from the
- * buyer to the destination. Anything else (reverted, less, elsewhere) cannot pay this payment.
+ * (events emitted by the token contract itself) must move at least the amount from the buyer to
+ * the destination. With the EIP-3009 `authorization`, only the Transfer its own AuthorizationUsed
+ * event introduces counts (a batch may carry another payment from the same buyer to the same
+ * destination: authorization-transfer.ts); else (Permit2, never batched) the token's Transfers are
+ * summed. Anything else (reverted, less, elsewhere) cannot pay this payment.
  */
-export function judgeReceipt(receipt: Pick<TransactionReceipt, 'status' | 'logs'>, check: PaymentCheck): ReceiptVerdict {
+export function judgeReceipt(receipt: Pick<TransactionReceipt, 'status' | 'logs'>, check: PaymentCheck, authorization?: Authorization): ReceiptVerdict {
   if (receipt.status !== 1) return { ok: false, reason: 'the relayer transaction reverted on chain' };
-  const value = sumTransfers(receipt.logs, check);
+  const value = authorization ? authorizedTransfer(receipt.logs, check, authorization) : sumTransfers(receipt.logs, check);
   if (value < check.minValue) return { ok: false, reason: `the relayer transaction moved ${value} to the destination, below the required ${check.minValue}` };
   return { ok: true, value };
 }
+
+/** An EIP-3009 submission's authorization (its signer and nonce), what its receipt is judged by; none for Permit2. */
+export const authorizationOf = (sub: RelayerSubmission): Authorization | undefined =>
+  sub.flow === 'eip3009' ? { authorizer: messageAddress(sub.typedData.message, 'from'), nonce: String(sub.typedData.message.nonce) } : undefined;
 
 /** Whether the buyer's authorization (EIP-3009 nonce or Permit2 nonce bit) is spent or cancelled. */
 async function authorizationUsed(c: RelayerChain, sub: RelayerSubmission, owner: string): Promise<boolean> {
@@ -133,6 +144,50 @@ async function pastDeadline(c: RelayerChain, check: PaymentCheck, sub: RelayerSu
   );
 }
 
+type SendOutcome = TransferState | { refused: Extract<TransferState, { state: 'failed' }> };
+
+/**
+ * The payment's own transaction: estimate and fees read before the key's section, which holds only
+ * the nonce, the signature, the record and the broadcast (which makes the nonce visible to the next
+ * holder, in any process).
+ */
+async function sendAlone(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, replaces: string | null, ctx: AdvanceContext): Promise<SendOutcome> {
+  let unsigned: Unsigned;
+  try {
+    unsigned = await prepareUnsigned(submitChain(c), await relayerRequest(c.relayer, sub, check), sub.flow);
+  } catch (err) {
+    if (classifySubmitError(err) !== 'rejected') return { state: 'pending', reason: 'could not prepare the relayer transaction' };
+    unsigned = { ok: false, rejected: err as Error };
+  }
+  if (!unsigned.ok) return 'state' in unsigned ? unsigned.state : { refused: { state: 'failed', reason: `refused before broadcast: ${unsigned.rejected.message.slice(0, 200)}` } };
+  const fields = unsigned.fields;
+  return c.queue(async () => {
+    let rawTx: string;
+    try {
+      rawTx = await signAtNextNonce(submitChain(c), fields);
+    } catch {
+      return { state: 'pending', reason: 'could not prepare the relayer transaction' };
+    }
+    const txId = keccak256(rawTx);
+    if (!(await ctx.record({ txId, rawTx }, replaces))) return { state: 'pending', reason: 'not recorded: the payment changed meanwhile' };
+    return broadcastRecorded(submitChain(c), { txId, rawTx }, ctx, sub.flow);
+  });
+}
+
+/** A first EIP-3009 submission through the chain's batcher (relayer-batch.ts); alone when batching is off there. */
+async function viaBatch(c: RelayerChain, batcher: RelayerBatcher, check: PaymentCheck, sub: RelayerSubmission, ctx: AdvanceContext): Promise<SendOutcome> {
+  let call: { target: string; callData: string };
+  try {
+    const request = await relayerRequest(c.relayer, sub, check);
+    call = { target: await resolveAddress(request.to!), callData: request.data ?? '0x' };
+  } catch {
+    return { state: 'pending', reason: 'could not prepare the relayer transaction' };
+  }
+  const outcome = await batcher.submit({ call, ctx });
+  if ('thrown' in outcome) throw outcome.thrown;
+  return 'alone' in outcome ? sendAlone(c, check, sub, null, ctx) : outcome;
+}
+
 /**
  * Signs the relayer transaction, records it (in place of `replaces`), then broadcasts it. A
  * rejection during gas estimation means nothing was sent and the chain refuses this authorization
@@ -157,24 +212,7 @@ async function signRecordBroadcast(
   if (late) return late;
   const blocked = await submissionBlocked(c.provider, sub, check);
   if (blocked) return blocked;
-  // The queue holds the relayer's nonce order only; reads and searches after a refusal run outside it.
-  const outcome = await c.queue(async (): Promise<TransferState | { refused: Extract<TransferState, { state: 'failed' }> }> => {
-    let built: Awaited<ReturnType<typeof buildSigned>>;
-    try {
-      built = await buildSigned(submitChain(c), await relayerRequest(c.relayer, sub, check), sub.flow);
-    } catch (err) {
-      if (classifySubmitError(err) !== 'rejected') return { state: 'pending', reason: 'could not prepare the relayer transaction' };
-      built = { ok: false, rejected: err as Error };
-    }
-    if (!built.ok) {
-      if ('state' in built) return built.state;
-      return { refused: { state: 'failed', reason: `refused before broadcast: ${built.rejected.message.slice(0, 200)}` } };
-    }
-    const rawTx = built.rawTx;
-    const txId = keccak256(rawTx);
-    if (!(await ctx.record({ txId, rawTx }, replaces))) return { state: 'pending', reason: 'not recorded: the payment changed meanwhile' };
-    return broadcastRecorded(submitChain(c), { txId, rawTx }, ctx, sub.flow);
-  });
+  const outcome = c.batcher && sub.flow === 'eip3009' && replaces === null ? await viaBatch(c, c.batcher, check, sub, ctx) : await sendAlone(c, check, sub, replaces, ctx);
   if (!('refused' in outcome)) return outcome;
   // The estimate's node passed the freshness guard, but only against the heads this process has
   // seen: a worker that just started may not have seen the block with the buyer's funds. A refusal
@@ -246,7 +284,7 @@ async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: Relayer
   const state = await getConfirmations(c.provider, txId);
   if (state.status === 'mined') {
     if (state.confirmations < Math.max(1, c.confirmations)) return { state: 'pending', txId, reason: 'awaiting confirmations' };
-    const verdict = judgeReceipt(state.receipt, check);
+    const verdict = judgeReceipt(state.receipt, check, authorizationOf(sub));
     if (verdict.ok) return { state: 'confirmed', txId };
     // Ours reverted: perhaps because another transaction used the authorization first and paid.
     try {

@@ -4,11 +4,12 @@
 // same nonce with fresh fees when underpriced or with a fresh estimate when its gas is too low,
 // failed fast when the relayer cannot pay. Nothing is sent that could only mine after the buyer's
 // authorization lapsed.
-import { Transaction, isError, resolveAddress, type Provider, type TransactionRequest, type Wallet } from 'ethers';
+import { Transaction, isError, resolveAddress, type Provider, type TransactionLike, type TransactionRequest, type Wallet } from 'ethers';
 import type { AdvanceContext, TransferState } from '../../../server/ports/chains.ts';
 import { classifyBroadcastError, type BroadcastRefusal } from './broadcast-errors.ts';
 import { freshFees, gasLimitFor, type FeeLimits, type RelayerFlowName } from './gas-policy.ts';
 import { bumpedReplacement } from './replacement.ts';
+import { callsIn } from './multicall.ts';
 
 /** A refusal the relayer met, for the operator: logged and counted by the composition root. */
 export type RelayerEvent = { chain: string; relayer: string; refusal: BroadcastRefusal };
@@ -54,44 +55,52 @@ export interface SubmitChain {
   onRefusal?: (event: RelayerEvent) => void;
 }
 
-export type Built = { ok: true; rawTx: string } | { ok: false; state: TransferState } | { ok: false; rejected: Error };
+/** Everything of the relayer's transaction but its nonce: what is read from the node before the key's section is taken. */
+export type Unsigned = { ok: true; fields: Omit<TransactionLike<string>, 'nonce'> } | { ok: false; state: TransferState } | { ok: false; rejected: Error };
 
 /**
- * The relayer's transaction for `request`, signed: the next nonce of its account as the node counts
- * pending ones (see relayer.ts), the node's estimate with headroom under the flow's ceiling, fees
- * from the node now within the chain's limits. A node refusing the estimate is `rejected` (the
- * chain refuses this call as it stands); an estimate above the ceiling fails the attempt; an RPC
- * error leaves it pending.
+ * The relayer's transaction for `request` without its nonce: the node's estimate with headroom
+ * under the flow's ceiling (per payment: `calls` in a batch), fees from the node now
+ * within the chain's limits. Read outside the key's section, so the section holds no estimate or
+ * fee round trip. A node refusing the estimate is `rejected` (the chain refuses this call as it
+ * stands); an estimate above the ceiling fails the attempt; an RPC error leaves it pending.
  */
-export async function buildSigned(c: SubmitChain, request: TransactionRequest, flow: RelayerFlowName): Promise<Built> {
+export async function prepareUnsigned(c: SubmitChain, request: TransactionRequest, flow: RelayerFlowName, calls = 1): Promise<Unsigned> {
   let estimate: bigint;
-  let nonce: number;
   try {
     estimate = await c.provider.estimateGas({ ...request, from: c.relayer.address });
   } catch (err) {
     if (isError(err, 'CALL_EXCEPTION')) return { ok: false, rejected: err };
     return { ok: false, state: { state: 'pending', reason: 'could not estimate the relayer transaction' } };
   }
-  const gas = gasLimitFor(estimate, flow);
+  const gas = gasLimitFor(estimate, flow, calls);
   if (!gas.ok) return { ok: false, state: { state: 'failed', reason: `not sent: ${gas.reason}` } };
   try {
-    nonce = await c.provider.getTransactionCount(c.relayer.address, 'pending');
-    const fees = freshFees(await c.provider.getFeeData(), c.limits);
-    const { chainId } = await c.provider.getNetwork();
-    const { capped: _capped, ...feeFields } = fees;
-    const tx = Transaction.from({
-      ...(request.to ? { to: await resolveAddress(request.to) } : {}),
-      data: request.data ?? '0x',
-      value: 0n,
-      nonce,
-      gasLimit: gas.gasLimit,
-      chainId,
-      ...('gasPrice' in feeFields ? { type: 0, gasPrice: feeFields.gasPrice } : { type: 2, ...feeFields }),
-    });
-    return { ok: true, rawTx: await c.relayer.signTransaction(tx) };
+    const [feeData, network, to] = await Promise.all([c.provider.getFeeData(), c.provider.getNetwork(), request.to ? resolveAddress(request.to) : null]);
+    const { capped: _capped, ...feeFields } = freshFees(feeData, c.limits);
+    return {
+      ok: true,
+      fields: {
+        ...(to ? { to } : {}),
+        data: request.data ?? '0x',
+        value: 0n,
+        gasLimit: gas.gasLimit,
+        chainId: network.chainId,
+        ...('gasPrice' in feeFields ? { type: 0, gasPrice: feeFields.gasPrice } : { type: 2, ...feeFields }),
+      },
+    };
   } catch {
     return { ok: false, state: { state: 'pending', reason: 'could not prepare the relayer transaction' } };
   }
+}
+
+/**
+ * Signs `fields` at the relayer account's next nonce as the node counts pending ones (see
+ * relayer.ts): the one round trip left inside the key's section, with the signature and the record.
+ */
+export async function signAtNextNonce(c: SubmitChain, fields: Omit<TransactionLike<string>, 'nonce'>): Promise<string> {
+  const nonce = await c.provider.getTransactionCount(c.relayer.address, 'pending');
+  return c.relayer.signTransaction(Transaction.from({ ...fields, nonce }));
 }
 
 /** The most a signed transaction can cost its sender: what a node checks the balance against. */
@@ -109,7 +118,7 @@ async function resign(c: SubmitChain, rawTx: string, refusal: BroadcastRefusal, 
     // A fresh estimate, and at least what the node said it needs, within the flow's ceiling.
     const named = refusal.minimum?.field === 'gas' ? refusal.minimum.gas : 0n;
     const estimate = await c.provider.estimateGas({ from: c.relayer.address, to: old.to, data: old.data });
-    const gas = gasLimitFor(estimate > named ? estimate : named, flow);
+    const gas = gasLimitFor(estimate > named ? estimate : named, flow, callsIn(old.to, old.data));
     if (!gas.ok) return { ok: false, reason: gas.reason };
     if (gas.gasLimit <= old.gasLimit) return { ok: false, reason: `the node refused ${old.gasLimit} gas, and a fresh estimate asks no more` };
     const tx = old.clone();

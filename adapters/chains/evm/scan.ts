@@ -10,6 +10,7 @@ import type { RelayerSubmission } from '../../../server/ports/chain-state-eip155
 import { checksummed } from './address.ts';
 import { forEachLogPage } from './log-pages.ts';
 import { QUOTE_CLOCK_ALLOWANCE_MS, sumTransfers } from './transfer.ts';
+import { authorizedTransfer } from './authorization-transfer.ts';
 
 const AUTHORIZATION_USED = id('AuthorizationUsed(address,bytes32)');
 const TRANSFER = id('Transfer(address,address,uint256)');
@@ -79,7 +80,12 @@ export async function findPayingTransaction(provider: Provider, sub: RelayerSubm
       }
       const receipt = await provider.getTransactionReceipt(txId);
       if (!receipt || receipt.status !== 1) continue;
-      if (sumTransfers(receipt.logs, check) >= check.minValue) {
+      // EIP-3009: only the transfer of this authorization counts (a batch may hold another payment of the same buyer and destination).
+      const paid =
+        sub.flow === 'eip3009'
+          ? authorizedTransfer(receipt.logs, check, { authorizer: check.from, nonce: String(sub.typedData.message.nonce) })
+          : sumTransfers(receipt.logs, check);
+      if (paid >= check.minValue) {
         found = { found: true, txId, blockNumber: receipt.blockNumber };
         return true;
       }

@@ -7,6 +7,7 @@ import { createAssetRegistry, type AssetConfig, type AssetInfo } from '../../../
 import { expectOption, type ChainPort, type OptionRequest } from '../../../server/ports/chains.ts';
 import { createEvmChainAdapter, type EvmChainConfig } from './gateway-adapter.ts';
 import { startHarness, type Harness } from './test-support.ts';
+import { MULTICALL3_ADDRESS } from './multicall.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -73,6 +74,20 @@ describe('EVM self-checks on the sandbox chain', () => {
     const again = createEvmChainAdapter([chain()]);
     expect((await outcomes(again, pinned))['token USDC']!.outcome).toBe('pass');
     expect(await flowOf(again, usdc(pinned), 2)).toBe('eip3009');
+  }, 60_000);
+
+  it('with batching on: Multicall3 is checked too; where it is missing batching is reported off, and nothing is refused', async () => {
+    const list = assets();
+    const on = await outcomes(createEvmChainAdapter([chain({ batchMax: 8 })]), list);
+    expect(on['multicall3']).toMatchObject({ outcome: 'pass', refuses: false, detail: expect.stringMatching(/up to 8 EIP-3009 payments per relayer transaction/) });
+    const code = await h.sandbox.ethersProvider.getCode(MULTICALL3_ADDRESS);
+    await h.sandbox.provider.request({ method: 'hardhat_setCode', params: [MULTICALL3_ADDRESS, '0x'] });
+    try {
+      const off = await outcomes(createEvmChainAdapter([chain({ batchMax: 8 })]), list);
+      expect(off['multicall3']).toMatchObject({ outcome: 'fail', refuses: false, detail: expect.stringMatching(/no contract at Multicall3's address.*one per transaction/) });
+    } finally {
+      await h.sandbox.provider.request({ method: 'hardhat_setCode', params: [MULTICALL3_ADDRESS, code] });
+    }
   }, 60_000);
 
   it('a wrong EIP-712 domain version: reported, and USDC falls back to Permit2 instead of asking for signatures the token refuses', async () => {

@@ -11,6 +11,7 @@ import { DEFAULT_HEAD_FRESHNESS, bounded, errorText, judgeHeads, type HeadFreshn
 import { evmEndpointHeads } from './endpoint-heads.ts';
 import { checksummed } from './address.ts';
 import type { TokenDomain } from './eip3009.ts';
+import { MULTICALL3_ADDRESS, multicall3Problem } from './multicall.ts';
 
 /** What a check refused (nothing: it passed) and why. */
 export interface ConfigVerdict {
@@ -107,9 +108,9 @@ export function createConfigChecks(provider: Provider, caip2: string, permit2: s
 
 type ConfigChecks = ReturnType<typeof createConfigChecks>;
 
-/** Every self-check of one chain: its assets' tokens, Permit2 where an asset lists it, each endpoint's head. */
+/** Every self-check of one chain: its assets' tokens, Permit2 where an asset lists it, Multicall3 where the relayer batches, each endpoint's head. */
 export async function selfCheckChain(
-  c: { caip2: string; provider: Provider; permit2: string; checks: ConfigChecks; headFreshness?: HeadFreshnessBound },
+  c: { caip2: string; provider: Provider; permit2: string; checks: ConfigChecks; headFreshness?: HeadFreshnessBound; batchMax?: number },
   assets: AssetInfo[],
   timeoutMs: number,
 ): Promise<SelfCheck[]> {
@@ -140,7 +141,26 @@ export async function selfCheckChain(
         ),
       ]
     : [];
+  // Batching only: without Multicall3 each payment goes alone (slower, nothing refused).
+  const multicall =
+    (c.batchMax ?? 1) > 1 && mine.some((a) => a.flows.includes('eip3009'))
+      ? [
+          bounded(multicall3Problem(c.provider, BigInt(chain.split(':')[1]!)), timeoutMs).then(
+            (problem): SelfCheck =>
+              problem
+                ? { chain, subject: 'multicall3', outcome: 'fail', detail: `${problem}; EIP-3009 payments go one per transaction`, refuses: false }
+                : {
+                    chain,
+                    subject: 'multicall3',
+                    outcome: 'pass',
+                    detail: `answers aggregate3 at ${MULTICALL3_ADDRESS}: up to ${c.batchMax} EIP-3009 payments per relayer transaction`,
+                    refuses: false,
+                  },
+            (err): SelfCheck => ({ ...unknown('multicall3')(err), refuses: false }),
+          ),
+        ]
+      : [];
   const heads = evmEndpointHeads(c.provider, timeoutMs).then((h) => judgeHeads(chain, h, c.headFreshness ?? DEFAULT_HEAD_FRESHNESS, Date.now()));
-  const [checked, judged] = await Promise.all([Promise.all([...tokens, ...permit2]), heads]);
+  const [checked, judged] = await Promise.all([Promise.all([...tokens, ...permit2, ...multicall]), heads]);
   return [...checked, ...judged];
 }

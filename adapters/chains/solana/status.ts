@@ -1,5 +1,6 @@
 import type { SolanaCommitment, SolanaRpc } from './rpc.ts';
 import { meetsCommitment } from './rpc.ts';
+import { statusReadsOf } from './status-reads.ts';
 
 /** `pending` with `seen`: it landed, not yet at the commitment; without: no node answered for it yet. */
 export type TransactionCheck =
@@ -26,10 +27,18 @@ export interface CheckOptions {
 export async function checkTransaction(connection: SolanaRpc, signature: string, options: CheckOptions = {}): Promise<TransactionCheck> {
   const commitment = options.commitment ?? 'confirmed';
   try {
-    // Finalized slot and height from one node, read before the status so a late landing is seen.
-    const finalized = options.lastValidBlockHeight === undefined ? undefined : await connection.getEpochInfo('finalized');
-    const { context, value } = await connection.getSignatureStatuses([signature], { searchTransactionHistory: true });
-    const status = value[0];
+    // Both reads are shared with the other transfers checked at the same moment (status-reads.ts).
+    // A transaction seen needs nothing else; only one not seen needs the finalized height (can it
+    // still land?), and that height is read before a second status read, so a landing between
+    // the two reads is seen rather than called expired.
+    const reads = statusReadsOf(connection);
+    let { slot, status } = await reads.status(signature);
+    let finalized: { absoluteSlot: number; blockHeight?: number } | undefined;
+    if (!status && options.lastValidBlockHeight !== undefined) {
+      finalized = await reads.finalizedEpoch();
+      ({ slot, status } = await reads.status(signature));
+    }
+    const context = { slot };
     if (!status) {
       const expired = finalized?.blockHeight !== undefined && finalized.blockHeight > (options.lastValidBlockHeight as number);
       if (!expired) return { status: 'pending' };

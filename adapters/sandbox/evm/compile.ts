@@ -8,7 +8,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export type CompiledContract = { abi: unknown[]; bytecode: string };
-export type SandboxArtifacts = { permit2: CompiledContract; plainToken: CompiledContract; tetherToken: CompiledContract };
+export type SandboxArtifacts = {
+  permit2: CompiledContract;
+  plainToken: CompiledContract;
+  tetherToken: CompiledContract;
+  /** Runtime code (not creation code): placed at Multicall3's canonical address, as every production chain has it. */
+  multicall3Runtime: string;
+};
 
 const require = createRequire(import.meta.url);
 const permit2Root = path.join(path.dirname(require.resolve('@uniswap/v4-periphery/package.json')), 'lib/permit2');
@@ -109,6 +115,33 @@ contract SandboxTetherToken {
 `;
 
 /**
+ * Multicall3's `aggregate3` (mds1/multicall, MIT), the one function the relayer batches through,
+ * with the same ABI and semantics: each call made in order, its failure allowed or reverting the
+ * whole; `getChainId` for the start's self-check. Written here because no npm package ships the
+ * contract; on production chains the canonical deployment at 0xcA11…CA11 is used.
+ */
+const MULTICALL3_SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.17;
+contract Multicall3 {
+    struct Call3 { address target; bool allowFailure; bytes callData; }
+    struct Result { bool success; bytes returnData; }
+    function aggregate3(Call3[] calldata calls) public payable returns (Result[] memory returnData) {
+        uint256 length = calls.length;
+        returnData = new Result[](length);
+        for (uint256 i = 0; i < length; i++) {
+            Call3 calldata calli = calls[i];
+            Result memory result = returnData[i];
+            (result.success, result.returnData) = calli.target.call(calli.callData);
+            require(calli.allowFailure || result.success, "Multicall3: call failed");
+        }
+    }
+    function getChainId() external view returns (uint256 chainid) {
+        chainid = block.chainid;
+    }
+}
+`;
+
+/**
  * Permit2's settings as Uniswap builds it (foundry.toml): via-IR, 1,000,000 optimizer runs, no
  * metadata hash. The EVM version matches the sandbox hardfork's supported opcodes.
  */
@@ -121,6 +154,7 @@ const SETTINGS = {
     'src/Permit2.sol': { Permit2: ['abi', 'evm.bytecode.object'] },
     'sandbox/SandboxToken.sol': { SandboxToken: ['abi', 'evm.bytecode.object'] },
     'sandbox/SandboxTetherToken.sol': { SandboxTetherToken: ['abi', 'evm.bytecode.object'] },
+    'sandbox/Multicall3.sol': { Multicall3: ['evm.deployedBytecode.object'] },
   },
 };
 
@@ -150,13 +184,14 @@ function collectSources(): Sources {
   visit('solmate/src/tokens/ERC20.sol', path.join(permit2Root, 'lib/solmate/src/tokens/ERC20.sol'));
   sources['sandbox/SandboxToken.sol'] = { content: PLAIN_TOKEN_SOURCE };
   sources['sandbox/SandboxTetherToken.sol'] = { content: TETHER_TOKEN_SOURCE };
+  sources['sandbox/Multicall3.sol'] = { content: MULTICALL3_SOURCE };
   return sources;
 }
 
 type SolcModule = { compile(input: string): string; version(): string };
 type SolcOutput = {
   errors?: { severity: string; formattedMessage: string }[];
-  contracts?: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
+  contracts?: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode?: { object: string } } }>>;
 };
 
 function pick(output: SolcOutput, unit: string, name: string): CompiledContract {
@@ -189,7 +224,9 @@ export async function loadSandboxArtifacts(cacheDir: string = defaultCacheDir): 
     permit2: pick(output, 'src/Permit2.sol', 'Permit2'),
     plainToken: pick(output, 'sandbox/SandboxToken.sol', 'SandboxToken'),
     tetherToken: pick(output, 'sandbox/SandboxTetherToken.sol', 'SandboxTetherToken'),
+    multicall3Runtime: `0x${output.contracts?.['sandbox/Multicall3.sol']?.Multicall3?.evm.deployedBytecode?.object ?? ''}`,
   };
+  if (artifacts.multicall3Runtime === '0x') throw new Error('solc produced no Multicall3');
   try {
     await mkdir(cacheDir, { recursive: true });
     const temporary = `${cacheFile}.${process.pid}.tmp`;

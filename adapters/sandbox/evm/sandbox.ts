@@ -1,5 +1,5 @@
 // The sandbox EVM chain: EDR in process, with real USDC (FiatToken), Permit2, a Tether-like USDT and a plain ERC-20.
-import { BrowserProvider, Contract, Wallet, parseEther, toQuantity } from 'ethers';
+import { BrowserProvider, Contract, Wallet, id, parseEther, toQuantity } from 'ethers';
 import { loadSandboxArtifacts } from './compile.ts';
 import { SANDBOX_DEPLOYER_KEY, SANDBOX_RELAYER_KEY, deploySandboxContracts, DIRECT_TOKEN_METADATA, PLAIN_TOKEN_METADATA, USDC_METADATA } from './deploy.ts';
 import { startEdrNode } from './edr-node.ts';
@@ -49,6 +49,8 @@ export type EvmSandbox = {
   permit2Address: string;
   /** Prefunded (native coin) account the service may use as relayer / fee payer in the sandbox. */
   relayer: { address: string; privateKey: string };
+  /** A relayer pool (EVM_RELAYER_KEYS): `relayer` first, then further prefunded keys. */
+  relayerPool: { address: string; privateKey: string }[];
   /** Adds `value` to an account: native coin (token null) via set-balance, tokens by minting. */
   fund(address: string, token: string | null, value: bigint): Promise<void>;
   balanceOf(address: string, token: string | null): Promise<bigint>;
@@ -56,6 +58,9 @@ export type EvmSandbox = {
 };
 
 const ERC20_ABI = ['function balanceOf(address) view returns (uint256)', 'function mint(address to, uint256 amount)'];
+
+/** Multicall3's canonical address, the same on every chain it is deployed on (an adapter family imports no other, so named here too). */
+export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
 
 /**
  * Starts a fresh sandbox chain and deploys its contracts at deterministic addresses (same every
@@ -66,12 +71,11 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
   const artifacts = await loadSandboxArtifacts(options.cacheDir);
   const deployerAddress = new Wallet(SANDBOX_DEPLOYER_KEY).address;
   const relayer = new Wallet(SANDBOX_RELAYER_KEY);
+  // Public on purpose, like the relayer's: three more keys so the standalone chains can run a relayer pool.
+  const relayerPool = [relayer, ...[1, 2, 3].map((n) => new Wallet(id(`merchant-payments-sandbox:evm:relayer:${n}`)))];
   const node = await startEdrNode({
     chainId: BigInt(chainId),
-    prefunded: [
-      { address: deployerAddress, balance: parseEther('1000000') },
-      { address: relayer.address, balance: parseEther('1000000') },
-    ],
+    prefunded: [{ address: deployerAddress, balance: parseEther('1000000') }, ...relayerPool.map((k) => ({ address: k.address, balance: parseEther('1000000') }))],
   });
   let closed = false;
   const guarded = {
@@ -83,6 +87,8 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
   const provider = eip1193(guarded);
   const ethersProvider = new BrowserProvider(provider, chainId, { staticNetwork: true, pollingInterval: 100, cacheTimeout: -1 });
   const addresses = await deploySandboxContracts(ethersProvider, artifacts);
+  // Multicall3 where every production chain has it (the relayer's batches); placed, not deployed, so no deployer nonce moves.
+  await provider.request({ method: 'hardhat_setCode', params: [MULTICALL3_ADDRESS, artifacts.multicall3Runtime] });
   const deployer = new Wallet(SANDBOX_DEPLOYER_KEY, ethersProvider);
   // Deployed with automine (deterministic addresses, fast start); the chain's rhythm starts after.
   if (options.blockTimeMs !== undefined) {
@@ -131,6 +137,7 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
     directTokenAddress: addresses.directToken,
     permit2Address: addresses.permit2,
     relayer: { address: relayer.address, privateKey: relayer.privateKey },
+    relayerPool: relayerPool.map((k) => ({ address: k.address, privateKey: k.privateKey })),
     async fund(address, token, value) {
       if (value < 0n) throw new Error('fund value must not be negative');
       if (token === null) {

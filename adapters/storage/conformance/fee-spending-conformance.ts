@@ -40,6 +40,17 @@ export function runFeeSpendingConformance(name: string, open: OpenStore): void {
       ]);
     });
 
+    it('charges each payment of a batch its share once: one transaction, two payments, counted as one transaction', async () => {
+      const p = await f.partner();
+      const one = spend(p.id, { amount: 40n });
+      const other = { ...one, paymentId: `${one.paymentId}_b`, amount: 41n };
+      expect(await f.s.feeSpending.record(one)).toBe(true);
+      expect(await f.s.feeSpending.record(other)).toBe(true);
+      expect(await f.s.feeSpending.record(other)).toBe(false);
+      expect(await f.s.feeSpending.spentSince(p.id, 'eip155:8453', t0)).toBe(81n);
+      expect(await f.s.feeSpending.totals(p.id, t0)).toEqual([{ chain: 'eip155:8453', amount: 81n, transactions: 1 }]);
+    });
+
     it('counts only what was spent since the period began', async () => {
       const p = await f.partner();
       const hour = 3_600_000;
