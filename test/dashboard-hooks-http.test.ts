@@ -231,13 +231,16 @@ describe('dashboard settings', () => {
     // The dated version after the preview is offered with its note, and taken.
     expect((await owner.get('/dashboard/settings')).text).toContain('payment.reversed');
     expect((await owner.post('/dashboard/settings/api-version', { version: '2026-11-27' })).headers.get('location')).toBe('/dashboard/settings?done=version');
+    expect((await owner.get('/dashboard/settings')).text).toContain('payment.paid_twice');
+    expect((await owner.post('/dashboard/settings/api-version', { version: '2026-11-28' })).headers.get('location')).toBe('/dashboard/settings?done=version');
     // Back is refused: the newest version offers no upgrade, and a forged POST is a 400.
     expect((await owner.get('/dashboard/settings')).text).toContain('This is the newest version.');
-    const back = await owner.post('/dashboard/settings/api-version', { version: '2026-02-19.preview' });
+    const back = await owner.post('/dashboard/settings/api-version', { version: '2026-11-27' });
     expect(back.status).toBe(400);
-    expect((await t.storage.partners.get(p.id))!.defaultVersion).toBe('2026-11-27');
+    expect((await t.storage.partners.get(p.id))!.defaultVersion).toBe('2026-11-28');
     const log = await t.storage.auditLog.listByPartner(p.id, { limit: 10 });
     expect(log.filter((e) => e.action === 'settings.api_version').map((e) => e.detail)).toEqual([
+      { from: '2026-11-27', to: '2026-11-28' },
       { from: '2026-02-19.preview', to: '2026-11-27' },
       { from: '2026-02-18', to: '2026-02-19.preview' },
     ]);

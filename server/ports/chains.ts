@@ -218,9 +218,11 @@ export interface ChainPort {
    * Looks for funds that paid this quoted option after its payment ended (a tagged direct transfer
    * sent after expiry): only transactions final on the chain, judged as `advance` judges one.
    * Throws when the chain could not be read in full. Absent, or `found: false` for flows it cannot
-   * search yet: nothing is concluded.
+   * search yet: nothing is concluded. `known`: transactions already accounted for (the one that
+   * paid a succeeded payment, extra ones already recorded), passed over, so a second payment for
+   * the same option is found after the first (paid twice).
    */
-  findLateFunds?(req: OptionRequest, state: QuoteState): Promise<LateFunds>;
+  findLateFunds?(req: OptionRequest, state: QuoteState, known?: ReadonlySet<string>): Promise<LateFunds>;
   /**
    * A transaction for the wallet to sign and broadcast itself (a Solana Pay transaction request),
    * the buyer paying its fees: the service's fee account is never in it. While the option's last

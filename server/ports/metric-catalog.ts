@@ -58,6 +58,11 @@ export const METRICS = {
     'Succeeded payments whose transaction was followed to an end, by chain and outcome: final, or reversed (its block dropped and it could not be sent again; alert on any).',
     ['chain', 'outcome'],
   ),
+  paymentPaidTwice: counter(
+    'payment_paid_twice_total',
+    'Final transactions that paid a succeeded payment’s merchant again (a second tagged transfer), by chain: the partner must settle with the buyer (alert on any).',
+    ['chain'],
+  ),
   serviceAccountBalance: gauge(
     'chain_service_account_balance',
     'Native balance of a relayer or fee payer, base units (wei, lamports); NaN while its RPC cannot be read. One series per account: `key` is its place in the relayer pool (0 first; a fee payer 0).',

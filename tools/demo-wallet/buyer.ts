@@ -1,5 +1,5 @@
 import { Keypair } from '@solana/web3.js';
-import { JsonRpcProvider, Wallet } from 'ethers';
+import { JsonRpcProvider, Wallet, type HDNodeWallet } from 'ethers';
 import { walletAccounts, type WalletSigners } from '../../clients/wallet/src/index.ts';
 import { ethersWalletSigner } from '../../clients/wallet/src/signers/ethers-wallet-signer.ts';
 import { solanaKeypairSigner } from '../../clients/wallet/src/signers/solana-signers.ts';
@@ -11,6 +11,8 @@ export interface Buyer {
   evmAddress: string;
   solanaAddress: string;
   signers: WalletSigners;
+  /** The EVM key, connected to the sandbox chain: for what a buyer does beside paying (an earlier approval, in the fault suite). */
+  evmWallet: Wallet | HDNodeWallet;
   /** CAIP-10 accounts on every sandbox chain, for the options call. */
   accounts: string[];
   close(): void;
@@ -39,6 +41,7 @@ export async function createBuyer(sandbox: SandboxInfo): Promise<Buyer> {
     evmAddress: wallet.address,
     solanaAddress: keypair.publicKey.toBase58(),
     signers,
+    evmWallet: wallet.connect(provider),
     accounts: await walletAccounts(signers, { solanaChainRefs }),
     close: () => provider.destroy(),
   };

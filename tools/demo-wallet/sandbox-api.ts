@@ -8,6 +8,8 @@ export interface SandboxChain {
   /** The EVM JSON-RPC endpoint wallets broadcast on; null for Solana (the service broadcasts). */
   rpcUrl: string | null;
   nativeCoin: { id: string; symbol: string; decimals: number };
+  /** EVM: the Permit2 contract's address. */
+  permit2Address?: string;
 }
 
 export interface SandboxAsset {

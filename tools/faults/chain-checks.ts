@@ -116,13 +116,48 @@ type RpcReceipt = { status: string; gasUsed: string; effectiveGasPrice: string; 
 const TRANSFER = topicOf('Transfer(address,address,uint256)');
 
 /** EVM relayer payments succeeded (not reversed), by the flow the load paid them with. */
-async function relayerPayments(db: pg.Client, confirmed: Map<string, string>): Promise<{ eip3009: number; permit2: number }> {
-  const rows = await db.query<{ id: string }>(
-    "SELECT id FROM payments WHERE id = ANY($1) AND status = 'succeeded' AND finality IS DISTINCT FROM 'reversed' AND network LIKE 'eip155:%'",
+async function relayerPayments(db: pg.Client, confirmed: Map<string, string>): Promise<{ eip3009: number; permit2: number; transfer: number; txIds: Map<string, string> }> {
+  const rows = await db.query<{ id: string; tx_id: string | null }>(
+    "SELECT id, tx_id FROM payments WHERE id = ANY($1) AND status = 'succeeded' AND finality IS DISTINCT FROM 'reversed' AND network LIKE 'eip155:%'",
     [[...confirmed.keys()]],
   );
   const flows = rows.rows.map((r) => confirmed.get(r.id));
-  return { eip3009: flows.filter((f) => f === 'eip3009').length, permit2: flows.filter((f) => f === 'permit2').length };
+  const relayed = (id: string) => confirmed.get(id) === 'eip3009' || confirmed.get(id) === 'permit2';
+  const txIds = new Map(rows.rows.filter((r) => relayed(r.id)).map((r) => [r.id, (r.tx_id ?? '').toLowerCase()]));
+  const count = (flow: string) => flows.filter((f) => f === flow).length;
+  // `transfer`: asked for a gasless flow, offered only the direct transfer, paid by the buyer's own transaction (load.ts).
+  return { eip3009: count('eip3009'), permit2: count('permit2'), transfer: count('transfer'), txIds };
+}
+
+/**
+ * Why relayer transactions and relayer payments differ in number: each payment's transaction read
+ * from the chain by its id (who sent it), and the relayer's mined transactions that paid none of
+ * them (a reversed payment's, a replaced one's). Fewer transactions than payments without batching
+ * means some payment was settled by a transaction the relayer did not send.
+ */
+async function relayerAttribution(db: pg.Client, url: string, relayer: string, txIds: Map<string, string>, relayerTxs: Set<string>): Promise<Row> {
+  const others: string[] = [];
+  for (const [paymentId, txId] of txIds) {
+    if (relayerTxs.has(txId)) continue;
+    const tx = txId ? ((await rpc(url, 'eth_getTransactionByHash', [txId])) as RpcTx | null) : null;
+    // The flow of the option the payment was confirmed with, as the service stored it: which offer the buyer really took.
+    const quote = await db.query<{ flow: string | null; buyer: string | null }>(
+      "SELECT q.state->>'flow' AS flow, p.buyer_account AS buyer FROM payments p LEFT JOIN payment_quotes q ON q.option_id = p.option_id WHERE p.id = $1",
+      [paymentId],
+    );
+    const { flow, buyer } = quote.rows[0] ?? { flow: null, buyer: null };
+    const from = tx?.from.toLowerCase();
+    const sender = !from ? 'nowhere' : from === relayer ? 'the relayer (not in a canonical block read)' : buyer?.toLowerCase().endsWith(from) ? 'its buyer' : from.slice(0, 12);
+    others.push(`${paymentId} (option ${flow ?? '?'}) by ${txId ? txId.slice(0, 12) : 'no tx'}… from ${sender}, to ${tx?.to?.slice(0, 10) ?? '?'}`);
+  }
+  const paying = new Set(txIds.values());
+  const unpaid = [...relayerTxs].filter((h) => !paying.has(h)).length;
+  return {
+    check: 'relayer payments settled by a transaction the relayer did not send; relayer transactions paying no counted payment',
+    expected: '(told)',
+    actual: `${others.length}${others.length ? ` (${others.slice(0, 3).join(', ')})` : ''}; ${unpaid}`,
+    ok: true,
+  };
 }
 
 /**
@@ -144,12 +179,14 @@ export async function relayerRows(
   let reverted = 0;
   let gas = 0n;
   let wasted = 0n;
+  const relayerTxs = new Set<string>();
   for (let n = 1; n <= head; n++) {
     const block = (await rpc(url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as { transactions: RpcTx[] } | null;
     for (const tx of block?.transactions ?? []) {
       if (tx.from.toLowerCase() !== relayer) continue;
       const receipt = (await rpc(url, 'eth_getTransactionReceipt', [tx.hash])) as RpcReceipt | null;
       if (!receipt) continue;
+      relayerTxs.add(tx.hash.toLowerCase());
       txs++;
       gas += BigInt(receipt.gasUsed);
       if (receipt.status !== '0x1') {
@@ -164,15 +201,17 @@ export async function relayerRows(
   const per = (v: bigint | number) => (payments > 0 ? (Number(v) / payments).toFixed(payments > 0 && typeof v === 'number' ? 2 : 0) : '-');
   const perGas = payments > 0 ? gas / BigInt(payments) : 0n;
   const transfersIn = await countTransfersTo(url, input.tokens, input.merchant, head);
-  const doubles = transfersIn - payments;
+  // Each succeeded EVM payment, relayed or paid by the buyer's own transfer, moved its amount in once.
+  const doubles = transfersIn - payments - paid.transfer;
   return [
     {
       check: 'double payments (EVM token transfers into the merchant beyond one per succeeded payment)',
       expected: '0',
-      actual: `${doubles} (${transfersIn} transfers, ${payments} payments)`,
+      actual: `${doubles} (${transfersIn} transfers, ${payments + paid.transfer} payments, ${paid.transfer} of them by the buyer's own transfer)`,
       ok: doubles === 0,
     },
     { check: 'relayer transactions per relayer payment (mined, all outcomes)', expected: '(told)', actual: `${per(txs)} (${txs} for ${payments})`, ok: true },
+    await relayerAttribution(db, url, relayer, paid.txIds, relayerTxs),
     {
       check: "relayer gas per payment against the flows' normal cost (gas-policy typical)",
       expected: `at most ${normal} × 1.5`,

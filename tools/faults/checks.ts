@@ -82,7 +82,7 @@ export async function runChecks(db: pg.Client, input: CheckInput): Promise<Row[]
   );
   const exactlyOnce = succeeded.rows.filter((r) => r.status === 'succeeded' && r.succeeded_events === '1').length;
   const notFinal = succeeded.rows.filter((r) => !FINAL.has(r.status)).length + (confirmed.length - succeeded.rows.length);
-  const perFlow = (['eip3009', 'permit2', 'spl'] as Flow[]).map((f) => `${f} ${[...stats.confirmed.values()].filter((v) => v === f).length}`).join(', ');
+  const perFlow = (['eip3009', 'permit2', 'spl', 'transfer'] as const).map((f) => `${f} ${[...stats.confirmed.values()].filter((v) => v === f).length}`).join(', ');
   rows.push({
     check: `confirms accepted → succeeded exactly once (${perFlow})`,
     expected: `${confirmed.length}`,

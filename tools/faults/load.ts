@@ -3,6 +3,7 @@
 // through the gateway with EIP-3009 (USDC), Permit2 (USDT, approval sent by the wallet itself)
 // and Solana SPL (fetch → sign → confirm). Buyers are funded by the chains' HTTP faucet.
 import { randomUUID } from 'node:crypto';
+import { Contract } from 'ethers';
 import { createGatewayClient, executeActions, GatewayError, resolveBuildActions, type PaymentOption } from '../../clients/wallet/src/index.ts';
 import { createBuyer } from '../demo-wallet/buyer.ts';
 import { createSandboxApi, type SandboxInfo } from '../demo-wallet/sandbox-api.ts';
@@ -27,8 +28,12 @@ export interface LoadStats {
   acked: Map<string, string>;
   /** Creates never acknowledged (a 4xx, or no answer within the client's patience): counted, not hidden. */
   createFailures: string[];
-  /** paymentId → the flow, for every confirm the gateway accepted. */
-  confirmed: Map<string, Flow>;
+  /**
+   * paymentId → the flow it was paid with, for every confirm the gateway accepted: the flow asked
+   * for, or `transfer` when the offer had only the direct transfer for that asset (the gasless
+   * flows are left out under a fee spike; the buyer then pays by its own transaction).
+   */
+  confirmed: Map<string, Flow | 'transfer'>;
   /** Payments the wallet could not get to an accepted confirm, with why. */
   walletErrors: string[];
   /** Confirms sent and not yet answered: a worker is killed while this is above zero. */
@@ -39,6 +44,11 @@ export interface LoadStats {
   optionsAskedAgain: number;
   /** Permit2 payments by buyers who approve first (fresh keys: every one is a first-timer), and those that succeeded (counted after the drain). */
   permit2FirstTimers: { total: number };
+  /**
+   * Permit2 payments whose buyer had left a finite allowance to Permit2 below the amount (1 base
+   * unit): USDT refuses to change one non-zero allowance to another, so the approval must go to 0 first.
+   */
+  leftoverAllowance: string[];
   /** Payments being paid now → the step each is at: one still here when the load stops never finished, and says where it hung. */
   paying: Map<string, string>;
 }
@@ -102,6 +112,12 @@ async function pay(s: LoadSetup, stats: LoadStats, gate: FaucetGate, label: stri
       const offer = await client.getOptions(paymentId, { accounts: buyer.accounts }).finally(() => void stats.optionsMs.push(Date.now() - asked));
       return { offer, option: offer.options.find((o: PaymentOption) => o.amount.unit.replace(/^caip19\//, '').toLowerCase() === asset) };
     };
+    // Every other Permit2 buyer left a finite allowance to Permit2 behind (an earlier dapp's), before asking: its options must zero it first.
+    if (flow === 'permit2' && stats.permit2FirstTimers.total % 2 === 1) {
+      step('leftover allowance');
+      await leaveAllowance(s, gate, buyer, asset);
+      stats.leftoverAllowance.push(paymentId);
+    }
     let { offer, option } = await ask();
     if (!option) {
       // A chain left out of an answer is left out "for now": a wallet asks again once, as its
@@ -114,10 +130,13 @@ async function pay(s: LoadSetup, stats: LoadStats, gate: FaucetGate, label: stri
     step('faucet');
     await throughGate(gate, async () => {
       await faucet.fund(option.account, s.assetOf[flow], BigInt(option.amount.value));
-      if (flow === 'permit2') await faucet.fund(option.account, null, GAS_MONEY);
+      // Gas money for every EVM buyer: an offer with only the direct transfer has the buyer send it.
+      if (flow !== 'spl') await faucet.fund(option.account, null, GAS_MONEY);
     });
     step('fetch');
     const actions = await resolveBuildActions(option.actions, (build) => client.fetchAction(paymentId, { optionId: option.id, data: build.build.data }));
+    // Counted as what pays it (read from the actions once built): a direct transfer is the buyer's own transaction, never the relayer's.
+    const paidWith = flow !== 'spl' && paysByTransfer(actions) ? 'transfer' : flow;
     step(`actions (${actions.map((a) => ('data' in a && typeof a.data === 'object' && a.data && 'method' in a.data ? String(a.data.method) : a.type)).join(', ')})`);
     // Half the Permit2 first-timers do not wait for their approval to be mined (a wallet that
     // signs at once, as the SDK did before): confirm arrives while the approval is pending.
@@ -131,10 +150,32 @@ async function pay(s: LoadSetup, stats: LoadStats, gate: FaucetGate, label: stri
     } finally {
       stats.confirmsInFlight--;
     }
-    stats.confirmed.set(paymentId, flow);
+    stats.confirmed.set(paymentId, paidWith);
   } finally {
     buyer.close();
   }
+}
+
+/** Whether the option is the direct transfer (the buyer's `transfer(...)` call), not a gasless flow. */
+function paysByTransfer(actions: readonly object[]): boolean {
+  return actions.some((a) => {
+    const data = 'data' in a && typeof a.data === 'object' && a.data !== null ? (a.data as { method?: unknown; params?: unknown }) : null;
+    const first = Array.isArray(data?.params) ? (data.params[0] as { data?: unknown } | undefined) : undefined;
+    return data?.method === 'eth_sendTransaction' && typeof first?.data === 'string' && first.data.startsWith('0xa9059cbb');
+  });
+}
+
+/** The buyer approves Permit2 for 1 base unit of `asset` (paying its own gas): a leftover finite allowance. */
+async function leaveAllowance(s: LoadSetup, gate: FaucetGate, buyer: Awaited<ReturnType<typeof createBuyer>>, asset: string): Promise<void> {
+  const chain = s.sandbox.chains.find((c) => c.namespace === 'eip155');
+  if (!chain?.permit2Address) throw new Error('GET /sandbox names no Permit2 address');
+  const token = new Contract(asset.split(':').at(-1)!, ['function approve(address,uint256) returns (bool)'], buyer.evmWallet);
+  await throughGate(gate, async () => {
+    await createSandboxApi(s.chainsUrl).fund(`${chain.caip2}:${buyer.evmAddress}`, null, GAS_MONEY);
+    // Sent and mined inside the gate: a reorg's revert must not undo the gas money under a pending approval.
+    const sent = (await token.getFunction('approve').send(chain.permit2Address, 1n)) as { wait(): Promise<unknown> };
+    await sent.wait();
+  });
 }
 
 type Results = Awaited<ReturnType<typeof executeActions>>;
@@ -195,6 +236,7 @@ export function startLoad(s: LoadSetup): Load {
     optionsMs: [],
     paying: new Map(),
     permit2FirstTimers: { total: 0 },
+    leftoverAllowance: [],
     optionsAskedAgain: 0,
   };
   const running = new Set<Promise<void>>();

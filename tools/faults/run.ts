@@ -19,6 +19,8 @@ import { createSandboxApi } from '../demo-wallet/sandbox-api.ts';
 import { API_VERSIONS } from '../../server/domain/vocabulary.ts';
 import { LATE_FUNDS_JOB_TYPE } from '../../server/domain/payments/late-funds-job.ts';
 import { createApi } from './api.ts';
+import { startLateFunds } from './late-funds-load.ts';
+import { feePayerWasteRow, leftoverAllowanceRow } from './buyer-rows.ts';
 import { chainRows, permit2FirstTimerRow, phantomSuccesses, relayerRows, sweepAddress, throughProxy } from './chain-checks.ts';
 import { runChainFaults } from './chain-schedule.ts';
 import { diagnose, formatTable, pending, runChecks, type CheckInput, type Row } from './checks.ts';
@@ -183,6 +185,7 @@ async function main(): Promise<number> {
     'payment.cancelled',
     'payment.refunded',
     'payment.reversed',
+    'payment.paid_twice',
   ];
   const w = await api.call('POST', '/v1/webhook-endpoints', partnerKey, { url: receiver.url, enabledEvents: types });
   if (w.status !== 201) throw new Error(`webhook endpoint: ${w.status} ${JSON.stringify(w.body)}`);
@@ -193,6 +196,8 @@ async function main(): Promise<number> {
   log(`load for ${LOAD_MS / 1000} s: creates and payments (EIP-3009, Permit2, Solana) over both APIs`);
   const loadStart = Date.now();
   const load = startLoad({ api, partnerKey, walletKey, merchantId, chainsUrl, sandbox, assetOf });
+  // Buyers paying by direct transfer after expiry, and twice: the late-funds watcher must surface both under the faults.
+  const lateFunds = rpcProxy ? await startLateFunds({ api, partnerKey, walletKey, chainsUrl, sandbox }) : null;
   const progress = setInterval(() => {
     const st = load.stats;
     log(`  creates acked ${st.acked.size}, confirms accepted ${st.confirmed.size}, wallet errors ${st.walletErrors.length}, webhook ids ${receiver!.ids.size}`);
@@ -244,6 +249,7 @@ async function main(): Promise<number> {
     log('load stopping; waiting for what it launched');
     await load.stop(90_000);
     await sweep;
+    await lateFunds?.done;
   } finally {
     clearInterval(progress);
   }
@@ -277,7 +283,9 @@ async function main(): Promise<number> {
             log(`  not final ${p.notFinal}, undelivered events ${p.undelivered}, due jobs ${p.dueJobs}`);
             lastLog = Date.now();
           }
-          return Date.now() > allDue && p.notFinal === 0 && p.undelivered === 0 && p.dueJobs === 0;
+          // The late-funds watcher runs once a minute: its finds are awaited too (bounded like the rest).
+          const lateDone = !lateFunds || (await lateFunds.surfaced(db));
+          return Date.now() > allDue && p.notFinal === 0 && p.undelivered === 0 && p.dueJobs === 0 && lateDone;
         },
         DRAIN_BOUND_MS,
       );
@@ -296,9 +304,11 @@ async function main(): Promise<number> {
               confirmed: load.stats.confirmed,
             })),
             await permit2FirstTimerRow(db, load.stats.confirmed, load.stats.permit2FirstTimers.total),
+            await leftoverAllowanceRow(db, load.stats.leftoverAllowance, load.stats.walletErrors),
+            await feePayerWasteRow(chainsUrl, Keypair.fromSecretKey(Uint8Array.from(JSON.parse(chainsEnv.SOLANA_FEE_PAYER_KEY!) as number[])).publicKey.toBase58()),
             ...(sweptRow ? [sweptRow] : []),
             ...chainRows(rpcProxy, load.stats.confirmed.size, load.stats.optionsMs, load.stats.optionsAskedAgain),
-            // Late funds (a transfer after expiry, an authorization used elsewhere after release) get their row with the watcher that surfaces them.
+            ...(lateFunds ? await lateFunds.rows(db) : []),
           ]
         : []),
     ];

@@ -29,7 +29,7 @@ import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from 
 import { advanceRelayerFlow } from './relayer-flow.ts';
 import { followFinality, followOnlyContext, type EvmFinality } from './finality.ts';
 import { authorizationEnd } from './submission-guards.ts';
-import { findLateDirectTransfer } from './late-funds.ts';
+import { findLateAuthorization, findLateDirectTransfer } from './late-funds.ts';
 import { advanceDirectTransfer, checkDirectTransferResult, prepareDirectTransfer } from './direct-transfer.ts';
 import { deriveNonce, derivePaymentReference } from './nonce.ts';
 import { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';
@@ -371,11 +371,18 @@ export function createEvmChainAdapter(
       return followFinality(c.provider, c.finality ?? { kind: 'depth', blocks: c.confirmations }, () => advance(req, raw, txId, followOnlyContext(rawTx)));
     },
 
-    async findLateFunds(req, state) {
-      // Only the direct transfer carries a tag a late transaction can be found by (for now).
-      if ((state as { flow?: unknown }).flow !== 'transfer') return { found: false };
+    async findLateFunds(req, raw, known) {
+      // Found by what identifies the option on chain: the direct transfer's tag, the EIP-3009
+      // authorization's nonce. Permit2 leaves no event of its own and its signature is not in the
+      // quote (it arrives at confirm), so a Permit2 signature used elsewhere is not searched.
+      const parsed = parseEvmQuoteState(raw);
+      if (!parsed.ok) return { found: false };
       const c = chainOf(req);
-      return findLateDirectTransfer({ provider: c.provider, confirmations: c.confirmations, finality: c.finality ?? { kind: 'depth', blocks: c.confirmations } }, req);
+      const chain = { provider: c.provider, confirmations: c.confirmations, finality: c.finality ?? ({ kind: 'depth', blocks: c.confirmations } as const) };
+      const state = parsed.value;
+      if (state.flow === 'transfer') return findLateDirectTransfer(chain, req, known);
+      if (state.flow === 'eip3009') return findLateAuthorization(chain, req, String(state.typedData.message.nonce), known);
+      return { found: false };
     },
 
     // Every key of every chain's pool. A key refused for lack of funds reports what it needed as its minimum until a balance covers it.

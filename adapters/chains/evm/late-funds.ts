@@ -10,9 +10,10 @@ import { directTransferCheck } from './direct-transfer.ts';
 import { isCanonical, isFinalBlock, type EvmFinality } from './finality.ts';
 import { forEachLogPage } from './log-pages.ts';
 import { firstBlockAtOrAfter } from './scan.ts';
-import { QUOTE_CLOCK_ALLOWANCE_MS, verifyTransferTransaction } from './transfer.ts';
+import { QUOTE_CLOCK_ALLOWANCE_MS, sumTransfers, verifyTransferTransaction } from './transfer.ts';
 
 const TRANSFER = id('Transfer(address,address,uint256)');
+const AUTHORIZATION_USED = id('AuthorizationUsed(address,bytes32)');
 
 /** What the search needs of its chain. */
 export interface LateFundsChain {
@@ -52,10 +53,11 @@ async function quoteStartBlock(provider: Provider, req: OptionRequest, finalHead
 }
 
 /**
- * The final transaction that paid this direct-transfer option, or none found in the final blocks
- * from its quote on. RPC errors throw: the window was not fully read, so nothing is concluded.
+ * The first final transaction that paid this direct-transfer option and is not in `known`, or none
+ * found in the final blocks from its quote on. RPC errors throw: the window was not fully read, so
+ * nothing is concluded.
  */
-export async function findLateDirectTransfer(chain: LateFundsChain, req: OptionRequest): Promise<LateFunds> {
+export async function findLateDirectTransfer(chain: LateFundsChain, req: OptionRequest, known: ReadonlySet<string> = new Set()): Promise<LateFunds> {
   const { provider } = chain;
   const check = directTransferCheck(req, chain.confirmations);
   const finalHead = await lastFinalBlock(provider, chain.finality);
@@ -67,12 +69,43 @@ export async function findLateDirectTransfer(chain: LateFundsChain, req: OptionR
   const topics = [TRANSFER, zeroPadValue(check.from, 32), zeroPadValue(check.to, 32)];
   await forEachLogPage(provider, { address: check.token, topics }, fromBlock, finalHead, async (logs) => {
     for (const txId of [...new Set(logs.map((l) => l.transactionHash))]) {
+      if (known.has(txId.toLowerCase())) continue;
       const verdict = await verifyTransferTransaction(provider, txId, check);
       if (verdict.status !== 'confirmed') continue;
       // A log page from a node behind, or a receipt kept across a reorg, is no proof: the block must be canonical and final.
       const receipt = await provider.getTransactionReceipt(txId);
       if (!receipt || !(await isCanonical(provider, receipt)) || !(await isFinalBlock(provider, chain.finality, receipt.blockNumber))) continue;
       found = { found: true, txId: txId.toLowerCase() };
+      return true;
+    }
+    return false;
+  });
+  return found;
+}
+
+/**
+ * The first final transaction, not in `known`, that used this EIP-3009 option's authorization (the
+ * token's `AuthorizationUsed(buyer, nonce)` log; the nonce is the quote's) and paid the destination
+ * the amount from the buyer: the buyer's signature submitted by someone else (the buyer, a third
+ * party) after the service released or never received it. The signed `to` and `value` are the
+ * option's, so whoever submits it pays the merchant; the receipt is still judged, never assumed.
+ */
+export async function findLateAuthorization(chain: LateFundsChain, req: OptionRequest, nonce: string, known: ReadonlySet<string> = new Set()): Promise<LateFunds> {
+  const { provider } = chain;
+  const check = directTransferCheck(req, chain.confirmations);
+  const finalHead = await lastFinalBlock(provider, chain.finality);
+  if (finalHead < 1) return { found: false };
+  const fromBlock = await quoteStartBlock(provider, req, finalHead);
+  if (fromBlock > finalHead) return { found: false };
+  let found: LateFunds = { found: false };
+  const topics = [AUTHORIZATION_USED, zeroPadValue(check.from, 32), nonce.toLowerCase()];
+  await forEachLogPage(provider, { address: check.token, topics }, fromBlock, finalHead, async (logs) => {
+    for (const txId of [...new Set(logs.map((l) => l.transactionHash.toLowerCase()))]) {
+      if (known.has(txId)) continue;
+      const receipt = await provider.getTransactionReceipt(txId);
+      if (!receipt || receipt.status !== 1 || sumTransfers(receipt.logs, check) < check.minValue) continue;
+      if (!(await isCanonical(provider, receipt)) || !(await isFinalBlock(provider, chain.finality, receipt.blockNumber))) continue;
+      found = { found: true, txId };
       return true;
     }
     return false;

@@ -324,6 +324,34 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
       });
     });
 
+    // Paid twice (server/domain/payments/late-funds-job.ts): each extra transaction once, with its event.
+    it('records a transaction that paid a succeeded payment again once, with its event; never the one that paid it, never before success', async () => {
+      const p = await f.partner();
+      const pay = await f.stored(await f.merchant(p.id));
+      const at = new Date(t0.getTime() + 90_000);
+      const extra = { txId: '0x' + '2e'.repeat(32), network: 'eip155:1', asset: 'eip155:1/erc20:0xa', value: 123_456_789_012_345_678_901n, optionId: 'opt_2', foundAt: at };
+      const told = (n: number) => ({
+        id: newId('event'),
+        type: `payment.paid_twice.conformance${n}`,
+        snapshot: (x: { extraPayments?: unknown[] }) => ({ extra: x.extraPayments?.length ?? 0 }),
+      });
+      expect(await store.s.payments.recordExtraPayment(pay.id, extra, told(0))).toBe(false);
+      await f.move(pay.id, 'succeeded', { succeededAt: t0, txId: '0x' + '2d'.repeat(32), optionId: 'opt_1', network: 'eip155:1' });
+      expect(await store.s.payments.recordExtraPayment(pay.id, { ...extra, txId: '0x' + '2d'.repeat(32) }, told(1))).toBe(false);
+      expect(await store.s.payments.recordExtraPayment(pay.id, extra, told(2))).toBe(true);
+      expect(await store.s.payments.recordExtraPayment(pay.id, extra, told(3))).toBe(false);
+      const second = { ...extra, txId: '0x' + '2f'.repeat(32) };
+      expect(await store.s.payments.recordExtraPayment(pay.id, second, told(4))).toBe(true);
+      const read = await store.s.payments.get(pay.id);
+      expect(read?.extraPayments).toEqual([extra, second]);
+      const events = (await store.s.payments.events(pay.id)).filter((e) => e.type.startsWith('payment.paid_twice'));
+      expect(events.map((e) => [e.type, e.data])).toEqual([
+        ['payment.paid_twice.conformance2', { extra: 1 }],
+        ['payment.paid_twice.conformance4', { extra: 2 }],
+      ]);
+      expect(events[1]!.stateVersion).toBe(events[0]!.stateVersion + 1);
+    });
+
     it('answers a payment’s events in state order', async () => {
       const p = await f.partner();
       const pay = await f.stored(await f.merchant(p.id));

@@ -216,11 +216,11 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
       expect(await f.s.quotes.get(q.pay.id, q.live.optionId)).toEqual(q.live);
     });
 
-    it('pages through the quotes on one chain of expired and failed payments in a deadline window, from a cursor, oldest first', async () => {
+    it('pages through the quotes on one chain of expired, failed and succeeded payments in a deadline window, from a cursor, oldest first', async () => {
       // Far from every other test's deadlines, so only this test's quotes fall in the window.
       const day = 86_400_000;
       const at = (offset: number) => new Date(t0.getTime() + 900 * day + offset);
-      const ended = async (to: 'expired' | 'failed' | null) => {
+      const ended = async (to: 'expired' | 'failed' | 'succeeded' | null) => {
         const pay = await paid();
         if (to) {
           const r = await f.s.payments.transition(pay.id, {
@@ -234,11 +234,13 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
         }
         return pay;
       };
-      const [expired, failed, open] = [await ended('expired'), await ended('failed'), await ended(null)];
+      const [expired, failed, succeeded, open] = [await ended('expired'), await ended('failed'), await ended('succeeded'), await ended(null)];
       const inWindow = (pay: { id: string }, offset: number, extra: Partial<QuoteRecord> = {}) => quote(pay.id, 0, { deadline: at(offset), ...extra });
       const first = inWindow(expired, 1000);
       const second = inWindow(failed, 2000);
       const third = inWindow(expired, 3000);
+      // A succeeded payment's quotes too: a second payment for it is looked for (paid twice).
+      const zeroth = inWindow(succeeded, 500);
       // Not found: an open payment's quote, another chain's (whose id only starts like this one), a deadline outside the window.
       const others = [
         inWindow(open, 1500),
@@ -247,11 +249,11 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
         inWindow(expired, -1),
         inWindow(expired, 10_000),
       ];
-      await f.s.quotes.save([third, ...others, second, first]);
+      await f.s.quotes.save([third, ...others, second, zeroth, first]);
       const from = (deadline: Date, optionId = '') => ({ deadline, optionId });
-      expect(await f.s.quotes.ofEndedPayments('eip155:1', from(at(0)), at(10_000), 10)).toEqual([first, second, third]);
-      const page = await f.s.quotes.ofEndedPayments('eip155:1', from(at(0)), at(10_000), 2);
-      expect(page).toEqual([first, second]);
+      expect(await f.s.quotes.ofEndedPayments('eip155:1', from(at(0)), at(10_000), 10)).toEqual([zeroth, first, second, third]);
+      const page = await f.s.quotes.ofEndedPayments('eip155:1', from(at(0)), at(10_000), 3);
+      expect(page).toEqual([zeroth, first, second]);
       expect(await f.s.quotes.ofEndedPayments('eip155:1', from(second.deadline, second.optionId), at(10_000), 2)).toEqual([third]);
       // Two quotes with one deadline: the cursor's option id tells them apart, neither is skipped or repeated.
       const twin = inWindow(failed, 3000);

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { MerchantRecord } from '../../../server/domain/merchants/records.ts';
 import type { CreatePaymentResult, PaymentRecord } from '../../../server/domain/payments/records.ts';
 import type { PaymentRepository } from '../../../server/ports/storage/payments.ts';
-import { toMerchant, toPayment, toSettlement } from './rows.ts';
+import { storedExtraPayment, toMerchant, toPayment, toSettlement } from './rows.ts';
 import { INSERT_JOBS_FROM_PARAM, insertPayments, jobsParam, listClauses, lockMerchantForCreate, patchAssignments, type NewPayment } from './payment-sql.ts';
 import { paymentStats } from './payment-stats.ts';
 import { createBatcher } from './batcher.ts';
@@ -200,6 +200,23 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
         const payment = toPayment(rows[0]);
         if (event) await insertEvent(tx, { id: event.id, type: event.type }, payment, change.at, event.snapshot(payment), traceId);
         return { ok: true as const, payment };
+      });
+    },
+
+    async recordExtraPayment(id, extra, event) {
+      const traceId = currentTraceId();
+      return db.transaction(async (tx) => {
+        // The containment test keeps it once per transaction, whichever process finds it first.
+        const { rows } = await tx.query(
+          `UPDATE payments SET extra_payments = COALESCE(extra_payments, '[]'::jsonb) || $2::jsonb, updated_at = $4, state_version = state_version + 1
+           WHERE id = $1 AND status = 'succeeded' AND tx_id IS DISTINCT FROM $3 AND NOT COALESCE(extra_payments, '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('txId', $3::text))
+           RETURNING *, ${NOTIFY_RETURNED_PAYMENT}`,
+          [id, JSON.stringify([storedExtraPayment(extra)]), extra.txId, extra.foundAt],
+        );
+        if (!rows[0]) return false;
+        const payment = toPayment(rows[0]);
+        await insertEvent(tx, event, payment, extra.foundAt, event.snapshot(payment), traceId);
+        return true;
       });
     },
 

@@ -139,7 +139,7 @@ export function createQuoteRepository(db: SqlDb): QuoteRepository {
       // The asset id starts with its chain and a slash; compared by prefix, not LIKE, so no character of a chain id is a wildcard.
       const { rows } = await db.query(
         `SELECT q.* FROM payment_quotes q JOIN payments p ON p.id = q.payment_id
-         WHERE p.status IN ('expired', 'failed') AND left(q.asset, length($1) + 1) = $1 || '/' AND (q.deadline, q.option_id) > ($2, $3) AND q.deadline < $4
+         WHERE p.status IN ('expired', 'failed', 'succeeded') AND left(q.asset, length($1) + 1) = $1 || '/' AND (q.deadline, q.option_id) > ($2, $3) AND q.deadline < $4
          ORDER BY q.deadline, q.option_id LIMIT $5`,
         [chain, after.deadline, after.optionId, until, limit],
         'quotes_of_ended_payments',

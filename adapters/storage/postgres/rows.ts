@@ -1,6 +1,6 @@
 import type { ApiKeyRecord, KeyPermission, KeyScope, PartnerRecord } from '../../../server/domain/partners/records.ts';
 import type { CryptoSettlementRecord, MerchantRecord, MerchantStatus } from '../../../server/domain/merchants/records.ts';
-import type { PaymentFinality, PaymentRecord } from '../../../server/domain/payments/records.ts';
+import type { ExtraPayment, PaymentFinality, PaymentRecord } from '../../../server/domain/payments/records.ts';
 import type { PaymentStatus } from '../../../server/domain/payments/state-machine.ts';
 
 /** Column names as the SQL returns them, mapped once to the port's records. */
@@ -112,5 +112,25 @@ export function toPayment(r: Row): PaymentRecord {
     ...(r.buyer_provider_name ? { buyerProviderName: str(r.buyer_provider_name) } : {}),
     ...(r.buyer_provider_icon ? { buyerProviderIcon: str(r.buyer_provider_icon) } : {}),
     ...(r.finality ? { finality: str(r.finality) as PaymentFinality, finalityReason: strOrNull(r.finality_reason) } : {}),
+    ...extraPaymentsOf(r.extra_payments),
   };
+}
+
+/** An extra payment as migration 023 stores it in `payments.extra_payments` (JSON: the value as a decimal string). */
+export interface StoredExtraPayment {
+  txId: string;
+  network: string;
+  asset: string;
+  value: string;
+  optionId: string;
+  foundAt: string;
+}
+
+export const storedExtraPayment = (e: ExtraPayment): StoredExtraPayment => ({ ...e, value: e.value.toString(), foundAt: e.foundAt.toISOString() });
+
+/** `extraPayments` when the column holds any (the drivers answer jsonb parsed or as text). */
+function extraPaymentsOf(raw: unknown): { extraPayments?: ExtraPayment[] } {
+  const list = (typeof raw === 'string' ? JSON.parse(raw) : raw) as StoredExtraPayment[] | null | undefined;
+  if (!Array.isArray(list) || !list.length) return {};
+  return { extraPayments: list.map((e) => ({ ...e, value: BigInt(e.value), foundAt: new Date(e.foundAt) })) };
 }

@@ -1,7 +1,7 @@
 import type { AssetRegistry } from '../../domain/assets.ts';
 import { formatMinor } from '../../domain/currencies.ts';
 import type { PaymentRecord } from '../../domain/payments/records.ts';
-import { priceAmount, tokenAmount } from '../../domain/payments/view.ts';
+import { assetAmount, priceAmount, tokenAmount } from '../../domain/payments/view.ts';
 
 /**
  * An amount as people read it: at least the cents ("12.50 USD", "12.50 USDC"), and every digit
@@ -24,3 +24,6 @@ export function paidText(p: PaymentRecord, assets: AssetRegistry): string {
   const paid = tokenAmount(p, assets);
   return paid ? readable(paid) : '';
 }
+
+/** `value` base units of a CAIP-19 asset as people read it ("7.00 USDT"). */
+export const assetText = (asset: string, value: bigint, assets: AssetRegistry) => readable(assetAmount(asset, value, assets));

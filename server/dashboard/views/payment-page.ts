@@ -6,22 +6,28 @@ import { effectiveStatus } from '../../domain/payments/view.ts';
 import { can } from '../../domain/users/permissions.ts';
 import type { Signed } from '../signed.ts';
 import { problemList } from './merchant-form.ts';
-import { paidText, priceText } from './money.ts';
+import { assetText, paidText, priceText } from './money.ts';
 import { named, networkName } from './names.ts';
 import { statusTag } from './payments-page.ts';
 import { buttonForm, shell, when } from './shell.ts';
 
-/** The explorer page of the payment's transaction, the id URL-encoded into the chain's template; none configured: undefined. */
-function explorerUrl(urls: Readonly<Record<string, string>>, p: PaymentRecord): string | undefined {
-  if (!p.network || !p.txId || !Object.hasOwn(urls, p.network)) return undefined;
-  return urls[p.network]!.replace('{txId}', encodeURIComponent(p.txId));
+/** The explorer page of a transaction, the id URL-encoded into the chain's template; none configured: undefined. */
+function explorerUrl(urls: Readonly<Record<string, string>>, network: string | null, txId: string | null): string | undefined {
+  if (!network || !txId || !Object.hasOwn(urls, network)) return undefined;
+  return urls[network]!.replace('{txId}', encodeURIComponent(txId));
 }
 
-function transaction(urls: Readonly<Record<string, string>>, p: PaymentRecord): string {
-  if (!p.txId) return '—';
-  const href = explorerUrl(urls, p);
-  const id = `<code>${esc(p.txId)}</code>`;
+function transaction(urls: Readonly<Record<string, string>>, network: string | null, txId: string | null): string {
+  if (!txId) return '—';
+  const href = explorerUrl(urls, network, txId);
+  const id = `<code>${esc(txId)}</code>`;
   return href ? `<a${attrs({ href, rel: 'noopener noreferrer' })}>${id}</a>` : id;
+}
+
+/** Transactions that paid the merchant again after success (paid twice): each with its amount, for the owner to settle with the buyer. */
+function paidAgain(urls: Readonly<Record<string, string>>, p: PaymentRecord, assets: AssetRegistry): string {
+  const rows = (p.extraPayments ?? []).map((e) => `<li>${esc(assetText(e.asset, e.value, assets))} by ${transaction(urls, e.network, e.txId)}, found ${esc(when(e.foundAt))}</li>`);
+  return `<span class="tag bad">paid twice</span> The merchant received these too; settle with the buyer.<ul>${rows.join('')}</ul>`;
 }
 
 const fact = (label: string, value: string, id?: string) => `<dt>${esc(label)}</dt><dd${attrs({ id })}>${value}</dd>`;
@@ -77,7 +83,8 @@ ${fact('Amount', esc(priceText(p, o.assets)), 'amount')}
 ${fact('Paid', esc(paidText(p, o.assets) || '—'), 'paid')}
 ${fact('Network', p.network ? named(networkName(o.assets, p.network), p.network) : '—')}
 ${fact('Buyer', buyer, 'buyer')}
-${fact('Transaction', transaction(o.explorerTxUrls, p), 'tx')}
+${fact('Transaction', transaction(o.explorerTxUrls, p.network, p.txId), 'tx')}
+${p.extraPayments?.length ? fact('Paid again', paidAgain(o.explorerTxUrls, p, o.assets), 'paid-again') : ''}
 ${fact('Created', esc(when(p.createdAt)))}
 ${fact('Expires', esc(when(p.expiresAt)))}
 ${p.succeededAt ? fact('Succeeded', esc(when(p.succeededAt))) : ''}

@@ -12,11 +12,11 @@ import { paidText, priceText } from './money.ts';
 import { networkName } from './names.ts';
 import { shell, when } from './shell.ts';
 
-/** A status as a tag; refunded shown beside it. */
+/** A status as a tag; refunded, reversed and paid twice shown beside it. */
 export const statusTag = (p: PaymentRecord, now: number) => {
   const st = effectiveStatus(p, now);
   const tone = st === 'succeeded' ? ' ok' : st === 'failed' || st === 'expired' || st === 'cancelled' ? ' bad' : '';
-  return `<span class="tag${tone}">${esc(st.replace('_', ' '))}</span>${p.refundedAt ? ' <span class="tag">refunded</span>' : ''}${p.finality === 'reversed' ? ' <span class="tag bad">reversed</span>' : ''}`;
+  return `<span class="tag${tone}">${esc(st.replace('_', ' '))}</span>${p.refundedAt ? ' <span class="tag">refunded</span>' : ''}${p.finality === 'reversed' ? ' <span class="tag bad">reversed</span>' : ''}${p.extraPayments?.length ? ' <span class="tag bad">paid twice</span>' : ''}`;
 };
 
 function filterForm(f: PaymentFilters, merchants: MerchantRecord[], networks: string[], assets: AssetRegistry): string {

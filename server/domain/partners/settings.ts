@@ -12,6 +12,8 @@ export const VERSION_NOTES: Readonly<Record<string, string>> = {
     'Adds checkout: {successUrl, errorUrl} on payment creation (the payment page sends the buyer there once final), and lists a cancelled payment as cancelled (before, it listed as expired with a cancelledAt).',
   '2026-11-27':
     "Everything of the preview, and: a succeeded payment says where it stands against its chain's finality (finality: pending, final or reversed) on its details, list items and status, and webhook endpoints may subscribe to payment.reversed (a reorg took the paying transaction off the chain and it could not be sent again).",
+  '2026-11-28':
+    'Everything of 2026-11-27, and: a payment paid again after it succeeded (a second transfer reached the merchant) lists those transactions in extraPayments on its details, and webhook endpoints may subscribe to payment.paid_twice.',
 } satisfies Record<ApiVersion, string>;
 
 /** The versions a partner pinned to `current` may move to: newer ones only, as a request may. */

@@ -5,16 +5,30 @@ import { describeError } from '../../ports/logger.ts';
 import { chainOfQuote, optionRequestOf, type AdvanceDeps } from './settle-attempt.ts';
 import { transitionPayment } from './transition.ts';
 import type { QuoteRecord } from './quote-records.ts';
+import type { PaymentRecord } from './records.ts';
+import { METRICS } from '../../ports/metric-catalog.ts';
+import { newId } from '../ids.ts';
+import { eventSnapshot } from './view.ts';
+import type { WebhookEventType } from '../webhooks/event-types.ts';
 
 /**
  * Late funds: a buyer may send a tagged direct transfer after the payment expired (or failed);
  * the merchant then has the money, so the payment counts as paid with that transaction rather
- * than staying expired while the funds sit unexplained. One self-rescheduling job per chain (like
+ * than staying expired while the funds sit unexplained. A payment already succeeded that is paid
+ * again (a second tagged transfer) is told to the partner as paid twice. One self-rescheduling job per chain (like
  * `maintenance.purge`, with a fixed id per chain) looks at the quotes of payments that ended
  * recently and asks the chain's adapter for a final transaction that paid one of them. Each run
  * is bounded: at most `batch` quotes, each one bounded search of the chain.
  */
 export const LATE_FUNDS_JOB_TYPE = 'payment.late_funds';
+
+/**
+ * The event a second payment is told with. Versions from 2026-11-28 declare it (2026-11-27 was
+ * already published, and a published version never changes); older pins learn it from the
+ * dashboard, the `payment_paid_twice_total` metric and its alert rule, or by reading the payment
+ * under `Svc-Version: 2026-11-28`.
+ */
+export const PAID_TWICE_EVENT_TYPE = 'payment.paid_twice' satisfies WebhookEventType;
 
 /** The job's fixed id on one chain: every process writes it, the queue runs one copy. */
 export const lateFundsJobId = (chain: string) => `job_late_funds_${chain.replace(/[^A-Za-z0-9]/g, '_')}`;
@@ -78,24 +92,31 @@ export function lateFundsJob(deps: AdvanceDeps, opts: LateFundsOptions = {}): Jo
 }
 
 /**
- * Asks the chain about one quote; a final transaction that paid it makes its payment succeeded.
- * Also the Solana Pay watcher's step (wallet-transfer-job.ts): a transaction the wallet broadcast
- * itself pays an open payment (`requires_action`) the same way, found and judged alike. True once
- * funds were found (whether or not the payment could still take them).
+ * Asks the chain about one quote: late funds pay an ended payment, a second payment of a succeeded
+ * one is told (paid twice). Also the Solana Pay watcher's step (wallet-transfer-job.ts): a
+ * transaction the wallet broadcast itself pays an open payment (`requires_action`) the same way,
+ * found and judged alike. True once funds were found (whether or not the payment could still take them).
  */
 export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise<boolean> {
   const { caip2, chain } = chainOfQuote({ chains: deps.chains! }, quote);
   if (!chain.findLateFunds) return false;
+  const payment = await deps.storage.payments.get(quote.paymentId);
+  if (!payment) return false;
+  // What already paid it is passed over: a succeeded payment's own transaction, and extra ones already told.
+  const known = new Set([payment.txId, ...(payment.extraPayments ?? []).map((e) => e.txId)].filter((t) => t !== null).map((t) => t.toLowerCase()));
   let found;
   try {
-    found = await chain.findLateFunds(optionRequestOf(deps, quote), quote.state);
+    found = await chain.findLateFunds(optionRequestOf(deps, quote), quote.state, known);
   } catch (err) {
     deps.logger.warn({ paymentId: quote.paymentId, optionId: quote.optionId, err: describeError(err) }, 'late funds: chain not read; next run');
     return false;
   }
-  if (!found.found) return false;
-  const payment = await deps.storage.payments.get(quote.paymentId);
-  if (!payment || (payment.status !== 'expired' && payment.status !== 'failed' && payment.status !== 'requires_action')) return true;
+  if (!found.found || known.has(found.txId.toLowerCase())) return false;
+  if (payment.status === 'succeeded') {
+    await tellPaidTwice(deps, payment, quote, caip2, found.txId);
+    return true;
+  }
+  if (payment.status !== 'expired' && payment.status !== 'failed' && payment.status !== 'requires_action') return true;
   const now = new Date(deps.clock.now());
   // Found only in final blocks: nothing left to follow, so its finality is final at once.
   const moved = await transitionPayment(deps, payment, 'succeeded', {
@@ -113,4 +134,24 @@ export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise
   if (moved.ok) deps.logger.info({ paymentId: payment.id, from: payment.status, txId: found.txId }, `late funds: payment paid by ${paidBy}`);
   else if (moved.duplicateTxId) deps.logger.error({ paymentId: payment.id, txId: found.txId }, 'late funds: the transaction already paid another payment');
   return true;
+}
+
+/**
+ * A final transaction paid a succeeded payment's merchant again: recorded on the payment (its
+ * details' `extraPayments`), with a `payment.paid_twice` event, a counter to alert on and a warning
+ * in the logs. The funds are the merchant's already (the service holds none): the partner settles
+ * with the buyer, so it must be told, never left to find it in its wallet.
+ */
+async function tellPaidTwice(deps: AdvanceDeps, payment: PaymentRecord, quote: QuoteRecord, chain: string, txId: string): Promise<void> {
+  const now = deps.clock.now();
+  const merchant = await deps.storage.merchants.get(payment.partnerId, payment.merchantId, { includeDeleted: true });
+  const extra = { txId: txId.toLowerCase(), network: chain, asset: quote.asset, value: quote.amount, optionId: quote.optionId, foundAt: new Date(now) };
+  const told = await deps.storage.payments.recordExtraPayment(payment.id, extra, {
+    id: newId('event', now),
+    type: PAID_TWICE_EVENT_TYPE,
+    snapshot: (p) => eventSnapshot(p, merchant ?? undefined, deps.assets),
+  });
+  if (!told) return;
+  deps.metrics?.count(METRICS.paymentPaidTwice, { chain });
+  deps.logger.warn({ paymentId: payment.id, chain, txId: extra.txId, paidBy: payment.txId }, 'paid twice: a second transaction paid a succeeded payment');
 }

@@ -42,9 +42,28 @@ export interface PaymentRecord {
    */
   finality?: PaymentFinality | null;
   finalityReason?: string | null;
+  /**
+   * Final transactions that paid the merchant again for this payment after the one that paid it
+   * (paid twice), in the order found; absent when there is none. The service holds no funds, so
+   * these are the partner's to settle with the buyer: they are told, never silently kept.
+   */
+  extraPayments?: ExtraPayment[];
 }
 
 export type PaymentFinality = 'pending' | 'final' | 'reversed';
+
+/** One transaction that paid a payment's merchant again (see `PaymentRecord.extraPayments`). */
+export interface ExtraPayment {
+  txId: string;
+  /** CAIP-2 chain. */
+  network: string;
+  /** CAIP-19 asset and base units it moved to the merchant. */
+  asset: string;
+  value: bigint;
+  /** The option (quote) it paid. */
+  optionId: string;
+  foundAt: Date;
+}
 
 /** Something that happened to a payment, with a full snapshot (the webhook `data`). */
 export interface PaymentEventRecord {

@@ -3,7 +3,7 @@ import { currencyExponent } from '../currencies.ts';
 import type { MerchantRecord } from '../merchants/records.ts';
 import type { PaymentRecord } from './records.ts';
 import { isFinal, pollInMs, type PaymentStatus } from './state-machine.ts';
-import { listStatus, publicFailureCode, showsFinality } from './wire-versions.ts';
+import { listStatus, publicFailureCode, showsExtraPayments, showsFinality } from './wire-versions.ts';
 import { parseChainId } from '../caip.ts';
 
 /**
@@ -74,6 +74,14 @@ function info(p: PaymentRecord, assets: AssetRegistry) {
 /** A succeeded payment's finality, where it is followed; nothing before success or for a payment never followed. */
 function finality(p: PaymentRecord) {
   return p.status === 'succeeded' && p.finality ? { finality: p.finality } : {};
+}
+
+/** Transactions that paid the merchant again after the payment succeeded (paid twice), in the wire shape. */
+function extraPayments(p: PaymentRecord, assets: AssetRegistry) {
+  if (!p.extraPayments?.length) return {};
+  return {
+    extraPayments: p.extraPayments.map((e) => ({ txId: e.txId, network: e.network, amount: assetAmount(e.asset, e.value, assets), foundAt: e.foundAt.toISOString() })),
+  };
 }
 
 /** `finality` where `version` declares it. */
@@ -171,7 +179,11 @@ function paymentFields(p: PaymentRecord, merchant: MerchantShown, assets: AssetR
 /** A payment's details (GET /v1/payments/{id}): `settlement` is the settling transfer, or null before it. */
 export function paymentDetailsView(p: PaymentRecord, merchant: MerchantShown, assets: AssetRegistry, now: number, version: string) {
   const transfer = settlingTransfer(p, assets);
-  return { ...paymentFields(p, merchant, assets, now, version), settlement: transfer ? { successful: transfer } : null };
+  return {
+    ...paymentFields(p, merchant, assets, now, version),
+    settlement: transfer ? { successful: transfer } : null,
+    ...(showsExtraPayments(version) ? extraPayments(p, assets) : {}),
+  };
 }
 
 /** A payment in a list under `version`. */
@@ -191,8 +203,9 @@ function paymentView(p: PaymentRecord, merchant: MerchantShown, assets: AssetReg
     ...(p.network ? { transaction: { networkId: p.network, ...(p.txId ? { hash: p.txId } : {}) } } : {}),
     settlement: settledFlag(p, assets),
     ...(p.status === 'failed' && p.failureCode ? { failureCode: p.failureCode } : {}),
-    // Stored for every version; left out of deliveries to versions that do not declare it (wire-versions.ts).
+    // Stored for every version; left out of deliveries to versions that do not declare them (wire-versions.ts).
     ...finality(p),
+    ...extraPayments(p, assets),
   };
 }
 

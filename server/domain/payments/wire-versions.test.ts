@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createAssetRegistry } from '../assets.ts';
 import type { PaymentRecord } from './records.ts';
 import { paymentDetailsView, paymentListItemView, statusView } from './view.ts';
-import { declaresEvent, showsFinality, snapshotFor } from './wire-versions.ts';
+import { declaresEvent, showsExtraPayments, showsFinality, snapshotFor } from './wire-versions.ts';
 
 const at = new Date('2026-11-27T09:00:00.000Z');
 const succeeded: PaymentRecord = {
@@ -58,5 +58,23 @@ describe('what each API version says of a succeeded payment’s finality', () =>
     expect(snapshotFor(data, '2026-11-27')).toBe(data);
     expect(snapshotFor('not an object', '2026-02-18')).toBe('not an object');
     expect(() => snapshotFor(data, '2099-01-01')).toThrow(/no wire vocabulary/);
+  });
+
+  it('a payment paid twice: `extraPayments` and payment.paid_twice from 2026-11-28 only; 2026-11-27 stays as published', () => {
+    const versions = ['2026-02-18', '2026-02-19.preview', '2026-11-27', '2026-11-28'];
+    const extra = { txId: '0xdef', network: 'eip155:1', asset: succeeded.asset!, value: 1_000_000n, optionId: 'opt_2', foundAt: at };
+    const twice: PaymentRecord = { ...succeeded, finality: 'final', extraPayments: [extra] };
+    expect(versions.map((v) => declaresEvent('payment.paid_twice', v))).toEqual([false, false, false, true]);
+    expect(versions.map(showsExtraPayments)).toEqual([false, false, false, true]);
+    for (const v of versions.slice(0, 3)) expect(paymentDetailsView(twice, undefined, assets, now, v)).not.toHaveProperty('extraPayments');
+    expect(paymentDetailsView(twice, undefined, assets, now, '2026-11-28')).toMatchObject({
+      extraPayments: [{ txId: '0xdef', network: 'eip155:1', amount: { unit: `caip19/${extra.asset}`, value: '1000000' }, foundAt: at.toISOString() }],
+    });
+    // Lists and status stay as they were: the extra transactions are on details (and in snapshots) only.
+    expect(paymentListItemView(twice, undefined, assets, now, '2026-11-28')).not.toHaveProperty('extraPayments');
+    expect(statusView(twice, assets, now, '2026-11-28')).not.toHaveProperty('extraPayments');
+    const data = { paymentId: 'pay_1', finality: 'final', extraPayments: [{ txId: '0xdef' }] };
+    expect(snapshotFor(data, '2026-11-27')).toEqual({ paymentId: 'pay_1', finality: 'final' });
+    expect(snapshotFor(data, '2026-11-28')).toBe(data);
   });
 });

@@ -17,6 +17,8 @@ interface VersionVocabulary {
   finality: boolean;
   /** The webhook event types the version declares: an endpoint pinned to it is sent no other. */
   webhookEvents: ReadonlySet<string>;
+  /** Whether a payment's details list the transactions that paid it again (`extraPayments`, paid twice). */
+  extraPayments: boolean;
 }
 
 /**
@@ -29,23 +31,31 @@ type VocabularyOf<V extends ApiVersion> = VersionVocabulary & {
   listsCancelled: 'cancelled' extends SchemasOf<V>['PaymentListStatus'] ? true : false;
   finality: 'finality' extends keyof SchemasOf<V>['PaymentStatusResponse'] ? true : false;
   webhookEvents: ReadonlySet<SchemasOf<V>['WebhookEventType']>;
+  extraPayments: 'extraPayments' extends keyof SchemasOf<V>['Payment'] ? true : false;
 };
 
 /** The events of the first versions: every one but those a later version added (a test holds each row to its document). */
-type FirstEvent = Exclude<WebhookEventType, 'payment.reversed'>;
-const FIRST_EVENTS: ReadonlySet<FirstEvent> = new Set(WEBHOOK_EVENT_TYPES.filter((t): t is FirstEvent => t !== 'payment.reversed'));
+type LaterEvent = 'payment.reversed' | 'payment.paid_twice';
+type FirstEvent = Exclude<WebhookEventType, LaterEvent>;
+const LATER_EVENTS: ReadonlySet<string> = new Set<LaterEvent>(['payment.reversed', 'payment.paid_twice']);
+const FIRST_EVENTS: ReadonlySet<FirstEvent> = new Set(WEBHOOK_EVENT_TYPES.filter((t): t is FirstEvent => !LATER_EVENTS.has(t)));
+/** 2026-11-27's events: the first ones and `payment.reversed`. */
+type ReversalEvent = Exclude<WebhookEventType, 'payment.paid_twice'>;
+const REVERSAL_EVENTS: ReadonlySet<ReversalEvent> = new Set(WEBHOOK_EVENT_TYPES.filter((t): t is ReversalEvent => t !== 'payment.paid_twice'));
 
 const VOCABULARY: { [V in ApiVersion]: VocabularyOf<V> } = {
-  '2026-02-18': { failureCodes: new Set(['declined_user']), listsCancelled: false, finality: false, webhookEvents: FIRST_EVENTS },
-  '2026-02-19.preview': { failureCodes: new Set(['declined_user']), listsCancelled: true, finality: false, webhookEvents: FIRST_EVENTS },
-  '2026-11-27': { failureCodes: new Set(['declined_user']), listsCancelled: true, finality: true, webhookEvents: new Set(WEBHOOK_EVENT_TYPES) },
+  '2026-02-18': { failureCodes: new Set(['declined_user']), listsCancelled: false, finality: false, webhookEvents: FIRST_EVENTS, extraPayments: false },
+  '2026-02-19.preview': { failureCodes: new Set(['declined_user']), listsCancelled: true, finality: false, webhookEvents: FIRST_EVENTS, extraPayments: false },
+  '2026-11-27': { failureCodes: new Set(['declined_user']), listsCancelled: true, finality: true, webhookEvents: REVERSAL_EVENTS, extraPayments: false },
+  // Paid twice (its event and `extraPayments`) came with a version of its own: 2026-11-27 was published, and a published version never changes.
+  '2026-11-28': { failureCodes: new Set(['declined_user']), listsCancelled: true, finality: true, webhookEvents: new Set(WEBHOOK_EVENT_TYPES), extraPayments: true },
 };
 
 /** An API version, or `legacy` for the deprecated per-merchant list. */
 type ListVersion = string;
 
 /** The deprecated per-merchant list predates `cancelled` in every version. */
-const LEGACY_LIST: VersionVocabulary = { failureCodes: new Set(), listsCancelled: false, finality: false, webhookEvents: new Set() };
+const LEGACY_LIST: VersionVocabulary = { failureCodes: new Set(), listsCancelled: false, finality: false, webhookEvents: new Set(), extraPayments: false };
 
 function vocabularyOf(version: ListVersion): VersionVocabulary {
   if (version === 'legacy') return LEGACY_LIST;
@@ -59,13 +69,18 @@ export function showsFinality(version: string): boolean {
   return vocabularyOf(version).finality;
 }
 
+/** Whether a payment's details under `version` list the transactions that paid it again. */
+export function showsExtraPayments(version: string): boolean {
+  return vocabularyOf(version).extraPayments;
+}
+
 /** Whether `version` declares the webhook event type `type`: an endpoint pinned to it is never sent another. */
 export function declaresEvent(type: string, version: string): boolean {
   return vocabularyOf(version).webhookEvents.has(type);
 }
 
 /** The fields of webhook snapshots (stored once per event, for every version) that only some versions declare. */
-const SNAPSHOT_FIELDS_BY_FLAG = { finality: ['finality'] } as const;
+const SNAPSHOT_FIELDS_BY_FLAG = { finality: ['finality'], extraPayments: ['extraPayments'] } as const;
 
 /**
  * A stored webhook snapshot as `version` may show it: fields its receivers' version does not

@@ -14,6 +14,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.refunded',
   // From 2026-11-27 (see payments/wire-versions.ts): a succeeded payment's block dropped for good.
   'payment.reversed',
+  // From 2026-11-28 (late-funds-job.ts): a succeeded payment paid again.
+  'payment.paid_twice',
 ] as const satisfies readonly SpecSchema<'WebhookEventType'>[];
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 // An event type the spec declares and this list lacks (or the reverse) fails typecheck here.

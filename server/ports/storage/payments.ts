@@ -1,7 +1,7 @@
 import type { IdempotencyCompletion } from '../../domain/idempotency/records.ts';
 import type { NewJob } from '../../domain/jobs/records.ts';
 import type { CryptoSettlementRecord, MerchantRecord } from '../../domain/merchants/records.ts';
-import type { PaymentFinality } from '../../domain/payments/records.ts';
+import type { ExtraPayment, PaymentFinality } from '../../domain/payments/records.ts';
 import type {
   CreatedPaymentEvent,
   CreatePaymentResult,
@@ -70,6 +70,12 @@ export interface PaymentRepository {
     change: { from: PaymentFinality; to: PaymentFinality; reason: string | null; at: Date },
     event?: { id: string; type: string; snapshot(p: PaymentRecord): unknown },
   ): Promise<{ ok: true; payment: PaymentRecord } | { ok: false; current: PaymentRecord | null }>;
+  /**
+   * Adds a transaction that paid a succeeded payment's merchant again (paid twice), with its event,
+   * in one unit. Once per transaction: false, writing nothing, when the payment is not succeeded,
+   * the transaction is the one that paid it, or it is already recorded.
+   */
+  recordExtraPayment(id: string, extra: ExtraPayment, event: { id: string; type: string; snapshot(p: PaymentRecord): unknown }): Promise<boolean>;
   list(partnerId: string, q: PaymentListQuery): Promise<PaymentRecord[]>;
   stats(partnerId: string, q: PaymentListQuery): Promise<PaymentStatsRecord>;
   /** A payment's events in order (webhooks, audit). */

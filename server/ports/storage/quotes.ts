@@ -38,9 +38,9 @@ export interface QuoteRepository {
    */
   purgeExpired(deadlineBefore: Date, limit: number): Promise<number>;
   /**
-   * Quotes on `chain` (CAIP-2) of payments that ended expired or failed, ordered by (deadline,
-   * option id), strictly after `after` and with a deadline before `until`: where funds that arrived
-   * late may be looked for, a page of at most `limit` from a cursor (so a long list is walked, not starved).
+   * Quotes on `chain` (CAIP-2) of payments that ended expired, failed or succeeded, ordered by
+   * (deadline, option id), strictly after `after` and with a deadline before `until`: where funds
+   * that arrived late (or a second time, for a succeeded one) may be looked for, a page of at most `limit` from a cursor (so a long list is walked, not starved).
    */
   ofEndedPayments(chain: string, after: { deadline: Date; optionId: string }, until: Date, limit: number): Promise<QuoteRecord[]>;
   /** Stores the buyer data of one option of this payment (replacing earlier data); false when there is no such option. */
