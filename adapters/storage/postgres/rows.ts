@@ -116,7 +116,7 @@ export function toPayment(r: Row): PaymentRecord {
   };
 }
 
-/** An extra payment as migration 023 stores it in `payments.extra_payments` (JSON: the value as a decimal string). */
+/** An extra payment as migration 024 stores it in `payments.extra_payments` (JSON: the value as a decimal string). */
 export interface StoredExtraPayment {
   txId: string;
   network: string;
