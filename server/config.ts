@@ -275,7 +275,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     evmRpcUrls,
     ...(evmRelayerKey ? { evmRelayerKey } : {}),
     evmRelayerKeys,
-    evmRelayerBatchMax: int(env, 'EVM_RELAYER_BATCH_MAX', 16, 1, 64),
+    // Off by default: payments' rows still hold one transaction each (the unique (network, tx_id)
+    // index), so a batch's second payment cannot record the shared transaction; the chain fault suite
+    // showed a batched payment paid on chain and stuck `processing`. See docs/configuration.md.
+    evmRelayerBatchMax: int(env, 'EVM_RELAYER_BATCH_MAX', 1, 1, 64),
     evmRelayerBatchWindowMs: int(env, 'EVM_RELAYER_BATCH_WINDOW_MS', 50, 0, 2000),
     evmConfirmations: int(env, 'EVM_CONFIRMATIONS', 1, 1, 1000),
     chainFinality: finality.value,
