@@ -3,7 +3,8 @@
  * (`node server/main.ts`, production mode, PostgreSQL + Redis, its jobs left to workers) and
  * BACKGROUND_WORKERS (1) `npm run worker` processes, one webhook endpoint subscribed to
  * `payment.created`. Payments are created at a steady BACKGROUND_RATE (1,000/s) for
- * BACKGROUND_SECONDS (300; or `--rate`, `--seconds`, `--workers`), open loop (one every 1/rate s whatever the answers do). Every 10 s it
+ * BACKGROUND_SECONDS (300; or `--rate`, `--seconds`, `--workers`), open loop (one every 1/rate s whatever the answers do), to a
+ * receiver in a process of its own (receiver-process.ts: not behind the load generator). Every 10 s it
  * prints the creates answered, the deliveries received, the backlog (created, not yet delivered),
  * the p99 delay of the events delivered in that window (arrival − the event's `created_at`) and
  * the outbox lag (`jobs_outbox_lag_seconds` from the API's /metrics: how late the relay is,
@@ -12,7 +13,8 @@
 import { Agent, request } from 'node:http';
 import { parseArgs } from 'node:util';
 import { startApiProcess } from './api-process.ts';
-import { metricValue, percentile, startBenchReceiver } from './receiver.ts';
+import { metricValue, percentile } from './receiver.ts';
+import { startReceiverProcess } from './receiver-process.ts';
 
 // `npm run bench -- background --seconds 30 --rate 500 --workers 2` for shorter or other runs.
 const { values: args } = parseArgs({ args: process.argv.slice(3), options: { seconds: { type: 'string' }, rate: { type: 'string' }, workers: { type: 'string' } }, strict: true });
@@ -34,7 +36,7 @@ function attemptMs(text: string): string {
 
 export async function backgroundBench(): Promise<void> {
   console.log(`background bench: ${rate} creates/s for ${seconds} s, 1 API process + ${workers} worker(s), one endpoint (PostgreSQL + Redis, as npm start / npm run worker run)`);
-  const rx = await startBenchReceiver();
+  const rx = await startReceiverProcess();
   const api = await startApiProcess('background', 'production', { WEBHOOK_ALLOW_LOOPBACK: 'on', LOG_LEVEL: 'warn' });
   const started: Awaited<ReturnType<typeof api.startWorker>>[] = [];
   try {

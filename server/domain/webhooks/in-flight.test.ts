@@ -47,4 +47,25 @@ describe('webhook in-flight slots', () => {
     await slots.nextRelease(b1, 50);
     expect(performance.now() - bounded).toBeGreaterThanOrEqual(45);
   });
+
+  it('wakes one waiter per ended attempt, the longest waiting first, so a crowd of batches does not wake for one slot', async () => {
+    const slots = createInFlightSlots({ perEndpoint: 1, perPartner: 5 });
+    const woken: string[] = [];
+    const wait = (name: string, endpoint = a1) => slots.nextRelease(endpoint, 10_000).then(() => void woken.push(name));
+    let held = slots.tryAcquire(a1)!;
+    const all = [wait('first'), wait('second'), wait('third')];
+    held.release({ durationMs: 5, timedOut: false });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(woken).toEqual(['first']);
+    held = slots.tryAcquire(a1)!; // what the woken one does with its slot
+    held.release({ durationMs: 5, timedOut: false });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(woken).toEqual(['first', 'second']);
+    // An ended attempt of a partner's endpoint with no waiter of its own wakes one of the partner's others.
+    const other = wait('other endpoint of the partner', a2);
+    slots.tryAcquire(a1)!.release({ durationMs: 5, timedOut: false }); // wakes a1's third first
+    slots.tryAcquire(a1)!.release({ durationMs: 5, timedOut: false }); // none of a1's left: a2's
+    await Promise.all([...all, other]);
+    expect(woken).toEqual(['first', 'second', 'third', 'other endpoint of the partner']);
+  });
 });

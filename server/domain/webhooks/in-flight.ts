@@ -37,14 +37,19 @@ export function createInFlightSlots(limits: InFlightLimits) {
   const typicalMs = new LRUCache<string, number>({ max: 10_000 });
   /** Endpoints whose last attempt timed out: one attempt at a time, longer put-backs. */
   const slow = new LRUCache<string, true>({ max: 10_000 });
-  /** Who waits for a slot of an endpoint or a partner to free. */
+  /** Who waits for a slot of an endpoint or a partner to free, first come first. */
   const waiters = new Map<string, Set<() => void>>();
 
-  const wake = (key: string) => {
-    const set = waiters.get(key);
-    if (!set) return;
-    waiters.delete(key);
-    for (const w of set) w();
+  /**
+   * Wakes the longest waiter of `key`, if any: one attempt ended, so one new attempt may start.
+   * Why not all: a busy endpoint has up to a job pool's worth of batches waiting on it, and waking
+   * each at every release made all but one find the slot taken and wait again, a promise and a
+   * timer each per delivery: the largest cost of the worker's own code at one endpoint's pace.
+   */
+  const wakeOne = (key: string): boolean => {
+    const first = waiters.get(key)?.values().next().value;
+    first?.(); // it takes itself off every key it waits on
+    return first !== undefined;
   };
   const capOf = (endpointId: string) => (slow.has(endpointId) ? 1 : limits.perEndpoint);
 
@@ -73,8 +78,8 @@ export function createInFlightSlots(limits: InFlightLimits) {
           typicalMs.set(endpoint.id, avg === undefined ? durationMs : avg + DURATION_WEIGHT * (durationMs - avg));
           if (timedOut) slow.set(endpoint.id, true);
           else slow.delete(endpoint.id);
-          wake(`e:${endpoint.id}`);
-          wake(`p:${endpoint.partnerId}`);
+          // The endpoint's own waiter takes the partner's freed slot too; else one of the partner's others may.
+          if (!wakeOne(`e:${endpoint.id}`)) wakeOne(`p:${endpoint.partnerId}`);
         },
       };
     },
@@ -97,7 +102,11 @@ export function createInFlightSlots(limits: InFlightLimits) {
       const partnerBound = partnerId !== undefined && (mine?.size ?? 0) < capOf(endpointId) && (partners.get(partnerId) ?? 0) >= limits.perPartner;
       return Math.min(max, Math.max(WAIT_MIN_MS, partnerBound ? PARTNER_WAIT_MIN_MS : 0, typicalMs.get(endpointId) ?? 0, age));
     },
-    /** Resolves when an attempt of the endpoint or of its partner ends, or after `maxMs`. */
+    /**
+     * Resolves when an attempt of the endpoint (or of its partner) ends and this is the longest
+     * waiter for it, or after `maxMs`. A waiter woken takes the slot or waits again: one release
+     * wakes one waiter.
+     */
     nextRelease(endpoint: { id: string; partnerId: string }, maxMs: number): Promise<void> {
       return new Promise<void>((resolve) => {
         const keys = [`e:${endpoint.id}`, `p:${endpoint.partnerId}`];
