@@ -135,7 +135,7 @@ async function relayerPayments(db: pg.Client, confirmed: Map<string, string>): P
  * them (a reversed payment's, a replaced one's). Fewer transactions than payments without batching
  * means some payment was settled by a transaction the relayer did not send.
  */
-async function relayerAttribution(db: pg.Client, url: string, relayer: string, txIds: Map<string, string>, relayerTxs: Set<string>): Promise<Row> {
+async function relayerAttribution(db: pg.Client, url: string, relayers: Set<string>, txIds: Map<string, string>, relayerTxs: Set<string>): Promise<Row> {
   const others: string[] = [];
   for (const [paymentId, txId] of txIds) {
     if (relayerTxs.has(txId)) continue;
@@ -147,7 +147,7 @@ async function relayerAttribution(db: pg.Client, url: string, relayer: string, t
     );
     const { flow, buyer } = quote.rows[0] ?? { flow: null, buyer: null };
     const from = tx?.from.toLowerCase();
-    const sender = !from ? 'nowhere' : from === relayer ? 'the relayer (not in a canonical block read)' : buyer?.toLowerCase().endsWith(from) ? 'its buyer' : from.slice(0, 12);
+    const sender = !from ? 'nowhere' : relayers.has(from) ? 'the relayer (not in a canonical block read)' : buyer?.toLowerCase().endsWith(from) ? 'its buyer' : from.slice(0, 12);
     others.push(`${paymentId} (option ${flow ?? '?'}) by ${txId ? txId.slice(0, 12) : 'no tx'}… from ${sender}, to ${tx?.to?.slice(0, 10) ?? '?'}`);
   }
   const paying = new Set(txIds.values());
@@ -170,11 +170,12 @@ async function relayerAttribution(db: pg.Client, url: string, relayer: string, t
 export async function relayerRows(
   db: pg.Client,
   chainsUrl: string,
-  input: { relayer: string; merchant: string; tokens: string[]; confirmed: Map<string, string> },
+  input: { relayers: string[]; merchant: string; tokens: string[]; confirmed: Map<string, string> },
 ): Promise<Row[]> {
   const url = `${chainsUrl}/evm`;
   const head = Number(await rpc(url, 'eth_blockNumber', []));
-  const relayer = input.relayer.toLowerCase();
+  // Every key of the pool: counting one key's transactions would hide the others' gas and count.
+  const relayers = new Set(input.relayers.map((a) => a.toLowerCase()));
   let txs = 0;
   let reverted = 0;
   let gas = 0n;
@@ -183,7 +184,7 @@ export async function relayerRows(
   for (let n = 1; n <= head; n++) {
     const block = (await rpc(url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, true])) as { transactions: RpcTx[] } | null;
     for (const tx of block?.transactions ?? []) {
-      if (tx.from.toLowerCase() !== relayer) continue;
+      if (!relayers.has(tx.from.toLowerCase())) continue;
       const receipt = (await rpc(url, 'eth_getTransactionReceipt', [tx.hash])) as RpcReceipt | null;
       if (!receipt) continue;
       relayerTxs.add(tx.hash.toLowerCase());
@@ -211,7 +212,7 @@ export async function relayerRows(
       ok: doubles === 0,
     },
     { check: 'relayer transactions per relayer payment (mined, all outcomes)', expected: '(told)', actual: `${per(txs)} (${txs} for ${payments})`, ok: true },
-    await relayerAttribution(db, url, relayer, paid.txIds, relayerTxs),
+    await relayerAttribution(db, url, relayers, paid.txIds, relayerTxs),
     {
       check: "relayer gas per payment against the flows' normal cost (gas-policy typical)",
       expected: `at most ${normal} × 1.5`,

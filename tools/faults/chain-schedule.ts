@@ -11,7 +11,8 @@ export interface ChainTargets {
   /** The real EVM node's dev methods (never through the faulty nodes). */
   evm: EvmDev;
   /** The service's relayer: its transactions in dropped blocks are lost with its node's pool. */
-  relayerAddress: string;
+  /** Every key of the relayer's pool (EVM_RELAYER_KEYS): a reorg loses all of their transactions. */
+  relayerAddresses: string[];
   /** The load's faucet held while a reorg is made (its gas money is a set balance, which a revert undoes). */
   faucet: { hold(): Promise<void>; release(): void };
   /** The merchant empties its EVM address (every token it received sent elsewhere); runs beside the schedule. */
@@ -113,8 +114,8 @@ export const CHAIN_FAULTS: ChainFault[] = [
       try {
         const snapshot = await t.evm.snapshot();
         await sleep(4_000);
-        const relayer = t.relayerAddress.toLowerCase();
-        const r = await t.evm.reorg(snapshot, { extraBlocks: 1, reinject: (tx) => tx.from.toLowerCase() !== relayer });
+        const relayers = new Set(t.relayerAddresses.map((a) => a.toLowerCase()));
+        const r = await t.evm.reorg(snapshot, { extraBlocks: 1, reinject: (tx) => !relayers.has(tx.from.toLowerCase()) });
         log(`dropped blocks ${r.from}..${r.oldHead} (depth ${r.depth}); new head ${r.newHead}; the pool kept`);
       } finally {
         t.faucet.release();

@@ -99,62 +99,53 @@ async function create(s: LoadSetup, stats: LoadStats, referenceId: string, value
 }
 
 /** A fresh buyer pays one payment with `flow`, up to an accepted confirm. */
-async function pay(s: LoadSetup, stats: LoadStats, gate: FaucetGate, label: string, paymentId: string, flow: Flow): Promise<void> {
+async function pay(s: LoadSetup, stats: LoadStats, gate: FaucetGate, label: string, paymentId: string, flow: Flow, buyer: Buyer): Promise<void> {
   const step = (what: string) => void stats.paying.set(label, `${what} since ${new Date().toISOString().slice(11, 19)}`);
   step('options');
   const client = createGatewayClient({ baseUrl: s.api.bases[0]!, apiKey: s.walletKey }, { fetch: s.api.fetch });
   const faucet = createSandboxApi(s.chainsUrl);
-  const buyer = await createBuyer(s.sandbox);
-  try {
-    const asset = s.assetOf[flow].toLowerCase();
-    const ask = async () => {
-      const asked = Date.now();
-      const offer = await client.getOptions(paymentId, { accounts: buyer.accounts }).finally(() => void stats.optionsMs.push(Date.now() - asked));
-      return { offer, option: offer.options.find((o: PaymentOption) => o.amount.unit.replace(/^caip19\//, '').toLowerCase() === asset) };
-    };
-    // Every other Permit2 buyer left a finite allowance to Permit2 behind (an earlier dapp's), before asking: its options must zero it first.
-    if (flow === 'permit2' && stats.permit2FirstTimers.total % 2 === 1) {
-      step('leftover allowance');
-      await leaveAllowance(s, gate, buyer, asset);
-      stats.leftoverAllowance.push(paymentId);
-    }
-    let { offer, option } = await ask();
-    if (!option) {
-      // A chain left out of an answer is left out "for now": a wallet asks again once, as its
-      // buyer would tap refresh. Counted in the table, so a service that leans on it shows.
-      stats.optionsAskedAgain++;
-      await new Promise((r) => setTimeout(r, 1000));
-      ({ offer, option } = await ask());
-    }
-    if (!option) throw new Error(`no ${flow} option among ${offer.options.map((o) => o.amount.unit).join(', ')}`);
-    step('faucet');
-    await throughGate(gate, async () => {
-      await faucet.fund(option.account, s.assetOf[flow], BigInt(option.amount.value));
-      // Gas money for every EVM buyer: an offer with only the direct transfer has the buyer send it.
-      if (flow !== 'spl') await faucet.fund(option.account, null, GAS_MONEY);
-    });
-    step('fetch');
-    const actions = await resolveBuildActions(option.actions, (build) => client.fetchAction(paymentId, { optionId: option.id, data: build.build.data }));
-    // Counted as what pays it (read from the actions once built): a direct transfer is the buyer's own transaction, never the relayer's.
-    const paidWith = flow !== 'spl' && paysByTransfer(actions) ? 'transfer' : flow;
-    step(`actions (${actions.map((a) => ('data' in a && typeof a.data === 'object' && a.data && 'method' in a.data ? String(a.data.method) : a.type)).join(', ')})`);
-    // Half the Permit2 first-timers do not wait for their approval to be mined (a wallet that
-    // signs at once, as the SDK did before): confirm arrives while the approval is pending.
-    const awaitApproval = flow !== 'permit2' || stats.permit2FirstTimers.total++ % 2 === 0;
-    const signers = awaitApproval || !buyer.signers.evm ? buyer.signers : { ...buyer.signers, evm: { ...buyer.signers.evm, waitForReceipt: undefined } };
-    const results = await executeActions(actions, signers);
-    step('confirm');
-    stats.confirmsInFlight++;
-    try {
-      await confirmOnce(client, paymentId, option.id, results);
-    } finally {
-      stats.confirmsInFlight--;
-    }
-    stats.confirmed.set(paymentId, paidWith);
-  } finally {
-    buyer.close();
+  const asset = s.assetOf[flow].toLowerCase();
+  const ask = async () => {
+    const asked = Date.now();
+    const offer = await client.getOptions(paymentId, { accounts: buyer.accounts }).finally(() => void stats.optionsMs.push(Date.now() - asked));
+    return { offer, option: offer.options.find((o: PaymentOption) => o.amount.unit.replace(/^caip19\//, '').toLowerCase() === asset) };
+  };
+  let { offer, option } = await ask();
+  if (!option) {
+    // A chain left out of an answer is left out "for now": a wallet asks again once, as its
+    // buyer would tap refresh. Counted in the table, so a service that leans on it shows.
+    stats.optionsAskedAgain++;
+    await new Promise((r) => setTimeout(r, 1000));
+    ({ offer, option } = await ask());
   }
+  if (!option) throw new Error(`no ${flow} option among ${offer.options.map((o) => o.amount.unit).join(', ')}`);
+  step('faucet');
+  await throughGate(gate, async () => {
+    await faucet.fund(option.account, s.assetOf[flow], BigInt(option.amount.value));
+    // Gas money for every EVM buyer: an offer with only the direct transfer has the buyer send it.
+    if (flow !== 'spl') await faucet.fund(option.account, null, GAS_MONEY);
+  });
+  step('fetch');
+  const actions = await resolveBuildActions(option.actions, (build) => client.fetchAction(paymentId, { optionId: option.id, data: build.build.data }));
+  // Counted as what pays it (read from the actions once built): a direct transfer is the buyer's own transaction, never the relayer's.
+  const paidWith = flow !== 'spl' && paysByTransfer(actions) ? 'transfer' : flow;
+  step(`actions (${actions.map((a) => ('data' in a && typeof a.data === 'object' && a.data && 'method' in a.data ? String(a.data.method) : a.type)).join(', ')})`);
+  // Half the Permit2 first-timers do not wait for their approval to be mined (a wallet that
+  // signs at once, as the SDK did before): confirm arrives while the approval is pending.
+  const awaitApproval = flow !== 'permit2' || stats.permit2FirstTimers.total++ % 2 === 0;
+  const signers = awaitApproval || !buyer.signers.evm ? buyer.signers : { ...buyer.signers, evm: { ...buyer.signers.evm, waitForReceipt: undefined } };
+  const results = await executeActions(actions, signers);
+  step('confirm');
+  stats.confirmsInFlight++;
+  try {
+    await confirmOnce(client, paymentId, option.id, results);
+  } finally {
+    stats.confirmsInFlight--;
+  }
+  stats.confirmed.set(paymentId, paidWith);
 }
+
+type Buyer = Awaited<ReturnType<typeof createBuyer>>;
 
 /** Whether the option is the direct transfer (the buyer's `transfer(...)` call), not a gasless flow. */
 function paysByTransfer(actions: readonly object[]): boolean {
@@ -166,7 +157,7 @@ function paysByTransfer(actions: readonly object[]): boolean {
 }
 
 /** The buyer approves Permit2 for 1 base unit of `asset` (paying its own gas): a leftover finite allowance. */
-async function leaveAllowance(s: LoadSetup, gate: FaucetGate, buyer: Awaited<ReturnType<typeof createBuyer>>, asset: string): Promise<void> {
+async function leaveAllowance(s: LoadSetup, gate: FaucetGate, buyer: Buyer, asset: string): Promise<void> {
   const chain = s.sandbox.chains.find((c) => c.namespace === 'eip155');
   if (!chain?.permit2Address) throw new Error('GET /sandbox names no Permit2 address');
   const token = new Contract(asset.split(':').at(-1)!, ['function approve(address,uint256) returns (bool)'], buyer.evmWallet);
@@ -262,12 +253,25 @@ export function startLoad(s: LoadSetup): Load {
     const n = payments++;
     const flow = FLOWS[n % FLOWS.length]!;
     const work = async () => {
-      const id = await create(s, stats, `pay-${n}`, String(50 + (n % 450)), PAY_TTL_S);
-      const label = `pay-${n} (${flow}, ${id})`;
-      if (id)
-        await pay(s, stats, gate, label, id, flow)
+      const buyer = await createBuyer(s.sandbox);
+      try {
+        // Every other Permit2 buyer left a finite allowance to Permit2 behind (an earlier dapp's),
+        // before this payment existed: its options must zero it first. Left before the create, so
+        // the buyer's own approval under the faults does not eat the payment's time.
+        const leftover = flow === 'permit2' && Math.floor(n / FLOWS.length) % 2 === 1;
+        if (leftover) await leaveAllowance(s, gate, buyer, s.assetOf[flow].toLowerCase());
+        const id = await create(s, stats, `pay-${n}`, String(50 + (n % 450)), PAY_TTL_S);
+        const label = `pay-${n} (${flow}, ${id})`;
+        if (!id) return;
+        if (leftover) stats.leftoverAllowance.push(id);
+        await pay(s, stats, gate, label, id, flow, buyer)
           .catch((err: unknown) => void stats.walletErrors.push(`${label}: ${message(err)}`))
           .finally(() => stats.paying.delete(label));
+      } catch (err) {
+        stats.walletErrors.push(`pay-${n} (${flow}): ${message(err)}`);
+      } finally {
+        buyer.close();
+      }
     };
     run(work().finally(() => void paying--));
   }, 1000 / PAYMENTS_PER_S);

@@ -62,6 +62,12 @@ function killAll(): void {
   tmp = null;
 }
 
+/** The relayer's addresses: every key of the pool the chains process hands the service (EVM_RELAYER_KEYS, else EVM_RELAYER_KEY). */
+function relayerPool(chainsEnv: Record<string, string>): string[] {
+  const keys = (chainsEnv.EVM_RELAYER_KEYS ?? chainsEnv.EVM_RELAYER_KEY ?? '').split(',').filter(Boolean);
+  return keys.map((k) => new Wallet(k.trim()).address);
+}
+
 function env(chainsEnv: Record<string, string>, extra: Record<string, string>): NodeJS.ProcessEnv {
   // Nothing from the developer's own environment that would point the processes elsewhere.
   const { DATABASE_URL: _d, REDIS_URL: _r, PORT: _p, DATA_DIR: _dd, ...rest } = process.env;
@@ -238,11 +244,7 @@ async function main(): Promise<number> {
           },
         );
       };
-      await runChainFaults(
-        { proxy: rpcProxy, evm: evmDev(`${chainsUrl}/evm`), relayerAddress: new Wallet(chainsEnv.EVM_RELAYER_KEY!).address, faucet, sweepMerchant },
-        loadStart,
-        log,
-      );
+      await runChainFaults({ proxy: rpcProxy, evm: evmDev(`${chainsUrl}/evm`), relayerAddresses: relayerPool(chainsEnv), faucet, sweepMerchant }, loadStart, log);
     } else await runFaults({ apis, workers, postgres, redis, receiver, stats: load.stats, submissionsInFlight }, loadStart, log);
     const left = loadStart + LOAD_MS - Date.now();
     if (left > 0) await new Promise((r) => setTimeout(r, left));
@@ -298,7 +300,7 @@ async function main(): Promise<number> {
         ? [
             ...(await phantomSuccesses(db, chainsUrl, [...load.stats.confirmed.keys()])),
             ...(await relayerRows(db, chainsUrl, {
-              relayer: new Wallet(chainsEnv.EVM_RELAYER_KEY!).address,
+              relayers: relayerPool(chainsEnv),
               merchant: evm,
               tokens: [assetOf.eip3009, assetOf.permit2].map((a) => a.split(':').at(-1)!),
               confirmed: load.stats.confirmed,
