@@ -140,6 +140,8 @@ if (services) {
     redisDbUrl = await freeRedisDb();
     const env = {
       ...chains.env,
+      // The premise: one key shared by two workers (the sandbox offers a pool of four).
+      EVM_RELAYER_KEYS: chains.env.EVM_RELAYER_KEY!,
       DATABASE_URL: `${postgresUrl.replace(/\/[^/]*$/, '')}/${database}`,
       REDIS_URL: redisDbUrl,
       PORT: '0',

@@ -81,6 +81,8 @@ export async function startCluster(name: string): Promise<Cluster> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const env: Record<string, string> = {
     ...chains.env,
+    // One relayer key (the sandbox offers a pool of four): these tests read what it sent by its nonce.
+    EVM_RELAYER_KEYS: chains.env.EVM_RELAYER_KEY!,
     DATABASE_URL: databaseUrl,
     REDIS_URL: withPath(redisUrl, `/${redisDb}`),
     JOB_WORKERS: 'off',
