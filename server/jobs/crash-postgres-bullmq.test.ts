@@ -46,6 +46,10 @@ if (services) {
         const jobs = await startJobs({ storage, queue, handlers: { 'crash.effect': effectHandler(storage.db) }, clock: afterLease, logger: silentLogger, relayIntervalMs: 100 });
         try {
           await waitFor('the job to complete', completed(id), 30_000);
+          // The relay loop's own pass may still be between handing the job on and marking it relayed
+          // (the job can complete first); this test's clock is past every lease, so a runOnce in that
+          // window would hand it on again. Once it is marked, nothing is left to relay.
+          await waitFor('the relay to mark it relayed', async () => Boolean((await storage.jobs.get(id))?.relayedAt), 10_000);
           expect(await jobs.relay.runOnce()).toBe(0);
         } finally {
           await jobs.stop();
