@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Contract } from 'ethers';
 import { createGatewayClient, executeActions, GatewayError, resolveBuildActions, type PaymentOption } from '../../clients/wallet/src/index.ts';
-import { createBuyer } from '../demo-wallet/buyer.ts';
+import { createBuyer, type Buyer } from '../demo-wallet/buyer.ts';
 import { createSandboxApi, type SandboxInfo } from '../demo-wallet/sandbox-api.ts';
 import type { Api } from './api.ts';
 
@@ -144,8 +144,6 @@ async function pay(s: LoadSetup, stats: LoadStats, gate: FaucetGate, label: stri
   }
   stats.confirmed.set(paymentId, paidWith);
 }
-
-type Buyer = Awaited<ReturnType<typeof createBuyer>>;
 
 /** Whether the option is the direct transfer (the buyer's `transfer(...)` call), not a gasless flow. */
 function paysByTransfer(actions: readonly object[]): boolean {
