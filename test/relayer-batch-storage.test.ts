@@ -165,24 +165,25 @@ describe.runIf(await postgresAvailable())('relayer batches on PostgreSQL', () =>
     const later = [await signed(merchantId, await buyer(1)), await signed(merchantId, await buyer(1))];
     const evm = env.ports.find((p) => p.namespace === 'eip155')!;
     const senderOf = async (txId: string) => (await chains.evm.ethersProvider.getTransaction(txId))!.from;
+    // Automine off: the first batch waits in the mempool while its key leaves the pool.
     await rpc('evm_setAutomine', [false]);
-    let leaving = '';
-    let inFlight: string[] = [];
-    let next: string[] = [];
-    try {
-      inFlight = await confirmAll(first);
-      expect(inFlight[1]).toBe(inFlight[0]);
-      leaving = await senderOf(inFlight[0]!);
-      // Drained below its minimum while its batch waits for a block (it can still pay for that one).
-      await rpc('hardhat_setBalance', [leaving, toQuantity(MIN_RELAYER_BALANCE / 2n)]);
-      expect((await evm.accounts!()).find((a) => a.account === leaving)).toMatchObject({ balance: MIN_RELAYER_BALANCE / 2n, minimum: MIN_RELAYER_BALANCE });
-      next = await confirmAll(later);
-      expect(next[1]).toBe(next[0]);
-      expect(await senderOf(next[0]!)).not.toBe(leaving);
-      await rpc('evm_mine');
-    } finally {
-      await rpc('evm_setAutomine', [true]);
-    }
+    const { leaving, inFlight, next } = await (async () => {
+      try {
+        const sent = await confirmAll(first);
+        expect(sent[1]).toBe(sent[0]);
+        const key = await senderOf(sent[0]!);
+        // Drained below its minimum while its batch waits for a block (it can still pay for that one).
+        await rpc('hardhat_setBalance', [key, toQuantity(MIN_RELAYER_BALANCE / 2n)]);
+        expect((await evm.accounts!()).find((a) => a.account === key)).toMatchObject({ balance: MIN_RELAYER_BALANCE / 2n, minimum: MIN_RELAYER_BALANCE });
+        const after = await confirmAll(later);
+        expect(after[1]).toBe(after[0]);
+        expect(await senderOf(after[0]!)).not.toBe(key);
+        await rpc('evm_mine');
+        return { leaving: key, inFlight: sent, next: after };
+      } finally {
+        await rpc('evm_setAutomine', [true]);
+      }
+    })();
     const all = [...first, ...later];
     await waitFor('all four succeeded', async () => (await Promise.all(all.map((p) => payment(p.id)))).every((p) => p?.status === 'succeeded'), 30_000);
     expect((await Promise.all(all.map((p) => payment(p.id)))).map((p) => p?.txId)).toEqual([...inFlight, ...next]);
