@@ -77,7 +77,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ EVM_RELAYER_KEY: b, EVM_RELAYER_KEYS: `${a},${b}` })).toThrow(/EVM_RELAYER_KEY is not the first of EVM_RELAYER_KEYS/);
     expect(() => loadConfig({ EVM_RELAYER_KEYS: `${a},0x12` })).toThrow(/^EVM_RELAYER_KEYS entry 2 must be a 0x-prefixed 32-byte hex private key/);
     expect(() => loadConfig({ EVM_RELAYER_KEYS: `${a},${a.toUpperCase().replace('0X', '0x')}` })).toThrow(/lists a key twice/);
-    expect(loadConfig({})).toMatchObject({ evmRelayerKeys: [], evmRelayerBatchMax: 1, evmRelayerBatchWindowMs: 50 });
+    expect(loadConfig({})).toMatchObject({ evmRelayerKeys: [], evmRelayerBatchMax: 16, evmRelayerBatchWindowMs: 50 });
     expect(loadConfig({ EVM_RELAYER_BATCH_MAX: '1', EVM_RELAYER_BATCH_WINDOW_MS: '0' })).toMatchObject({ evmRelayerBatchMax: 1, evmRelayerBatchWindowMs: 0 });
     expect(() => loadConfig({ EVM_RELAYER_BATCH_MAX: '0' })).toThrow(/^EVM_RELAYER_BATCH_MAX must be an integer from 1 to 64/);
   });

@@ -51,7 +51,7 @@ export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig,
   evmRelayerKey?: string;
   /** Every relayer key of the pool, in order (EVM_RELAYER_KEYS; EVM_RELAYER_KEY is a pool of one). */
   evmRelayerKeys: string[];
-  /** Most payments in one relayer transaction (EVM_RELAYER_BATCH_MAX; 1: no batching). */
+  /** Most payments in one relayer transaction (EVM_RELAYER_BATCH_MAX, default 16; 1: no batching). */
   evmRelayerBatchMax: number;
   /** How long a first submission waits for others to share its transaction, ms (EVM_RELAYER_BATCH_WINDOW_MS). */
   evmRelayerBatchWindowMs: number;
@@ -275,10 +275,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     evmRpcUrls,
     ...(evmRelayerKey ? { evmRelayerKey } : {}),
     evmRelayerKeys,
-    // Off by default: payments' rows still hold one transaction each (the unique (network, tx_id)
-    // index), so a batch's second payment cannot record the shared transaction; the chain fault suite
-    // showed a batched payment paid on chain and stuck `processing`. See docs/configuration.md.
-    evmRelayerBatchMax: int(env, 'EVM_RELAYER_BATCH_MAX', 1, 1, 64),
+    // On by default: every payment of a batch records the shared transaction (migration 025), each
+    // judged by its own authorization. 16 calls stay far under a block's gas (~1.5M) and the flow's
+    // per-payment ceiling; the 50 ms window is a small share of any chain's block time.
+    evmRelayerBatchMax: int(env, 'EVM_RELAYER_BATCH_MAX', 16, 1, 64),
     evmRelayerBatchWindowMs: int(env, 'EVM_RELAYER_BATCH_WINDOW_MS', 50, 0, 2000),
     evmConfirmations: int(env, 'EVM_CONFIRMATIONS', 1, 1, 1000),
     chainFinality: finality.value,
@@ -330,7 +330,7 @@ const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
  * The relayer's keys: EVM_RELAYER_KEYS (comma-separated), else EVM_RELAYER_KEY as a pool of one;
  * both set must agree on the first key, so an operator adding keys cannot silently drop the old one.
  */
-function relayerKeys(env: NodeJS.ProcessEnv): string[] {
+export function relayerKeys(env: NodeJS.ProcessEnv): string[] {
   const one = env.EVM_RELAYER_KEY;
   if (one !== undefined && !PRIVATE_KEY.test(one)) throw new ConfigError('EVM_RELAYER_KEY must be a 0x-prefixed 32-byte hex private key');
   const list = env.EVM_RELAYER_KEYS?.trim();

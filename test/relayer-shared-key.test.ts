@@ -142,6 +142,8 @@ if (services) {
       ...chains.env,
       // The premise: one key shared by two workers (the sandbox offers a pool of four).
       EVM_RELAYER_KEYS: chains.env.EVM_RELAYER_KEY!,
+      // And one transaction per payment: the count of nonces below is the lock's evidence (batches are on by default).
+      EVM_RELAYER_BATCH_MAX: '1',
       DATABASE_URL: `${postgresUrl.replace(/\/[^/]*$/, '')}/${database}`,
       REDIS_URL: redisDbUrl,
       PORT: '0',

@@ -87,7 +87,8 @@ export interface FeeSpent {
 
 export type TransferState = (
   | { state: 'submitted'; txId: string }
-  | { state: 'confirmed'; txId: string }
+  /** `shared`: the transaction may pay other payments too, each judged by its own authorization (see RecordedTransaction). */
+  | { state: 'confirmed'; txId: string; shared?: true }
   | { state: 'failed'; reason: string; txId?: string }
   /** Not known yet (not seen, RPC error, waiting for confirmations): try again later. */
   | { state: 'pending'; txId?: string; reason?: string }
@@ -112,6 +113,11 @@ export interface RecordedTransaction {
   txId: string;
   /** The signed transaction's bytes, so it can be broadcast again after a crash. */
   rawTx: string;
+  /**
+   * The transaction may pay other payments too (an EIP-3009 relayer batch), each judged on chain by
+   * its own authorization: the storage lets every one of them hold the id. Absent: this payment's alone.
+   */
+  shared?: true;
 }
 
 /** What a relayer flow needs from the payment's storage while it advances. */

@@ -43,6 +43,8 @@ export interface GatewayEnv {
   chains: SandboxChains;
   transport: Transport;
   jobs: RunningJobs;
+  /** The chain adapters the app and the jobs share (their accounts, their balances read now). */
+  ports: ChainPort[];
   close(): Promise<void>;
 }
 
@@ -63,8 +65,10 @@ export interface GatewayEnvOptions {
   webhooks?: { schedule: number[] };
   /** The partner dashboard served too (its sign-in limiters). */
   dashboard?: DashboardOptions;
-  /** The sandbox EVM chain's finality and heal window (default: final once confirmed, no heal window). */
-  evm?: Pick<EvmChainConfig, 'finality' | 'healWindowMs'>;
+  /** The sandbox EVM chain's finality and heal window (default: final once confirmed, no heal window), relayer pool and batches (default one key, none). */
+  evm?: Pick<EvmChainConfig, 'finality' | 'healWindowMs' | 'relayers' | 'minRelayerBalance' | 'batchMax' | 'batchWindowMs'>;
+  /** Jobs run at once (default 1): batches of relayer payments need several advance jobs running together. */
+  jobConcurrency?: number;
   /** Where the job handlers count (payment transitions, finality). */
   metrics?: MetricsPort;
   /** The late-funds watcher runs on the sandbox EVM chain, at this pace (absent: not scheduled). */
@@ -142,6 +146,7 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
     clock,
     logger,
     relayIntervalMs: 200,
+    ...(opts.jobConcurrency ? { concurrency: opts.jobConcurrency } : {}),
   });
   if (opts.lateFunds) await scheduleLateFunds(storage, clock, [chains.evm.caip2]);
   const dispatcher = opts.webhooks ? createWebhookDispatcher({ storage, clock, logger, intervalMs: 100, onJobsWritten: () => jobs.relay.notify() }) : null;
@@ -171,6 +176,7 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
     chains,
     transport: opts.rpc ? 'rpc' : 'sandbox',
     jobs,
+    ports: wired.ports,
     async close() {
       await dispatcher?.stop();
       await jobs.stop();

@@ -62,7 +62,7 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
         PAY_BASE_URL: `http://127.0.0.1:${(pay.address() as AddressInfo).port}/pay`,
         // A production setup is healthy with its metrics closed to all but the scraper.
         METRICS_TOKEN: 'sekrit-metrics-token',
-        // Batching on (off by default), so the doctor also checks Multicall3.
+        // Batching on (the default; said here so the check stays whatever the default), so the doctor also checks Multicall3.
         EVM_RELAYER_BATCH_MAX: '16',
       };
     }, 120_000);

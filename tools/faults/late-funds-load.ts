@@ -133,7 +133,9 @@ export async function startLateFunds(s: LateFundsSetup): Promise<{ done: Promise
       if (confirmed.status !== 200) throw new Error(`confirm: ${confirmed.status} ${JSON.stringify(confirmed.body).slice(0, 200)}`);
       twice.again = await q.send();
     }),
-  ]).then(() => provider.destroy());
+  ]).then(() => undefined);
+  // The provider is never destroyed here: a receipt poll still in flight would be rejected with
+  // nobody to catch it, ending the whole runner (seen once, under batching); the runner's exit closes it.
 
   /** The cases the service has not surfaced (yet), with what it holds of each. */
   const silent = async (db: pg.Client): Promise<string[]> => {

@@ -17,6 +17,7 @@ import pg from 'pg';
 import { evmDev, startRpcFaultProxy, type RpcFaultProxy } from '../chain-faults/index.ts';
 import { createSandboxApi } from '../demo-wallet/sandbox-api.ts';
 import { API_VERSIONS } from '../../server/domain/vocabulary.ts';
+import { relayerKeys } from '../../server/config.ts';
 import { LATE_FUNDS_JOB_TYPE } from '../../server/domain/payments/late-funds-job.ts';
 import { createApi } from './api.ts';
 import { startLateFunds } from './late-funds-load.ts';
@@ -62,10 +63,9 @@ function killAll(): void {
   tmp = null;
 }
 
-/** The relayer's addresses: every key of the pool the chains process hands the service (EVM_RELAYER_KEYS, else EVM_RELAYER_KEY). */
+/** The relayer's addresses: every key of the pool the chains process hands the service, read as the service reads them. */
 function relayerPool(chainsEnv: Record<string, string>): string[] {
-  const keys = (chainsEnv.EVM_RELAYER_KEYS ?? chainsEnv.EVM_RELAYER_KEY ?? '').split(',').filter(Boolean);
-  return keys.map((k) => new Wallet(k.trim()).address);
+  return relayerKeys(chainsEnv).map((k) => new Wallet(k).address);
 }
 
 function env(chainsEnv: Record<string, string>, extra: Record<string, string>): NodeJS.ProcessEnv {

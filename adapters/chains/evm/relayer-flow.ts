@@ -330,8 +330,14 @@ async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: Relayer
   }
 }
 
-/** One step of a relayer-flow payment; see the module comment. */
-export function advanceRelayerFlow(
+/**
+ * One step of a relayer-flow payment; see the module comment. An EIP-3009 payment is judged by its
+ * own authorization, never by its transaction alone, so whatever transaction pays it (a batch of
+ * ours, a front-runner's carrying several authorizations) is recorded and confirmed as `shared`:
+ * the storage lets the batch's other payments hold the same id. Permit2's receipt is judged by the
+ * Transfers it holds, so its transaction stays one payment's.
+ */
+export async function advanceRelayerFlow(
   c: RelayerChain,
   check: PaymentCheck,
   sub: RelayerSubmission,
@@ -339,5 +345,8 @@ export function advanceRelayerFlow(
   ctx: AdvanceContext,
   quote: QuoteTimes,
 ): Promise<TransferState> {
-  return knownTxId === null ? signRecordBroadcast(c, check, sub, null, ctx, quote) : followRecorded(c, check, sub, knownTxId, ctx, quote);
+  const shared = sub.flow === 'eip3009';
+  const own: AdvanceContext = shared ? { ...ctx, record: (tx, replaces) => ctx.record({ ...tx, shared: true }, replaces) } : ctx;
+  const step = knownTxId === null ? await signRecordBroadcast(c, check, sub, null, own, quote) : await followRecorded(c, check, sub, knownTxId, own, quote);
+  return shared && step.state === 'confirmed' ? { ...step, shared: true } : step;
 }

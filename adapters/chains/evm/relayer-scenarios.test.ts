@@ -4,5 +4,5 @@ import { relayerScenarios } from '../conformance/relayer-scenarios.ts';
 import { openEvmRelayerHarness } from './test-support/relayer-harness.ts';
 
 // Sandbox ether weighed at 1 USD, as the sandbox's chain profile does.
-// Batching on (EVM_RELAYER_BATCH_MAX above 1, off by default until payments can share a transaction): every scenario also goes through the batcher.
+// Batching on (EVM_RELAYER_BATCH_MAX above 1, the default): every scenario also goes through the batcher.
 relayerScenarios('EVM adapter on the sandbox (EDR) behind a fault layer', () => openEvmRelayerHarness({ nativeUsdMicros: 1_000_000n, batchMax: 4, batchWindowMs: 20 }));

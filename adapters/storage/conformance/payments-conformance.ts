@@ -289,6 +289,33 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
       expect(await store.s.payments.getRelayerTx('pay_missing')).toBeNull();
     });
 
+    // A relayer batch (issue 32): one transaction pays several EIP-3009 payments, each judged by its
+    // own authorization, so each records it. Any other transaction id stays one payment's.
+    it("lets a relayer batch's payments share its transaction id, and keeps every other one on one payment", async () => {
+      const p = await f.partner();
+      const m = await f.merchant(p.id);
+      const [a, b, c] = [await f.stored(m), await f.stored(m), await f.stored(m)];
+      for (const x of [a, b, c]) await f.move(x.id, 'processing', { optionId: 'opt_1', network: 'eip155:1' });
+      const batch = { txId: '0x' + '2b'.repeat(32), rawTx: '0x02ba', shared: true as const };
+      expect(await store.s.payments.recordRelayerTx(a.id, batch, null, t0)).toBe(true);
+      expect(await store.s.payments.recordRelayerTx(b.id, batch, null, t0)).toBe(true);
+      expect(await store.s.payments.getRelayerTx(b.id)).toEqual({ txId: batch.txId, rawTx: batch.rawTx });
+      expect((await f.move(a.id, 'succeeded', { txId: batch.txId, txShared: true, succeededAt: t0 }, ['processing'])).ok).toBe(true);
+      expect((await f.move(b.id, 'succeeded', { txId: batch.txId, succeededAt: t0 }, ['processing'])).ok).toBe(true);
+      // One not recorded (its row was busy) finds the batch paid it, and succeeds with it too.
+      expect((await f.move(c.id, 'succeeded', { txId: batch.txId, txShared: true, succeededAt: t0 }, ['processing'])).ok).toBe(true);
+      expect((await store.s.payments.get(c.id))?.txId).toBe(batch.txId);
+      const own = '0x' + '3c'.repeat(32);
+      const [e, g] = [await f.stored(m), await f.stored(m)];
+      expect((await f.move(e.id, 'succeeded', { network: 'eip155:1', txId: own, succeededAt: t0 })).ok).toBe(true);
+      expect(await f.move(g.id, 'succeeded', { network: 'eip155:1', txId: own, succeededAt: t0 })).toMatchObject({ ok: false, duplicateTxId: true });
+      // A row that recorded a batch, then paid by another transaction not said to be shared, is under the guard again.
+      const h = await f.stored(m);
+      await f.move(h.id, 'processing', { optionId: 'opt_1', network: 'eip155:1' });
+      expect(await store.s.payments.recordRelayerTx(h.id, { ...batch, txId: '0x' + '4d'.repeat(32) }, null, t0)).toBe(true);
+      expect(await f.move(h.id, 'succeeded', { txId: own, succeededAt: t0 }, ['processing'])).toMatchObject({ ok: false, duplicateTxId: true });
+    });
+
     // A succeeded payment's transaction is followed to finality (server/domain/payments/finality-job.ts):
     // its recorded bytes stay to be sent again after a reorg, and its finality moves only from
     // what the caller saw, a reversal with its event.

@@ -33,7 +33,8 @@ export const INSERT_JOBS_FROM_PARAM = (param: string, onlyForPaymentsIn?: string
   FROM jsonb_to_recordset(${param}::jsonb) AS x(payment_id text, id text, type text, payload jsonb, run_at timestamptz, created_at timestamptz, trace_id text)
   ${onlyForPaymentsIn ? `WHERE x.payment_id IN (SELECT id FROM ${onlyForPaymentsIn})` : ''}`;
 
-const PATCH_COLUMNS: Record<keyof PaymentPatch, string> = {
+/** Columns set as given; `txShared` goes with `txId` (patchAssignments). */
+const PATCH_COLUMNS: Record<Exclude<keyof PaymentPatch, 'txShared'>, string> = {
   failureCode: 'failure_code',
   cancelledReason: 'cancelled_reason',
   cancelledAt: 'cancelled_at',
@@ -53,7 +54,7 @@ const PATCH_COLUMNS: Record<keyof PaymentPatch, string> = {
 export function patchAssignments(patch: PaymentPatch, params: unknown[]): string[] {
   const out: string[] = [];
   let txParam = '';
-  for (const [key, column] of Object.entries(PATCH_COLUMNS) as Array<[keyof PaymentPatch, string]>) {
+  for (const [key, column] of Object.entries(PATCH_COLUMNS) as Array<[Exclude<keyof PaymentPatch, 'txShared'>, string]>) {
     if (!(key in patch)) continue;
     const v = patch[key];
     params.push(typeof v === 'bigint' ? v.toString() : v);
@@ -64,6 +65,12 @@ export function patchAssignments(patch: PaymentPatch, params: unknown[]): string
   // clearing it (confirm of a direct transfer, release) ends them. Success with the recorded one
   // keeps them: its finality is followed, and a dropped block is healed by sending them again.
   if (txParam) out.push(`tx_raw = CASE WHEN ${txParam} IS NOT NULL AND tx_id = ${txParam} THEN tx_raw END`);
+  // Shared (a relayer batch, migration 025) only when the caller says so, or the id stays the one
+  // recorded shared: a new id without it is one payment's alone, under the unique index again.
+  if (txParam && patch.txShared !== undefined) {
+    params.push(patch.txShared);
+    out.push(`tx_shared = $${params.length}`);
+  } else if (txParam) out.push(`tx_shared = CASE WHEN ${txParam} IS NOT NULL AND tx_id = ${txParam} THEN tx_shared ELSE false END`);
   return out;
 }
 

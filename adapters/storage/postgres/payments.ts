@@ -57,7 +57,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
   return {
     async recordTxId(id, txId, at) {
       try {
-        const r = await db.query("UPDATE payments SET tx_id = $2, updated_at = $3 WHERE id = $1 AND status = 'processing' AND tx_id IS NULL", [id, txId, at]);
+        const r = await db.query("UPDATE payments SET tx_id = $2, tx_shared = false, updated_at = $3 WHERE id = $1 AND status = 'processing' AND tx_id IS NULL", [id, txId, at]);
         return r.rowCount === 1;
       } catch (err) {
         if (isUniqueViolation(err)) return false;
@@ -66,13 +66,10 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     },
     async recordRelayerTx(id, tx, replaces, at) {
       try {
-        const r = await db.query("UPDATE payments SET tx_id = $2, tx_raw = $3, updated_at = $4 WHERE id = $1 AND status = 'processing' AND tx_id IS NOT DISTINCT FROM $5", [
-          id,
-          tx.txId,
-          tx.rawTx,
-          at,
-          replaces,
-        ]);
+        const r = await db.query(
+          "UPDATE payments SET tx_id = $2, tx_raw = $3, tx_shared = $6, updated_at = $4 WHERE id = $1 AND status = 'processing' AND tx_id IS NOT DISTINCT FROM $5",
+          [id, tx.txId, tx.rawTx, at, replaces, tx.shared === true],
+        );
         return r.rowCount === 1;
       } catch (err) {
         if (isUniqueViolation(err)) return false;
@@ -159,7 +156,7 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
           return { ok: true as const, payment };
         });
       } catch (err) {
-        // The transaction id already paid another payment (unique (network, tx_id)): nothing written.
+        // The transaction id already paid another payment (unique (network, tx_id) unless shared: migration 025): nothing written.
         if (!isUniqueViolation(err)) throw err;
         const cur = await db.query('SELECT * FROM payments WHERE id = $1', [id]);
         return { ok: false as const, current: cur.rows[0] ? toPayment(cur.rows[0]) : null, duplicateTxId: true };

@@ -96,7 +96,14 @@ export type PaymentPatch = Partial<
     | 'succeededAt'
     | 'finality'
   >
->;
+> & {
+  /**
+   * With `txId`: the transaction may pay other payments too, each judged on chain by its own
+   * authorization (an EVM relayer batch), so the id is not this payment's alone. Absent with a
+   * new `txId`: it is (a buyer's transfer), and no other payment may hold it.
+   */
+  txShared?: boolean;
+};
 
 export interface PaymentTransition {
   /** Apply only if the payment is in one of these states. */

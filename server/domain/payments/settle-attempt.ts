@@ -128,7 +128,16 @@ export async function advanceAttempt(deps: AdvanceDeps, payload: Record<string, 
   if (step.state === 'confirmed') {
     // Deep enough to count, not yet final: followed until the chain's finality covers it (finality-job.ts).
     const follow = chain.followFinality ? [finalityJob({ paymentId: payment.id, optionId: quote.optionId, submission: payload.submission as Submission, chain: caip2 }, now)] : [];
-    await transitionPayment(deps, payment, 'succeeded', { txId: step.txId, succeededAt: new Date(now), ...(follow.length ? { finality: 'pending' as const } : {}) }, follow);
+    // A relayer batch's transaction pays each of its payments by its own authorization: shared.
+    const moved = await transitionPayment(
+      deps,
+      payment,
+      'succeeded',
+      { txId: step.txId, ...(step.shared ? { txShared: true } : {}), succeededAt: new Date(now), ...(follow.length ? { finality: 'pending' as const } : {}) },
+      follow,
+    );
+    // Never silent: a transaction that paid another payment cannot pay this one (an operator must look).
+    if (!moved.ok && moved.duplicateTxId) deps.logger.error({ paymentId: payment.id, txId: step.txId }, 'the transaction that paid this payment is recorded on another payment');
     return;
   }
   if (step.state === 'failed') {
