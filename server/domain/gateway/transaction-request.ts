@@ -36,9 +36,9 @@ export interface TransactionRequestAnswer {
 
 /**
  * A Solana Pay transaction request (POST `{account}`) for one accepted asset of a payment: the
- * option for that account and asset (an existing live one, else a fresh quote, as the gateway's
- * options quote it), and the chain's wallet-broadcast transaction for it (the same one while it
- * can still land). The option is watched on chain from then on (wallet-transfer-job.ts), so the
+ * option recorded for that account and asset (while it is live or its last build can still land),
+ * else a fresh quote, as the gateway's options quote it; and the chain's wallet-broadcast
+ * transaction for it (the same one while it can still land). The option is watched on chain from then on (wallet-transfer-job.ts), so the
  * payment succeeds with no confirm call.
  */
 export async function answerTransactionRequest(
