@@ -12,6 +12,7 @@ import type { GatewayEnv } from './helpers/gateway-env.ts';
 import { startHttpsFront, type HttpsFront } from './helpers/https-front.ts';
 import { waitFor } from './helpers/wait-for.ts';
 import { launchBrowser, phonePage } from '../server/pages/test-support/browser.ts';
+import { checkAndShoot } from './helpers/wallet-page-browser.ts';
 
 const USD_1050_IN_USDC = 10_500_000n;
 
@@ -153,6 +154,8 @@ describe('Solana Pay transaction requests from the payment page', () => {
       expect(await w.page.locator('a.solana-pay-link').getAttribute('href')).toMatch(/^solana:https%3A%2F%2Flocalhost/);
       expect(await w.page.locator('a.wallet-link').allTextContents()).toEqual(['Phantom', 'Solflare', 'Backpack']);
       await w.shot('payment-solana-pay');
+      // No serious axe-core violation; photographed at both widths (docs/screenshots/wallet-page/ with UPDATE_SCREENSHOTS=1).
+      await checkAndShoot(w.page, 'solana-pay');
       expect(w.problems).toEqual([]);
       expect(w.foreign).toEqual([]);
     } finally {

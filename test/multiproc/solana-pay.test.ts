@@ -55,7 +55,9 @@ describe.runIf(up)('Solana Pay transaction requests through two API processes', 
     // One option handed out for this account and asset, however many were quoted on the way.
     const claims = await cluster.query<{ option_id: string }>('SELECT option_id FROM wallet_requests WHERE payment_id = $1', [paymentId]);
     expect(claims).toHaveLength(1);
-    const [quote] = await cluster.query<{ builds: number }>("SELECT jsonb_array_length(state->'walletBuilds') AS builds FROM payment_quotes WHERE option_id = $1", [claims[0]!.option_id]);
+    const [quote] = await cluster.query<{ builds: number }>("SELECT jsonb_array_length(state->'walletBuilds') AS builds FROM payment_quotes WHERE option_id = $1", [
+      claims[0]!.option_id,
+    ]);
     expect(quote!.builds).toBe(1);
 
     // A later scan, from either process, answers the same bytes again.

@@ -78,7 +78,11 @@ async function evictBeyondCap(db: SqlClient, paymentIds: string[], cap: LiveQuot
  */
 export function createQuoteRepository(db: SqlDb): QuoteRepository {
   async function walletRequestOption(paymentId: string, account: string, asset: string): Promise<string | null> {
-    const { rows } = await db.query('SELECT option_id FROM wallet_requests WHERE payment_id = $1 AND account = $2 AND asset = $3', [paymentId, account, asset], 'wallet_request_get');
+    const { rows } = await db.query(
+      'SELECT option_id FROM wallet_requests WHERE payment_id = $1 AND account = $2 AND asset = $3',
+      [paymentId, account, asset],
+      'wallet_request_get',
+    );
     return rows[0] ? String(rows[0].option_id) : null;
   }
   return {

@@ -96,7 +96,7 @@ export async function answerTransactionRequest(
    * is spent: its deadline passed and its last build can no longer land.
    */
   async function handOut(quote: QuoteRecord): Promise<TransactionRequestAnswer | null> {
-    for (let read = quote; ; ) {
+    for (let read = quote; ;) {
       const answer = await chain!.walletTransaction!(optionRequestOf(deps, read), read.state);
       if ('refused' in answer) {
         // A spent option refusing a new build (its builds used up) is replaced by a fresh one; any other refusal is the buyer's to hear.
