@@ -1,4 +1,4 @@
-// Long because: every setting is read and checked here, so a bad value stops the start naming its key (parts split out: config-values, config-webhooks, config-metrics, config-explorers, config-chain-fees, config-solana-fees, config-jobs).
+// Long because: every setting is read and checked here, so a bad value stops the start naming its key (parts split out: config-values, config-webhooks, config-metrics, config-explorers, config-wallet-chains, config-chain-fees, config-solana-fees, config-jobs).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AssetConfig } from './domain/assets.ts';
@@ -7,6 +7,7 @@ import { SOLANA_MAINNET_CHAIN_ID, baseUnits, parseAssets, parseFxRates, parseSol
 import { parseWebhookConfig, type WebhookConfig } from './config-webhooks.ts';
 import { parseMetricsConfig, type MetricsConfig } from './config-metrics.ts';
 import { parseExplorerConfig, type ExplorerConfig } from './config-explorers.ts';
+import { parseWalletRpcConfig, type WalletRpcConfig } from './config-wallet-chains.ts';
 import { parseChainFeeConfig, type ChainFeeConfig } from './config-chain-fees.ts';
 import { parseSolanaFeeConfig, type SolanaFeeConfig } from './config-solana-fees.ts';
 import { parseChainFinality, type ChainFinality } from './chain-profiles.ts';
@@ -19,7 +20,7 @@ import { DEFAULT_LIVE_QUOTES_PER_PAYMENT } from './domain/gateway/options.ts';
  * value stops the process with a message naming the key, rather than failing at the first
  * request that needs it.
  */
-export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig, ChainFeeConfig, SolanaFeeConfig, JobsConfig, RpcConfig {
+export interface AppConfig extends WebhookConfig, MetricsConfig, ExplorerConfig, WalletRpcConfig, ChainFeeConfig, SolanaFeeConfig, JobsConfig, RpcConfig {
   mode: 'sandbox' | 'production';
   port: number;
   host: string;
@@ -235,6 +236,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if ('problem' in metrics) throw new ConfigError(metrics.problem);
   const explorers = parseExplorerConfig(env);
   if ('problem' in explorers) throw new ConfigError(explorers.problem);
+  const walletRpc = parseWalletRpcConfig(env, rpc.evmRpcEndpoints);
+  if ('problem' in walletRpc) throw new ConfigError(walletRpc.problem);
   const fees = parseChainFeeConfig(env);
   if ('problem' in fees) throw new ConfigError(fees.problem);
   const solanaFees = parseSolanaFeeConfig(env);
@@ -254,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ...webhooks,
     ...metrics,
     ...explorers,
+    ...walletRpc,
     rateLimit: ratePerS === 0 ? null : { perSecond: ratePerS, burst: rateBurst },
     unauthenticatedRateLimit: unauthPerS === 0 ? null : { perSecond: unauthPerS, burst: unauthBurst },
     trustProxyHops: int(env, 'TRUST_PROXY', 0, 0, 10),

@@ -85,6 +85,32 @@ describe('payment page wallet routes', () => {
     }
   });
 
+  it('read the payment, its merchant and its settlements once per render of the page (before: four reads)', async () => {
+    const id = await newPayment();
+    const reads: string[] = [];
+    const undo: Array<() => void> = [];
+    const watch = (repo: object, name: string) => {
+      const r = repo as Record<string, (...a: unknown[]) => unknown>;
+      const original = r[name]!;
+      r[name] = (...a: unknown[]) => {
+        reads.push(name);
+        return original.apply(repo, a);
+      };
+      undo.push(() => (r[name] = original));
+    };
+    watch(t.storage.payments, 'get');
+    watch(t.storage.payments, 'getForGateway');
+    watch(t.storage.merchants, 'get');
+    watch(t.storage.settlements, 'listByMerchant');
+    try {
+      const html = await (await fetch(`${t.url}/pay/${id}`)).text();
+      expect(html).toContain('Sandbox Shop');
+      expect(reads).toEqual(['getForGateway']);
+    } finally {
+      for (const u of undo) u();
+    }
+  });
+
   it('count against the client address like the page itself: 429 once over', async () => {
     const id = await newPayment();
     const statuses: number[] = [];

@@ -2,7 +2,8 @@
 // pays from the payment page's `solana:` link, over HTTPS as a phone would: the payment succeeds with
 // no confirm call, the merchant gets exactly the amount, two scans pay once, and a transfer that lands
 // after the payment expired still pays it (before: no `solana:` link at all, and a Solana transfer
-// found by its reference after expiry left the payment expired).
+// found by its reference after expiry left the payment expired), and an account short of the amount
+// is told so with no transaction (before: handed a transaction that could only fail).
 import { fetchTransaction, parseURL } from '@solana/pay';
 import { Keypair, LAMPORTS_PER_SOL, type Connection, type Transaction } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import type { GatewayEnv } from './helpers/gateway-env.ts';
 import { startHttpsFront, type HttpsFront } from './helpers/https-front.ts';
 import { waitFor } from './helpers/wait-for.ts';
 import { launchBrowser, phonePage } from '../server/pages/test-support/browser.ts';
+import { checkAndShoot } from './helpers/wallet-page-browser.ts';
 
 const USD_1050_IN_USDC = 10_500_000n;
 
@@ -150,8 +152,10 @@ describe('Solana Pay transaction requests from the payment page', () => {
       await w.page.goto(`${env.t.url}/${paymentId}`);
       await w.page.locator('#solana-pay svg').first().waitFor();
       expect(await w.page.locator('a.solana-pay-link').getAttribute('href')).toMatch(/^solana:https%3A%2F%2Flocalhost/);
-      expect(await w.page.locator('a.wallet-link').allTextContents()).toEqual(['Phantom', 'Solflare']);
+      expect(await w.page.locator('a.wallet-link').allTextContents()).toEqual(['Phantom', 'Solflare', 'Backpack']);
       await w.shot('payment-solana-pay');
+      // No serious axe-core violation; photographed at both widths (docs/screenshots/wallet-page/ with UPDATE_SCREENSHOTS=1).
+      await checkAndShoot(w.page, 'solana-pay');
       expect(w.problems).toEqual([]);
       expect(w.foreign).toEqual([]);
     } finally {
@@ -168,6 +172,11 @@ describe('Solana Pay transaction requests from the payment page', () => {
     expect((await post(`${link.pathname}${link.search}`, {})).status).toBe(400);
     expect((await post(`${link.pathname}?asset=eip155%3A1%2Ferc20%3A0x0`, { account: Keypair.generate().publicKey.toBase58() })).status).toBe(400);
     expect((await post(`/pay_unknown/solana-pay${link.search}`, { account: Keypair.generate().publicKey.toBase58() })).status).toBe(404);
+
+    // An account short of the amount: told what it holds, with no transaction that could only fail (before: a transaction).
+    const short = await post(`${link.pathname}${link.search}`, { account: buyer(USD_1050_IN_USDC - 1n).publicKey.toBase58() });
+    expect(short.status).toBe(400);
+    expect(short.body).toEqual({ code: 'invalid_state', message: 'This account holds 10.499999 USDC; the payment needs 10.5 USDC. Add funds, then scan again' });
 
     // A merchant asking for the buyer's details: no Solana Pay (its wallets cannot fill the form).
     const asking = await merchant({ dataCollection: { minAmount: null } });

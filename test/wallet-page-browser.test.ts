@@ -113,6 +113,9 @@ describe('pay with a browser wallet on the payment page', () => {
     await checkAndShoot(o.page, 'signing');
     signing.release();
     await expectPaid(o, c.id);
+    // Paid: nothing offers to pay any more (before: the phone wallets' links stayed).
+    await expect.poll(() => o.page.locator('#payment').getAttribute('data-final'), { timeout: 15_000 }).toBe('true');
+    expect(await o.page.locator('#wallet-links').isVisible()).toBe(false);
     await checkAndShoot(o.page, 'paid');
     expect(await c.merchantBalance()).toBe(AMOUNT);
     // Switched from chain 1 before the signature (the wallet would have refused it otherwise).
@@ -189,6 +192,30 @@ describe('pay with a browser wallet on the payment page', () => {
     expect(await paymentStatus(c.id)).toBe('requires_action');
     expect(await c.merchantBalance()).toBe(0n);
     await o.page.locator('#bw-pay').click();
+    await expectPaid(o, c.id);
+    expect(await c.merchantBalance()).toBe(AMOUNT);
+    await o.context.close();
+  }, 120_000);
+
+  it('the option expires while the wallet asks: told so, nothing paid, and the wallet chosen again pays at a fresh price', async () => {
+    const c = await evmCase('USDC');
+    const o = await openPage(c.id, { evm: c.wallet });
+    const signing = gateMethod(c.wallet, 'eth_signTypedData_v4');
+    await payWith(o.page, 'Test Wallet');
+    await signing.reached;
+    // The quote's deadline passes while the buyer looks at the wallet's prompt.
+    const live = await env.t.storage.quotes.live(c.id, new Date(Date.now()));
+    expect(live.length).toBeGreaterThan(0);
+    for (const q of live) await env.t.storage.quotes.updateState(q.optionId, q.state, new Date(Date.now() - 1000));
+    signing.release();
+    await expect
+      .poll(() => message(o.page).textContent(), { timeout: 15_000 })
+      .toBe('The price offered to your wallet expired before the payment went through. Nothing was paid: choose your wallet again for a fresh price.');
+    expect(await paymentStatus(c.id)).toBe('requires_action');
+    expect(await c.merchantBalance()).toBe(0n);
+    // What the message asks is on the page: the wallet's button (the expired review is gone).
+    expect(await o.page.locator('#bw-review').isVisible()).toBe(false);
+    await payWith(o.page, 'Test Wallet');
     await expectPaid(o, c.id);
     expect(await c.merchantBalance()).toBe(AMOUNT);
     await o.context.close();

@@ -16,6 +16,7 @@ import type { AppConfig } from '../config.ts';
 import { poolOptionsOf } from '../config-rpc.ts';
 import type { AssetConfig } from '../domain/assets.ts';
 import type { ChainPort } from '../ports/chains.ts';
+import { walletChainsFromConfig } from './wallet-chains.ts';
 
 /** The Solana fee payer's compute-unit price policy on `caip2`: the adapter's defaults with SOLANA_PRIORITY_FEES over them. */
 export const solanaPriorityFeePolicy = (config: AppConfig, caip2: string) => solanaFeePolicy(config, caip2, DEFAULT_SOLANA_FEE_POLICY);
@@ -32,7 +33,7 @@ export interface OpenedChains {
   ports: ChainPort[];
   /** The sandbox's faucet, balances and JSON-RPC endpoint; absent in production. */
   routes?: RequestHandler;
-  /** How a buyer's browser wallet adds these EVM chains (EIP-3085), for the payment page; the sandbox's only. */
+  /** How a buyer's browser wallet adds these EVM chains (EIP-3085), for the payment page: the sandbox's, or production's WALLET_RPC_URLS. */
   walletChains?: WalletChains;
   close(): Promise<void>;
 }
@@ -112,7 +113,7 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
           },
         ]),
       );
-    return { assets: [], ports, close: async () => sections?.close() };
+    return { assets: [], ports, walletChains: walletChainsFromConfig(config), close: async () => sections?.close() };
   }
   const { createSandboxChains, createSandboxRouter } = await import('./sandbox/index.ts');
   const sandbox = await createSandboxChains();

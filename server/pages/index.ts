@@ -7,7 +7,7 @@ import { limitByAddress } from '../http/rate-limit.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import { docsRouter } from './docs-page.ts';
 import { setPageHeaders } from './page-csp.ts';
-import { findPayment, pageState, paymentPageData, type PageDeps } from './payment-data.ts';
+import { findPayment, pageState, paymentPageData, readPage, type PageDeps } from './payment-data.ts';
 import { renderNotFoundPage, renderPaymentPage } from './payment-page.ts';
 import { pageWalletRouter, type PageGatewayDeps } from './wallet-routes.ts';
 import type { WalletChains } from './browser-wallet-section.ts';
@@ -75,14 +75,14 @@ export function pagesRouter(
   router.use(collectRouter(deps, payPath, assetBase));
 
   async function page(res: Response, raw: string | undefined) {
-    const p = await findPayment(deps, raw);
+    // One read for the whole render (payment, merchant, settlements), passed down to each part.
+    const read = await readPage(deps, raw);
     setPageHeaders(res);
-    if (!p) return void res.status(404).send(renderNotFoundPage(assetBase));
-    const data = await paymentPageData(deps, p);
+    if (!read) return void res.status(404).send(renderNotFoundPage(assetBase));
+    const data = paymentPageData(deps, read);
     const wallet = deps.gateway ? { apiBase: `${payPath}/_wallet`, chains: deps.walletChains ?? {} } : undefined;
-    res.send(
-      await renderPaymentPage(data, { assetBase, stateUrl: `${payPath}/${p.id}/state`, ...(wallet ? { wallet } : {}), walletSections: await renderWalletSections(deps, p) }),
-    );
+    const walletSections = await renderWalletSections(deps, read);
+    res.send(await renderPaymentPage(data, { assetBase, stateUrl: `${payPath}/${read.payment.id}/state`, ...(wallet ? { wallet } : {}), walletSections }));
   }
 
   /** At a host's root only `pay_…` ids are pages; under a pay path every id is (unknown ones get the 404 page). */

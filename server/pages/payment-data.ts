@@ -5,6 +5,7 @@ import { DEFAULT_API_VERSION } from '../http/versions.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { PaymentRecord } from '../domain/payments/records.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
+import type { CryptoSettlementRecord, MerchantRecord } from '../domain/merchants/records.ts';
 import { amountOwed } from '../domain/payments/price.ts';
 import { createPriceTable, type PricePort } from '../domain/prices.ts';
 
@@ -93,9 +94,21 @@ export async function findPayment(deps: PageDeps, raw: string | undefined): Prom
   return PAYMENT_ID.test(raw) ? deps.storage.payments.get(raw) : null;
 }
 
-export async function paymentPageData(deps: PageDeps, p: PaymentRecord): Promise<PaymentPageData> {
-  const merchant = await deps.storage.merchants.get(p.partnerId, p.merchantId, { includeDeleted: true });
-  const settlements = await deps.storage.settlements.listByMerchant(p.partnerId, p.merchantId);
+/** What one render of the page reads: the payment, its merchant (deleted or not) and the merchant's settlements. */
+export interface PageRead {
+  payment: PaymentRecord;
+  merchant: MerchantRecord | null;
+  settlements: CryptoSettlementRecord[];
+}
+
+/** The page's one read (one round trip), passed down to every part of the page; null as `findPayment`. */
+export async function readPage(deps: PageDeps, raw: string | undefined): Promise<PageRead | null> {
+  if (!raw || !PAYMENT_ID.test(raw)) return null;
+  return deps.storage.payments.getForGateway(raw);
+}
+
+export function paymentPageData(deps: PageDeps, read: PageRead): PaymentPageData {
+  const { payment: p, merchant, settlements } = read;
   const seen = new Set<string>();
   const accepted: PaymentPageData['accepted'] = [];
   const prices = deps.prices ?? PAR_ONLY;

@@ -47,6 +47,19 @@ describe('wallet link formats, as each wallet documents them', () => {
     expect(url.searchParams.get('ref')).toBe('https://pay.example.com');
   });
 
+  it('Backpack: backpack.app/ul/v1/browse/<encoded url>?ref=<encoded origin>; path and ref read back as the page and its origin', () => {
+    expect(link('backpack', 'https://magiceden.io/item-details/8yjN8iRuoiYiKW487cnW9vn6mLBR5E8aCNKsBRmTP9vN')).toBe(
+      'https://backpack.app/ul/v1/browse/https%3A%2F%2Fmagiceden.io%2Fitem-details%2F8yjN8iRuoiYiKW487cnW9vn6mLBR5E8aCNKsBRmTP9vN?ref=https%3A%2F%2Fmagiceden.io',
+    );
+    const url = new URL(link('backpack', PAGE));
+    expect(url.origin + url.pathname.slice(0, '/ul/v1/browse/'.length)).toBe('https://backpack.app/ul/v1/browse/');
+    // One path segment: every slash, query and space of the page is encoded, nothing leaks into the link's own query.
+    expect(url.pathname.slice('/ul/v1/browse/'.length)).not.toMatch(/[/?&# ]/);
+    expect(decodeURIComponent(url.pathname.slice('/ul/v1/browse/'.length))).toBe(PAGE);
+    expect([...url.searchParams.keys()]).toEqual(['ref']);
+    expect(url.searchParams.get('ref')).toBe('https://pay.example.com');
+  });
+
   it('every entry names the documentation it follows', () => {
     for (const w of WALLET_LINKS) expect(w.source, w.id).toMatch(/^https:\/\/(docs|developer|web3)\./);
   });
@@ -55,14 +68,14 @@ describe('wallet link formats, as each wallet documents them', () => {
 describe('which wallets the page offers', () => {
   it('only the wallets that pay one of the payment’s chains', () => {
     expect(walletLinksFor(PAGE, new Set(['eip155'])).map((l) => l.id)).toEqual(['metamask', 'coinbase', 'trust', 'okx']);
-    expect(walletLinksFor(PAGE, new Set(['solana'])).map((l) => l.id)).toEqual(['phantom', 'solflare']);
+    expect(walletLinksFor(PAGE, new Set(['solana'])).map((l) => l.id)).toEqual(['phantom', 'solflare', 'backpack']);
     expect(walletLinksFor(PAGE, new Set())).toEqual([]);
     expect(renderWalletLinksSection(PAGE, new Set())).toBe('');
   });
 
   it('renders plain links (a tap opens them; nothing redirects by itself), escaped', () => {
     const html = renderWalletLinksSection(PAGE, new Set(['eip155', 'solana']));
-    expect(html.match(/<a class="wallet-link"/g)).toHaveLength(6);
+    expect(html.match(/<a class="wallet-link"/g)).toHaveLength(7);
     expect(html).not.toMatch(/<script|http-equiv="refresh"/i);
     expect(html).toContain('href="https://go.cb-w.com/dapp?cb_url=https%3A%2F%2Fpay.example.com%2Fpay%2Fpay_01ABC%3Fx%3D1%26y%3Da%20b"');
   });

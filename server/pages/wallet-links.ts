@@ -5,10 +5,6 @@ import { esc } from './html.ts';
  * browser, where the page's browser-wallet flow can pay. One table, each format as its wallet
  * documents it (source beside it); wallet-links.test.ts checks each against the documentation's
  * own example. Plain links: the page never redirects by itself, the buyer taps one.
- *
- * Backpack is not listed: its documentation (support.backpack.exchange, Deeplinks) was found for
- * its provider methods only, not for opening a page in its browser, and a guessed format is not
- * shipped. Its users scan the Solana Pay code instead.
  */
 export interface WalletLinkFormat {
   id: string;
@@ -71,6 +67,14 @@ export const WALLET_LINKS: readonly WalletLinkFormat[] = [
     // "Browse": https://solflare.com/ul/v1/browse/<url>?ref=<ref>, both URL-encoded.
     source: 'https://docs.solflare.com/solflare/technical/deeplinks/other-methods/browse',
     link: (url) => `https://solflare.com/ul/v1/browse/${encodeURIComponent(url)}?ref=${encodeURIComponent(origin(url))}`,
+  },
+  {
+    id: 'backpack',
+    name: 'Backpack',
+    namespaces: ['solana'],
+    // "Browse": https://backpack.app/ul/v1/browse/<url>?ref=<ref>, both URL-encoded (Phantom's shape, under /ul/v1/).
+    source: 'https://docs.backpack.app/deeplinks/other-methods/browse',
+    link: (url) => `https://backpack.app/ul/v1/browse/${encodeURIComponent(url)}?ref=${encodeURIComponent(origin(url))}`,
   },
 ];
 

@@ -1,7 +1,6 @@
 import type { AssetRegistry } from '../domain/assets.ts';
-import type { PaymentRecord } from '../domain/payments/records.ts';
 import type { ChainRegistry } from '../ports/chains.ts';
-import type { StoragePort } from '../ports/storage/index.ts';
+import type { PageRead } from './payment-data.ts';
 import { renderSolanaPaySection, solanaPayOffer } from './solana-pay.ts';
 import { renderWalletLinksSection } from './wallet-links.ts';
 
@@ -10,10 +9,9 @@ import { renderWalletLinksSection } from './wallet-links.ts';
  * Solana Pay (solana-pay.ts) and "open in your wallet" links for phones (wallet-links.ts). Only
  * while the payment waits for payment, and only for the chains its accepted assets are on.
  */
-export async function renderWalletSections(deps: { storage: StoragePort; assets: AssetRegistry; chains?: ChainRegistry; payBaseUrl: string }, p: PaymentRecord): Promise<string> {
+export async function renderWalletSections(deps: { assets: AssetRegistry; chains?: ChainRegistry; payBaseUrl: string }, found: PageRead): Promise<string> {
+  const p = found.payment;
   if (p.status !== 'requires_action') return '';
-  const found = await deps.storage.payments.getForGateway(p.id);
-  if (!found) return '';
   const namespaces = new Set<string>();
   for (const s of found.settlements) {
     const a = deps.assets.get(s.asset);

@@ -26,7 +26,7 @@ import type { HeadFreshnessBound } from '../head-freshness.ts';
 import type { SolanaFeePolicy } from './fees.ts';
 import { signTransactionAction } from './action.ts';
 import { decodeBase64Strict } from './wire.ts';
-import { cosignerOf, findWalletPayment, walletBuildFor } from './transaction-request.ts';
+import { cosignerOf, findWalletPayment, tokenUnits, walletBuildFor } from './transaction-request.ts';
 
 /** One Solana cluster the service pays on. */
 export interface SolanaChainConfig {
@@ -299,7 +299,11 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
         cosignerOf(c.feePayer, req.paymentId, req.optionId),
         s.walletBuilds ?? [],
       );
-      if (outcome.status === 'exhausted') return { refused: 'this option has handed out as many transactions as it may; ask again for a new one' };
+      if (outcome.status === 'exhausted') return { refused: 'This option has handed out as many transactions as it may; scan again for a new one' };
+      if (outcome.status === 'short') {
+        const has = `${tokenUnits(outcome.balance, s.decimals)} ${req.asset.symbol}`;
+        return { refused: `This account holds ${has}; the payment needs ${tokenUnits(BigInt(s.amount), s.decimals)} ${req.asset.symbol}. Add funds, then scan again` };
+      }
       return { transaction: outcome.transaction, state: { ...s, walletBuilds: outcome.builds } };
     },
 

@@ -151,12 +151,18 @@ describe('the fee payer’s worst-case loss to a hostile Solana Pay buyer is 0 l
     const before = w.feePayerLamports();
     const landedFailures: string[] = [];
 
-    // 1. No tokens: signs and lands the transaction with skipPreflight; it fails, the buyer pays the fee.
+    // 1. No tokens: refused before any transaction is handed out, with what the account holds.
     const empty = w.buyer('tr-hostile-empty', 0n);
-    const req1 = request(w.sandbox, 'pay_tr_hostile_1', empty, w.merchant);
-    landedFailures.push(await signAndSend(w.sandbox, (await requested(w.port, req1)).transaction, empty, true));
+    const short = w.buyer('tr-hostile-short', AMOUNT - 1n);
+    const refusal = (k: typeof empty, paymentId: string) => {
+      const req = request(w.sandbox, paymentId, k, w.merchant);
+      return w.port.prepareOption(req).then((o) => w.port.walletTransaction!(req, expectOption(o).state));
+    };
+    expect(await refusal(empty, 'pay_tr_hostile_1')).toEqual({ refused: 'This account holds 0 USDC; the payment needs 2 USDC. Add funds, then scan again' });
+    expect(await refusal(short, 'pay_tr_hostile_1b')).toEqual({ refused: 'This account holds 1.999999 USDC; the payment needs 2 USDC. Add funds, then scan again' });
 
-    // 2. Drains after receiving: holds the amount at request time, moves it away, then lands it.
+    // 2. Drains after receiving: holds the amount at request time, moves it away, then lands it with
+    // skipPreflight; it fails, and the buyer (the fee payer of its own transaction) pays the fee.
     const drainer = w.buyer('tr-hostile-drain', AMOUNT);
     const req2 = request(w.sandbox, 'pay_tr_hostile_2', drainer, w.merchant);
     const handed = (await requested(w.port, req2)).transaction;
@@ -177,9 +183,9 @@ describe('the fee payer’s worst-case loss to a hostile Solana Pay buyer is 0 l
     await w.sandbox.connection.sendRawTransaction(sweep.serialize());
     landedFailures.push(await signAndSend(w.sandbox, handed, drainer, true));
 
-    // 3. Twenty accounts (no tokens, no SOL) on one payment: each gets a transaction none can land.
+    // 3. Twenty accounts holding the amount but no SOL on one payment: each gets a transaction none can land.
     for (let i = 0; i < 20; i++) {
-      const k = w.buyer(`tr-hostile-many-${i}`, 0n, 0n);
+      const k = w.buyer(`tr-hostile-many-${i}`, AMOUNT, 0n);
       const req = request(w.sandbox, 'pay_tr_hostile_3', k, w.merchant);
       const { transaction } = await requested(w.port, { ...req, optionId: `opt_many_${i}` });
       await expect(signAndSend(w.sandbox, transaction, k, true)).rejects.toThrow();

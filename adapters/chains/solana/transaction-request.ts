@@ -20,6 +20,8 @@ import type { WalletBuild } from '../../../server/ports/chain-state-solana.ts';
 import type { SolanaRpc } from './rpc.ts';
 import { buildPaymentTransaction, type BuildPaymentInput } from './build.ts';
 import { base58Decode } from './base58.ts';
+import { getTokenBalance } from './balance.ts';
+import { formatMinor } from '../../../server/domain/currencies.ts';
 import { ed25519Verify } from './verify.ts';
 
 const DOMAIN = 'merchant-payments-service/solana-pay-cosigner/v1';
@@ -52,7 +54,9 @@ export function walletTransaction(messageBase64: string, cosigner: Keypair): str
 export type WalletBuildOutcome =
   | { status: 'reused' | 'built'; transaction: string; builds: WalletBuild[] }
   /** Too many builds for this option already: ask for a new option. */
-  | { status: 'exhausted' };
+  | { status: 'exhausted' }
+  /** The buyer holds less than the amount: a transaction would only fail on chain. */
+  | { status: 'short'; balance: bigint };
 
 /**
  * The transaction to answer a wallet with for this option: the newest build while it can still
@@ -71,6 +75,11 @@ export async function walletBuildFor(
     if (finalized <= newest.lastValidBlockHeight) return { status: 'reused', transaction: walletTransaction(newest.messageBase64, cosigner), builds };
   }
   if (builds.length >= MAX_WALLET_BUILDS) return { status: 'exhausted' };
+  // Checked before each new build only (a reused one is the same transaction, paying at most once):
+  // the wallet would show a failing simulation, or a careless one land a failing transfer at the
+  // buyer's cost. Not a defence of the fee payer, who is not in the transaction at all.
+  const balance = await getTokenBalance(connection, input.buyer, input.mint);
+  if (balance < input.amount) return { status: 'short', balance };
   const built = await buildPaymentTransaction({ ...input, connection, feePayer: input.buyer, reference: cosigner.publicKey, referenceSigns: true });
   const build: WalletBuild = { messageBase64: built.messageBase64, lastValidBlockHeight: built.lastValidBlockHeight };
   return { status: 'built', transaction: walletTransaction(build.messageBase64, cosigner), builds: [...builds, build] };
@@ -99,4 +108,11 @@ export async function findWalletPayment(connection: SolanaRpc, cosigner: PublicK
     if (messages.some((m) => ed25519Verify(m, signature, buyer))) return info.signature;
   }
   return null;
+}
+
+/** Base units → "10.5" (exact, no trailing zeros): what the wallet's message shows. */
+export function tokenUnits(value: bigint, decimals: number): string {
+  return formatMinor(value, decimals)
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
 }

@@ -4,6 +4,7 @@ import { runMerchantsConformance } from '../conformance/merchants-conformance.ts
 import { runSettlementsConformance } from '../conformance/settlements-conformance.ts';
 import { runIdempotencyConformance } from '../conformance/idempotency-conformance.ts';
 import { runQuotesConformance } from '../conformance/quotes-conformance.ts';
+import { runWalletRequestsConformance } from '../conformance/wallet-requests-conformance.ts';
 import { runPaymentConformance } from '../conformance/payments-conformance.ts';
 import { runPaymentListConformance } from '../conformance/payment-lists-conformance.ts';
 import { runJobConformance } from '../conformance/jobs-conformance.ts';
@@ -24,6 +25,7 @@ for (const backend of await storageBackends()) {
   runSettlementsConformance(backend.name, open);
   runIdempotencyConformance(backend.name, open);
   runQuotesConformance(backend.name, open);
+  runWalletRequestsConformance(backend.name, open);
   runPaymentConformance(backend.name, open);
   runPaymentListConformance(backend.name, open);
   runJobConformance(backend.name, open);

@@ -77,6 +77,14 @@ async function evictBeyondCap(db: SqlClient, paymentIds: string[], cap: LiveQuot
  * payment too, so an option id a client sends never reaches another payment's quote.
  */
 export function createQuoteRepository(db: SqlDb): QuoteRepository {
+  async function walletRequestOption(paymentId: string, account: string, asset: string): Promise<string | null> {
+    const { rows } = await db.query(
+      'SELECT option_id FROM wallet_requests WHERE payment_id = $1 AND account = $2 AND asset = $3',
+      [paymentId, account, asset],
+      'wallet_request_get',
+    );
+    return rows[0] ? String(rows[0].option_id) : null;
+  }
   return {
     async save(quotes, cap) {
       if (!quotes.length) return;
@@ -113,6 +121,28 @@ export function createQuoteRepository(db: SqlDb): QuoteRepository {
     },
     async updateState(optionId, state, deadline) {
       await db.query('UPDATE payment_quotes SET state = $2, deadline = $3 WHERE option_id = $1', [optionId, JSON.stringify(state), deadline]);
+    },
+    async updateStateIf(optionId, expected, state, deadline) {
+      // jsonb equality compares values, not text: the state as read back equals itself.
+      const r = await db.query(
+        'UPDATE payment_quotes SET state = $3, deadline = $4 WHERE option_id = $1 AND state = $2::jsonb',
+        [optionId, JSON.stringify(expected), JSON.stringify(state), deadline],
+        'quotes_update_state_if',
+      );
+      return r.rowCount === 1;
+    },
+    walletRequestOption,
+    async claimWalletRequest(paymentId, account, asset, optionId, replacing) {
+      // One statement: of two requests racing to set or replace the row, one sets it; the other's
+      // update finds the row changed (its WHERE fails) and reads what the first set.
+      const { rows } = await db.query(
+        `INSERT INTO wallet_requests (payment_id, account, asset, option_id) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (payment_id, account, asset) DO UPDATE SET option_id = EXCLUDED.option_id WHERE wallet_requests.option_id = $5
+         RETURNING option_id`,
+        [paymentId, account, asset, optionId, replacing],
+        'wallet_request_claim',
+      );
+      return rows[0] ? String(rows[0].option_id) : walletRequestOption(paymentId, account, asset);
     },
     async live(paymentId, deadlineAfter) {
       const { rows } = await db.query(

@@ -11,29 +11,8 @@ import type { GatewayDeps } from './gateway-deps.ts';
 import { buildOptions, optionsWithinRate } from './options.ts';
 import { accountKey } from './quote-reuse.ts';
 
-/**
- * Quotes whose deadline passed less than this long ago are still looked at for a transaction
- * handed out and able to land: a build made just before a quote's deadline lives ~60–90 s more.
- */
-const RECENT_QUOTES_MS = 10 * 60_000;
-
-/**
- * Requests for one (payment, account) run one after the other in this process: two scans at once
- * must read what the first stored, or each would build its own transaction and both could pay.
- * (Across API processes two requests in the same instant can still build twice; the second build
- * then overwrites the first in the quote, see docs/hosted-checkout.md "Solana Pay".)
- */
-const inFlight = new Map<string, Promise<unknown>>();
-function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const before = inFlight.get(key) ?? Promise.resolve();
-  const run = before.then(work, work);
-  const tail = run.catch(() => undefined);
-  inFlight.set(key, tail);
-  void tail.then(() => {
-    if (inFlight.get(key) === tail) inFlight.delete(key);
-  });
-  return run;
-}
+/** Rounds of reading what another request stored first before giving up (each needs a request to win). */
+const MAX_ROUNDS = 4;
 
 /** Why a payment in this state answers no transaction: the wallet shows the message (4xx). */
 function mustBePayable(p: PaymentRecord): void {
@@ -57,9 +36,9 @@ export interface TransactionRequestAnswer {
 
 /**
  * A Solana Pay transaction request (POST `{account}`) for one accepted asset of a payment: the
- * option for that account and asset (an existing live one, else a fresh quote, as the gateway's
- * options quote it), and the chain's wallet-broadcast transaction for it (the same one while it
- * can still land). The option is watched on chain from then on (wallet-transfer-job.ts), so the
+ * option recorded for that account and asset (while it is live or its last build can still land),
+ * else a fresh quote, as the gateway's options quote it; and the chain's wallet-broadcast
+ * transaction for it (the same one while it can still land). The option is watched on chain from then on (wallet-transfer-job.ts), so the
  * payment succeeds with no confirm call.
  */
 export async function answerTransactionRequest(
@@ -79,50 +58,69 @@ export async function answerTransactionRequest(
   if (!chain.isValidAddress(input.account)) throw new AppError('invalid_params', 'The account is not a valid address on this network');
   const account = `${caip2}:${input.account}`;
 
-  return oneAtATime(`${payment.id}/${accountKey(account)}`, async () => {
-    const now = deps.clock.now();
-    // A transaction already handed out for this account and asset, if it can still land.
-    const recent = (await deps.storage.quotes.live(payment.id, new Date(now - RECENT_QUOTES_MS)))
-      .filter((q) => accountKey(q.account) === accountKey(account) && q.asset === asset.id && hasWalletBuilds(q))
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
-    for (const quote of recent) {
-      const answer = await walletTransactionOf(deps, quote);
-      // A new build on a quote past its deadline is not given out: a fresh quote is, below.
-      if (answer.reused || quote.deadline.getTime() > now) return answer.reply;
+  const { quotes } = deps.storage;
+  const key = accountKey(account);
+  // One option per (payment, account, asset) across every API process (storage's wallet_requests),
+  // and one build at a time on it (a compare-and-set of its state): scans racing in two processes
+  // read what the first stored, so they answer the same transaction and two scans cannot pay twice.
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    const claimed = await quotes.walletRequestOption(payment.id, key, asset.id);
+    const quote = claimed ? await quotes.get(payment.id, claimed) : null;
+    const answer = quote ? await handOut(quote) : null;
+    if (answer) return answer;
+    const fresh = await freshQuote();
+    const winner = await quotes.claimWalletRequest(payment.id, key, asset.id, fresh.optionId, claimed);
+    if (winner === fresh.optionId) {
+      const mine = await handOut(fresh);
+      if (mine) return mine;
     }
+    // Another request set the option first: the next round answers with it.
+  }
+  throw new AppError('bad_gateway', 'Too many requests for this payment at once; scan again in a moment');
+
+  /** A new option for this account and asset, as the gateway's options quote it. */
+  async function freshQuote(): Promise<QuoteRecord> {
     await optionsWithinRate(deps, payment.id);
-    const { options, reason } = await buildOptions(deps, payment, found, [account]);
-    const option = options.find((o) => o.amount.unit === `caip19/${asset.id}`);
+    const { options, reason } = await buildOptions(deps, payment, found!, [account]);
+    const option = options.find((o) => o.amount.unit === `caip19/${asset!.id}`);
     if (!option) throw new AppError('invalid_state', `No way to pay this payment from this account now${reason ? `: ${reason}` : ''}`);
     if (option.collectData) throw new AppError('invalid_state', 'The merchant asks for your details for this payment: open the payment page to pay');
-    const quote = await deps.storage.quotes.get(payment.id, option.id);
+    const quote = await quotes.get(payment.id, option.id);
     if (!quote) throw new AppError('option_not_found', 'The option just quoted is gone; try again');
-    return (await walletTransactionOf(deps, quote)).reply;
-  });
-
-  /** The chain's transaction for a quote, stored with it and watched; `reused` when it is the one already handed out. */
-  async function walletTransactionOf(deps: GatewayDeps, quote: QuoteRecord): Promise<{ reused: boolean; reply: TransactionRequestAnswer }> {
-    const answer = await chain!.walletTransaction!(optionRequestOf(deps, quote), quote.state);
-    if ('refused' in answer) throw new AppError('invalid_state', `No transaction for this payment now: ${answer.refused}`);
-    const reused = buildsOf(answer.state) === buildsOf(quote.state);
-    if (!reused) {
-      await deps.storage.quotes.updateState(quote.optionId, answer.state, quote.deadline);
-      await deps.storage.jobs.insert([
-        {
-          ...walletTransferJob({ paymentId: quote.paymentId, optionId: quote.optionId, chain: chainOfQuote(deps, quote).caip2 }, deps.clock.now()),
-          createdAt: new Date(deps.clock.now()),
-        },
-      ]);
-      deps.onJobsWritten?.();
-    }
-    const symbol = asset!.symbol;
-    const value = formatUnits(quote.amount, asset!.decimals);
-    return { reused, reply: { transaction: answer.transaction, message: `Pay ${found!.merchant?.name || 'the merchant'} ${value} ${symbol}` } };
+    return quote;
   }
-}
 
-function hasWalletBuilds(q: QuoteRecord): boolean {
-  return buildsOf(q.state) > 0;
+  /**
+   * The transaction of this option: its build while that can still land, else a new one stored
+   * only if no other request stored one first (then that one is answered). Null when the option
+   * is spent: its deadline passed and its last build can no longer land.
+   */
+  async function handOut(quote: QuoteRecord): Promise<TransactionRequestAnswer | null> {
+    for (let read = quote; ;) {
+      const answer = await chain!.walletTransaction!(optionRequestOf(deps, read), read.state);
+      if ('refused' in answer) {
+        // A spent option refusing a new build (its builds used up) is replaced by a fresh one; any other refusal is the buyer's to hear.
+        if (read.deadline.getTime() <= deps.clock.now()) return null;
+        throw new AppError('invalid_state', answer.refused);
+      }
+      const reply = { transaction: answer.transaction, message: `Pay ${found!.merchant?.name || 'the merchant'} ${formatUnits(read.amount, asset!.decimals)} ${asset!.symbol}` };
+      if (buildsOf(answer.state) === buildsOf(read.state)) return reply;
+      if (read.deadline.getTime() <= deps.clock.now()) return null;
+      if (await quotes.updateStateIf(read.optionId, read.state, answer.state, read.deadline)) {
+        await deps.storage.jobs.insert([
+          {
+            ...walletTransferJob({ paymentId: read.paymentId, optionId: read.optionId, chain: chainOfQuote(deps, read).caip2 }, deps.clock.now()),
+            createdAt: new Date(deps.clock.now()),
+          },
+        ]);
+        deps.onJobsWritten?.();
+        return reply;
+      }
+      const again = await quotes.get(read.paymentId, read.optionId);
+      if (!again) return null;
+      read = again;
+    }
+  }
 }
 
 function buildsOf(state: unknown): number {

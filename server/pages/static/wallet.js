@@ -1066,7 +1066,7 @@
 			tone: "bad",
 			refresh: false
 		} : {
-			text: "The price offered to your wallet expired. Press Pay again for a fresh one.",
+			text: "The price offered to your wallet expired before the payment went through. Nothing was paid: choose your wallet again for a fresh price.",
 			tone: "bad",
 			refresh: true
 		};

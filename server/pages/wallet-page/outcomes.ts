@@ -26,7 +26,12 @@ export function outcomeOf(error: unknown): { text: string; tone: Tone; refresh: 
   if (error instanceof PaymentExpiredError) {
     return error.expired === 'payment'
       ? { text: 'This payment link has expired. Ask the merchant for a new link.', tone: 'bad', refresh: false }
-      : { text: 'The price offered to your wallet expired. Press Pay again for a fresh one.', tone: 'bad', refresh: true };
+      : // The expired review (and its Pay button) is hidden: the wallet's own button asks for a fresh option.
+        {
+          text: 'The price offered to your wallet expired before the payment went through. Nothing was paid: choose your wallet again for a fresh price.',
+          tone: 'bad',
+          refresh: true,
+        };
   }
   if (error instanceof GatewayError) return { text: `The payment service refused: ${error.message}`, tone: 'bad', refresh: true };
   if (error instanceof ActionExecutionError) return { text: `Your wallet could not complete a step: ${error.message}`, tone: 'bad', refresh: true };

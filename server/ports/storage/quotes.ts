@@ -29,6 +29,23 @@ export interface QuoteRepository {
   /** The option of this payment; null for another payment's option. */
   get(paymentId: string, optionId: string): Promise<QuoteRecord | null>;
   updateState(optionId: string, state: Record<string, unknown>, deadline: Date): Promise<void>;
+  /**
+   * Stores `state` only if the quote's state is still `expected` (the state as read): false when
+   * another request changed it first (it then holds that request's state; read it again).
+   */
+  updateStateIf(optionId: string, expected: Record<string, unknown>, state: Record<string, unknown>, deadline: Date): Promise<boolean>;
+  /**
+   * The option whose transaction is handed out to `account` (its accountKey) for `asset` of this
+   * payment by Solana Pay transaction requests, or null: one per (payment, account, asset) across
+   * every process. Gone with its quote.
+   */
+  walletRequestOption(paymentId: string, account: string, asset: string): Promise<string | null>;
+  /**
+   * Makes `optionId` that option, atomically: when there is none (`replacing` null) or it is still
+   * `replacing` (the spent option the caller read). Answers the option it is afterwards: `optionId`
+   * when this call set it, else the one another request set first.
+   */
+  claimWalletRequest(paymentId: string, account: string, asset: string, optionId: string, replacing: string | null): Promise<string | null>;
   /** The payment's quotes whose deadline is after `deadlineAfter`: what options may offer again instead of quoting anew. */
   live(paymentId: string, deadlineAfter: Date): Promise<QuoteRecord[]>;
   /**
