@@ -12,6 +12,7 @@ import { buildJobHandlers, JOB_POOL_RULES } from '../jobs/handlers.ts';
 import { planJobPools } from '../jobs/pools.ts';
 import { formatChainId, parseAssetId } from '../domain/caip.ts';
 import { startJobs, type RunningJobs } from '../jobs/start-jobs.ts';
+import { createExpirySweep } from '../jobs/expiry-sweep.ts';
 import { scheduleLateFunds } from '../domain/payments/late-funds-job.ts';
 import { createChainRegistry, type ChainRegistry } from '../ports/chains.ts';
 import { systemClock } from '../ports/clock.ts';
@@ -195,6 +196,8 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       pools,
       maintenance: { storage, webhookDeliveryRetentionMs: config.webhookDeliveryRetentionDays * 86_400_000 },
       metrics,
+      // Payments expire by sweep wherever jobs run, not by a job per payment.
+      loops: [createExpirySweep({ storage, clock: systemClock, assets, metrics, logger })],
     });
     // One late-funds watcher per chain paid on (server/domain/payments/late-funds-job.ts); a second write of its id is ignored.
     await scheduleLateFunds(
@@ -261,6 +264,8 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       publicBaseUrl: config.publicBaseUrl,
       paymentTimes: { defaultTtlS: config.paymentDefaultTtlS, maxTtlS: config.paymentMaxTtlS },
       onJobsWritten: () => notify(),
+      // A create writes its event and no job: only the dispatcher has work from it.
+      onEventsWritten: () => webhooks.notify(),
       chains: chainRegistry,
       serviceAccounts,
       readiness: createReadiness({ storage, queue, chains: chains.ports, serviceAccounts, clock: systemClock, logger }),
