@@ -23,6 +23,9 @@ import type { GcTotals, MemoryReading } from './memory-probe.ts';
 
 const seconds = Number(process.env.MEMORY_LOAD_S ?? 10);
 const connections = Number(process.env.MEMORY_CONNECTIONS ?? 16);
+// How long after the load RSS is read again: whether the process gives the peak back (issue 33:
+// "after a million creates its RSS returns near idle").
+const settleSeconds = Number(process.env.MEMORY_SETTLE_S ?? 20);
 const GOAL_MB = 256;
 const PROBE = resolve(import.meta.dirname, 'memory-probe.ts');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -39,6 +42,8 @@ interface Measured {
   mode: Variant['mode'];
   idleMb: number;
   peakMb: number;
+  /** RSS `settleSeconds` after the load ended, the process left alone. */
+  afterMb: number;
   fileMb: number;
   idle: MemoryReading;
   peak: MemoryReading;
@@ -92,11 +97,15 @@ async function measure({ title, mode, nodeFlags, env = {} }: Variant): Promise<M
         minor: gcAfter.minor - gcAtIdle.minor,
         minorMs: gcAfter.minorMs - gcAtIdle.minorMs,
       };
+      clearInterval(sampler);
+      await sleep(settleSeconds * 1000);
+      const afterMb = memoryOf(api.pid).rssMb;
       return {
         title,
         mode,
         idleMb: idleMem.rssMb,
         peakMb,
+        afterMb,
         fileMb: idleMem.fileMb,
         idle,
         peak,
@@ -148,6 +157,7 @@ export async function memoryBench(): Promise<void> {
     console.log(
       `  ${''.padEnd(40)} ${r.creates} creates at ${Math.round(r.createRps)} req/s (×${(r.createRps / first.createRps).toFixed(2)}), status ${Math.round(r.statusRps)} req/s (×${(r.statusRps / first.statusRps).toFixed(2)}); CPU ${r.cpuMsPerK.toFixed(0)} ms per 1,000 requests (×${(r.cpuMsPerK / first.cpuMsPerK).toFixed(2)})`,
     );
+    console.log(`  ${''.padEnd(40)} ${settleSeconds} s after the load ${r.afterMb.toFixed(0)} MB: ${(r.afterMb - r.idleMb).toFixed(0)} MB above idle (goal: back near idle)`);
     console.log(`    idle  ${breakdown(r.idle)}`);
     console.log(`    peak  ${breakdown(r.peak)}`);
     console.log(
