@@ -1,3 +1,4 @@
+// Long because: the composition root opens every piece a process runs, in start-up order, and closes them in reverse in one place.
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createApp } from '../app.ts';
@@ -196,8 +197,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       pools,
       maintenance: { storage, webhookDeliveryRetentionMs: config.webhookDeliveryRetentionDays * 86_400_000 },
       metrics,
-      // Payments expire by sweep wherever jobs run, not by a job per payment.
-      loops: [createExpirySweep({ storage, clock: systemClock, assets, metrics, logger })],
+      loops: [createExpirySweep({ storage, clock: systemClock, assets, metrics, logger })], // expiry: a sweep, no job per payment
     });
     // One late-funds watcher per chain paid on (server/domain/payments/late-funds-job.ts); a second write of its id is ignored.
     await scheduleLateFunds(
@@ -264,8 +264,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       publicBaseUrl: config.publicBaseUrl,
       paymentTimes: { defaultTtlS: config.paymentDefaultTtlS, maxTtlS: config.paymentMaxTtlS },
       onJobsWritten: () => notify(),
-      // A create writes its event and no job: only the dispatcher has work from it.
-      onEventsWritten: () => webhooks.notify(),
+      onEventsWritten: () => webhooks.notify(), // a create: its event, no job
       chains: chainRegistry,
       serviceAccounts,
       readiness: createReadiness({ storage, queue, chains: chains.ports, serviceAccounts, clock: systemClock, logger }),
