@@ -77,6 +77,8 @@ export interface AppDeps {
   extraRoutes?: express.RequestHandler;
   /** Called when a request committed outbox jobs, so the relay hands them to the queue now. */
   onJobsWritten?: () => void;
+  /** Called when a request committed payment events and no job (a create); absent: `onJobsWritten`. */
+  onEventsWritten?: () => void;
   /** Checks a merchant logo URL; one message per problem. Absent: any HTTPS URL is accepted. */
   checkLogo?: (url: string) => Promise<string[]>;
   /** Validate responses against the spec too (tests): a handler answering off-spec fails loudly. */

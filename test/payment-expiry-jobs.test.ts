@@ -9,6 +9,7 @@ import { createBullmqQueue } from '../adapters/queue/bullmq/index.ts';
 import { buildJobHandlers } from '../server/jobs/handlers.ts';
 import { webhookSettings } from '../server/composition/webhooks.ts';
 import { startJobs, type RunningJobs } from '../server/jobs/start-jobs.ts';
+import { createExpirySweep } from '../server/jobs/expiry-sweep.ts';
 import { createAssetRegistry } from '../server/domain/assets.ts';
 import { systemClock } from '../server/ports/clock.ts';
 import type { QueuePort } from '../server/ports/queue.ts';
@@ -19,13 +20,18 @@ if (await redisAvailable()) queues.push({ name: 'bullmq', make: () => createBull
 
 const cases = backends.flatMap((b) => queues.map((q) => ({ backend: b, queue: q, label: `${b.name} + ${q.name}` })));
 
-/** The durable expiry job, through the outbox and a real queue, with no read to expire it lazily. */
-describe.each(cases)('payment expiry job on $label', ({ backend, queue }) => {
+/**
+ * Expiry as every process that runs jobs does it (the sweep `startJobs` runs beside the worker),
+ * with a real queue, and no read to expire the payment lazily.
+ */
+describe.each(cases)('payment expiry on $label', ({ backend, queue }) => {
   let t: TestApp;
   let jobs: RunningJobs;
   let dispose: () => Promise<void>;
+  let db: Awaited<ReturnType<typeof backend.open>>['db'];
   beforeAll(async () => {
     const storage = await backend.open();
+    db = storage.db;
     dispose = storage.dispose;
     const logger = pino({ level: 'silent' });
     const assets = createAssetRegistry(TEST_ASSETS);
@@ -37,6 +43,7 @@ describe.each(cases)('payment expiry job on $label', ({ backend, queue }) => {
       clock: systemClock,
       logger,
       relayIntervalMs: 200,
+      loops: [createExpirySweep({ storage, clock: systemClock, logger, assets })],
     });
     notify = () => jobs.relay.notify();
     t = await startTestApp(storage, { clock: systemClock, onJobsWritten: () => notify() });
@@ -60,4 +67,11 @@ describe.each(cases)('payment expiry job on $label', ({ backend, queue }) => {
     expect((await t.storage.payments.events(due.body.paymentId)).map((e) => e.type)).toEqual(['payment.created', 'payment.expired']);
     expect((await t.storage.payments.get(later.body.paymentId))?.status).toBe('requires_action');
   }, 30_000);
+
+  it('writes no job per payment: the deadline in its row is the schedule', async () => {
+    const merchant = await payableMerchant(t, t.a.key);
+    const created = await createPayment(t, t.a.key, merchant, { expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+    const jobs = await db.query('SELECT type FROM outbox_jobs WHERE payload::text LIKE $1', [`%${created.body.paymentId}%`]);
+    expect(jobs.rows).toEqual([]);
+  });
 });

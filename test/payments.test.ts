@@ -117,14 +117,15 @@ describe.each(backends)('payments on $name', (backend) => {
       expect(list.body.data).toHaveLength(1);
     });
 
-    it('records the created event with a full snapshot in the same unit', async () => {
+    it('records the created event with a full snapshot in the same unit, and no expiry job', async () => {
       const r = await createPayment(t, t.a.key, merchant);
       const events = await t.storage.payments.events(r.body.paymentId);
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({ type: 'payment.created', stateVersion: 1 });
       expect(events[0]!.data).toMatchObject({ paymentId: r.body.paymentId, status: 'requires_action', payment_state_version: 1, merchant: { id: merchant, name: 'Shop' } });
-      const job = (await t.storage.jobs.claimUnrelayed(1000, new Date(t.clock.now()))).find((j) => j.payload.paymentId === r.body.paymentId);
-      expect(job).toMatchObject({ type: 'payment.expire', runAt: new Date(r.body.expiresAt * 1000) });
+      // No job: the expiry sweep (server/jobs/expiry-sweep.ts) reads the deadline from the payment.
+      const jobs = (await t.storage.jobs.claimUnrelayed(1000, new Date(t.clock.now()))).filter((j) => j.payload.paymentId === r.body.paymentId);
+      expect(jobs).toEqual([]);
     });
   });
 

@@ -5,6 +5,7 @@ import { startTestApp, TEST_ASSETS } from './helpers/test-app.ts';
 import { buildJobHandlers } from '../server/jobs/handlers.ts';
 import { webhookSettings } from '../server/composition/webhooks.ts';
 import { startJobs } from '../server/jobs/start-jobs.ts';
+import { createExpirySweep } from '../server/jobs/expiry-sweep.ts';
 import { createAssetRegistry } from '../server/domain/assets.ts';
 import { systemClock } from '../server/ports/clock.ts';
 import { createWebhookDispatcher } from '../server/jobs/webhook-dispatcher.ts';
@@ -81,14 +82,16 @@ export async function startWebhookStack(
   opts: { queue: QueuePort; schedule: number[]; concurrency: number; /** More of the app's options (a dashboard). */ app?: Partial<AppDeps> },
 ) {
   const logger = pino({ level: 'silent' });
+  const assets = createAssetRegistry(TEST_ASSETS);
   const handlers = buildJobHandlers({
     storage,
     clock: systemClock,
     logger,
-    assets: createAssetRegistry(TEST_ASSETS),
+    assets,
     webhooks: webhookSettings({ allowLoopback: true, delivery: { timeoutMs: 2000, schedule: opts.schedule } }).delivery,
   });
-  const jobs = await startJobs({ storage, queue: opts.queue, handlers, clock: systemClock, logger, relayIntervalMs: 100, concurrency: opts.concurrency });
+  const loops = [createExpirySweep({ storage, clock: systemClock, logger, assets })];
+  const jobs = await startJobs({ storage, queue: opts.queue, handlers, clock: systemClock, logger, relayIntervalMs: 100, concurrency: opts.concurrency, loops });
   const dispatcher = createWebhookDispatcher({ storage, clock: systemClock, logger, intervalMs: 100, onJobsWritten: () => jobs.relay.notify() });
   dispatcher.start();
   const t = await startTestApp(storage, {

@@ -11,6 +11,7 @@ import { createPriceTable } from '../../server/domain/prices.ts';
 import { buildJobHandlers } from '../../server/jobs/handlers.ts';
 import { webhookSettings } from '../../server/composition/webhooks.ts';
 import { startJobs, type RunningJobs } from '../../server/jobs/start-jobs.ts';
+import { createExpirySweep } from '../../server/jobs/expiry-sweep.ts';
 import { createChainRegistry } from '../../server/ports/chains.ts';
 import { systemClock, type Clock } from '../../server/ports/clock.ts';
 import { signTypedDataParams } from '../../test/helpers/gateway-env.ts';
@@ -52,6 +53,7 @@ export async function startProviderEnv(): Promise<ProviderEnv> {
     clock: systemClock,
     logger,
     relayIntervalMs: 200,
+    loops: [createExpirySweep({ storage, clock: systemClock, logger, assets })],
   });
   // Responses go out as the service sends them in production (no response validation against the
   // spec), so a renamed field reaches the consumer's expectations instead of turning into a 500.

@@ -1,3 +1,4 @@
+// Long because: the composition root opens every piece a process runs, in start-up order, and closes them in reverse in one place.
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createApp } from '../app.ts';
@@ -12,6 +13,7 @@ import { buildJobHandlers, JOB_POOL_RULES } from '../jobs/handlers.ts';
 import { planJobPools } from '../jobs/pools.ts';
 import { formatChainId, parseAssetId } from '../domain/caip.ts';
 import { startJobs, type RunningJobs } from '../jobs/start-jobs.ts';
+import { createExpirySweep } from '../jobs/expiry-sweep.ts';
 import { scheduleLateFunds } from '../domain/payments/late-funds-job.ts';
 import { createChainRegistry, type ChainRegistry } from '../ports/chains.ts';
 import { systemClock } from '../ports/clock.ts';
@@ -195,6 +197,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       pools,
       maintenance: { storage, webhookDeliveryRetentionMs: config.webhookDeliveryRetentionDays * 86_400_000 },
       metrics,
+      loops: [createExpirySweep({ storage, clock: systemClock, assets, metrics, logger })], // expiry: a sweep, no job per payment
     });
     // One late-funds watcher per chain paid on (server/domain/payments/late-funds-job.ts); a second write of its id is ignored.
     await scheduleLateFunds(
@@ -261,6 +264,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       publicBaseUrl: config.publicBaseUrl,
       paymentTimes: { defaultTtlS: config.paymentDefaultTtlS, maxTtlS: config.paymentMaxTtlS },
       onJobsWritten: () => notify(),
+      onEventsWritten: () => webhooks.notify(), // a create: its event, no job
       chains: chainRegistry,
       serviceAccounts,
       readiness: createReadiness({ storage, queue, chains: chains.ports, serviceAccounts, clock: systemClock, logger }),

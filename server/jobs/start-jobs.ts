@@ -3,6 +3,7 @@ import type { JobHandler, QueuePort } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
 import { describeError, type Logger } from '../ports/logger.ts';
 import { createOutboxRelay, type OutboxRelay } from './outbox-relay.ts';
+import type { PassLoop } from './pass-loop.ts';
 import { startJobWorker } from './run-worker.ts';
 import type { MetricsPort } from '../ports/metrics.ts';
 import { meteredHandlers } from './job-metrics.ts';
@@ -34,6 +35,11 @@ export interface StartJobsOptions {
   maintenance?: MaintenanceOptions & { storage: Pick<StoragePort, 'quotes' | 'idempotency' | 'webhooks'> };
   /** Job runs counted and timed per type, relayed jobs counted; absent: not counted. */
   metrics?: MetricsPort;
+  /**
+   * Background loops that do job work without a job per item (the expiry sweep,
+   * expiry-sweep.ts): run where the worker runs (`runWorker`), started after it, stopped first.
+   */
+  loops?: PassLoop[];
 }
 
 export interface RunningJobs {
@@ -73,8 +79,11 @@ export async function startJobs(opts: StartJobsOptions): Promise<RunningJobs> {
     };
   }
   if (m) await scheduleMaintenance(opts.storage, opts.clock);
-  const { pools, ...rest } = opts;
-  if (opts.runWorker ?? true) await startJobWorker({ ...rest, handlers, ...(pools ? { pools: pools.concurrency } : {}) });
+  const { pools, loops: allLoops, ...rest } = opts;
+  const runWorker = opts.runWorker ?? true;
+  const loops = runWorker ? (allLoops ?? []) : [];
+  if (runWorker) await startJobWorker({ ...rest, handlers, ...(pools ? { pools: pools.concurrency } : {}) });
+  for (const loop of loops) loop.start();
   const relay = createOutboxRelay({ ...rest, ...(opts.relayIntervalMs ? { intervalMs: opts.relayIntervalMs } : {}), ...(pools ? { poolOf: pools.poolOf } : {}) });
   relay.start();
   // A durable queue can still come back empty (Redis restarted without persistence): jobs it was
@@ -92,6 +101,7 @@ export async function startJobs(opts: StartJobsOptions): Promise<RunningJobs> {
     relay,
     inFlight: () => running,
     async stop() {
+      await Promise.all(loops.map((loop) => loop.stop()));
       await relay.stop();
       await opts.queue.close();
     },

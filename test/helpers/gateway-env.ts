@@ -17,6 +17,7 @@ import { buildJobHandlers } from '../../server/jobs/handlers.ts';
 import { scheduleLateFunds, type LateFundsOptions } from '../../server/domain/payments/late-funds-job.ts';
 import { webhookSettings } from '../../server/composition/webhooks.ts';
 import { startJobs, type RunningJobs } from '../../server/jobs/start-jobs.ts';
+import { createExpirySweep } from '../../server/jobs/expiry-sweep.ts';
 import { createChainRegistry, type ChainPort } from '../../server/ports/chains.ts';
 import { systemClock, type Clock } from '../../server/ports/clock.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
@@ -147,6 +148,8 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
     logger,
     relayIntervalMs: 200,
     ...(opts.jobConcurrency ? { concurrency: opts.jobConcurrency } : {}),
+    // Payments expire in the background as in every process that runs jobs.
+    loops: [createExpirySweep({ storage, clock, logger, assets, ...(opts.metrics ? { metrics: opts.metrics } : {}) })],
   });
   if (opts.lateFunds) await scheduleLateFunds(storage, clock, [chains.evm.caip2]);
   const dispatcher = opts.webhooks ? createWebhookDispatcher({ storage, clock, logger, intervalMs: 100, onJobsWritten: () => jobs.relay.notify() }) : null;

@@ -121,7 +121,7 @@ export async function backgroundBench(): Promise<void> {
       const text = await w.metrics();
       const runs = (type: string) => ['completed', 'retried', 'failed'].map((o) => `${o} ${metricValue(text, `jobs_${o}_total`, `job_type="${type}"`) ?? 0}`).join(', ');
       console.log(
-        `  worker ${i + 1}: webhook.deliver jobs ${runs('webhook.deliver')}; payment.expire jobs ${runs('payment.expire')}; attempts delivered ${metricValue(text, 'webhook_deliveries_total', 'outcome="delivered"') ?? 0}, ${attemptMs(text)} ms each on average`,
+        `  worker ${i + 1}: webhook.deliver jobs ${runs('webhook.deliver')} (payments expire by sweep: no job each); attempts delivered ${metricValue(text, 'webhook_deliveries_total', 'outcome="delivered"') ?? 0}, ${attemptMs(text)} ms each on average`,
       );
     }
     if (created() < createdAt.length) {

@@ -5,6 +5,7 @@ import type { PaymentRepository } from '../../../server/ports/storage/payments.t
 import { storedExtraPayment, toMerchant, toPayment, toSettlement } from './rows.ts';
 import { INSERT_JOBS_FROM_PARAM, insertPayments, jobsParam, listClauses, lockMerchantForCreate, patchAssignments, type NewPayment } from './payment-sql.ts';
 import { paymentStats } from './payment-stats.ts';
+import { expireDuePayments } from './payment-expiry.ts';
 import { createBatcher } from './batcher.ts';
 import { isUniqueViolation, type SqlClient, type SqlDb } from './sql-db.ts';
 import { NOTIFY_RETURNED_PAYMENT } from './change-channel.ts';
@@ -104,6 +105,10 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
         // Locked, the merchant cannot have changed; its settlement may have been deleted meanwhile.
         return created ? { ok: true } : { ok: false, reason: 'merchant_not_payable' };
       });
+    },
+
+    expireDue(at, limit, event) {
+      return expireDuePayments(db, at, limit, event);
     },
 
     async get(id) {

@@ -8,7 +8,6 @@ import type { IdempotencyCompletion } from '../idempotency/records.ts';
 import type { PaymentRecord } from './records.ts';
 import { CREATED_EVENT_TYPE } from './state-machine.ts';
 import { eventSnapshot } from './view.ts';
-import { expireJob } from './expiry-job.ts';
 import type { PaymentDeps } from './transition.ts';
 
 export interface PaymentTimeLimits {
@@ -92,8 +91,9 @@ export interface CreatePaymentDeps extends PaymentDeps {
 
 /**
  * The create-payment unit of work: a payment checked against the deployment's rules, written
- * with its `payment.created` event and its expiry job in one storage unit (and the idempotency
- * record, when the caller keeps one: `idempotency` builds it from the new payment). A merchant
+ * with its `payment.created` event in one storage unit (and the idempotency record, when the
+ * caller keeps one: `idempotency` builds it from the new payment); no expiry job, the expiry sweep
+ * reads the deadline from the payment's row. A merchant
  * that cannot take it answers the error the partner can act on: not theirs, deleted, or without
  * a settlement destination (for a token price, in that token).
  */
@@ -108,7 +108,8 @@ export async function createPayment(
   const result = await storage.payments.create(payment, {
     // The event's snapshot names the merchant as the unit reads it.
     event: { id: newId('event', clock.now()), type: CREATED_EVENT_TYPE, snapshot: (p, merchant) => eventSnapshot(p, merchant, assets) },
-    jobs: [expireJob(payment, clock.now())],
+    // No expiry job: the expiry sweep (server/jobs/expiry-sweep.ts) reads the deadline from the row.
+    jobs: [],
     ...(opts.idempotency ? { idempotency: opts.idempotency(payment) } : {}),
   });
   if (!result.ok) {
@@ -121,7 +122,7 @@ export async function createPayment(
     }
     throw new AppError('merchant_not_payable', 'This merchant has no crypto settlement configured: register one before creating payments');
   }
-  deps.onJobsWritten?.();
+  (deps.onEventsWritten ?? deps.onJobsWritten)?.();
   return payment;
 }
 

@@ -1,17 +1,33 @@
 import type { JobOutcome } from '../../ports/queue.ts';
-import type { NewJob } from '../jobs/records.ts';
 import { newId } from '../ids.ts';
+import { EVENT_TYPE } from './state-machine.ts';
+import { recordTransition } from './payment-metrics.ts';
 import { expireIfDue, type PaymentDeps } from './transition.ts';
+import { eventSnapshot } from './view.ts';
 
 /**
- * The job that expires a payment at its deadline: written with the payment by create-payment.ts,
- * run by the job registry (server/jobs/handlers.ts). Both take its type and shape from here.
+ * Payments expire by sweep (`expireDue`, run by server/jobs/expiry-sweep.ts in every process that
+ * runs jobs): the deadline in the payment's own row is the schedule, so a create writes no job for
+ * it, and no queue, relay or Redis restart can lose one. Reads expire a due payment lazily too
+ * (`expireIfDue`), so nobody sees a payment open past its deadline while a sweep is on its way.
+ */
+export async function expireDue(deps: PaymentDeps, limit: number): Promise<{ expired: number; nextDeadline: Date | null }> {
+  const now = deps.clock.now();
+  const { expired, nextDeadline } = await deps.storage.payments.expireDue(new Date(now), limit, {
+    type: EVENT_TYPE.expired,
+    newId: () => newId('event', now),
+    snapshot: (p, merchant) => eventSnapshot(p, merchant ?? undefined, deps.assets),
+  });
+  for (const p of expired) recordTransition(deps.metrics, 'requires_action', p, now);
+  return { expired: expired.length, nextDeadline };
+}
+
+/**
+ * The job that expired one payment at its deadline, written with each payment before the sweep
+ * replaced it. Outboxes of a deployment that ran that version may still hold such jobs, so their
+ * handler stays (server/jobs/handlers.ts); nothing writes them any more.
  */
 export const EXPIRE_JOB_TYPE = 'payment.expire';
-
-export function expireJob(payment: { id: string; expiresAt: Date }, now: number): NewJob {
-  return { id: newId('job', now), type: EXPIRE_JOB_TYPE, payload: { paymentId: payment.id }, runAt: payment.expiresAt };
-}
 
 /**
  * Expires a payment nobody paid by its deadline. Idempotent: a payment that moved on (paid,

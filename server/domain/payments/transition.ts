@@ -16,6 +16,11 @@ export interface PaymentDeps {
   assets: AssetRegistry;
   /** Called after a unit that wrote outbox jobs commits, so the relay hands them on at once. */
   onJobsWritten?: () => void;
+  /**
+   * Called after a unit that wrote payment events and no job commits (a create), so the webhook
+   * dispatcher hands them on at once without a relay pass for nothing; absent: `onJobsWritten`.
+   */
+  onEventsWritten?: () => void;
   /** Transitions counted, final ones timed from creation; absent: not counted. */
   metrics?: MetricsPort;
 }
@@ -54,8 +59,10 @@ export const MAX_PAYMENT_ATTEMPTS = 3;
  * pin a payment, so it goes back to requires_action with the attempt forgotten, and the chosen
  * quote is expired so the wallet asks for fresh options (a fresh nonce). After
  * MAX_PAYMENT_ATTEMPTS attempts, or past its expiry, it ends instead: failed, or expired.
+ * `_reason` (why the attempt ended) went only into the expiry job this wrote before payments
+ * expired by sweep, and nothing read it there; callers still name it.
  */
-export async function releasePayment(deps: PaymentDeps, payment: PaymentRecord, reason: string): Promise<PaymentRecord> {
+export async function releasePayment(deps: PaymentDeps, payment: PaymentRecord, _reason: string): Promise<PaymentRecord> {
   const now = deps.clock.now();
   const attempts = (await deps.storage.payments.events(payment.id)).filter((e) => e.type === EVENT_TYPE.processing).length;
   if (attempts >= MAX_PAYMENT_ATTEMPTS) {
@@ -66,14 +73,17 @@ export async function releasePayment(deps: PaymentDeps, payment: PaymentRecord, 
     const quote = await deps.storage.quotes.get(payment.id, payment.optionId);
     if (quote && quote.deadline.getTime() > now) await deps.storage.quotes.updateState(quote.optionId, quote.state, new Date(now));
   }
-  const released = await transitionPayment(
-    deps,
-    payment,
-    'requires_action',
-    { optionId: null, buyerAccount: null, buyerProviderName: null, buyerProviderIcon: null, asset: null, tokenValue: null, network: null, txId: null },
-    // The expiry job saw a processing payment and stopped; this one expires it if nobody pays.
-    [{ id: newId('job', now), type: 'payment.expire', payload: { paymentId: payment.id, reason }, runAt: payment.expiresAt }],
-  );
+  // Back in requires_action, the expiry sweep expires it at its deadline if nobody pays.
+  const released = await transitionPayment(deps, payment, 'requires_action', {
+    optionId: null,
+    buyerAccount: null,
+    buyerProviderName: null,
+    buyerProviderIcon: null,
+    asset: null,
+    tokenValue: null,
+    network: null,
+    txId: null,
+  });
   if (!released.ok) return released.current ?? payment;
   return expireIfDue(deps, released.payment);
 }

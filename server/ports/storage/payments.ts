@@ -40,6 +40,14 @@ export interface PaymentRepository {
    * and the commit with creates made at the same time, never the outcome.
    */
   create(payment: PaymentRecord, extras: { event: CreatedPaymentEvent; jobs: NewJob[]; idempotency?: IdempotencyCompletion }): Promise<CreatePaymentResult>;
+  /**
+   * The expiry sweep's unit: expires up to `limit` payments still requiring action whose deadline
+   * is at or before `at`, each with its `event` (state version and time as a transition writes
+   * them), earliest deadline first. A payment another unit holds at that moment is skipped, so
+   * sweeps running at once in several processes expire disjoint sets. Answers the payments
+   * expired and the earliest deadline of a payment still requiring action (null when none).
+   */
+  expireDue(at: Date, limit: number, event: ExpiredEvent): Promise<{ expired: PaymentRecord[]; nextDeadline: Date | null }>;
   /** By id alone: the gateway side, where a wallet knows only the payment id. */
   get(id: string): Promise<PaymentRecord | null>;
   /**
@@ -81,4 +89,11 @@ export interface PaymentRepository {
   stats(partnerId: string, q: PaymentListQuery): Promise<PaymentStatsRecord>;
   /** A payment's events in order (webhooks, audit). */
   events(paymentId: string): Promise<PaymentEventRecord[]>;
+}
+
+/** The event of each payment `expireDue` expires: a fresh id each, data from the payment and its merchant (null if gone). */
+export interface ExpiredEvent {
+  type: string;
+  newId(): string;
+  snapshot(p: PaymentRecord, merchant: MerchantRecord | null): unknown;
 }
