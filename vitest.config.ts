@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/setup/longest-first.ts';
 
 export default defineConfig({
   test: {
@@ -14,6 +15,8 @@ export default defineConfig({
     // polls), not on the CPU: three files at once keep both cores busy (issue 34 item 8).
     // VITEST_MAX_WORKERS overrides it (e.g. 1 to see one file's timings alone).
     maxWorkers: 3,
+    // The files CI measured slowest start first, so no long file starts last and runs on alone.
+    sequence: { sequencer: LongestFirstSequencer },
     // expect.poll waits on real browsers, chains and queues; its default second is a fraction of
     // what a page load takes on a busy two-core machine (CI once failed on exactly that).
     expect: { poll: { timeout: 15_000 } },
