@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/setup/longest-first.ts';
 
 export default defineConfig({
   test: {
@@ -9,11 +10,18 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Every file is a fresh process that compiles PGlite's WebAssembly, and V8 compiles it twice:
+    // Liftoff, then its optimizing tier, whose compile time a file's few hundred queries never earn
+    // back. Liftoff alone is the same code (only the compiler tier differs); paired on three
+    // PGlite-heavy files it took 13% less CPU for the same results (see also run-keys.ts).
+    execArgv: ['--liftoff-only'],
     // Vitest's default is one worker per core but one, which is a single worker on CI's two cores,
     // and most of a test file's wall time is spent waiting (on chains, child processes, queues, long
     // polls), not on the CPU: three files at once keep both cores busy (issue 34 item 8).
     // VITEST_MAX_WORKERS overrides it (e.g. 1 to see one file's timings alone).
     maxWorkers: 3,
+    // The files CI measured slowest start first, so no long file starts last and runs on alone.
+    sequence: { sequencer: LongestFirstSequencer },
     // expect.poll waits on real browsers, chains and queues; its default second is a fraction of
     // what a page load takes on a busy two-core machine (CI once failed on exactly that).
     expect: { poll: { timeout: 15_000 } },

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
 import { startSandboxService, type SandboxService } from './helpers/sandbox-service.ts';
+import { copyMigratedDataDir } from './helpers/embedded-storage.ts';
 import { dropSchema, postgresAvailable, postgresUrl, requireServices, uniqueSchema } from './helpers/services.ts';
 
 // The commands of the README and the guides, run as written. Every `sh` block carries a marker:
@@ -62,7 +63,8 @@ describe('README and guides: every command block is run, here or by what its mar
   const schema = uniqueSchema('docs_check');
 
   beforeAll(async () => {
-    service = await startSandboxService(join(dir, 'service'));
+    // Started from the migrated data directory: its first start is not what this file checks.
+    service = await startSandboxService(copyMigratedDataDir(join(dir, 'service')));
     if (available) await (await createPostgresStorage({ url: postgresUrl, schema })).close();
   }, 180_000);
 
@@ -95,6 +97,8 @@ describe('README and guides: every command block is run, here or by what its mar
   for (const [file, blocks] of byFile)
     it(`${file}: ${blocks.length} block(s) run in order`, async () => {
       const session = mkdtempSync(join(dir, 'guide-'));
+      // The key tool's data directory, migrated already: each tool run is a process of its own.
+      copyMigratedDataDir(join(session, 'data'));
       for (const b of blocks) {
         const out = await runBlock(b, { dataDir: join(session, 'data'), session, postgres: b.marker === 'run postgres' });
         // curl exits 0 on any HTTP status: an answer in the API's error shape is a failure too.

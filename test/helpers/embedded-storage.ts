@@ -1,3 +1,4 @@
+import { cpSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
@@ -20,4 +21,14 @@ export function migratedTemplate(): Promise<Blob | undefined> {
 export async function openEmbeddedStorage(): Promise<Awaited<ReturnType<typeof createPostgresStorage>>> {
   const loadDataDir = await migratedTemplate();
   return createPostgresStorage({ embedded: true, ...(loadDataDir ? { loadDataDir } : {}) });
+}
+
+/**
+ * Fills `dataDir` (absent or empty) with a copy of the run's migrated data directory, as the key
+ * tool or the service leaves one after its first start with nothing written yet. For tests whose
+ * subject is not that first start: the processes they run skip initdb and the migrations.
+ */
+export function copyMigratedDataDir(dataDir: string): string {
+  cpSync(inject('pgliteDataDir'), dataDir, { recursive: true });
+  return dataDir;
 }

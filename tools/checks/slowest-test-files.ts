@@ -2,15 +2,20 @@
 // test phase's time goes (issue 34 item 8) without a second run. Not a check: it never fails the
 // build over time; a missing or unreadable report is said and ignored.
 //
-// Usage: node tools/checks/slowest-test-files.ts <vitest-report.json> [count]
-import { readFileSync } from 'node:fs';
+// Usage: node tools/checks/slowest-test-files.ts <vitest-report.json> [count] [--write <durations.json>]
+// --write also records those files' seconds for the test order (test/setup/longest-first.ts):
+// refresh test/setup/file-durations.json from a CI run's report when the slow files change.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
 interface Report {
   testResults?: { name: string; startTime?: number; endTime?: number; assertionResults?: unknown[] }[];
 }
 
-const [file, countArg] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const writeAt = args.indexOf('--write');
+const writeTo = writeAt >= 0 ? args.splice(writeAt, 2)[1] : undefined;
+const [file, countArg] = args;
 if (!file) {
   console.error('usage: slowest-test-files.ts <vitest-report.json> [count]');
   process.exit(2);
@@ -35,4 +40,11 @@ console.log(
 );
 for (const r of rows.slice(0, count)) {
   console.log(`${(r.ms / 1000).toFixed(1).padStart(7)} s  ${String(r.tests).padStart(4)} tests  ${r.name}`);
+}
+
+if (writeTo) {
+  const seconds = Object.fromEntries(rows.slice(0, count).map((r) => [r.name, Math.round(r.ms / 100) / 10]));
+  const source = `${file}, the ${count} slowest of ${rows.length} files (seconds per file as the Vitest JSON report times it)`;
+  writeFileSync(writeTo, `${JSON.stringify({ source, seconds }, null, 2)}\n`);
+  console.log(`wrote ${writeTo}`);
 }

@@ -8,6 +8,7 @@ import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts'
 import { EmbeddedDatabaseInUse, LOCK_FILE } from '../../adapters/storage/postgres/data-dir-lock.ts';
 import { startTestApp } from '../../test/helpers/test-app.ts';
 import { checkDatabase } from '../doctor/database.ts';
+import { SHORT_RUN_NODE_FLAGS } from './test-support/run-keys.ts';
 
 const run = promisify(execFile);
 const cli = resolve(import.meta.dirname, 'cli.ts');
@@ -15,7 +16,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'keys-lock-'));
 
 async function keys(...args: string[]): Promise<{ stdout: string; code: number; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
+    const { stdout, stderr } = await run(process.execPath, [...SHORT_RUN_NODE_FLAGS, cli, ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
     return { stdout, stderr, code: 0 };
   } catch (err) {
     const e = err as { stdout: string; stderr: string; code: number };

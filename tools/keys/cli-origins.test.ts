@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keysTool } from './test-support/run-keys.ts';
 import { afterAll, describe, expect, it } from 'vitest';
+import { copyMigratedDataDir } from '../../test/helpers/embedded-storage.ts';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'keys-cli-origins-'));
+const dataDir = copyMigratedDataDir(mkdtempSync(join(tmpdir(), 'keys-cli-origins-')));
 
 const keysWithInput = keysTool(dataDir, { SERVICE_MODE: 'sandbox' });
 const keys = (...args: string[]) => keysWithInput(undefined, ...args);

@@ -5,8 +5,9 @@ import { keysTool } from './test-support/run-keys.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { startTestApp } from '../../test/helpers/test-app.ts';
+import { copyMigratedDataDir } from '../../test/helpers/embedded-storage.ts';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'keys-cli-permissions-'));
+const dataDir = copyMigratedDataDir(mkdtempSync(join(tmpdir(), 'keys-cli-permissions-')));
 
 const keysWithInput = keysTool(dataDir, { SERVICE_MODE: 'sandbox' });
 const keys = (...args: string[]) => keysWithInput(undefined, ...args);

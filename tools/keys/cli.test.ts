@@ -6,8 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../../adapters/storage/postgres/index.ts';
 import { verifyPassword } from '../../server/domain/users/passwords.ts';
 import { startTestApp } from '../../test/helpers/test-app.ts';
+import { copyMigratedDataDir } from '../../test/helpers/embedded-storage.ts';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'keys-cli-'));
+const dataDir = copyMigratedDataDir(mkdtempSync(join(tmpdir(), 'keys-cli-')));
 
 async function keys(...args: string[]): Promise<{ stdout: string; code: number; stderr: string }> {
   return keysWithInput(undefined, ...args);

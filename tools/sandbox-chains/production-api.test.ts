@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../test/helpers/free-port.ts';
 import { waitFor } from '../../test/helpers/wait-for.ts';
 import { createSandboxApi } from '../demo-wallet/sandbox-api.ts';
+import { SHORT_RUN_NODE_FLAGS } from '../keys/test-support/run-keys.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -38,7 +39,7 @@ function start(args: string[], extraEnv: Record<string, string>, log: { text: st
 
 /** The keys CLI on the API's data directory (run before the API opens it: PGlite is one process's). */
 function keys(args: string[]): Record<string, string> {
-  const run = spawnSync(process.execPath, ['tools/keys/cli.ts', ...args, '--json'], { cwd: ROOT, env: { ...baseEnv(), ...env }, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [...SHORT_RUN_NODE_FLAGS, 'tools/keys/cli.ts', ...args, '--json'], { cwd: ROOT, env: { ...baseEnv(), ...env }, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`keys ${args.join(' ')} failed: ${run.stderr}`);
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, string>;
 }

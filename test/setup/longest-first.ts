@@ -1,0 +1,26 @@
+// Vitest's order for files it has no timings of (every CI run: a clean clone has no cache) is the
+// largest file first. A short file can be a slow one (the key tool's runs child processes, 100 s
+// for 107 lines): started last, it ran on alone while the other workers sat idle. The files that
+// CI measured slowest (test/setup/file-durations.json) therefore start first, longest first, so
+// the three workers end together; every other file keeps Vitest's own order.
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** Seconds per file, from a CI run's report (tools/checks/slowest-test-files.ts --write refreshes it). */
+export const DURATIONS_FILE = new URL('./file-durations.json', import.meta.url);
+
+function knownDurations(): Map<string, number> {
+  const { seconds } = JSON.parse(readFileSync(DURATIONS_FILE, 'utf8')) as { seconds: Record<string, number> };
+  return new Map(Object.entries(seconds));
+}
+
+export default class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const ordered = await super.sort(files);
+    const durations = knownDurations();
+    const seconds = (f: TestSpecification) => durations.get(relative(f.project.config.root, f.moduleId)) ?? -1;
+    // Array.prototype.sort is stable: files without a figure stay in Vitest's order, after the known ones.
+    return ordered.sort((a, b) => seconds(b) - seconds(a));
+  }
+}
