@@ -4,8 +4,10 @@
 // paid the option (short, elsewhere, another token, untagged) never do; a tagged one from another
 // account (the buyer's other wallet, an exchange withdrawal carrying the tag) does.
 import { Wallet, type HDNodeWallet } from 'ethers';
+import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTransferTransaction } from '../adapters/chains/evm/transfer.ts';
+import { maintenanceJob } from '../server/jobs/maintenance.ts';
 import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
 import type { Clock } from '../server/ports/clock.ts';
 import { sandboxMerchant, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
@@ -157,5 +159,32 @@ it('a tagged transfer from another account than the quoted one (the buyer’s ot
   const paid = await send(other, tokenOf(usdt), destination, 7_000_000n, reference);
   for (let i = 0; i < FINAL_DEPTH; i++) await rpc('evm_mine');
   await waitFor('the other account’s tagged transfer paid the payment', async () => (await details()).body.status === 'succeeded', 20_000);
+  expect((await details()).body).toMatchObject({ status: 'succeeded', info: { txId: paid } });
+}, 90_000);
+
+it('a tagged transfer two days after the payment expired still pays it: the maintenance purge keeps the quote within the late-funds reach (before: purged after an hour, stayed expired)', async () => {
+  const { t } = env;
+  const { merchantId, destination } = await sandboxMerchant(t, [usdt]);
+  const created = await t.call('POST', '/v1/payments', {
+    key: t.a.key,
+    headers: { 'Merchant-Id': merchantId },
+    body: { amount: { unit: 'iso4217/USD', value: '700' }, referenceId: `late-days-${Math.random()}`, expiresAt: Math.floor(clock.now() / 1000) + 600 },
+  });
+  const id = created.body.paymentId as string;
+  const buyer = await funded();
+  const opts = await t.call('POST', `/v1/gateway/payment/${id}/options`, { key: t.a.walletKey, body: { accounts: [`eip155:31337:${buyer.address}`] } });
+  const option = opts.body.options[0] as { id: string; actions: Array<{ data: { params: Array<{ data: string }> } }> };
+  const reference = `0x${option.actions[0]!.data.params[0]!.data.slice(-64)}`;
+  await travel(700_000);
+  const details = () => t.call('GET', `/v1/payments/${id}`, { key: t.a.key, headers: { 'Merchant-Id': merchantId } });
+  expect((await details()).body.status).toBe('expired');
+  // Two days on; the maintenance purge runs as it does every ten minutes.
+  await travel(2 * 86_400_000);
+  const purge = maintenanceJob({ storage: t.storage, clock, logger: pino({ level: 'silent' }) });
+  await purge({ id: 'job_maintenance_purge', type: 'maintenance.purge', payload: {}, runAt: new Date(clock.now()) });
+  expect(await t.storage.quotes.get(id, option.id), 'the quote is kept for the late-funds reach').not.toBeNull();
+  const paid = await send(buyer, tokenOf(usdt), destination, 7_000_000n, reference);
+  for (let i = 0; i < FINAL_DEPTH; i++) await rpc('evm_mine');
+  await waitFor('the transfer two days late paid the payment', async () => (await details()).body.status === 'succeeded', 20_000);
   expect((await details()).body).toMatchObject({ status: 'succeeded', info: { txId: paid } });
 }, 90_000);
