@@ -137,6 +137,8 @@ export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise
     await tellPaidTwice(deps, payment, quote, caip2, found.txId);
     return true;
   }
+  // Another attempt is in flight: what it ends as decides whether this one paid it or paid it twice; look again later.
+  if (payment.status === 'processing') return false;
   if (payment.status !== 'expired' && payment.status !== 'failed' && payment.status !== 'requires_action') return true;
   const now = new Date(deps.clock.now());
   // Found only in final blocks: nothing left to follow, so its finality is final at once.
@@ -154,6 +156,9 @@ export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise
   const paidBy = payment.status === 'requires_action' ? 'a transaction its wallet broadcast' : 'a transaction after it ended';
   if (moved.ok) deps.logger.info({ paymentId: payment.id, from: payment.status, txId: found.txId }, `late funds: payment paid by ${paidBy}`);
   else if (moved.duplicateTxId) deps.logger.error({ paymentId: payment.id, txId: found.txId }, 'late funds: the transaction already paid another payment');
+  // Another transaction paid it meanwhile (two wallets' Solana Pay transactions landing together): this one paid it twice.
+  else if (moved.current?.status === 'succeeded') return settleLate(deps, quote);
+  else if (moved.current?.status === 'processing') return false;
   return true;
 }
 
@@ -166,7 +171,8 @@ export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise
 async function tellPaidTwice(deps: AdvanceDeps, payment: PaymentRecord, quote: QuoteRecord, chain: string, txId: string): Promise<void> {
   const now = deps.clock.now();
   const merchant = await deps.storage.merchants.get(payment.partnerId, payment.merchantId, { includeDeleted: true });
-  const extra = { txId: txId.toLowerCase(), network: chain, asset: quote.asset, value: quote.amount, optionId: quote.optionId, foundAt: new Date(now) };
+  // As the adapter found it: EVM hashes come lowercase, a Solana signature is base58, whose case is part of it.
+  const extra = { txId, network: chain, asset: quote.asset, value: quote.amount, optionId: quote.optionId, foundAt: new Date(now) };
   const told = await deps.storage.payments.recordExtraPayment(payment.id, extra, {
     id: newId('event', now),
     type: PAID_TWICE_EVENT_TYPE,
