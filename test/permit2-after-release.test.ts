@@ -75,7 +75,13 @@ it('after release, nobody but the relayer can submit the buyer’s Permit2 signa
   await (await usdtAs(buyer).getFunction('transfer').send(elsewhere.address, AMOUNT)).wait();
   const confirmed = await t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=0`, {
     key: t.a.walletKey,
-    body: { optionId: option.id, results: [{ type: 'walletRpc', data: [approve.hash] }, { type: 'walletRpc', data: [Signature.from(signature).serialized] }] },
+    body: {
+      optionId: option.id,
+      results: [
+        { type: 'walletRpc', data: [approve.hash] },
+        { type: 'walletRpc', data: [Signature.from(signature).serialized] },
+      ],
+    },
   });
   expect(confirmed.status).toBe(200);
   const statusOf = async () => (await t.storage.payments.get(id))!.status;

@@ -199,7 +199,14 @@ describe('Solana Pay transaction requests from the payment page', () => {
     const [one, two] = [buyer(), buyer()];
     // Both scan while the payment is open: two accounts, two options, two transactions.
     const [txOne, txTwo] = [await scan(url, one), await scan(url, two)];
-    const paidTwice = async () => Number((await metrics.exposition()).text.split('\n').find((l) => l.startsWith('payment_paid_twice_total'))?.split(' ').pop() ?? 0);
+    const paidTwice = async () =>
+      Number(
+        (await metrics.exposition()).text
+          .split('\n')
+          .find((l) => l.startsWith('payment_paid_twice_total'))
+          ?.split(' ')
+          .pop() ?? 0,
+      );
     const before = await paidTwice();
     const first = await signAndSend(txOne, one);
     await waitFor('the first transaction pays', async () => (await status(paymentId)) === 'succeeded', 30_000, 100);

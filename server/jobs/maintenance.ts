@@ -24,7 +24,6 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
  */
 export const QUOTE_PURGE_GRACE_MS = 3600_000;
 
-
 export interface MaintenanceOptions {
   /** Between runs that found nothing more to do; default 10 min. */
   intervalMs?: number;

@@ -1,3 +1,4 @@
+// Long because: the quote repository's one conformance suite (saves, caps, purges with and without the late-funds reach, the watcher's pages), run on every storage adapter, reads as one piece.
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../../server/domain/ids.ts';
 import type { QuoteRecord } from '../../../server/domain/payments/quote-records.ts';
@@ -270,7 +271,13 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
       const end = async (to: 'expired' | 'failed' | 'succeeded' | 'cancelled' | null, when: Date) => {
         const pay = await paid();
         if (to) {
-          const r = await f.s.payments.transition(pay.id, { from: ['requires_action'], to, patch: {}, at: when, event: { id: newId('event'), type: `payment.${to}`, snapshot: () => ({}) } });
+          const r = await f.s.payments.transition(pay.id, {
+            from: ['requires_action'],
+            to,
+            patch: {},
+            at: when,
+            event: { id: newId('event'), type: `payment.${to}`, snapshot: () => ({}) },
+          });
           expect(r.ok).toBe(true);
         }
         return pay;
@@ -286,8 +293,20 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
         await end('cancelled', at(10)),
       ];
       const q = (pay: { id: string }, state: QuoteRecord['state'], deadlineDay = 0) => ({ ...quote(pay.id, 0, { state }), deadline: at(deadlineDay) });
-      const kept = [q(expiredRecently, transfer), q(expiredRecently, { flow: 'eip3009' } as QuoteRecord['state']), q(failed, solanaPay), q(open, transfer), q(expiredLongAgo, transfer, 9)];
-      const purged = [q(expiredRecently, permit2State(false)), q(expiredLongAgo, transfer), q(succeeded, transfer), q(cancelled, transfer), q(expiredRecently, { flow: 'spl', walletBuilds: null } as unknown as QuoteRecord['state'])];
+      const kept = [
+        q(expiredRecently, transfer),
+        q(expiredRecently, { flow: 'eip3009' } as QuoteRecord['state']),
+        q(failed, solanaPay),
+        q(open, transfer),
+        q(expiredLongAgo, transfer, 9),
+      ];
+      const purged = [
+        q(expiredRecently, permit2State(false)),
+        q(expiredLongAgo, transfer),
+        q(succeeded, transfer),
+        q(cancelled, transfer),
+        q(expiredRecently, { flow: 'spl', walletBuilds: null } as unknown as QuoteRecord['state']),
+      ];
       await f.s.quotes.save([...kept, ...purged]);
       // Now = day 12 of this test's time, the reach 5 days: payments that ended on day 10 are within it, on day 1 not.
       const cutoff = new Date(at(12).getTime() - 3600_000);
