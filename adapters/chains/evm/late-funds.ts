@@ -85,7 +85,8 @@ async function searchQuote(
   const { provider } = chain;
   const finalHead = await lastFinalBlock(provider, chain.finality);
   if (finalHead < 1) return { found: false };
-  const key = `${kind}/${req.paymentId}/${req.optionId}`;
+  // Everything the judging reads of the request: a search for other terms never inherits another's mark.
+  const key = `${kind}/${req.paymentId}/${req.optionId}/${req.asset.id}/${req.destination}/${req.account}/${req.amount}`;
   // The first block a transfer for this quote can be in (the quote's clock allowance included): never a scan from 0.
   const fromBlock = marksOf(provider).get(key) ?? (await quoteStartBlock(provider, req, finalHead));
   // Past the final head: the quote's blocks are not final yet, so nothing is kept and the next run searches again.
