@@ -7,6 +7,8 @@ describe('job pools and webhook capacity configuration', () => {
     expect(c.jobSlots).toEqual({ settlement: 4, expiry: 8, webhooks: 32, default: 2 });
     expect(c.webhookPartnerInFlight).toBe(16);
     expect(c.webhookDeliveryRetentionDays).toBe(30);
+    expect(c.lateFundsReachDays).toBe(7);
+    expect(loadConfig({ LATE_FUNDS_REACH_DAYS: '30' }).lateFundsReachDays).toBe(30);
   });
 
   it('takes JOB_CONCURRENCY per kind (the rest keep their defaults), and the partner cap follows the webhook pool', () => {
@@ -28,6 +30,8 @@ describe('job pools and webhook capacity configuration', () => {
       [{ WEBHOOK_PARTNER_IN_FLIGHT: '17' }, /WEBHOOK_PARTNER_IN_FLIGHT \(17\) must be at most half/],
       [{ WEBHOOK_PARTNER_IN_FLIGHT: 'many' }, /WEBHOOK_PARTNER_IN_FLIGHT/],
       [{ WEBHOOK_DELIVERY_RETENTION_DAYS: '0' }, /WEBHOOK_DELIVERY_RETENTION_DAYS/],
+      [{ LATE_FUNDS_REACH_DAYS: '0' }, /LATE_FUNDS_REACH_DAYS/],
+      [{ LATE_FUNDS_REACH_DAYS: '91' }, /LATE_FUNDS_REACH_DAYS/],
     ];
     for (const [env, message] of bad) {
       expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -8,6 +8,8 @@ export interface JobsConfig {
   webhookPartnerInFlight: number;
   /** Delivered and failed webhook deliveries (with their attempts) are purged this long after they were made, days. */
   webhookDeliveryRetentionDays: number;
+  /** How long after an unpaid payment ended its quotes are kept and watched for late funds, days. */
+  lateFundsReachDays: number;
 }
 
 const MAX_SLOTS = 1000;
@@ -17,6 +19,7 @@ const MAX_SLOTS = 1000;
  * their defaults; `settlement` is per chain). WEBHOOK_PARTNER_IN_FLIGHT: at most half the webhook
  * pool, so a partner whose receivers hang leaves the other half to everyone else.
  * WEBHOOK_DELIVERY_RETENTION_DAYS: how long the delivery log keeps a settled delivery.
+ * LATE_FUNDS_REACH_DAYS: how long funds reaching a merchant for an unpaid payment are still recognised.
  */
 export function parseJobsConfig(env: NodeJS.ProcessEnv): JobsConfig | { problem: string } {
   const jobSlots: PoolSlots = { ...DEFAULT_POOL_SLOTS };
@@ -43,7 +46,9 @@ export function parseJobsConfig(env: NodeJS.ProcessEnv): JobsConfig | { problem:
   }
   const retention = integer(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650);
   if (typeof retention === 'string') return { problem: retention };
-  return { jobSlots, webhookPartnerInFlight: inFlight, webhookDeliveryRetentionDays: retention };
+  const reach = integer(env, 'LATE_FUNDS_REACH_DAYS', 7, 1, 90);
+  if (typeof reach === 'string') return { problem: reach };
+  return { jobSlots, webhookPartnerInFlight: inFlight, webhookDeliveryRetentionDays: retention, lateFundsReachDays: reach };
 }
 
 /** A whole number in bounds, or the problem naming the key. */

@@ -47,7 +47,9 @@ async function seed(storage: StoragePort, now: number) {
     amount: 1n,
     destination: 'eip155:1:0x1',
     deadline: new Date(deadline),
-    state: { flow: 'transfer' as const },
+    // A Permit2 quote: nothing moves without a confirm, so nothing is kept past the grace for late funds
+    // (a direct transfer of an unpaid payment is, for LATE_FUNDS_REACH_DAYS: test/late-funds-evm.test.ts).
+    state: { flow: 'permit2' as const, typedData: { types: {}, primaryType: 'P', domain: {}, message: {} }, approve: false },
     createdAt: new Date(now),
   });
   const expired = quote(now - QUOTE_PURGE_GRACE_MS - 60_000);

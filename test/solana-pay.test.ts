@@ -13,6 +13,7 @@ import { startHttpsFront, type HttpsFront } from './helpers/https-front.ts';
 import { waitFor } from './helpers/wait-for.ts';
 import { launchBrowser, phonePage } from '../server/pages/test-support/browser.ts';
 import { checkAndShoot } from './helpers/wallet-page-browser.ts';
+import { createMemoryMetrics } from '../adapters/metrics/memory/index.ts';
 
 const USD_1050_IN_USDC = 10_500_000n;
 
@@ -21,11 +22,12 @@ describe('Solana Pay transaction requests from the payment page', () => {
   let front: HttpsFront;
   let env: GatewayEnv;
   let solUsdc: string;
+  const metrics = createMemoryMetrics();
 
   beforeAll(async () => {
     world = await openE2eWorld('sandbox');
     front = await startHttpsFront();
-    env = await world.start({ payBaseUrl: front.origin });
+    env = await world.start({ payBaseUrl: front.origin, metrics });
     front.target(env.t.url);
     solUsdc = world.chains.assetConfigs().find((a) => a.id.startsWith('solana:'))!.id;
   }, 120_000);
@@ -198,4 +200,46 @@ describe('Solana Pay transaction requests from the payment page', () => {
     expect((await env.t.storage.payments.get(paymentId))!.txId).toBe(txId);
     expect(sol().balance(destination, mint())).toBe(USD_1050_IN_USDC);
   }, 60_000);
+
+  it('two wallets scanning the same page each land their transaction: the first pays, the second is told as paid twice (before: silence, its watcher stopped)', async () => {
+    const { merchantId, destination } = await merchant();
+    const paymentId = await payment(merchantId);
+    const url = await pageLink(paymentId);
+    const [one, two] = [buyer(), buyer()];
+    // Both scan while the payment is open: two accounts, two options, two transactions.
+    const [txOne, txTwo] = [await scan(url, one), await scan(url, two)];
+    const paidTwice = async () =>
+      Number(
+        (await metrics.exposition()).text
+          .split('\n')
+          .find((l) => l.startsWith('payment_paid_twice_total'))
+          ?.split(' ')
+          .pop() ?? 0,
+      );
+    const before = await paidTwice();
+    const first = await signAndSend(txOne, one);
+    await waitFor('the first transaction pays', async () => (await status(paymentId)) === 'succeeded', 30_000, 100);
+    const second = await signAndSend(txTwo, two);
+    await waitFor('the second is told', async () => ((await env.t.storage.payments.get(paymentId))!.extraPayments ?? []).length > 0, 30_000, 100);
+    const paid = (await env.t.storage.payments.get(paymentId))!;
+    expect(paid).toMatchObject({ status: 'succeeded', txId: first });
+    expect(paid.extraPayments).toEqual([expect.objectContaining({ txId: second, network: sol().caip2, asset: solUsdc, value: USD_1050_IN_USDC })]);
+    expect((await env.t.storage.payments.events(paymentId)).filter((e) => e.type === 'payment.paid_twice')).toHaveLength(1);
+    expect((await paidTwice()) - before).toBe(1);
+    expect(sol().balance(destination, mint())).toBe(2n * USD_1050_IN_USDC);
+  }, 90_000);
+
+  it('two wallets’ transactions landing together: one pays, the other is told as paid twice, whichever watcher looks first', async () => {
+    const { merchantId } = await merchant();
+    const paymentId = await payment(merchantId);
+    const url = await pageLink(paymentId);
+    const [one, two] = [buyer(), buyer()];
+    const [txOne, txTwo] = [await scan(url, one), await scan(url, two)];
+    const sent = await Promise.all([signAndSend(txOne, one), signAndSend(txTwo, two)]);
+    await waitFor('both accounted for', async () => ((await env.t.storage.payments.get(paymentId))!.extraPayments ?? []).length > 0, 30_000, 100);
+    const paid = (await env.t.storage.payments.get(paymentId))!;
+    expect(paid.status).toBe('succeeded');
+    // Each signature as the chain knows it (base58 is case-sensitive: before, the extra one was stored lowercased, naming no transaction).
+    expect([paid.txId, ...paid.extraPayments!.map((e) => e.txId)].sort()).toEqual([...sent].sort());
+  }, 90_000);
 });

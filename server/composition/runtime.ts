@@ -185,6 +185,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       onJobsWritten: () => notify(),
       webhooks: { ...settings.delivery, metrics },
       metrics,
+      lateFunds: { reachMs: config.lateFundsReachDays * 86_400_000 },
     });
     const jobs = await startJobs({
       storage,
@@ -195,7 +196,7 @@ export async function openRuntime(config: AppConfig, opts: RuntimeOptions): Prom
       runWorker: role === 'worker' || config.jobWorkers,
       // Settlement (per chain), expiry, webhooks and the rest each on slots of their own.
       pools,
-      maintenance: { storage, webhookDeliveryRetentionMs: config.webhookDeliveryRetentionDays * 86_400_000 },
+      maintenance: { storage, webhookDeliveryRetentionMs: config.webhookDeliveryRetentionDays * 86_400_000, lateFundsReachMs: config.lateFundsReachDays * 86_400_000 },
       metrics,
       loops: [createExpirySweep({ storage, clock: systemClock, assets, metrics, logger })], // expiry: a sweep, no job per payment
     });

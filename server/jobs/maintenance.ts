@@ -2,6 +2,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { JobHandler } from '../ports/queue.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
 import { describeError, type Logger } from '../ports/logger.ts';
+import { DEFAULT_LATE_FUNDS_REACH_MS } from '../domain/payments/late-funds-job.ts';
 
 /**
  * Periodic maintenance: purging what storage no longer needs, so it stays bounded without a human.
@@ -17,7 +18,9 @@ export const MAINTENANCE_JOB_ID = 'job_maintenance_purge';
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 /**
  * Quotes are kept this long past their deadline, so a wallet confirming a little late still hears
- * 409 `quote_expired` (ask for options again) rather than 404. Chosen quotes are never purged.
+ * 409 `quote_expired` (ask for options again) rather than 404. Chosen quotes are never purged, and
+ * a quote funds can arrive for without a confirm is kept while its payment is unpaid, up to the
+ * late-funds reach (`lateFundsReachMs`).
  */
 export const QUOTE_PURGE_GRACE_MS = 3600_000;
 
@@ -35,6 +38,8 @@ export interface MaintenanceOptions {
    * days (WEBHOOK_DELIVERY_RETENTION_DAYS). Test events and redeliveries add rows too.
    */
   webhookDeliveryRetentionMs?: number;
+  /** Quotes late funds may arrive for are kept this long after their payment ended unpaid; default 7 days. */
+  lateFundsReachMs?: number;
 }
 
 /** How long settled webhook deliveries are kept when nothing says otherwise. */
@@ -54,7 +59,8 @@ async function purge(batches: number, size: number, once: () => Promise<number>)
 }
 
 /**
- * The `maintenance.purge` handler: expired, unchosen quotes past the grace, idempotency keys past
+ * The `maintenance.purge` handler: expired, unchosen quotes past the grace (and, for the ones late
+ * funds may arrive for, past the late-funds reach), idempotency keys past
  * their window, and settled webhook deliveries past their retention. It never throws (a throw would end a BullMQ job after its retries, and the
  * purge with it): a failed run is logged and the next one is scheduled as usual.
  */
@@ -64,10 +70,11 @@ export function maintenanceJob(deps: PurgeDeps, opts: MaintenanceOptions = {}): 
   const maxBatches = opts.maxBatches ?? 10;
   const catchUpMs = opts.catchUpMs ?? 1000;
   const retentionMs = opts.webhookDeliveryRetentionMs ?? DEFAULT_DELIVERY_RETENTION_MS;
+  const reachMs = opts.lateFundsReachMs ?? DEFAULT_LATE_FUNDS_REACH_MS;
   return async () => {
     const now = deps.clock.now();
     try {
-      const quotes = await purge(maxBatches, batch, () => deps.storage.quotes.purgeExpired(new Date(now - QUOTE_PURGE_GRACE_MS), batch));
+      const quotes = await purge(maxBatches, batch, () => deps.storage.quotes.purgeExpired(new Date(now - QUOTE_PURGE_GRACE_MS), batch, new Date(now - reachMs)));
       const keys = await purge(maxBatches, batch, () => deps.storage.idempotency.purgeCreatedBeforeBatch(new Date(now - IDEMPOTENCY_WINDOW_MS), batch));
       const deliveries = await purge(maxBatches, batch, () => deps.storage.webhooks.purgeSettledDeliveries(new Date(now - retentionMs), batch));
       if (quotes.deleted || keys.deleted || deliveries.deleted) {

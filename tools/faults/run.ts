@@ -21,6 +21,7 @@ import { relayerKeys } from '../../server/config.ts';
 import { LATE_FUNDS_JOB_TYPE } from '../../server/domain/payments/late-funds-job.ts';
 import { createApi } from './api.ts';
 import { startLateFunds } from './late-funds-load.ts';
+import { startHostileBuyer } from './hostile-buyer-load.ts';
 import { feePayerWasteRow, leftoverAllowanceRow } from './buyer-rows.ts';
 import { chainRows, permit2FirstTimerRow, phantomSuccesses, relayerRows, sweepAddress, throughProxy } from './chain-checks.ts';
 import { runChainFaults } from './chain-schedule.ts';
@@ -204,6 +205,9 @@ async function main(): Promise<number> {
   const load = startLoad({ api, partnerKey, walletKey, merchantId, chainsUrl, sandbox, assetOf });
   // Buyers paying by direct transfer after expiry, and twice: the late-funds watcher must surface both under the faults.
   const lateFunds = rpcProxy ? await startLateFunds({ api, partnerKey, walletKey, chainsUrl, sandbox }) : null;
+  const feePayer = Keypair.fromSecretKey(Uint8Array.from(JSON.parse(chainsEnv.SOLANA_FEE_PAYER_KEY!) as number[])).publicKey.toBase58();
+  // A buyer landing failing transactions on purpose: the relayer must spend nothing on them.
+  const hostile = rpcProxy ? await startHostileBuyer({ api, partnerKey, walletKey, chainsUrl, sandbox }) : null;
   const progress = setInterval(() => {
     const st = load.stats;
     log(`  creates acked ${st.acked.size}, confirms accepted ${st.confirmed.size}, wallet errors ${st.walletErrors.length}, webhook ids ${receiver!.ids.size}`);
@@ -252,6 +256,7 @@ async function main(): Promise<number> {
     await load.stop(90_000);
     await sweep;
     await lateFunds?.done;
+    await hostile?.done;
   } finally {
     clearInterval(progress);
   }
@@ -307,10 +312,11 @@ async function main(): Promise<number> {
             })),
             await permit2FirstTimerRow(db, load.stats.confirmed, load.stats.permit2FirstTimers.total),
             await leftoverAllowanceRow(db, load.stats.leftoverAllowance, load.stats.walletErrors),
-            await feePayerWasteRow(chainsUrl, Keypair.fromSecretKey(Uint8Array.from(JSON.parse(chainsEnv.SOLANA_FEE_PAYER_KEY!) as number[])).publicKey.toBase58()),
+            await feePayerWasteRow(chainsUrl, feePayer),
             ...(sweptRow ? [sweptRow] : []),
             ...chainRows(rpcProxy, load.stats.confirmed.size, load.stats.optionsMs, load.stats.optionsAskedAgain),
             ...(lateFunds ? await lateFunds.rows(db) : []),
+            ...(hostile ? await hostile.rows(db) : []),
           ]
         : []),
     ];

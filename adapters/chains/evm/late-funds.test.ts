@@ -48,9 +48,13 @@ describe('late direct transfers: bounded reads', () => {
     // One block before the first stamped at the quote less its clock allowance (as the relayer flows' scan window).
     expect(Math.min(...calls.getLogs.map((l) => l.fromBlock))).toBe(quoteBlock - 1);
     expect(Math.max(...calls.getLogs.map((l) => l.toBlock))).toBe(HEAD - 10 + 1);
+    const firstReads = calls.getLogs.length;
     expect(await findLateDirectTransfer(chain, r)).toEqual({ found: false });
     // Before: the binary search for the quote's block ran again on every run (16 block reads each).
     expect(calls.getBlock - first).toBe(0);
+    // Final blocks never change: a run reads only what became final since (nothing here), not the quote's range again
+    // (before: every run read its ${HEAD - quoteBlock} blocks again, a page per 2,000; a week on Polygon is ~150 pages a quote a run).
+    expect(calls.getLogs.slice(firstReads)).toEqual([]);
     // Another option is searched for on its own.
     await findLateDirectTransfer(chain, req('opt_b'));
     expect(calls.getBlock - first).toBe(first);

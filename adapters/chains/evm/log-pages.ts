@@ -35,15 +35,15 @@ function namedLimit(err: unknown): number | null {
 }
 
 /**
- * Each page's logs in [fromBlock, toBlock], oldest page first, handed to `page` as read; stops when
- * `page` answers true (found). Answers whether it stopped early.
+ * Each page's logs in [fromBlock, toBlock], oldest page first, handed to `page` as read with the
+ * page's last block; stops when `page` answers true (found). Answers whether it stopped early.
  */
 export async function forEachLogPage(
   provider: Provider,
   filter: Omit<Filter, 'fromBlock' | 'toBlock'>,
   fromBlock: number,
   toBlock: number,
-  page: (logs: Log[]) => Promise<boolean>,
+  page: (logs: Log[], pageTo: number) => Promise<boolean>,
 ): Promise<boolean> {
   let from = fromBlock;
   while (from <= toBlock) {
@@ -59,7 +59,7 @@ export async function forEachLogPage(
       learned.set(provider, Math.max(1, named !== null && named < span ? named : Math.floor(span / 2)));
       continue;
     }
-    if (await page(logs)) return true;
+    if (await page(logs, to)) return true;
     from = to + 1;
   }
   return false;

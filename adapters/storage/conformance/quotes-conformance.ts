@@ -1,3 +1,4 @@
+// Long because: the quote repository's one conformance suite (saves, caps, purges with and without the late-funds reach, the watcher's pages), run on every storage adapter, reads as one piece.
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../../server/domain/ids.ts';
 import type { QuoteRecord } from '../../../server/domain/payments/quote-records.ts';
@@ -261,6 +262,67 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
       const [lo, hi] = [third, twin].sort((a, b) => (a.optionId < b.optionId ? -1 : 1));
       expect(await f.s.quotes.ofEndedPayments('eip155:1', from(second.deadline, second.optionId), at(10_000), 1)).toEqual([lo]);
       expect(await f.s.quotes.ofEndedPayments('eip155:1', from(lo!.deadline, lo!.optionId), at(10_000), 10)).toEqual([hi]);
+    });
+
+    it('with a late-funds reach, keeps the quotes funds can arrive for without a confirm while their payment is unpaid, until the reach has passed its end', async () => {
+      // Far from every other test's deadlines (500 days back), so only this test's quotes are in play.
+      const day = 86_400_000;
+      const at = (days: number) => new Date(t0.getTime() - 500 * day + days * day);
+      const end = async (to: 'expired' | 'failed' | 'succeeded' | 'cancelled' | null, when: Date) => {
+        const pay = await paid();
+        if (to) {
+          const r = await f.s.payments.transition(pay.id, {
+            from: ['requires_action'],
+            to,
+            patch: {},
+            at: when,
+            event: { id: newId('event'), type: `payment.${to}`, snapshot: () => ({}) },
+          });
+          expect(r.ok).toBe(true);
+        }
+        return pay;
+      };
+      const transfer = { flow: 'transfer' } as QuoteRecord['state'];
+      const solanaPay = { flow: 'spl' as const, mint: 'M', decimals: 6, destinationOwner: 'D', amount: '1', walletBuilds: [{ messageBase64: 'AA==', lastValidBlockHeight: 9 }] };
+      const [expiredRecently, expiredLongAgo, failed, open, succeeded, cancelled] = [
+        await end('expired', at(10)),
+        await end('expired', at(1)),
+        await end('failed', at(10)),
+        await end(null, at(0)),
+        await end('succeeded', at(10)),
+        await end('cancelled', at(10)),
+      ];
+      const q = (pay: { id: string }, state: QuoteRecord['state'], deadlineDay = 0) => ({ ...quote(pay.id, 0, { state }), deadline: at(deadlineDay) });
+      const kept = [
+        q(expiredRecently, transfer),
+        q(expiredRecently, { flow: 'eip3009' } as QuoteRecord['state']),
+        q(failed, solanaPay),
+        q(open, transfer),
+        q(expiredLongAgo, transfer, 9),
+      ];
+      const purged = [
+        q(expiredRecently, permit2State(false)),
+        q(expiredLongAgo, transfer),
+        q(succeeded, transfer),
+        q(cancelled, transfer),
+        q(expiredRecently, { flow: 'spl', walletBuilds: null } as unknown as QuoteRecord['state']),
+      ];
+      await f.s.quotes.save([...kept, ...purged]);
+      // Now = day 12 of this test's time, the reach 5 days: payments that ended on day 10 are within it, on day 1 not.
+      const cutoff = new Date(at(12).getTime() - 3600_000);
+      while ((await f.s.quotes.purgeExpired(cutoff, 100, at(7))) > 0);
+      for (const k of kept) expect(await f.s.quotes.get(k.paymentId, k.optionId), `kept ${JSON.stringify(k.state).slice(0, 40)}`).toEqual(k);
+      for (const p of purged) expect(await f.s.quotes.get(p.paymentId, p.optionId), `purged ${JSON.stringify(p.state).slice(0, 40)}`).toBeNull();
+      // The watcher's long reach lists exactly those on the chain, by option id, a page at a time.
+      const listed = await f.s.quotes.ofUnpaid('eip155:1', '', at(7), at(12), 100);
+      const mine = listed.filter((l) => kept.some((k) => k.optionId === l.optionId));
+      expect(mine.map((m) => m.optionId)).toEqual(kept.map((k) => k.optionId).sort());
+      const first = await f.s.quotes.ofUnpaid('eip155:1', mine[1]!.optionId, at(7), at(12), 1);
+      expect(first.every((x) => x.optionId > mine[1]!.optionId)).toBe(true);
+      expect(await f.s.quotes.ofUnpaid('eip155:2', '', at(7), at(12), 100)).toEqual([]);
+      // Without a reach (as before), the purge takes them as any expired unchosen quote.
+      while ((await f.s.quotes.purgeExpired(cutoff, 100)) > 0);
+      for (const k of kept) expect(await f.s.quotes.get(k.paymentId, k.optionId)).toBeNull();
     });
 
     it('purges a batch of exactly the limit when more are due, and concurrent purges never overlap', async () => {

@@ -73,6 +73,15 @@ async function evictBeyondCap(db: SqlClient, paymentIds: string[], cap: LiveQuot
 }
 
 /**
+ * A quote funds can reach the merchant for with no confirm call: an EVM direct transfer (the wallet
+ * broadcasts it, tagged), an EIP-3009 authorization (anyone holding the signature may submit it),
+ * a Solana Pay transaction handed to a wallet (it broadcasts it). What the late-funds watcher can
+ * find by the quote alone (late-funds-job.ts), so what the purge keeps within its reach.
+ */
+// Never NULL (a state without the key reads false), so `NOT (… AND TAGGED …)` keeps nothing it should not.
+const TAGGED = `COALESCE(q.state->>'flow' IN ('transfer', 'eip3009') OR jsonb_typeof(q.state->'walletBuilds') = 'array', false)`;
+
+/**
  * Quotes live in payment_quotes, keyed by option id. Reads and the buyer-data write name the
  * payment too, so an option id a client sends never reaches another payment's quote.
  */
@@ -152,16 +161,21 @@ export function createQuoteRepository(db: SqlDb): QuoteRepository {
       );
       return rows.map(toQuote);
     },
-    async purgeExpired(deadlineBefore, limit) {
+    async purgeExpired(deadlineBefore, limit, lateFundsSince) {
       // A chosen quote is what a payment was paid with (its amount, destination and state), and a
-      // processing payment's job still reads it: those stay, whatever their deadline.
+      // processing payment's job still reads it: those stay, whatever their deadline. With a reach,
+      // so does a quote funds can reach the merchant for without a confirm (TAGGED) while its
+      // payment is unpaid: open, or ended (expired, failed) less than the reach ago.
       const r = await db.query(
         `DELETE FROM payment_quotes WHERE option_id IN (
            SELECT q.option_id FROM payment_quotes q
            WHERE q.deadline < $1
              AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = q.payment_id AND (p.option_id = q.option_id OR p.status = 'processing'))
+             AND NOT ($3::timestamptz IS NOT NULL AND ${TAGGED} AND EXISTS (
+               SELECT 1 FROM payments p WHERE p.id = q.payment_id
+                 AND (p.status = 'requires_action' OR (p.status IN ('expired', 'failed') AND greatest(q.deadline, p.updated_at) >= $3))))
            LIMIT $2 FOR UPDATE OF q SKIP LOCKED)`,
-        [deadlineBefore, limit],
+        [deadlineBefore, limit, lateFundsSince ?? null],
       );
       return r.rowCount;
     },
@@ -173,6 +187,17 @@ export function createQuoteRepository(db: SqlDb): QuoteRepository {
          ORDER BY q.deadline, q.option_id LIMIT $5`,
         [chain, after.deadline, after.optionId, until, limit],
         'quotes_of_ended_payments',
+      );
+      return rows.map(toQuote);
+    },
+    async ofUnpaid(chain, afterOptionId, since, until, limit) {
+      const { rows } = await db.query(
+        `SELECT q.* FROM payment_quotes q JOIN payments p ON p.id = q.payment_id
+         WHERE ${TAGGED} AND left(q.asset, length($1) + 1) = $1 || '/' AND q.option_id > $2 AND q.deadline < $4
+           AND (p.status = 'requires_action' OR (p.status IN ('expired', 'failed') AND greatest(q.deadline, p.updated_at) >= $3))
+         ORDER BY q.option_id LIMIT $5`,
+        [chain, afterOptionId, since, until, limit],
+        'quotes_of_unpaid_payments',
       );
       return rows.map(toQuote);
     },

@@ -16,9 +16,13 @@ import type { WebhookEventType } from '../webhooks/event-types.ts';
  * the merchant then has the money, so the payment counts as paid with that transaction rather
  * than staying expired while the funds sit unexplained. A payment already succeeded that is paid
  * again (a second tagged transfer) is told to the partner as paid twice. One self-rescheduling job per chain (like
- * `maintenance.purge`, with a fixed id per chain) looks at the quotes of payments that ended
- * recently and asks the chain's adapter for a final transaction that paid one of them. Each run
- * is bounded: at most `batch` quotes, each one bounded search of the chain.
+ * `maintenance.purge`, with a fixed id per chain) asks the chain's adapter for a final transaction
+ * that paid one of the quotes it looks at, in two pages a run: the quotes of payments that ended
+ * within the last hour (every quote, succeeded payments' included, so a second payment is told
+ * soon), and, walked in turn over the long reach (`reachMs`, 7 days by default), the quotes funds
+ * can arrive for without a confirm of payments still unpaid (open, expired, failed), which the
+ * maintenance purge keeps that long. Each run is bounded: at most `batch` quotes a page, each one
+ * bounded search of the chain (the EVM adapter reads a quote's final blocks once, then new ones).
  */
 export const LATE_FUNDS_JOB_TYPE = 'payment.late_funds';
 
@@ -34,17 +38,27 @@ export const PAID_TWICE_EVENT_TYPE = 'payment.paid_twice' satisfies WebhookEvent
 export const lateFundsJobId = (chain: string) => `job_late_funds_${chain.replace(/[^A-Za-z0-9]/g, '_')}`;
 
 /**
- * How long after a quote's deadline funds for it are looked for. Unchosen quotes are purged an
- * hour past their deadline (maintenance.ts QUOTE_PURGE_GRACE_MS): without the quote there is no
- * tag to find a transfer by, so the window is that hour.
+ * How long after a quote's deadline every quote of an ended payment is looked at. Unchosen quotes
+ * are purged an hour past their deadline (maintenance.ts QUOTE_PURGE_GRACE_MS), except those the
+ * long reach keeps (DEFAULT_LATE_FUNDS_REACH_MS), which the second page walks.
  */
 export const LATE_FUNDS_WINDOW_MS = 3600_000;
+
+/**
+ * How long after a payment ended unpaid (expired, failed), or after its quote's deadline if later,
+ * the quotes funds can still arrive for are kept, so the late-funds watcher can recognise a
+ * transfer by its tag or reference (LATE_FUNDS_REACH_DAYS). A buyer paying from an exchange or a
+ * forgotten wallet tab may take days; a week is the default.
+ */
+export const DEFAULT_LATE_FUNDS_REACH_MS = 7 * 86_400_000;
 
 export interface LateFundsOptions {
   /** Between runs; default 60 s. */
   intervalMs?: number;
-  /** Quotes looked at per run; default 50. */
+  /** Quotes looked at per page (two pages a run); default 50. */
   batch?: number;
+  /** How long after an unpaid payment ended its quotes are still looked at; default 7 days (LATE_FUNDS_REACH_DAYS), as the purge keeps them. */
+  reachMs?: number;
 }
 
 /** The chain a late-funds job names, for its settlement pool. */
@@ -66,10 +80,12 @@ export async function scheduleLateFunds(storage: Pick<StoragePort, 'jobs'>, cloc
 export function lateFundsJob(deps: AdvanceDeps, opts: LateFundsOptions = {}): JobHandler {
   const intervalMs = opts.intervalMs ?? 60_000;
   const batch = opts.batch ?? 50;
+  const reachMs = opts.reachMs ?? DEFAULT_LATE_FUNDS_REACH_MS;
   // Where the last run stopped, per chain: each run takes the next page, so more quotes than one
   // batch are all looked at in turn rather than the oldest ones only. Kept in memory: a process
   // that starts over begins at the window's start, which costs one extra pass, never a quote.
   const cursors = new Map<string, { deadline: Date; optionId: string }>();
+  const reachCursors = new Map<string, string>();
   return async (job) => {
     const chain = chainOfLateFundsJob(job.payload);
     const now = deps.clock.now();
@@ -84,6 +100,11 @@ export function lateFundsJob(deps: AdvanceDeps, opts: LateFundsOptions = {}): Jo
       // A short page reached the window's end: the next run starts over from its start.
       if (last && quotes.length === batch) cursors.set(chain, { deadline: last.deadline, optionId: last.optionId });
       else cursors.delete(chain);
+      // The long reach, by option id: a page a run, from the start again once a short page ends it.
+      const unpaid = await deps.storage.quotes.ofUnpaid(chain, reachCursors.get(chain) ?? '', new Date(now - reachMs), new Date(now), batch);
+      for (const quote of unpaid) await settleLate(deps, quote);
+      if (unpaid.length === batch) reachCursors.set(chain, unpaid[unpaid.length - 1]!.optionId);
+      else reachCursors.delete(chain);
     } catch (err) {
       deps.logger.warn({ chain, err: describeError(err) }, 'late funds: run failed; next run as scheduled');
     }
@@ -116,6 +137,8 @@ export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise
     await tellPaidTwice(deps, payment, quote, caip2, found.txId);
     return true;
   }
+  // Another attempt is in flight: what it ends as decides whether this one paid it or paid it twice; look again later.
+  if (payment.status === 'processing') return false;
   if (payment.status !== 'expired' && payment.status !== 'failed' && payment.status !== 'requires_action') return true;
   const now = new Date(deps.clock.now());
   // Found only in final blocks: nothing left to follow, so its finality is final at once.
@@ -133,6 +156,9 @@ export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise
   const paidBy = payment.status === 'requires_action' ? 'a transaction its wallet broadcast' : 'a transaction after it ended';
   if (moved.ok) deps.logger.info({ paymentId: payment.id, from: payment.status, txId: found.txId }, `late funds: payment paid by ${paidBy}`);
   else if (moved.duplicateTxId) deps.logger.error({ paymentId: payment.id, txId: found.txId }, 'late funds: the transaction already paid another payment');
+  // Another transaction paid it meanwhile (two wallets' Solana Pay transactions landing together): this one paid it twice.
+  else if (moved.current?.status === 'succeeded') return settleLate(deps, quote);
+  else if (moved.current?.status === 'processing') return false;
   return true;
 }
 
@@ -145,7 +171,8 @@ export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise
 async function tellPaidTwice(deps: AdvanceDeps, payment: PaymentRecord, quote: QuoteRecord, chain: string, txId: string): Promise<void> {
   const now = deps.clock.now();
   const merchant = await deps.storage.merchants.get(payment.partnerId, payment.merchantId, { includeDeleted: true });
-  const extra = { txId: txId.toLowerCase(), network: chain, asset: quote.asset, value: quote.amount, optionId: quote.optionId, foundAt: new Date(now) };
+  // As the adapter found it: EVM hashes come lowercase, a Solana signature is base58, whose case is part of it.
+  const extra = { txId, network: chain, asset: quote.asset, value: quote.amount, optionId: quote.optionId, foundAt: new Date(now) };
   const told = await deps.storage.payments.recordExtraPayment(payment.id, extra, {
     id: newId('event', now),
     type: PAID_TWICE_EVENT_TYPE,

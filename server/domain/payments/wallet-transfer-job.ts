@@ -9,7 +9,9 @@ import { settleLate } from './late-funds-job.ts';
  * request): nothing calls confirm, so the service looks on chain, by the option's reference, with
  * the same step as the late-funds watcher (late-funds-job.ts `settleLate`): a final transaction that
  * paid the option makes the payment succeeded, whether it is still open or already expired or
- * failed. One job per option (a fixed id: asking again for the same option adds none).
+ * failed, and is told as a second payment (paid twice) when another option or attempt paid it
+ * first (two wallets scanning the same page). One job per option (a fixed id: asking again for the
+ * same option adds none).
  */
 export const WALLET_TRANSFER_JOB_TYPE = 'payment.wallet_transfer';
 
@@ -44,8 +46,10 @@ export async function watchWalletTransfer(deps: AdvanceDeps, payload: Record<str
   try {
     const [quote, payment] = await Promise.all([deps.storage.quotes.get(paymentId, optionId), deps.storage.payments.get(paymentId)]);
     if (!quote || !payment) return;
-    // Paid by this or another option, or cancelled: nothing this option can still change.
-    if (payment.status !== 'requires_action' && payment.status !== 'expired' && payment.status !== 'failed') return;
+    // Paid by this option (its transaction lands once), or cancelled: nothing this option can still change.
+    if (payment.status === 'cancelled' || (payment.status === 'succeeded' && payment.optionId === optionId)) return;
+    // Paid by another option, or being paid: this option's transaction landing too is a second payment, told as such
+    // (settleLate), never dropped because the first one got there before it.
     if (await settleLate(deps, quote)) return;
     if (deps.clock.now() > quote.deadline.getTime() + WALLET_TRANSFER_GRACE_MS) return;
   } catch (err) {

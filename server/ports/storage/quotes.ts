@@ -51,15 +51,26 @@ export interface QuoteRepository {
   /**
    * Deletes at most `limit` quotes whose deadline is before `deadlineBefore`, keeping every quote
    * a payment has chosen (`optionId`) and every quote of a processing payment; answers how many.
+   * With `lateFundsSince`, also keeps each quote funds can reach the merchant for without a confirm
+   * (an EVM direct transfer or EIP-3009 authorization, a Solana Pay transaction handed out) of a
+   * payment still open, or expired or failed with the later of the quote's deadline and the
+   * payment's end at or after `lateFundsSince`: the late-funds watcher's reach.
    * Safe to run from several processes at once.
    */
-  purgeExpired(deadlineBefore: Date, limit: number): Promise<number>;
+  purgeExpired(deadlineBefore: Date, limit: number, lateFundsSince?: Date): Promise<number>;
   /**
    * Quotes on `chain` (CAIP-2) of payments that ended expired, failed or succeeded, ordered by
    * (deadline, option id), strictly after `after` and with a deadline before `until`: where funds
    * that arrived late (or a second time, for a succeeded one) may be looked for, a page of at most `limit` from a cursor (so a long list is walked, not starved).
    */
   ofEndedPayments(chain: string, after: { deadline: Date; optionId: string }, until: Date, limit: number): Promise<QuoteRecord[]>;
+  /**
+   * The quotes `purgeExpired` keeps for late funds (with `lateFundsSince` = `since`) on `chain` whose
+   * deadline is before `until`: of payments open, or expired or failed with the later of the quote's
+   * deadline and the payment's end at or after `since`. By option id, strictly after `afterOptionId`,
+   * at most `limit`: the watcher's long reach, walked a page a run.
+   */
+  ofUnpaid(chain: string, afterOptionId: string, since: Date, until: Date, limit: number): Promise<QuoteRecord[]>;
   /** Stores the buyer data of one option of this payment (replacing earlier data); false when there is no such option. */
   saveCollected(paymentId: string, optionId: string, collected: CollectedRecord): Promise<boolean>;
 }

@@ -1,0 +1,111 @@
+// A Permit2 signature after its payment was released (issue 29 item 6): can the buyer's signed
+// `permitWitnessTransferFrom` still move funds once the service let the payment go? Permit2 hashes
+// `msg.sender` as the permit's spender, and the spender the buyer signs is the service's relayer
+// key: nobody else can submit it, to the merchant or anywhere. And the relayer releases only what
+// can no longer pay (refused before broadcast: nothing signed; lapsed with the nonce unused), and
+// sends nothing for a payment it released. So no late-funds search is needed for Permit2: a path
+// where the funds move after release does not exist. This proves both halves on the sandbox chain
+// (a property of the code as it stands: it passes before and after this branch, nothing was changed).
+import { Contract, Signature, TypedDataEncoder, Wallet, type HDNodeWallet, type Provider } from 'ethers';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { PERMIT2_ABI } from '../adapters/chains/evm/abis.ts';
+import { PAYMENT_WITNESS_TYPES, PAYMENT_WITNESS_TYPE_STRING } from '../adapters/chains/evm/permit2-witness.ts';
+import type { Eip712TypedData } from '../adapters/chains/evm/typed-data.ts';
+import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
+import { sandboxMerchant, signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
+import { waitFor } from './helpers/wait-for.ts';
+
+let chains: SandboxChains;
+let env: GatewayEnv;
+let usdt: string;
+beforeAll(async () => {
+  chains = await createSandboxChains();
+  // A heal window as production has: the permit stays valid past the quote deadline, so the signature is still usable after release.
+  env = await startGatewayEnv({ chains, evm: { healWindowMs: 600_000 } });
+  usdt = chains.assetConfigs().find((a) => a.symbol === 'USDT')!.id;
+}, 120_000);
+afterAll(async () => {
+  await env?.close();
+  await chains?.close();
+});
+
+const token = () => usdt.split(':').pop()!;
+const provider = () => chains.evm.ethersProvider as unknown as Provider;
+const AMOUNT = 2_500_000n;
+
+async function wallet(tokens: bigint): Promise<HDNodeWallet> {
+  const w = Wallet.createRandom().connect(provider());
+  if (tokens > 0n) await chains.evm.fund(w.address, token(), tokens);
+  await chains.evm.fund(w.address, null, 10n ** 17n);
+  return w;
+}
+
+/** The buyer's signed permit, as anyone holding it would submit it to Permit2, from `sender`, paying `to`. */
+function submission(typed: Eip712TypedData, signature: string, owner: string, to: string, sender: Wallet | HDNodeWallet) {
+  const m = typed.message as { permitted: { token: string; amount: string }; nonce: string; deadline: string; witness: { payment: string; destination: string } };
+  const permit = { permitted: { token: m.permitted.token, amount: BigInt(m.permitted.amount) }, nonce: BigInt(m.nonce), deadline: BigInt(m.deadline) };
+  const witness = TypedDataEncoder.from(PAYMENT_WITNESS_TYPES).hash(m.witness);
+  const permit2 = new Contract(chains.evm.permit2Address, PERMIT2_ABI, sender);
+  return permit2.getFunction('permitWitnessTransferFrom').staticCall(permit, { to, requestedAmount: AMOUNT }, owner, witness, PAYMENT_WITNESS_TYPE_STRING, signature);
+}
+
+it('after release, nobody but the relayer can submit the buyer’s Permit2 signature, and the relayer never does: the funds stay with the buyer', async () => {
+  const { t } = env;
+  const { merchantId, destination } = await sandboxMerchant(t, [usdt]);
+  const created = await t.call('POST', '/v1/payments', {
+    key: t.a.key,
+    headers: { 'Merchant-Id': merchantId },
+    body: { amount: { unit: 'iso4217/USD', value: '250' }, referenceId: `p2-${Math.random()}`, expiresAt: Math.floor(Date.now() / 1000) + 20 },
+  });
+  const id = created.body.paymentId as string;
+  const buyer = await wallet(AMOUNT);
+  const opts = await t.call('POST', `/v1/gateway/payment/${id}/options`, { key: t.a.walletKey, body: { accounts: [`eip155:31337:${buyer.address}`] } });
+  const option = opts.body.options[0] as { id: string; actions: Array<{ data: { method: string; params: unknown[] } }> };
+  expect(option.actions.map((a) => a.data.method)).toEqual(['eth_sendTransaction', 'eth_signTypedData_v4']);
+  const approve = await buyer.sendTransaction({ ...(option.actions[0]!.data.params[0] as object), value: 0n });
+  await approve.wait();
+  const typed = JSON.parse(String(option.actions[1]!.data.params[1])) as Eip712TypedData;
+  const signature = await signTypedDataParams(buyer, option.actions[1]!.data.params);
+  expect(String(typed.message.spender)).toBe(chains.evm.relayer.address);
+
+  // The buyer moves its tokens away before confirming: the relayer's transaction cannot pay, nothing is sent, and the
+  // payment leaves processing once its quote deadline has passed (released, then expired).
+  const elsewhere = await wallet(0n);
+  const usdtAs = (w: HDNodeWallet) => new Contract(token(), ['function transfer(address,uint256) returns (bool)'], w);
+  await (await usdtAs(buyer).getFunction('transfer').send(elsewhere.address, AMOUNT)).wait();
+  const confirmed = await t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=0`, {
+    key: t.a.walletKey,
+    body: {
+      optionId: option.id,
+      results: [
+        { type: 'walletRpc', data: [approve.hash] },
+        { type: 'walletRpc', data: [Signature.from(signature).serialized] },
+      ],
+    },
+  });
+  expect(confirmed.status).toBe(200);
+  const statusOf = async () => (await t.storage.payments.get(id))!.status;
+  await waitFor('the payment leaves processing', async () => (await statusOf()) !== 'processing', 60_000, 200);
+  expect((await t.storage.payments.events(id)).map((e) => e.type)).not.toContain('payment.succeeded');
+  const relayerNonce = await provider().getTransactionCount(chains.evm.relayer.address);
+
+  // The funds come back: the signature (its deadline the quote's plus the heal window) is valid again for whoever may submit it.
+  await (await usdtAs(elsewhere).getFunction('transfer').send(buyer.address, AMOUNT)).wait();
+  const stranger = await wallet(0n);
+  // A stranger (a front-runner, the buyer himself) cannot use it, to the merchant or to himself: Permit2 takes msg.sender as the signed spender.
+  await expect(submission(typed, signature, buyer.address, destination, stranger)).rejects.toThrow();
+  await expect(submission(typed, signature, buyer.address, stranger.address, stranger)).rejects.toThrow();
+  await expect(submission(typed, signature, buyer.address, destination, buyer)).rejects.toThrow();
+  // Only the relayer key could (a call, not sent): the signature itself is good, the sender is what refuses the others.
+  await expect(submission(typed, signature, buyer.address, destination, new Wallet(chains.evm.relayer.privateKey, provider()))).resolves.toBeDefined();
+
+  // The relayer never sends it after release: with the buyer funded again, past the payment's expiry, its nonce and the Permit2 nonce are where they were.
+  await waitFor('the payment expires', async () => (await statusOf()) === 'expired', 40_000, 200);
+  await new Promise((r) => setTimeout(r, 5_000));
+  expect(await provider().getTransactionCount(chains.evm.relayer.address)).toBe(relayerNonce);
+  const nonce = BigInt(String(typed.message.nonce));
+  const bitmap = (await new Contract(chains.evm.permit2Address, PERMIT2_ABI, provider()).getFunction('nonceBitmap')(buyer.address, nonce >> 8n)) as bigint;
+  expect((bitmap >> (nonce & 255n)) & 1n).toBe(0n);
+  expect(await chains.evm.balanceOf(destination, token())).toBe(0n);
+  expect(await chains.evm.balanceOf(buyer.address, token())).toBe(AMOUNT);
+}, 90_000);
