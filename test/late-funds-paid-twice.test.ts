@@ -4,10 +4,11 @@
 // counter. Only final, exact, tagged transfers count, and each only once. And an EIP-3009
 // authorization the service never got (or let go) that someone else submits: it pays an expired
 // payment, or pays a succeeded one twice.
-import { Contract, Signature, Wallet, type HDNodeWallet } from 'ethers';
+import { Contract, Interface, Signature, Wallet, type HDNodeWallet } from 'ethers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMemoryMetrics } from '../adapters/metrics/memory/index.ts';
 import { buildTransferTransaction } from '../adapters/chains/evm/transfer.ts';
+import { MULTICALL3_ADDRESS } from '../adapters/chains/evm/multicall.ts';
 import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
 import type { Clock } from '../server/ports/clock.ts';
 import { sandboxMerchant, signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
@@ -234,6 +235,50 @@ it('(c) an EIP-3009 authorization the service never got, submitted by someone el
   await waitFor('the used authorization paid the payment', async () => (await p.details()).body.status === 'succeeded', 20_000);
   expect((await p.details()).body).toMatchObject({ status: 'succeeded', info: { txId: used, optionAmount: { unit: `caip19/${usdc}` } } });
   expect((await p.details()).body).not.toHaveProperty('extraPayments');
+}, 90_000);
+
+/** A stranger submits several buyers' authorizations in one Multicall3 transaction, as a relayer batch does: its hash once mined. */
+async function batchedByStranger(signed: Array<{ buyer: HDNodeWallet; option: Option }>): Promise<string> {
+  const fiat = new Interface(['function transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)']);
+  const calls = [];
+  for (const { buyer, option } of signed) {
+    const action = option.actions.find((a) => a.data.method === 'eth_signTypedData_v4')!;
+    const sig = Signature.from(await signTypedDataParams(buyer, action.data.params));
+    const m = (JSON.parse(String(action.data.params[1])) as { message: Record<string, string> }).message;
+    const data = fiat.encodeFunctionData('transferWithAuthorization', [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, sig.v, sig.r, sig.s]);
+    calls.push({ target: usdc.split(':').pop()!, allowFailure: false, callData: data });
+  }
+  const stranger = Wallet.createRandom().connect(chains.evm.ethersProvider);
+  await chains.evm.fund(stranger.address, null, 10n ** 17n);
+  const multicall = new Contract(
+    MULTICALL3_ADDRESS,
+    ['function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[])'],
+    stranger,
+  );
+  const sent = (await multicall.getFunction('aggregate3').send(calls)) as { hash: string; wait(): Promise<unknown> };
+  await sent.wait();
+  return sent.hash.toLowerCase();
+}
+
+it('(e) two expired payments whose authorizations a stranger submitted in one transaction both count as paid by it (a batch pays each by its own authorization)', async () => {
+  const { t } = env;
+  const partner = await t.newPartner('2026-11-28');
+  const first = await quotedBoth(partner, 120);
+  const second = await quotedBoth(partner, 120);
+  const used = await batchedByStranger([
+    { buyer: first.buyer, option: first.signable },
+    { buyer: second.buyer, option: second.signable },
+  ]);
+  await travel(200_000);
+  expect((await first.details()).body.status).toBe('expired');
+  expect((await second.details()).body.status).toBe('expired');
+  await mineFinal();
+  // Before: the second payment could not record the transaction the first already held (one
+  // transaction, one payment), so it stayed expired with the merchant paid.
+  for (const p of [first, second]) {
+    await waitFor('the batched authorization paid the payment', async () => (await p.details()).body.status === 'succeeded', 20_000);
+    expect((await p.details()).body).toMatchObject({ status: 'succeeded', info: { txId: used } });
+  }
 }, 90_000);
 
 it('(d) a payment paid by direct transfer whose EIP-3009 authorization a stranger also submits is told as paid twice', async () => {

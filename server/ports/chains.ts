@@ -106,7 +106,8 @@ export type FinalityState = { state: 'final'; txId: string } | { state: 'pending
  * What a search for late funds found: a transaction, final on its chain, that paid an option of a
  * payment that had already ended (expired, failed), or nothing in the blocks read.
  */
-export type LateFunds = { found: true; txId: string } | { found: false };
+/** `shared`: the transaction may have paid other payments too (an EIP-3009 authorization used in a relayer batch). */
+export type LateFunds = { found: true; txId: string; shared?: true } | { found: false };
 
 /** A transaction the service signed for a payment, recorded before it was broadcast. */
 export interface RecordedTransaction {

@@ -81,6 +81,7 @@ async function searchQuote(
   filter: { address: string; topics: Array<string | null> },
   judge: (txId: string, logs: Log[]) => Promise<Verdict>,
   known: ReadonlySet<string>,
+  shared = false,
 ): Promise<LateFunds> {
   const { provider } = chain;
   const finalHead = await lastFinalBlock(provider, chain.finality);
@@ -101,7 +102,7 @@ async function searchQuote(
       if (known.has(txId)) continue;
       const verdict = await judge(txId, txLogs);
       if (verdict === 'paid') {
-        found = { found: true, txId };
+        found = { found: true, txId, ...(shared ? { shared: true as const } : {}) };
         return true;
       }
       unsure ||= verdict === 'unsure';
@@ -163,6 +164,8 @@ export async function findLateDirectTransfer(chain: LateFundsChain, req: OptionR
       return (await finalAndCanonical(chain, receipt)) ? 'paid' : 'unsure';
     },
     new Set([...known].map((t) => t.toLowerCase())),
+    // A relayer batch pays several payments in one transaction, each judged by its own authorization.
+    true,
   );
 }
 
@@ -189,5 +192,7 @@ export async function findLateAuthorization(chain: LateFundsChain, req: OptionRe
       return (await finalAndCanonical(chain, receipt)) ? 'paid' : 'unsure';
     },
     new Set([...known].map((t) => t.toLowerCase())),
+    // A relayer batch pays several payments in one transaction, each judged by its own authorization.
+    true,
   );
 }

@@ -149,6 +149,7 @@ export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise
     tokenValue: quote.amount,
     network: caip2,
     txId: found.txId,
+    ...(found.shared ? { txShared: true } : {}),
     succeededAt: now,
     finality: 'final',
     failureCode: null,
