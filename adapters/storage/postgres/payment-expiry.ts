@@ -16,9 +16,11 @@ import { NOTIFY_RETURNED_PAYMENT } from './change-channel.ts';
 export async function expireDuePayments(db: SqlDb, at: Date, limit: number, event: ExpiredEvent): Promise<{ expired: PaymentRecord[]; nextDeadline: Date | null }> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query(
-      `UPDATE payments p SET status = 'expired', state_version = p.state_version + 1, updated_at = $1
-        WHERE p.id IN (SELECT id FROM payments WHERE status = 'requires_action' AND expires_at <= $1 ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
-          AND p.status = 'requires_action' AND p.expires_at <= $1
+      // The claim is a materialized CTE, evaluated once: as an `IN (subquery)` the planner may
+      // rescan it per row, and its LIMIT then held for no unit (the conformance suite saw 2 for 1).
+      `WITH due AS MATERIALIZED (SELECT id AS due_id FROM payments WHERE status = 'requires_action' AND expires_at <= $1 ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+       UPDATE payments p SET status = 'expired', state_version = p.state_version + 1, updated_at = $1
+         FROM due WHERE p.id = due.due_id AND p.status = 'requires_action' AND p.expires_at <= $1
         RETURNING p.*, ${NOTIFY_RETURNED_PAYMENT},
           (SELECT to_jsonb(m) FROM merchants m WHERE m.partner_id = p.partner_id AND m.id = p.merchant_id) AS merchant_row,
           (SELECT e.trace_id FROM payment_events e WHERE e.payment_id = p.id ORDER BY e.state_version DESC LIMIT 1) AS previous_trace_id`,

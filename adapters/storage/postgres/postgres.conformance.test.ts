@@ -6,6 +6,7 @@ import { runIdempotencyConformance } from '../conformance/idempotency-conformanc
 import { runQuotesConformance } from '../conformance/quotes-conformance.ts';
 import { runWalletRequestsConformance } from '../conformance/wallet-requests-conformance.ts';
 import { runPaymentConformance } from '../conformance/payments-conformance.ts';
+import { runPaymentExpiryConformance } from '../conformance/payment-expiry-conformance.ts';
 import { runPaymentListConformance } from '../conformance/payment-lists-conformance.ts';
 import { runJobConformance } from '../conformance/jobs-conformance.ts';
 import { runWebhookConformance } from '../conformance/webhooks-conformance.ts';
@@ -27,6 +28,7 @@ for (const backend of await storageBackends()) {
   runQuotesConformance(backend.name, open);
   runWalletRequestsConformance(backend.name, open);
   runPaymentConformance(backend.name, open);
+  runPaymentExpiryConformance(backend.name, open);
   runPaymentListConformance(backend.name, open);
   runJobConformance(backend.name, open);
   runWebhookConformance(backend.name, open);
