@@ -273,8 +273,7 @@ it('(e) two expired payments whose authorizations a stranger submitted in one tr
   expect((await first.details()).body.status).toBe('expired');
   expect((await second.details()).body.status).toBe('expired');
   await mineFinal();
-  // Before: the second payment could not record the transaction the first already held (one
-  // transaction, one payment), so it stayed expired with the merchant paid.
+  // Before: the second could not record the transaction the first held, so it stayed expired, paid.
   for (const p of [first, second]) {
     await waitFor('the batched authorization paid the payment', async () => (await p.details()).body.status === 'succeeded', 20_000);
     expect((await p.details()).body).toMatchObject({ status: 'succeeded', info: { txId: used } });
