@@ -164,8 +164,6 @@ export async function findLateDirectTransfer(chain: LateFundsChain, req: OptionR
       return (await finalAndCanonical(chain, receipt)) ? 'paid' : 'unsure';
     },
     new Set([...known].map((t) => t.toLowerCase())),
-    // A relayer batch pays several payments in one transaction, each judged by its own authorization.
-    true,
   );
 }
 
