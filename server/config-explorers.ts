@@ -31,7 +31,8 @@ export function parseExplorerConfig(env: NodeJS.ProcessEnv): ExplorerConfig | { 
   return { explorerTxUrls };
 }
 
-function isHttpsUrl(s: string): boolean {
+/** An https:// URL with a host and no user or password: safe to publish to anyone (explorer links, wallet RPCs). */
+export function isHttpsUrl(s: string): boolean {
   try {
     const u = new URL(s);
     return u.protocol === 'https:' && u.hostname !== '' && u.username === '' && u.password === '';

@@ -1,3 +1,5 @@
+import { isHttpsUrl } from './config-explorers.ts';
+
 /** How a buyer's browser wallet adds an EVM chain it does not know: CAIP-2 chain id → a public JSON-RPC URL. */
 export interface WalletRpcConfig {
   walletRpcUrls: Readonly<Record<string, string>>;
@@ -24,7 +26,7 @@ export function parseWalletRpcConfig(env: NodeJS.ProcessEnv, evmRpcEndpoints: Re
     const url = entry.slice(at + 1).trim();
     if (at < 0 || !EIP155.test(chain)) return { problem: `WALLET_RPC_URLS: "${entry.trim()}" must be <eip155 chain id>=<URL>, e.g. eip155:8453=https://mainnet.base.org` };
     if (chain in walletRpcUrls) return { problem: `WALLET_RPC_URLS names ${chain} twice` };
-    if (!isPublishableUrl(url)) return { problem: `WALLET_RPC_URLS: the URL of ${chain} must be an https:// URL with no user or password` };
+    if (!isHttpsUrl(url)) return { problem: `WALLET_RPC_URLS: the URL of ${chain} must be an https:// URL with no user or password` };
     if (privateHosts.has(hostOf(url)!)) {
       return { problem: `WALLET_RPC_URLS: the URL of ${chain} is on a host of EVM_RPC_URLS, the service's own node, which buyers' wallets must never be given; name a public RPC` };
     }
@@ -38,14 +40,5 @@ function hostOf(url: string): string | null {
     return new URL(url).host.toLowerCase();
   } catch {
     return null;
-  }
-}
-
-function isPublishableUrl(s: string): boolean {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'https:' && u.hostname !== '' && u.username === '' && u.password === '';
-  } catch {
-    return false;
   }
 }
