@@ -23,8 +23,11 @@ describe.runIf(up)('SIGTERM and SIGKILL to a worker running a job', () => {
   beforeAll(async () => {
     cluster = await startCluster('mp_shut_worker');
     gate = await startRpcGate(`${cluster.chains.baseUrl}/evm`);
-    // Workers reach the chain through the gate; the API (options, signature checks) directly.
-    workerEnv = { EVM_RPC_URLS: JSON.stringify({ [cluster.chains.chains.evm.caip2]: gate.url }) };
+    // Workers reach the chain through the gate; the API (options, signature checks) directly. A
+    // held call must outlast the test's steps (starting a second worker takes seconds on a busy
+    // machine): with the 8 s default the held broadcast timed out, the job ended its step, and
+    // the worker had nothing in flight to be stopped in the middle of (it exited 0, not 1).
+    workerEnv = { EVM_RPC_URLS: JSON.stringify({ [cluster.chains.chains.evm.caip2]: gate.url }), RPC_TIMEOUT_MS: '120000' };
     api = await cluster.api();
   }, 180_000);
   afterEach(async () => {
