@@ -109,6 +109,15 @@ export type FinalityState = { state: 'final'; txId: string } | { state: 'pending
 /** `shared`: the transaction may have paid other payments too (an EIP-3009 authorization used in a relayer batch). */
 export type LateFunds = { found: true; txId: string; shared?: true } | { found: false };
 
+/**
+ * One run of the late-funds watcher over one chain: what every quote's search would read alike
+ * (the chain's last final block) is read once per run, not once per quote.
+ */
+export interface LateFundsPass {
+  /** `read()` under `key`, called once per pass; later callers share its answer (or its failure). */
+  once<T>(key: string, read: () => Promise<T>): Promise<T>;
+}
+
 /** A transaction the service signed for a payment, recorded before it was broadcast. */
 export interface RecordedTransaction {
   txId: string;
@@ -227,9 +236,10 @@ export interface ChainPort {
    * Throws when the chain could not be read in full. Absent, or `found: false` for flows it cannot
    * search yet: nothing is concluded. `known`: transactions already accounted for (the one that
    * paid a succeeded payment, extra ones already recorded), passed over, so a second payment for
-   * the same option is found after the first (paid twice).
+   * the same option is found after the first (paid twice). `pass`: the watcher's run, whose reads
+   * shared by every quote (the final head) are made once.
    */
-  findLateFunds?(req: OptionRequest, state: QuoteState, known?: ReadonlySet<string>): Promise<LateFunds>;
+  findLateFunds?(req: OptionRequest, state: QuoteState, known?: ReadonlySet<string>, pass?: LateFundsPass): Promise<LateFunds>;
   /**
    * A transaction for the wallet to sign and broadcast itself (a Solana Pay transaction request),
    * the buyer paying its fees: the service's fee account is never in it. While the option's last

@@ -5,7 +5,7 @@
 //   the token by the buyer with a fixed gas limit (it lands and reverts, the buyer pays its gas),
 //   then confirmed with that bad signature (the service must refuse it and send nothing);
 // - Solana (hostile-solana-buyer.ts): the gateway's build short of USDC or modified, landed alone
-//   with skipPreflight and confirmed; Solana Pay requests short of USDC or with no SOL to land.
+//   with skipPreflight and confirmed; Solana Pay requests short of USDC.
 // The EVM row: the service's relayer spent nothing on them (no relayer transaction recorded for
 // those payments, which the relayer does before any broadcast), no confirm was accepted, none of
 // those payments succeeded, and the failing transactions really landed (else the row proves

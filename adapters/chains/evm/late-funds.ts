@@ -24,10 +24,12 @@ export interface LateFundsChain {
   provider: Provider;
   confirmations: number;
   finality: EvmFinality;
+  /** The last final block as the watcher's run read it (once for all its quotes); absent: read here. */
+  finalHead?: () => Promise<number>;
 }
 
 /** The last block the chain calls final now (its `finalized`/`safe` tag, or `blocks` deep). */
-async function lastFinalBlock(provider: Provider, policy: EvmFinality): Promise<number> {
+export async function lastFinalBlock(provider: Provider, policy: EvmFinality): Promise<number> {
   if (policy.kind === 'tag') return (await provider.getBlock(policy.tag))?.number ?? -1;
   return (await provider.getBlockNumber()) - policy.blocks + 1;
 }
@@ -84,7 +86,7 @@ async function searchQuote(
   shared = false,
 ): Promise<LateFunds> {
   const { provider } = chain;
-  const finalHead = await lastFinalBlock(provider, chain.finality);
+  const finalHead = chain.finalHead ? await chain.finalHead() : await lastFinalBlock(provider, chain.finality);
   if (finalHead < 1) return { found: false };
   // Everything the judging reads of the request: a search for other terms never inherits another's mark.
   const key = `${kind}/${req.paymentId}/${req.optionId}/${req.asset.id}/${req.destination}/${req.account}/${req.amount}`;
