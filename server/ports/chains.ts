@@ -241,6 +241,14 @@ export interface ChainPort {
    */
   findLateFunds?(req: OptionRequest, state: QuoteState, known?: ReadonlySet<string>, pass?: LateFundsPass): Promise<LateFunds>;
   /**
+   * Whether the final transaction `txId` pays every one of these quoted options at once: each a
+   * flow paid by the buyer's own transaction (a direct transfer), each option's tag in its input,
+   * and its transfers into each destination covering the sum of the amounts due there. Asked before
+   * a transaction already recorded on one payment is recorded on another too (a batch wallet paying
+   * two payments in one transaction). Absent: one transaction pays at most one payment.
+   */
+  paysTogether?(options: ReadonlyArray<{ req: OptionRequest; state: QuoteState }>, txId: string): Promise<boolean>;
+  /**
    * A transaction for the wallet to sign and broadcast itself (a Solana Pay transaction request),
    * the buyer paying its fees: the service's fee account is never in it. While the option's last
    * such transaction can still land, the same one again (so two requests cannot pay twice), else a

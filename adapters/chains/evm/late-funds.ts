@@ -196,3 +196,27 @@ export async function findLateAuthorization(chain: LateFundsChain, req: OptionRe
     true,
   );
 }
+
+/**
+ * Whether the final transaction `txId` pays all these direct-transfer options together (a batch
+ * wallet's one transaction for several payments): it succeeded in a canonical final block, its
+ * input carries every option's tag, and for each token and destination the transfers into it (from
+ * other accounts) reach the sum of the amounts due there. One transfer carrying two tags therefore
+ * pays one of them, never both. Each option's own checks (mined after its quote) were made when the
+ * transaction was found for it; this is the check that two payments do not count one transfer.
+ */
+export async function paysTogether(chain: LateFundsChain, reqs: readonly OptionRequest[], txId: string): Promise<boolean> {
+  const { provider } = chain;
+  const [tx, receipt] = await Promise.all([provider.getTransaction(txId), provider.getTransactionReceipt(txId)]);
+  if (!tx || !receipt || receipt.status !== 1 || !(await finalAndCanonical(chain, receipt))) return false;
+  const due = new Map<string, { token: string; to: string; value: bigint }>();
+  for (const req of reqs) {
+    const check = directTransferCheck(req, chain.confirmations);
+    if (!carriesReference(tx.data, check.reference)) return false;
+    const key = `${check.token}/${checksummed(check.to)}`;
+    const sum = due.get(key) ?? { token: check.token, to: check.to, value: 0n };
+    sum.value += check.minValue;
+    due.set(key, sum);
+  }
+  return [...due.values()].every((d) => sumReceived(receipt.logs, d.token, d.to) >= d.value);
+}

@@ -158,7 +158,7 @@ export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord, pass?: L
   if (payment.status !== 'expired' && payment.status !== 'failed' && payment.status !== 'requires_action') return true;
   const now = new Date(deps.clock.now());
   // Found only in final blocks: nothing left to follow, so its finality is final at once.
-  const moved = await transitionPayment(deps, payment, 'succeeded', {
+  const patch = {
     optionId: quote.optionId,
     buyerAccount: quote.account,
     asset: quote.asset,
@@ -167,16 +167,43 @@ export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord, pass?: L
     txId: found.txId,
     ...(found.shared ? { txShared: true } : {}),
     succeededAt: now,
-    finality: 'final',
+    finality: 'final' as const,
     failureCode: null,
-  });
+  };
+  let moved = await transitionPayment(deps, payment, 'succeeded', patch);
+  // Recorded on another payment already: a batch wallet's one transaction may pay both, when its transfers cover both.
+  const batch = !moved.ok && moved.duplicateTxId === true && (await paidTogether(deps, quote, caip2, found.txId));
+  if (batch) moved = await transitionPayment(deps, payment, 'succeeded', { ...patch, txShared: true });
   const paidBy = payment.status === 'requires_action' ? 'a transaction its wallet broadcast' : 'a transaction after it ended';
-  if (moved.ok) deps.logger.info({ paymentId: payment.id, from: payment.status, txId: found.txId }, `late funds: payment paid by ${paidBy}`);
+  if (moved.ok) deps.logger.info({ paymentId: payment.id, from: payment.status, txId: found.txId, batch }, `late funds: payment paid by ${paidBy}`);
   else if (moved.duplicateTxId) deps.logger.error({ paymentId: payment.id, txId: found.txId }, 'late funds: the transaction already paid another payment');
   // Another transaction paid it meanwhile (two wallets' Solana Pay transactions landing together): this one paid it twice.
   else if (moved.current?.status === 'succeeded') return settleLate(deps, quote, pass);
   else if (moved.current?.status === 'processing') return false;
   return true;
+}
+
+/**
+ * Whether `txId`, already recorded on other payments, pays this quote's payment too: the chain
+ * judges all of them together (each one's tag, and the transfers covering the sum due to each
+ * destination), so one transfer is never counted for two payments. Only the watcher records such
+ * a share, one run per chain at a time, so two payments cannot both be added on one judgement.
+ */
+async function paidTogether(deps: AdvanceDeps, quote: QuoteRecord, caip2: string, txId: string): Promise<boolean> {
+  const { chain } = chainOfQuote({ chains: deps.chains! }, quote);
+  if (!chain.paysTogether) return false;
+  const options = [{ req: optionRequestOf(deps, quote), state: quote.state }];
+  for (const other of await deps.storage.payments.paidBy(caip2, txId)) {
+    const chosen = other.optionId ? await deps.storage.quotes.get(other.id, other.optionId) : null;
+    if (other.id === quote.paymentId || !chosen) return false;
+    options.push({ req: optionRequestOf(deps, chosen), state: chosen.state });
+  }
+  try {
+    return await chain.paysTogether(options, txId);
+  } catch (err) {
+    deps.logger.warn({ paymentId: quote.paymentId, txId, err: describeError(err) }, 'late funds: a shared transaction not judged; next run');
+    return false;
+  }
 }
 
 /**
