@@ -79,7 +79,11 @@ async function batch(buyer: HDNodeWallet, transfers: Array<{ to: string; value: 
     allowFailure: false,
     callData: `${erc20.encodeFunctionData('transferFrom', [buyer.address, x.to, x.value])}${x.tags.join('')}`,
   }));
-  const multicall = new Contract(MULTICALL3_ADDRESS, ['function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[])'], buyer);
+  const multicall = new Contract(
+    MULTICALL3_ADDRESS,
+    ['function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[])'],
+    buyer,
+  );
   const sent = (await multicall.getFunction('aggregate3').send(calls)) as { hash: string; wait(): Promise<unknown> };
   await sent.wait();
   return sent.hash.toLowerCase();
@@ -89,7 +93,13 @@ const confirm = (id: string, optionId: string, txId: string) =>
   env.t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=5000`, { key: env.t.a.walletKey, body: { optionId, results: [{ type: 'walletRpc', data: [txId] }] } });
 
 function watcherPass() {
-  const handler = lateFundsJob({ storage: env.t.storage, clock, logger: pino({ level: 'silent' }), assets: createAssetRegistry(assetsOf(chains.assetConfigs())), chains: createChainRegistry(env.ports) });
+  const handler = lateFundsJob({
+    storage: env.t.storage,
+    clock,
+    logger: pino({ level: 'silent' }),
+    assets: createAssetRegistry(assetsOf(chains.assetConfigs())),
+    chains: createChainRegistry(env.ports),
+  });
   return handler({ id: lateFundsJobId(chains.evm.caip2), type: LATE_FUNDS_JOB_TYPE, payload: { chain: chains.evm.caip2 }, runAt: new Date(clock.now()) });
 }
 

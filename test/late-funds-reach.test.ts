@@ -91,7 +91,14 @@ async function payment() {
 
 /** One pass of the watcher over the sandbox EVM chain, on the given adapters. */
 function watcher(ports: ChainPort[]) {
-  const handler = lateFundsJob({ storage: env.t.storage, clock, logger, metrics, assets: createAssetRegistry(assetsOf(chains.assetConfigs())), chains: createChainRegistry(ports) });
+  const handler = lateFundsJob({
+    storage: env.t.storage,
+    clock,
+    logger,
+    metrics,
+    assets: createAssetRegistry(assetsOf(chains.assetConfigs())),
+    chains: createChainRegistry(ports),
+  });
   return () => handler({ id: lateFundsJobId(chains.evm.caip2), type: LATE_FUNDS_JOB_TYPE, payload: { chain: chains.evm.caip2 }, runAt: new Date(clock.now()) });
 }
 

@@ -30,7 +30,11 @@ async function solanaPayment() {
   const { t } = env;
   const merchant = Keypair.generate().publicKey.toBase58();
   chains.solana.openTokenAccount(merchant);
-  const m = await t.call('POST', '/v1/merchants', { key: t.a.key, headers: { 'Idempotency-Key': `hm-${Math.random()}` }, body: { merchantName: 'Shop', merchantEmail: 'shop@hostile.test' } });
+  const m = await t.call('POST', '/v1/merchants', {
+    key: t.a.key,
+    headers: { 'Idempotency-Key': `hm-${Math.random()}` },
+    body: { merchantName: 'Shop', merchantEmail: 'shop@hostile.test' },
+  });
   const merchantId = m.body.merchant.id as string;
   const s = await t.call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
     key: t.a.key,
@@ -38,7 +42,11 @@ async function solanaPayment() {
     body: { settlements: [{ asset: spl, destination: `${spl.split('/')[0]}:${merchant}` }] },
   });
   expect(s.status).toBe(201);
-  const created = await t.call('POST', '/v1/payments', { key: t.a.key, headers: { 'Merchant-Id': merchantId }, body: { amount: { unit: 'iso4217/USD', value: '123' }, referenceId: `h-${Math.random()}` } });
+  const created = await t.call('POST', '/v1/payments', {
+    key: t.a.key,
+    headers: { 'Merchant-Id': merchantId },
+    body: { amount: { unit: 'iso4217/USD', value: '123' }, referenceId: `h-${Math.random()}` },
+  });
   expect(created.status).toBe(201);
   return { id: created.body.paymentId as string, merchant };
 }

@@ -1,3 +1,4 @@
+// Long because: the chain port is one interface every chain adapter implements, beside the records its methods take and answer.
 import type { AssetInfo } from '../domain/assets.ts';
 import type { EvmQuoteState, EvmSubmission } from './chain-state-eip155.ts';
 import type { SolanaQuoteState, SolanaSubmission } from './chain-state-solana.ts';
@@ -109,10 +110,7 @@ export type FinalityState = { state: 'final'; txId: string } | { state: 'pending
 /** `shared`: the transaction may have paid other payments too (an EIP-3009 authorization used in a relayer batch). */
 export type LateFunds = { found: true; txId: string; shared?: true } | { found: false };
 
-/**
- * One run of the late-funds watcher over one chain: what every quote's search would read alike
- * (the chain's last final block) is read once per run, not once per quote.
- */
+/** One late-funds watcher run over a chain: what every quote's search reads alike (the final head) is read once. */
 export interface LateFundsPass {
   /** `read()` under `key`, called once per pass; later callers share its answer (or its failure). */
   once<T>(key: string, read: () => Promise<T>): Promise<T>;
@@ -236,16 +234,13 @@ export interface ChainPort {
    * Throws when the chain could not be read in full. Absent, or `found: false` for flows it cannot
    * search yet: nothing is concluded. `known`: transactions already accounted for (the one that
    * paid a succeeded payment, extra ones already recorded), passed over, so a second payment for
-   * the same option is found after the first (paid twice). `pass`: the watcher's run, whose reads
-   * shared by every quote (the final head) are made once.
+   * the same option is found after the first (paid twice). `pass`: the watcher's run (shared reads).
    */
   findLateFunds?(req: OptionRequest, state: QuoteState, known?: ReadonlySet<string>, pass?: LateFundsPass): Promise<LateFunds>;
   /**
-   * Whether the final transaction `txId` pays every one of these quoted options at once: each a
-   * flow paid by the buyer's own transaction (a direct transfer), each option's tag in its input,
-   * and its transfers into each destination covering the sum of the amounts due there. Asked before
-   * a transaction already recorded on one payment is recorded on another too (a batch wallet paying
-   * two payments in one transaction). Absent: one transaction pays at most one payment.
+   * Whether the final transaction `txId` pays all these options at once (a batch wallet paying two
+   * payments): each a direct transfer whose tag is in its input, its transfers into each destination
+   * covering the sum due there. Absent: one transaction pays at most one payment.
    */
   paysTogether?(options: ReadonlyArray<{ req: OptionRequest; state: QuoteState }>, txId: string): Promise<boolean>;
   /**

@@ -12,7 +12,7 @@
 // The rows: the fee payer's transactions naming those buyers (read from the chain's own node) 0,
 // so the lamports it spent on them 0; confirms accepted 0; payments paid 0; and what was
 // attempted > 0, so the row cannot pass by doing nothing.
-import { Keypair, VersionedMessage, VersionedTransaction, type Message } from '@solana/web3.js';
+import { Keypair, VersionedMessage, VersionedTransaction } from '@solana/web3.js';
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import type pg from 'pg';
 import { createGatewayClient, resolveBuildActions } from '../../clients/wallet/src/index.ts';
@@ -61,7 +61,7 @@ export function withAmount(transactionBase64: string, amount: bigint): Versioned
     return bytes;
   };
   if (message.version === 'legacy') {
-    const ix = (message as Message).instructions.find((i) => isTransfer(i.programIdIndex, base58Decode(i.data)));
+    const ix = message.instructions.find((i) => isTransfer(i.programIdIndex, base58Decode(i.data)));
     if (!ix) throw new Error('the build has no TransferChecked instruction');
     ix.data = base58Encode(rewrite(base58Decode(ix.data)));
   } else {

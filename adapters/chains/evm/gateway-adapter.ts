@@ -394,7 +394,11 @@ export function createEvmChainAdapter(
       const c = chainOf(options[0]!.req);
       if (options.some((o) => chainOf(o.req) !== c)) return false;
       const finality = c.finality ?? ({ kind: 'depth', blocks: c.confirmations } as const);
-      return paysTogether({ provider: c.provider, confirmations: c.confirmations, finality }, options.map((o) => o.req), txId);
+      return paysTogether(
+        { provider: c.provider, confirmations: c.confirmations, finality },
+        options.map((o) => o.req),
+        txId,
+      );
     },
 
     // Every key of every chain's pool. A key refused for lack of funds reports what it needed as its minimum until a balance covers it.
