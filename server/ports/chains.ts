@@ -1,3 +1,4 @@
+// Long because: the chain port is one interface every chain adapter implements, beside the records its methods take and answer.
 import type { AssetInfo } from '../domain/assets.ts';
 import type { EvmQuoteState, EvmSubmission } from './chain-state-eip155.ts';
 import type { SolanaQuoteState, SolanaSubmission } from './chain-state-solana.ts';
@@ -108,6 +109,12 @@ export type FinalityState = { state: 'final'; txId: string } | { state: 'pending
  */
 /** `shared`: the transaction may have paid other payments too (an EIP-3009 authorization used in a relayer batch). */
 export type LateFunds = { found: true; txId: string; shared?: true } | { found: false };
+
+/** One late-funds watcher run over a chain: what every quote's search reads alike (the final head) is read once. */
+export interface LateFundsPass {
+  /** `read()` under `key`, called once per pass; later callers share its answer (or its failure). */
+  once<T>(key: string, read: () => Promise<T>): Promise<T>;
+}
 
 /** A transaction the service signed for a payment, recorded before it was broadcast. */
 export interface RecordedTransaction {
@@ -227,9 +234,15 @@ export interface ChainPort {
    * Throws when the chain could not be read in full. Absent, or `found: false` for flows it cannot
    * search yet: nothing is concluded. `known`: transactions already accounted for (the one that
    * paid a succeeded payment, extra ones already recorded), passed over, so a second payment for
-   * the same option is found after the first (paid twice).
+   * the same option is found after the first (paid twice). `pass`: the watcher's run (shared reads).
    */
-  findLateFunds?(req: OptionRequest, state: QuoteState, known?: ReadonlySet<string>): Promise<LateFunds>;
+  findLateFunds?(req: OptionRequest, state: QuoteState, known?: ReadonlySet<string>, pass?: LateFundsPass): Promise<LateFunds>;
+  /**
+   * Whether the final transaction `txId` pays all these options at once (a batch wallet paying two
+   * payments): each a direct transfer whose tag is in its input, its transfers into each destination
+   * covering the sum due there. Absent: one transaction pays at most one payment.
+   */
+  paysTogether?(options: ReadonlyArray<{ req: OptionRequest; state: QuoteState }>, txId: string): Promise<boolean>;
   /**
    * A transaction for the wallet to sign and broadcast itself (a Solana Pay transaction request),
    * the buyer paying its fees: the service's fee account is never in it. While the option's last

@@ -1,22 +1,22 @@
 // A hostile buyer in the chain fault suite's load (issue 29 item 8, "a buyer broadcasting failing
-// transactions"): beside the honest load, one buyer lands transactions that fail on purpose, each
-// for a payment of its own merchant, and confirms what cannot pay:
+// transactions"): beside the honest load, buyers land transactions that fail on purpose, each for a
+// payment of their own merchant, and confirm what cannot pay:
 // - EVM: the option's EIP-3009 `transferWithAuthorization` signed by another key, sent straight to
 //   the token by the buyer with a fixed gas limit (it lands and reverts, the buyer pays its gas),
 //   then confirmed with that bad signature (the service must refuse it and send nothing);
-// The row: the service's relayer spent nothing on them (no relayer transaction recorded for those
-// payments, which the relayer does before any broadcast), no confirm was accepted, none of those
-// payments succeeded, and the failing transactions really landed (else the row proves nothing).
-// The rest of the table is the others. Solana is not in it: the suite's API serves no Solana Pay
-// (PAY_BASE_URL is not https), and the gateway's Solana transaction carries no fee-payer signature
-// until confirm, so a buyer cannot land it alone; the row "Solana fee-payer transactions that
-// landed and failed" holds the fee payer to 0, and adapters/chains/solana/transaction-request.test.ts
-// lands hostile Solana Pay transactions against it.
+// - Solana (hostile-solana-buyer.ts): the gateway's build short of USDC or modified, landed alone
+//   with skipPreflight and confirmed; Solana Pay requests short of USDC.
+// The EVM row: the service's relayer spent nothing on them (no relayer transaction recorded for
+// those payments, which the relayer does before any broadcast), no confirm was accepted, none of
+// those payments succeeded, and the failing transactions really landed (else the row proves
+// nothing). The Solana row is the fee payer's. The rest of the table is the others.
+import { Keypair } from '@solana/web3.js';
 import { Contract, JsonRpcProvider, Signature, Wallet } from 'ethers';
 import type pg from 'pg';
 import { createSandboxApi, type SandboxInfo } from '../demo-wallet/sandbox-api.ts';
 import type { Api } from './api.ts';
 import type { Row } from './checks.ts';
+import { startSolanaHostile } from './hostile-solana-buyer.ts';
 
 const ROUNDS = 3;
 const GAS_MONEY = 10n ** 17n;
@@ -28,6 +28,8 @@ export interface HostileSetup {
   walletKey: string;
   chainsUrl: string;
   sandbox: SandboxInfo;
+  /** The service's Solana fee payer (base58). */
+  feePayer: string;
 }
 
 type Option = { id: string; amount: { unit: string; value: string }; actions: Array<{ data?: { method?: string; params?: unknown[] } }> };
@@ -35,9 +37,10 @@ type Option = { id: string; amount: { unit: string; value: string }; actions: Ar
 /** Starts the hostile buyer now; answers what to check after the drain. */
 export async function startHostileBuyer(s: HostileSetup): Promise<{ done: Promise<void>; rows(db: pg.Client): Promise<Row[]> }> {
   const usdc = s.sandbox.assets.find((a) => a.caip19.startsWith('eip155:') && a.flows.includes('eip3009'));
-  if (!usdc) throw new Error('GET /sandbox lists no EIP-3009 asset');
-  const faucet = createSandboxApi(s.chainsUrl);
+  const spl = s.sandbox.assets.find((a) => a.caip19.startsWith('solana:') && a.flows.includes('spl'));
+  if (!usdc || !spl) throw new Error('GET /sandbox lists no EIP-3009 or SPL asset');
   const provider = new JsonRpcProvider(`${s.chainsUrl}/evm`, undefined, { staticNetwork: true, polling: true, pollingInterval: 250 });
+  const faucet = createSandboxApi(s.chainsUrl);
   const m = await s.api.call(
     'POST',
     '/v1/merchants',
@@ -47,12 +50,18 @@ export async function startHostileBuyer(s: HostileSetup): Promise<{ done: Promis
   );
   if (m.status !== 201) throw new Error(`hostile merchant: ${m.status}`);
   const merchantId = (m.body as { merchant: { id: string } }).merchant.id;
+  // A Solana destination is payable once its token account exists: the merchant's wallet holds one base unit.
+  const solanaDestination = `${spl.caip19.split('/')[0]}:${Keypair.generate().publicKey.toBase58()}`;
+  await faucet.fund(solanaDestination, spl.caip19, 1n);
   const settled = await s.api.call(
     'POST',
     `/v1/merchants/${merchantId}/settlements/crypto`,
     s.partnerKey,
     {
-      settlements: [{ asset: usdc.caip19, destination: `${usdc.caip19.split('/')[0]}:${Wallet.createRandom().address}` }],
+      settlements: [
+        { asset: usdc.caip19, destination: `${usdc.caip19.split('/')[0]}:${Wallet.createRandom().address}` },
+        { asset: spl.caip19, destination: solanaDestination },
+      ],
     },
     { 'Idempotency-Key': 'faults-hostile-settle' },
   );
@@ -67,14 +76,20 @@ export async function startHostileBuyer(s: HostileSetup): Promise<{ done: Promis
   const evmTxs: string[] = [];
   const errors: string[] = [];
   const confirmsAccepted: string[] = [];
-  const newPayment = async (n: number) => {
+  /** A payment of the hostile merchant; n names it (EVM rounds 0…, Solana 100… and 1000…). */
+  const create = async (n: number) => {
     const body = { amount: { unit: 'iso4217/USD', value: '123' }, referenceId: `hostile-${n}`, expiresAt: Math.floor(Date.now() / 1000) + 40 };
     const r = await s.api.call('POST', '/v1/payments', s.partnerKey, body, { 'Merchant-Id': merchantId, 'Idempotency-Key': `faults-hostile-${n}` });
     if (r.status !== 201) throw new Error(`create: ${r.status}`);
-    const id = (r.body as { paymentId: string }).paymentId;
+    return (r.body as { paymentId: string }).paymentId;
+  };
+  const newPayment = async (n: number) => {
+    const id = await create(n);
     payments.push(id);
     return id;
   };
+
+  const solana = startSolanaHostile({ api: s.api, walletKey: s.walletKey, chainsUrl: s.chainsUrl, sandbox: s.sandbox, feePayer: s.feePayer, newPayment: create });
 
   const evmRound = async (n: number) => {
     const id = await newPayment(n);
@@ -119,6 +134,7 @@ export async function startHostileBuyer(s: HostileSetup): Promise<{ done: Promis
   const done = (async () => {
     for (let n = 0; n < ROUNDS; n++) {
       await attempt(() => evmRound(n));
+      await attempt(() => solana.round(n));
       await sleep(10_000);
     }
   })();
@@ -144,6 +160,7 @@ export async function startHostileBuyer(s: HostileSetup): Promise<{ done: Promis
             `confirms accepted ${confirmsAccepted.length}, paid ${paid}${errors.length ? `; ${errors.slice(0, 2).join('; ')}` : ''}`,
           ok,
         },
+        ...(await solana.rows(db)),
       ];
     },
   };

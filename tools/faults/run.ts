@@ -207,7 +207,7 @@ async function main(): Promise<number> {
   const lateFunds = rpcProxy ? await startLateFunds({ api, partnerKey, walletKey, chainsUrl, sandbox }) : null;
   const feePayer = Keypair.fromSecretKey(Uint8Array.from(JSON.parse(chainsEnv.SOLANA_FEE_PAYER_KEY!) as number[])).publicKey.toBase58();
   // A buyer landing failing transactions on purpose: the relayer must spend nothing on them.
-  const hostile = rpcProxy ? await startHostileBuyer({ api, partnerKey, walletKey, chainsUrl, sandbox }) : null;
+  const hostile = rpcProxy ? await startHostileBuyer({ api, partnerKey, walletKey, chainsUrl, sandbox, feePayer }) : null;
   const progress = setInterval(() => {
     const st = load.stats;
     log(`  creates acked ${st.acked.size}, confirms accepted ${st.confirmed.size}, wallet errors ${st.walletErrors.length}, webhook ids ${receiver!.ids.size}`);

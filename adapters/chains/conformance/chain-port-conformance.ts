@@ -10,6 +10,7 @@ import {
   createChainRegistry,
   nodeServesChain,
   type ChainPort,
+  type LateFundsPass,
   type OptionRequest,
   type QuoteState,
   type Submission,
@@ -514,6 +515,39 @@ export function chainPortConformance(name: string, declared: DeclaredFlow[], ope
         // Another option's tag, or a larger amount than was sent: nothing.
         expect(await port.findLateFunds!({ ...req, optionId: `${req.optionId}_other` }, state)).toEqual({ found: false });
         expect(await port.findLateFunds!({ ...req, amount: AMOUNT + 1n }, state)).toEqual({ found: false });
+        // One watcher pass over several quotes: what they read alike (the final head) is read once.
+        const reads = new Map<string, Promise<unknown>>();
+        const pass: LateFundsPass = {
+          once: <T>(key: string, read: () => Promise<T>) => {
+            if (!reads.has(key)) reads.set(key, read());
+            return reads.get(key) as Promise<T>;
+          },
+        };
+        expect(await port.findLateFunds!(req, state, undefined, pass)).toEqual(found);
+        expect(await port.findLateFunds!({ ...req, optionId: `${req.optionId}_other` }, state, undefined, pass)).toEqual({ found: false });
+        expect(reads.size).toBeLessThanOrEqual(1);
+        // Paying this option, the transaction pays it alone: not twice its amount to the same destination, nor an option whose tag it lacks.
+        if (port.paysTogether) {
+          expect(await port.paysTogether([{ req, state }], txId!)).toBe(true);
+          expect(
+            await port.paysTogether(
+              [
+                { req, state },
+                { req: { ...req, optionId: `${req.optionId}_2` }, state },
+              ],
+              txId!,
+            ),
+          ).toBe(false);
+          expect(
+            await port.paysTogether(
+              [
+                { req, state },
+                { req, state },
+              ],
+              txId!,
+            ),
+          ).toBe(false);
+        }
       }, 120_000);
     });
 

@@ -29,7 +29,7 @@ import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from 
 import { advanceRelayerFlow } from './relayer-flow.ts';
 import { followFinality, followOnlyContext, type EvmFinality } from './finality.ts';
 import { authorizationEnd } from './submission-guards.ts';
-import { findLateAuthorization, findLateDirectTransfer } from './late-funds.ts';
+import { findLateAuthorization, findLateDirectTransfer, lastFinalBlock, paysTogether } from './late-funds.ts';
 import { advanceDirectTransfer, checkDirectTransferResult, prepareDirectTransfer } from './direct-transfer.ts';
 import { deriveNonce, derivePaymentReference } from './nonce.ts';
 import { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';
@@ -371,18 +371,34 @@ export function createEvmChainAdapter(
       return followFinality(c.provider, c.finality ?? { kind: 'depth', blocks: c.confirmations }, () => advance(req, raw, txId, followOnlyContext(rawTx)));
     },
 
-    async findLateFunds(req, raw, known) {
+    async findLateFunds(req, raw, known, pass) {
       // Found by what identifies the option on chain: the direct transfer's tag, the EIP-3009
       // authorization's nonce. Permit2 leaves no event of its own and its signature is not in the
       // quote (it arrives at confirm), so a Permit2 signature used elsewhere is not searched.
       const parsed = parseEvmQuoteState(raw);
       if (!parsed.ok) return { found: false };
       const c = chainOf(req);
-      const chain = { provider: c.provider, confirmations: c.confirmations, finality: c.finality ?? ({ kind: 'depth', blocks: c.confirmations } as const) };
+      const finality = c.finality ?? ({ kind: 'depth', blocks: c.confirmations } as const);
+      // The watcher's run reads the final head once for all its quotes of this chain.
+      const finalHead = pass ? () => pass.once(`${c.caip2}/final-head`, () => lastFinalBlock(c.provider, finality)) : undefined;
+      const chain = { provider: c.provider, confirmations: c.confirmations, finality, ...(finalHead ? { finalHead } : {}) };
       const state = parsed.value;
       if (state.flow === 'transfer') return findLateDirectTransfer(chain, req, known);
       if (state.flow === 'eip3009') return findLateAuthorization(chain, req, String(state.typedData.message.nonce), known);
       return { found: false };
+    },
+
+    async paysTogether(options, txId) {
+      // Only the buyer's own direct transfers: a relayer transaction is never a buyer's batch.
+      if (!options.length || !options.every((o) => parseEvmQuoteState(o.state).ok && (o.state as { flow?: unknown }).flow === 'transfer')) return false;
+      const c = chainOf(options[0]!.req);
+      if (options.some((o) => chainOf(o.req) !== c)) return false;
+      const finality = c.finality ?? ({ kind: 'depth', blocks: c.confirmations } as const);
+      return paysTogether(
+        { provider: c.provider, confirmations: c.confirmations, finality },
+        options.map((o) => o.req),
+        txId,
+      );
     },
 
     // Every key of every chain's pool. A key refused for lack of funds reports what it needed as its minimum until a balance covers it.

@@ -24,10 +24,12 @@ export interface LateFundsChain {
   provider: Provider;
   confirmations: number;
   finality: EvmFinality;
+  /** The last final block as the watcher's run read it (once for all its quotes); absent: read here. */
+  finalHead?: () => Promise<number>;
 }
 
 /** The last block the chain calls final now (its `finalized`/`safe` tag, or `blocks` deep). */
-async function lastFinalBlock(provider: Provider, policy: EvmFinality): Promise<number> {
+export async function lastFinalBlock(provider: Provider, policy: EvmFinality): Promise<number> {
   if (policy.kind === 'tag') return (await provider.getBlock(policy.tag))?.number ?? -1;
   return (await provider.getBlockNumber()) - policy.blocks + 1;
 }
@@ -84,7 +86,7 @@ async function searchQuote(
   shared = false,
 ): Promise<LateFunds> {
   const { provider } = chain;
-  const finalHead = await lastFinalBlock(provider, chain.finality);
+  const finalHead = chain.finalHead ? await chain.finalHead() : await lastFinalBlock(provider, chain.finality);
   if (finalHead < 1) return { found: false };
   // Everything the judging reads of the request: a search for other terms never inherits another's mark.
   const key = `${kind}/${req.paymentId}/${req.optionId}/${req.asset.id}/${req.destination}/${req.account}/${req.amount}`;
@@ -193,4 +195,28 @@ export async function findLateAuthorization(chain: LateFundsChain, req: OptionRe
     // A relayer batch pays several payments in one transaction, each judged by its own authorization.
     true,
   );
+}
+
+/**
+ * Whether the final transaction `txId` pays all these direct-transfer options together (a batch
+ * wallet's one transaction for several payments): it succeeded in a canonical final block, its
+ * input carries every option's tag, and for each token and destination the transfers into it (from
+ * other accounts) reach the sum of the amounts due there. One transfer carrying two tags therefore
+ * pays one of them, never both. Each option's own checks (mined after its quote) were made when the
+ * transaction was found for it; this is the check that two payments do not count one transfer.
+ */
+export async function paysTogether(chain: LateFundsChain, reqs: readonly OptionRequest[], txId: string): Promise<boolean> {
+  const { provider } = chain;
+  const [tx, receipt] = await Promise.all([provider.getTransaction(txId), provider.getTransactionReceipt(txId)]);
+  if (!tx || !receipt || receipt.status !== 1 || !(await finalAndCanonical(chain, receipt))) return false;
+  const due = new Map<string, { token: string; to: string; value: bigint }>();
+  for (const req of reqs) {
+    const check = directTransferCheck(req, chain.confirmations);
+    if (!carriesReference(tx.data, check.reference)) return false;
+    const key = `${check.token}/${checksummed(check.to)}`;
+    const sum = due.get(key) ?? { token: check.token, to: check.to, value: 0n };
+    sum.value += check.minValue;
+    due.set(key, sum);
+  }
+  return [...due.values()].every((d) => sumReceived(receipt.logs, d.token, d.to) >= d.value);
 }

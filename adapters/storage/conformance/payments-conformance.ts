@@ -309,6 +309,13 @@ export function runPaymentConformance(name: string, open: OpenStore): void {
       const [e, g] = [await f.stored(m), await f.stored(m)];
       expect((await f.move(e.id, 'succeeded', { network: 'eip155:1', txId: own, succeededAt: t0 })).ok).toBe(true);
       expect(await f.move(g.id, 'succeeded', { network: 'eip155:1', txId: own, succeededAt: t0 })).toMatchObject({ ok: false, duplicateTxId: true });
+      // What each transaction is counted as paying, shared rows and the unshared one alike; not on another network.
+      expect((await store.s.payments.paidBy('eip155:1', batch.txId)).map((x) => x.id).sort()).toEqual([a.id, b.id, c.id].sort());
+      expect((await store.s.payments.paidBy('eip155:1', own)).map((x) => x.id)).toEqual([e.id]);
+      expect(await store.s.payments.paidBy('eip155:2', own)).toEqual([]);
+      // A second payment of a batch wallet's transaction, recorded as shared beside its unshared first.
+      expect((await f.move(g.id, 'succeeded', { network: 'eip155:1', txId: own, txShared: true, succeededAt: t0 })).ok).toBe(true);
+      expect((await store.s.payments.paidBy('eip155:1', own)).map((x) => x.id).sort()).toEqual([e.id, g.id].sort());
       // A row that recorded a batch, then paid by another transaction not said to be shared, is under the guard again.
       const h = await f.stored(m);
       await f.move(h.id, 'processing', { optionId: 'opt_1', network: 'eip155:1' });

@@ -264,7 +264,7 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
       expect(await f.s.quotes.ofEndedPayments('eip155:1', from(lo!.deadline, lo!.optionId), at(10_000), 10)).toEqual([hi]);
     });
 
-    it('with a late-funds reach, keeps the quotes funds can arrive for without a confirm while their payment is unpaid, until the reach has passed its end', async () => {
+    it('with a late-funds reach, keeps the quotes funds can arrive for without a confirm while their payment is unpaid or succeeded (a second payment), until the reach has passed its end', async () => {
       // Far from every other test's deadlines (500 days back), so only this test's quotes are in play.
       const day = 86_400_000;
       const at = (days: number) => new Date(t0.getTime() - 500 * day + days * day);
@@ -299,11 +299,11 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
         q(failed, solanaPay),
         q(open, transfer),
         q(expiredLongAgo, transfer, 9),
+        q(succeeded, transfer),
       ];
       const purged = [
         q(expiredRecently, permit2State(false)),
         q(expiredLongAgo, transfer),
-        q(succeeded, transfer),
         q(cancelled, transfer),
         q(expiredRecently, { flow: 'spl', walletBuilds: null } as unknown as QuoteRecord['state']),
       ];
@@ -314,12 +314,12 @@ export function runQuotesConformance(name: string, open: OpenStore): void {
       for (const k of kept) expect(await f.s.quotes.get(k.paymentId, k.optionId), `kept ${JSON.stringify(k.state).slice(0, 40)}`).toEqual(k);
       for (const p of purged) expect(await f.s.quotes.get(p.paymentId, p.optionId), `purged ${JSON.stringify(p.state).slice(0, 40)}`).toBeNull();
       // The watcher's long reach lists exactly those on the chain, by option id, a page at a time.
-      const listed = await f.s.quotes.ofUnpaid('eip155:1', '', at(7), at(12), 100);
+      const listed = await f.s.quotes.withinReach('eip155:1', '', at(7), at(12), 100);
       const mine = listed.filter((l) => kept.some((k) => k.optionId === l.optionId));
       expect(mine.map((m) => m.optionId)).toEqual(kept.map((k) => k.optionId).sort());
-      const first = await f.s.quotes.ofUnpaid('eip155:1', mine[1]!.optionId, at(7), at(12), 1);
+      const first = await f.s.quotes.withinReach('eip155:1', mine[1]!.optionId, at(7), at(12), 1);
       expect(first.every((x) => x.optionId > mine[1]!.optionId)).toBe(true);
-      expect(await f.s.quotes.ofUnpaid('eip155:2', '', at(7), at(12), 100)).toEqual([]);
+      expect(await f.s.quotes.withinReach('eip155:2', '', at(7), at(12), 100)).toEqual([]);
       // Without a reach (as before), the purge takes them as any expired unchosen quote.
       while ((await f.s.quotes.purgeExpired(cutoff, 100)) > 0);
       for (const k of kept) expect(await f.s.quotes.get(k.paymentId, k.optionId)).toBeNull();

@@ -111,6 +111,19 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
       return expireDuePayments(db, at, limit, event);
     },
 
+    async paidBy(network, txId) {
+      // Two halves, each served by its partial index (unshared: migration 025, shared: 028).
+      const { rows } = await db.query(
+        `SELECT * FROM payments WHERE network = $1 AND tx_id = $2 AND tx_id IS NOT NULL AND NOT tx_shared AND status IN ('processing', 'succeeded')
+         UNION ALL
+         SELECT * FROM payments WHERE network = $1 AND tx_id = $2 AND tx_id IS NOT NULL AND tx_shared AND status IN ('processing', 'succeeded')
+         ORDER BY id`,
+        [network, txId],
+        'payments_paid_by',
+      );
+      return rows.map(toPayment);
+    },
+
     async get(id) {
       const row = await readInBatch(id);
       return row ? toPayment(row) : null;

@@ -165,7 +165,8 @@ export function createQuoteRepository(db: SqlDb): QuoteRepository {
       // A chosen quote is what a payment was paid with (its amount, destination and state), and a
       // processing payment's job still reads it: those stay, whatever their deadline. With a reach,
       // so does a quote funds can reach the merchant for without a confirm (TAGGED) while its
-      // payment is unpaid: open, or ended (expired, failed) less than the reach ago.
+      // payment is open, or ended (expired, failed: late funds; succeeded: a second payment) less
+      // than the reach ago.
       const r = await db.query(
         `DELETE FROM payment_quotes WHERE option_id IN (
            SELECT q.option_id FROM payment_quotes q
@@ -173,7 +174,7 @@ export function createQuoteRepository(db: SqlDb): QuoteRepository {
              AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = q.payment_id AND (p.option_id = q.option_id OR p.status = 'processing'))
              AND NOT ($3::timestamptz IS NOT NULL AND ${TAGGED} AND EXISTS (
                SELECT 1 FROM payments p WHERE p.id = q.payment_id
-                 AND (p.status = 'requires_action' OR (p.status IN ('expired', 'failed') AND greatest(q.deadline, p.updated_at) >= $3))))
+                 AND (p.status = 'requires_action' OR (p.status IN ('expired', 'failed', 'succeeded') AND greatest(q.deadline, p.updated_at) >= $3))))
            LIMIT $2 FOR UPDATE OF q SKIP LOCKED)`,
         [deadlineBefore, limit, lateFundsSince ?? null],
       );
@@ -190,14 +191,14 @@ export function createQuoteRepository(db: SqlDb): QuoteRepository {
       );
       return rows.map(toQuote);
     },
-    async ofUnpaid(chain, afterOptionId, since, until, limit) {
+    async withinReach(chain, afterOptionId, since, until, limit) {
       const { rows } = await db.query(
         `SELECT q.* FROM payment_quotes q JOIN payments p ON p.id = q.payment_id
          WHERE ${TAGGED} AND left(q.asset, length($1) + 1) = $1 || '/' AND q.option_id > $2 AND q.deadline < $4
-           AND (p.status = 'requires_action' OR (p.status IN ('expired', 'failed') AND greatest(q.deadline, p.updated_at) >= $3))
+           AND (p.status = 'requires_action' OR (p.status IN ('expired', 'failed', 'succeeded') AND greatest(q.deadline, p.updated_at) >= $3))
          ORDER BY q.option_id LIMIT $5`,
         [chain, afterOptionId, since, until, limit],
-        'quotes_of_unpaid_payments',
+        'quotes_within_late_funds_reach',
       );
       return rows.map(toQuote);
     },

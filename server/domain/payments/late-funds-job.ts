@@ -1,4 +1,5 @@
 import type { JobHandler } from '../../ports/queue.ts';
+import type { LateFundsPass } from '../../ports/chains.ts';
 import type { StoragePort } from '../../ports/storage/index.ts';
 import type { Clock } from '../../ports/clock.ts';
 import { describeError } from '../../ports/logger.ts';
@@ -20,7 +21,8 @@ import type { WebhookEventType } from '../webhooks/event-types.ts';
  * that paid one of the quotes it looks at, in two pages a run: the quotes of payments that ended
  * within the last hour (every quote, succeeded payments' included, so a second payment is told
  * soon), and, walked in turn over the long reach (`reachMs`, 7 days by default), the quotes funds
- * can arrive for without a confirm of payments still unpaid (open, expired, failed), which the
+ * can arrive for without a confirm of payments open, ended unpaid (expired, failed: late funds) or
+ * succeeded (a second payment, told however long after the deadline within the reach), which the
  * maintenance purge keeps that long. Each run is bounded: at most `batch` quotes a page, each one
  * bounded search of the chain (the EVM adapter reads a quote's final blocks once, then new ones).
  */
@@ -57,13 +59,25 @@ export interface LateFundsOptions {
   intervalMs?: number;
   /** Quotes looked at per page (two pages a run); default 50. */
   batch?: number;
-  /** How long after an unpaid payment ended its quotes are still looked at; default 7 days (LATE_FUNDS_REACH_DAYS), as the purge keeps them. */
+  /** How long after a payment ended (unpaid or succeeded) its quotes are still looked at; default 7 days (LATE_FUNDS_REACH_DAYS), as the purge keeps them. */
   reachMs?: number;
 }
 
 /** The chain a late-funds job names, for its settlement pool. */
 export function chainOfLateFundsJob(payload: Record<string, unknown>): string | undefined {
   return typeof payload.chain === 'string' ? payload.chain : undefined;
+}
+
+/** A fresh pass: each key read once, its promise shared (a failure too: that run's searches fail alike, the next run reads again). */
+export function createLateFundsPass(): LateFundsPass {
+  const reads = new Map<string, Promise<unknown>>();
+  return {
+    once<T>(key: string, read: () => Promise<T>): Promise<T> {
+      let answer = reads.get(key) as Promise<T> | undefined;
+      if (!answer) reads.set(key, (answer = read()));
+      return answer;
+    },
+  };
 }
 
 /** Writes each chain's late-funds job unless it is already in the outbox; due at once. */
@@ -90,20 +104,22 @@ export function lateFundsJob(deps: AdvanceDeps, opts: LateFundsOptions = {}): Jo
     const chain = chainOfLateFundsJob(job.payload);
     const now = deps.clock.now();
     if (!chain || !deps.chains) return;
+    // One pass per run: the chain's final head is read once for every quote of both pages.
+    const pass = createLateFundsPass();
     try {
       const windowStart = { deadline: new Date(now - LATE_FUNDS_WINDOW_MS), optionId: '' };
       const cursor = cursors.get(chain);
       const after = cursor && cursor.deadline > windowStart.deadline ? cursor : windowStart;
       const quotes = await deps.storage.quotes.ofEndedPayments(chain, after, new Date(now), batch);
-      for (const quote of quotes) await settleLate(deps, quote);
+      for (const quote of quotes) await settleLate(deps, quote, pass);
       const last = quotes[quotes.length - 1];
       // A short page reached the window's end: the next run starts over from its start.
       if (last && quotes.length === batch) cursors.set(chain, { deadline: last.deadline, optionId: last.optionId });
       else cursors.delete(chain);
       // The long reach, by option id: a page a run, from the start again once a short page ends it.
-      const unpaid = await deps.storage.quotes.ofUnpaid(chain, reachCursors.get(chain) ?? '', new Date(now - reachMs), new Date(now), batch);
-      for (const quote of unpaid) await settleLate(deps, quote);
-      if (unpaid.length === batch) reachCursors.set(chain, unpaid[unpaid.length - 1]!.optionId);
+      const reached = await deps.storage.quotes.withinReach(chain, reachCursors.get(chain) ?? '', new Date(now - reachMs), new Date(now), batch);
+      for (const quote of reached) await settleLate(deps, quote, pass);
+      if (reached.length === batch) reachCursors.set(chain, reached[reached.length - 1]!.optionId);
       else reachCursors.delete(chain);
     } catch (err) {
       deps.logger.warn({ chain, err: describeError(err) }, 'late funds: run failed; next run as scheduled');
@@ -118,7 +134,7 @@ export function lateFundsJob(deps: AdvanceDeps, opts: LateFundsOptions = {}): Jo
  * transaction the wallet broadcast itself pays an open payment (`requires_action`) the same way,
  * found and judged alike. True once funds were found (whether or not the payment could still take them).
  */
-export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise<boolean> {
+export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord, pass?: LateFundsPass): Promise<boolean> {
   const { caip2, chain } = chainOfQuote({ chains: deps.chains! }, quote);
   if (!chain.findLateFunds) return false;
   const payment = await deps.storage.payments.get(quote.paymentId);
@@ -127,7 +143,7 @@ export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise
   const known = new Set([payment.txId, ...(payment.extraPayments ?? []).map((e) => e.txId)].filter((t) => t !== null).map((t) => t.toLowerCase()));
   let found;
   try {
-    found = await chain.findLateFunds(optionRequestOf(deps, quote), quote.state, known);
+    found = await chain.findLateFunds(optionRequestOf(deps, quote), quote.state, known, pass);
   } catch (err) {
     deps.logger.warn({ paymentId: quote.paymentId, optionId: quote.optionId, err: describeError(err) }, 'late funds: chain not read; next run');
     return false;
@@ -142,7 +158,7 @@ export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise
   if (payment.status !== 'expired' && payment.status !== 'failed' && payment.status !== 'requires_action') return true;
   const now = new Date(deps.clock.now());
   // Found only in final blocks: nothing left to follow, so its finality is final at once.
-  const moved = await transitionPayment(deps, payment, 'succeeded', {
+  const patch = {
     optionId: quote.optionId,
     buyerAccount: quote.account,
     asset: quote.asset,
@@ -151,16 +167,43 @@ export async function settleLate(deps: AdvanceDeps, quote: QuoteRecord): Promise
     txId: found.txId,
     ...(found.shared ? { txShared: true } : {}),
     succeededAt: now,
-    finality: 'final',
+    finality: 'final' as const,
     failureCode: null,
-  });
+  };
+  let moved = await transitionPayment(deps, payment, 'succeeded', patch);
+  // Recorded on another payment already: a batch wallet's one transaction may pay both, when its transfers cover both.
+  const batch = !moved.ok && moved.duplicateTxId === true && (await paidTogether(deps, quote, caip2, found.txId));
+  if (batch) moved = await transitionPayment(deps, payment, 'succeeded', { ...patch, txShared: true });
   const paidBy = payment.status === 'requires_action' ? 'a transaction its wallet broadcast' : 'a transaction after it ended';
-  if (moved.ok) deps.logger.info({ paymentId: payment.id, from: payment.status, txId: found.txId }, `late funds: payment paid by ${paidBy}`);
+  if (moved.ok) deps.logger.info({ paymentId: payment.id, from: payment.status, txId: found.txId, batch }, `late funds: payment paid by ${paidBy}`);
   else if (moved.duplicateTxId) deps.logger.error({ paymentId: payment.id, txId: found.txId }, 'late funds: the transaction already paid another payment');
   // Another transaction paid it meanwhile (two wallets' Solana Pay transactions landing together): this one paid it twice.
-  else if (moved.current?.status === 'succeeded') return settleLate(deps, quote);
+  else if (moved.current?.status === 'succeeded') return settleLate(deps, quote, pass);
   else if (moved.current?.status === 'processing') return false;
   return true;
+}
+
+/**
+ * Whether `txId`, already recorded on other payments, pays this quote's payment too: the chain
+ * judges all of them together (each one's tag, and the transfers covering the sum due to each
+ * destination), so one transfer is never counted for two payments. Only the watcher records such
+ * a share, one run per chain at a time, so two payments cannot both be added on one judgement.
+ */
+async function paidTogether(deps: AdvanceDeps, quote: QuoteRecord, caip2: string, txId: string): Promise<boolean> {
+  const { chain } = chainOfQuote({ chains: deps.chains! }, quote);
+  if (!chain.paysTogether) return false;
+  const options = [{ req: optionRequestOf(deps, quote), state: quote.state }];
+  for (const other of await deps.storage.payments.paidBy(caip2, txId)) {
+    const chosen = other.optionId ? await deps.storage.quotes.get(other.id, other.optionId) : null;
+    if (other.id === quote.paymentId || !chosen) return false;
+    options.push({ req: optionRequestOf(deps, chosen), state: chosen.state });
+  }
+  try {
+    return await chain.paysTogether(options, txId);
+  } catch (err) {
+    deps.logger.warn({ paymentId: quote.paymentId, txId, err: describeError(err) }, 'late funds: a shared transaction not judged; next run');
+    return false;
+  }
 }
 
 /**

@@ -48,6 +48,11 @@ export interface PaymentRepository {
    * expired and the earliest deadline of a payment still requiring action (null when none).
    */
   expireDue(at: Date, limit: number, event: ExpiredEvent): Promise<{ expired: PaymentRecord[]; nextDeadline: Date | null }>;
+  /**
+   * The payments processing or succeeded with `txId` recorded on `network` (shared or not): what one
+   * transaction is counted as paying, for a second payment it may pay too (late-funds-job.ts).
+   */
+  paidBy(network: string, txId: string): Promise<PaymentRecord[]>;
   /** By id alone: the gateway side, where a wallet knows only the payment id. */
   get(id: string): Promise<PaymentRecord | null>;
   /**

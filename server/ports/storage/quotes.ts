@@ -53,8 +53,9 @@ export interface QuoteRepository {
    * a payment has chosen (`optionId`) and every quote of a processing payment; answers how many.
    * With `lateFundsSince`, also keeps each quote funds can reach the merchant for without a confirm
    * (an EVM direct transfer or EIP-3009 authorization, a Solana Pay transaction handed out) of a
-   * payment still open, or expired or failed with the later of the quote's deadline and the
-   * payment's end at or after `lateFundsSince`: the late-funds watcher's reach.
+   * payment still open, or expired, failed or succeeded with the later of the quote's deadline and
+   * the payment's last change at or after `lateFundsSince`: the late-funds watcher's reach (late
+   * funds for an unpaid payment, a second payment of a succeeded one).
    * Safe to run from several processes at once.
    */
   purgeExpired(deadlineBefore: Date, limit: number, lateFundsSince?: Date): Promise<number>;
@@ -66,11 +67,12 @@ export interface QuoteRepository {
   ofEndedPayments(chain: string, after: { deadline: Date; optionId: string }, until: Date, limit: number): Promise<QuoteRecord[]>;
   /**
    * The quotes `purgeExpired` keeps for late funds (with `lateFundsSince` = `since`) on `chain` whose
-   * deadline is before `until`: of payments open, or expired or failed with the later of the quote's
-   * deadline and the payment's end at or after `since`. By option id, strictly after `afterOptionId`,
-   * at most `limit`: the watcher's long reach, walked a page a run.
+   * deadline is before `until`: of payments open, or expired, failed or succeeded with the later of
+   * the quote's deadline and the payment's last change at or after `since` (a succeeded payment's
+   * chosen quote included: it is kept anyway). By option id, strictly after `afterOptionId`, at most
+   * `limit`: the watcher's long reach, walked a page a run.
    */
-  ofUnpaid(chain: string, afterOptionId: string, since: Date, until: Date, limit: number): Promise<QuoteRecord[]>;
+  withinReach(chain: string, afterOptionId: string, since: Date, until: Date, limit: number): Promise<QuoteRecord[]>;
   /** Stores the buyer data of one option of this payment (replacing earlier data); false when there is no such option. */
   saveCollected(paymentId: string, optionId: string, collected: CollectedRecord): Promise<boolean>;
 }
