@@ -114,7 +114,7 @@ it('a process that dies while following leaves the payment to the next run, whic
   const sub = await submissionFor(f, 'pay_crash');
   // The first process: every broadcast lost, and it dies while its job waits on the loop.
   const dying = counted(f, () => true);
-  void adapter(f, dying.connection, 60_000).advance(request(f, 'pay_crash'), sub, sub.signature);
+  void adapter(f, dying.connection, 3_000).advance(request(f, 'pay_crash'), sub, sub.signature);
   await new Promise((r) => setTimeout(r, 300));
   expect(dying.calls.sendRawTransaction).toBeGreaterThanOrEqual(1);
   expect(f.sandbox.balance(f.merchant.publicKey.toBase58(), f.sandbox.mint.toBase58())).toBe(0n);
