@@ -222,14 +222,15 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
           message: detached ? 'a detached signature was sent; return the whole signed transaction, base64-encoded' : REFUSALS[verdict.reason],
         };
       }
-      try {
-        if (await isBlockhashExpired(c.connection, s.lastValidBlockHeight, EXPIRY_MARGIN_BLOCKS)) {
-          return { ok: false, code: 'quote_expired', message: 'this transaction’s blockhash has expired; fetch the build action again and sign the new transaction' };
-        }
-      } catch {
-        // RPC trouble: the simulation below asks the node again and answers bad_gateway if it is down.
-      }
-      const cosigned = await cosignAndSimulate(c.connection, verdict.wire, c.feePayer);
+      // The height and the simulation are asked at once (one round trip of the node's latency, not
+      // two): the signature the simulation carries never leaves the process, and a transaction too
+      // close to its last valid height is refused whatever the simulation said.
+      const [expired, cosigned] = await Promise.all([
+        // RPC trouble: the simulation asks the node too and answers bad_gateway if it is down.
+        isBlockhashExpired(c.connection, s.lastValidBlockHeight, EXPIRY_MARGIN_BLOCKS).catch(() => false),
+        cosignAndSimulate(c.connection, verdict.wire, c.feePayer),
+      ]);
+      if (expired) return { ok: false, code: 'quote_expired', message: 'this transaction’s blockhash has expired; fetch the build action again and sign the new transaction' };
       if (cosigned.status === 'rpc_error') throw new AppError('bad_gateway', 'The Solana node could not check this transaction; confirm again in a moment');
       if (cosigned.status === 'would_fail') {
         if (cosigned.blockhashExpired)
