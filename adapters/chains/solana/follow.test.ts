@@ -60,8 +60,7 @@ function counted(f: Fixture, drop: (n: number) => boolean = () => false) {
   return { connection, calls };
 }
 
-const adapter = (f: Fixture, connection: SolanaRpc, followMs: number) =>
-  createSolanaChainAdapter([{ caip2: f.sandbox.caip2, connection, feePayer: f.sandbox.feePayer, followMs }]);
+const adapter = (f: Fixture, connection: SolanaRpc, followMs: number) => createSolanaChainAdapter([{ caip2: f.sandbox.caip2, connection, feePayer: f.sandbox.feePayer, followMs }]);
 
 it('follows 40 payments sent at once to confirmed in one job run each, their statuses read together (calls bounded by windows, not payments)', async () => {
   const f = cluster(200);
@@ -102,7 +101,7 @@ it('never fails a payment whose status node lags behind the height that says its
   const lagging: SolanaRpc = {
     ...base,
     sendRawTransaction: async () => '',
-    getEpochInfo: async () => ({ absoluteSlot: 1_000_000, blockHeight: sub.lastValidBlockHeight + 1 }) as Awaited<ReturnType<SolanaRpc['getEpochInfo']>>,
+    getEpochInfo: async () => ({ absoluteSlot: 1_000_000, blockHeight: sub.lastValidBlockHeight + 1 }),
     getSignatureStatuses: async () => ({ context: { slot: 999_999 }, value: [null] }),
   };
   const step = await adapter(f, lagging, 1_500).advance(request(f, 'pay_lag'), sub, sub.signature);
