@@ -16,8 +16,9 @@ const MAX_SLOTS = 1000;
 
 /**
  * JOB_CONCURRENCY: slots per pool kind, e.g. `settlement=8,webhooks=64` (the kinds left out keep
- * their defaults; `settlement` is per EVM chain, `solana` per Solana cluster). WEBHOOK_PARTNER_IN_FLIGHT: at most half the webhook
- * pool, so a partner whose receivers hang leaves the other half to everyone else.
+ * their defaults; `settlement` is per EVM chain, `solana` per Solana cluster).
+ * WEBHOOK_PARTNER_IN_FLIGHT: at most half the webhook pool, so a partner whose receivers hang
+ * leaves the other half to everyone else.
  * WEBHOOK_DELIVERY_RETENTION_DAYS: how long the delivery log keeps a settled delivery.
  * LATE_FUNDS_REACH_DAYS: how long funds reaching a merchant for an unpaid payment are still recognised.
  */

@@ -38,8 +38,8 @@ export type PoolSlots = Record<SlotKind, number>;
  * chain; the rest follow transfers, mostly waiting on RPC). Solana: many, because a job that sent
  * its transaction waits in its slot on the cluster's follow loop (adapters/chains/solana/follow.ts)
  * until the chain decides, which costs a pending promise, not RPC calls or CPU: the slots bound how
- * many payments a process follows at once (about the confirms of a few seconds). Expiry: quick database work that must
- * keep up with creates. Webhooks: attempts wait on receivers, so many; with pipelining one
+ * many payments a process follows at once (about the confirms of a few seconds). Expiry: quick
+ * database work that must keep up with creates. Webhooks: attempts wait on receivers, so many; with pipelining one
  * endpoint's batch needs one slot. Default: maintenance and anything undeclared.
  */
 export const DEFAULT_POOL_SLOTS: PoolSlots = { settlement: 4, solana: 128, expiry: 8, webhooks: 32, default: 2 };
