@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config.ts';
 describe('job pools and webhook capacity configuration', () => {
   it('gives each pool kind its default slots, a partner half the webhook pool, and a 30-day delivery log', () => {
     const c = loadConfig({});
-    expect(c.jobSlots).toEqual({ settlement: 4, expiry: 8, webhooks: 32, default: 2 });
+    expect(c.jobSlots).toEqual({ settlement: 4, solana: 128, expiry: 8, webhooks: 32, default: 2 });
     expect(c.webhookPartnerInFlight).toBe(16);
     expect(c.webhookDeliveryRetentionDays).toBe(30);
     expect(c.lateFundsReachDays).toBe(7);
@@ -12,8 +12,8 @@ describe('job pools and webhook capacity configuration', () => {
   });
 
   it('takes JOB_CONCURRENCY per kind (the rest keep their defaults), and the partner cap follows the webhook pool', () => {
-    const c = loadConfig({ JOB_CONCURRENCY: 'settlement=8, webhooks=64' });
-    expect(c.jobSlots).toEqual({ settlement: 8, expiry: 8, webhooks: 64, default: 2 });
+    const c = loadConfig({ JOB_CONCURRENCY: 'settlement=8, webhooks=64,solana=16' });
+    expect(c.jobSlots).toEqual({ settlement: 8, solana: 16, expiry: 8, webhooks: 64, default: 2 });
     expect(c.webhookPartnerInFlight).toBe(32);
     expect(loadConfig({ JOB_CONCURRENCY: 'webhooks=20', WEBHOOK_PARTNER_IN_FLIGHT: '4', WEBHOOK_DELIVERY_RETENTION_DAYS: '7' })).toMatchObject({
       webhookPartnerInFlight: 4,

@@ -1,4 +1,4 @@
-import { DEFAULT_POOL_SLOTS, POOL_KINDS, type PoolKind, type PoolSlots } from './jobs/pools.ts';
+import { DEFAULT_POOL_SLOTS, SLOT_KINDS, type SlotKind, type PoolSlots } from './jobs/pools.ts';
 
 /** Job pools and webhook capacity from the environment; `problem` names the variable at fault. */
 export interface JobsConfig {
@@ -16,8 +16,9 @@ const MAX_SLOTS = 1000;
 
 /**
  * JOB_CONCURRENCY: slots per pool kind, e.g. `settlement=8,webhooks=64` (the kinds left out keep
- * their defaults; `settlement` is per chain). WEBHOOK_PARTNER_IN_FLIGHT: at most half the webhook
- * pool, so a partner whose receivers hang leaves the other half to everyone else.
+ * their defaults; `settlement` is per EVM chain, `solana` per Solana cluster).
+ * WEBHOOK_PARTNER_IN_FLIGHT: at most half the webhook pool, so a partner whose receivers hang
+ * leaves the other half to everyone else.
  * WEBHOOK_DELIVERY_RETENTION_DAYS: how long the delivery log keeps a settled delivery.
  * LATE_FUNDS_REACH_DAYS: how long funds reaching a merchant for an unpaid payment are still recognised.
  */
@@ -27,11 +28,11 @@ export function parseJobsConfig(env: NodeJS.ProcessEnv): JobsConfig | { problem:
   if (raw !== undefined && raw !== '') {
     for (const part of raw.split(',').map((p) => p.trim())) {
       const m = /^([a-z]+)=(\d{1,4})$/.exec(part);
-      const kind = m?.[1] as PoolKind | undefined;
+      const kind = m?.[1] as SlotKind | undefined;
       const n = Number(m?.[2]);
-      if (!m || !POOL_KINDS.includes(kind!) || n < 1 || n > MAX_SLOTS) {
+      if (!m || !SLOT_KINDS.includes(kind!) || n < 1 || n > MAX_SLOTS) {
         return {
-          problem: `JOB_CONCURRENCY must be comma-separated kind=slots with kinds ${POOL_KINDS.join(', ')} and slots 1 to ${MAX_SLOTS}, e.g. "settlement=4,webhooks=32", got "${raw}"`,
+          problem: `JOB_CONCURRENCY must be comma-separated kind=slots with kinds ${SLOT_KINDS.join(', ')} and slots 1 to ${MAX_SLOTS}, e.g. "settlement=4,webhooks=32", got "${raw}"`,
         };
       }
       jobSlots[kind!] = n;

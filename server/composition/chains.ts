@@ -9,6 +9,7 @@ import { chainFinality, chainProfile, headFreshness, healWindowMs } from '../cha
 import { evmFeePolicy } from '../config-chain-fees.ts';
 import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
 import { solanaChainFromConfig } from '../../adapters/chains/solana/config.ts';
+import { DEFAULT_FOLLOW_MS } from '../../adapters/chains/solana/follow.ts';
 import { DEFAULT_SOLANA_FEE_POLICY } from '../../adapters/chains/solana/fees.ts';
 import { solanaFeePolicy } from '../config-solana-fees.ts';
 import { createPostgresSections } from '../../adapters/locks/postgres/index.ts';
@@ -133,6 +134,7 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
           feePayer: sandbox.solana.feePayer,
           finality: solanaFinality(sandbox.solana.caip2),
           etaS: 2,
+          followMs: DEFAULT_FOLLOW_MS,
           minFeePayerLamports: config.solanaFeePayerMinLamports,
           fees: solanaPriorityFeePolicy(config, sandbox.solana.caip2),
           headFreshness: headFreshness(sandbox.solana.caip2),

@@ -8,11 +8,11 @@ import { createAssetRegistry } from '../domain/assets.ts';
 import type { StoragePort } from '../ports/storage/index.ts';
 
 describe('job pools', () => {
-  const plan = planJobPools(JOB_POOL_RULES, ['eip155:8453', 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'], { settlement: 3, expiry: 5, webhooks: 20, default: 1 });
+  const plan = planJobPools(JOB_POOL_RULES, ['eip155:8453', 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'], { settlement: 3, solana: 40, expiry: 5, webhooks: 20, default: 1 });
 
-  it('makes a settlement pool per chain beside expiry, webhooks and the default, each with its slots', () => {
+  it('makes a settlement pool per chain beside expiry, webhooks and the default, each with its slots (a Solana cluster’s its own figure)', () => {
     expect(plan.names).toEqual(['expiry', 'webhooks', 'settle.eip155-8453', 'settle.solana-5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp']);
-    expect(plan.concurrency).toEqual({ default: 1, expiry: 5, webhooks: 20, 'settle.eip155-8453': 3, 'settle.solana-5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': 3 });
+    expect(plan.concurrency).toEqual({ default: 1, expiry: 5, webhooks: 20, 'settle.eip155-8453': 3, 'settle.solana-5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': 40 });
   });
 
   it('runs settlement in its chain’s pool, and what it cannot place in the default pool', () => {

@@ -22,16 +22,27 @@ export const POOL_KINDS: readonly PoolKind[] = ['settlement', 'expiry', 'webhook
  */
 export type JobPoolRule = { kind: Exclude<PoolKind, 'settlement'> } | { kind: 'settlement'; chainOf(payload: Record<string, unknown>): string | undefined };
 
-/** Slots per pool kind in one process; a settlement figure is per chain. */
-export type PoolSlots = Record<PoolKind, number>;
+/**
+ * What JOB_CONCURRENCY sizes: the pool kinds, and `solana`, the settlement pool of a Solana
+ * cluster (a settlement pool all the same, sized apart because its jobs wait differently).
+ */
+export type SlotKind = PoolKind | 'solana';
+
+export const SLOT_KINDS: readonly SlotKind[] = [...POOL_KINDS, 'solana'];
+
+/** Slots per kind in one process; a settlement figure (`solana` too) is per chain. */
+export type PoolSlots = Record<SlotKind, number>;
 
 /**
- * Per process. Settlement: a few per chain (the relayer sends one transaction at a time per
- * chain; the rest follow transfers, mostly waiting on RPC). Expiry: quick database work that must
- * keep up with creates. Webhooks: attempts wait on receivers, so many; with pipelining one
+ * Per process. Settlement: a few per EVM chain (the relayer sends one transaction at a time per
+ * chain; the rest follow transfers, mostly waiting on RPC). Solana: many, because a job that sent
+ * its transaction waits in its slot on the cluster's follow loop (adapters/chains/solana/follow.ts)
+ * until the chain decides, which costs a pending promise, not RPC calls or CPU: the slots bound how
+ * many payments a process follows at once (about the confirms of a few seconds). Expiry: quick
+ * database work that must keep up with creates. Webhooks: attempts wait on receivers, so many; with pipelining one
  * endpoint's batch needs one slot. Default: maintenance and anything undeclared.
  */
-export const DEFAULT_POOL_SLOTS: PoolSlots = { settlement: 4, expiry: 8, webhooks: 32, default: 2 };
+export const DEFAULT_POOL_SLOTS: PoolSlots = { settlement: 4, solana: 128, expiry: 8, webhooks: 32, default: 2 };
 
 /** The pool of a chain's settlement jobs: `settle.eip155-8453` (no ':' in a BullMQ queue name). */
 export function settlementPool(caip2: string): string {
@@ -55,7 +66,7 @@ export function planJobPools(rules: Record<string, JobPoolRule>, chains: readonl
   const settle = new Map(chains.map((c) => [c, settlementPool(c)]));
   const names = ['expiry', 'webhooks', ...settle.values()];
   const concurrency: PoolConcurrency = { [DEFAULT_POOL]: slots.default, expiry: slots.expiry, webhooks: slots.webhooks };
-  for (const pool of settle.values()) concurrency[pool] = slots.settlement;
+  for (const [chain, pool] of settle) concurrency[pool] = chain.startsWith('solana:') ? slots.solana : slots.settlement;
   return {
     names,
     concurrency,

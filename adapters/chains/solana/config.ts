@@ -4,6 +4,7 @@ import type { SolanaFeePolicy } from './fees.ts';
 import { base58Decode } from './base58.ts';
 import type { SolanaChainConfig } from './gateway-adapter.ts';
 import { multiEndpointFetch } from './multi-fetch.ts';
+import { DEFAULT_FOLLOW_MS } from './follow.ts';
 
 /** Solana mainnet-beta's CAIP-2 id (the first 32 characters of its genesis hash). */
 export const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
@@ -52,6 +53,7 @@ export function solanaChainFromConfig(
     commitment: 'confirmed',
     etaS: 13,
     endpoints: urls,
+    followMs: DEFAULT_FOLLOW_MS,
     ...(fees ? { fees } : {}),
   };
   return minFeePayerLamports === undefined ? chain : { ...chain, minFeePayerLamports };

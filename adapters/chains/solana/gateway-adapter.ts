@@ -16,9 +16,10 @@ import type { SolanaCommitment, SolanaRpc } from './rpc.ts';
 import { deriveReference } from './reference.ts';
 import { buildPaymentTransaction } from './build.ts';
 import { verifySignedTransaction, type VerifyFailure } from './verify.ts';
-import { checkTransaction, isBlockhashExpired } from './status.ts';
+import { checkTransaction, isBlockhashExpired, type TransactionCheck } from './status.ts';
 import { followSolanaFinality, type SolanaFinality } from './finality.ts';
 import { submitTransaction } from './submit.ts';
+import { followerOf } from './follow.ts';
 import { cosignAndSimulate, simulateSigned } from './cosign.ts';
 import { destinationProblem, mintProblem } from './payable.ts';
 import { selfCheckSolanaChain } from './self-checks.ts';
@@ -52,6 +53,13 @@ export interface SolanaChainConfig {
    * sandbox SOL). Never in production: the rent is reclaimable by whoever owns the address.
    */
   openDestinationAccounts?: boolean;
+  /**
+   * How long a settlement job waits on the cluster's follow loop (follow.ts) for a transaction it
+   * has sent, ms: the loop checks every waiting transaction together each slot window and re-sends
+   * the unseen ones, so the job answers when the chain does instead of running again every second.
+   * Absent or 0: the job checks once after sending and runs again later.
+   */
+  followMs?: number;
   /** The cluster's RPC URLs, for the self-checks to ask each on its own (absent: the node behind `connection`). */
   endpoints?: readonly string[];
   /** How stale an endpoint's head may be before the self-checks fail it (server/chain-profiles.ts). */
@@ -214,14 +222,15 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
           message: detached ? 'a detached signature was sent; return the whole signed transaction, base64-encoded' : REFUSALS[verdict.reason],
         };
       }
-      try {
-        if (await isBlockhashExpired(c.connection, s.lastValidBlockHeight, EXPIRY_MARGIN_BLOCKS)) {
-          return { ok: false, code: 'quote_expired', message: 'this transaction’s blockhash has expired; fetch the build action again and sign the new transaction' };
-        }
-      } catch {
-        // RPC trouble: the simulation below asks the node again and answers bad_gateway if it is down.
-      }
-      const cosigned = await cosignAndSimulate(c.connection, verdict.wire, c.feePayer);
+      // The height and the simulation are asked at once (one round trip of the node's latency, not
+      // two): the signature the simulation carries never leaves the process, and a transaction too
+      // close to its last valid height is refused whatever the simulation said.
+      const [expired, cosigned] = await Promise.all([
+        // RPC trouble: the simulation asks the node too and answers bad_gateway if it is down.
+        isBlockhashExpired(c.connection, s.lastValidBlockHeight, EXPIRY_MARGIN_BLOCKS).catch(() => false),
+        cosignAndSimulate(c.connection, verdict.wire, c.feePayer),
+      ]);
+      if (expired) return { ok: false, code: 'quote_expired', message: 'this transaction’s blockhash has expired; fetch the build action again and sign the new transaction' };
       if (cosigned.status === 'rpc_error') throw new AppError('bad_gateway', 'The Solana node could not check this transaction; confirm again in a moment');
       if (cosigned.status === 'would_fail') {
         if (cosigned.blockhashExpired)
@@ -252,24 +261,35 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
       // the same bytes. Same signature, so a node lands it at most once.
       const raw = decodeBase64Strict(sub.transaction);
       if (!raw) throw new AppError('invalid_state', 'cannot advance this payment: the stored transaction is not base64');
+      const follow = () =>
+        followerOf(c.connection).follow({
+          signature: txId,
+          lastValidBlockHeight: sub.lastValidBlockHeight,
+          commitment: c.commitment ?? 'confirmed',
+          forMs: c.followMs as number,
+          resend: () => resendIfLandable(c.connection, raw, sub.transaction, txId),
+        });
+      const decided = (after: TransactionCheck): TransferState =>
+        after.status === 'confirmed' ? { state: 'confirmed', txId } : after.status === 'failed' ? { state: 'failed', reason: after.reason, txId } : { state: 'submitted', txId };
+      // Landed, not yet at the commitment: nothing to send, the loop answers when it gets there.
+      if (first.seen && c.followMs) return decided(await follow());
       const preflight = await simulateSigned(c.connection, raw, txId);
       if (preflight.status === 'rpc_error') return { state: 'pending', txId, reason: `simulation: ${preflight.reason.slice(0, 200)}` };
-      if (preflight.status === 'would_fail') {
-        // Landed already (seen by the simulating node): follow it. Otherwise it would fail now (the
-        // buyer's funds moved since confirm): not sent, so not paid for; the blockhash decides later.
-        if (preflight.alreadyProcessed) return { state: 'submitted', txId };
+      if (preflight.status === 'would_fail' && !preflight.alreadyProcessed) {
+        // It would fail now (the buyer's funds moved since confirm): not sent, so not paid for;
+        // the blockhash decides later.
         return { state: 'pending', txId, reason: `not sent, it would fail: ${preflight.reason.slice(0, 200)}` };
       }
-      const sent = await submitTransaction(c.connection, sub.transaction);
-      if (sent.status === 'rejected' || sent.status === 'unknown') {
-        // A refusal is not a failure yet: the wallet holds the signed bytes and the blockhash may
-        // still be valid. The next check fails it once the blockhash has expired unseen.
-        return { state: 'pending', txId, reason: `${sent.status}: ${sent.reason.slice(0, 200)}` };
-      }
-      const after = await check();
-      if (after.status === 'confirmed') return { state: 'confirmed', txId };
-      if (after.status === 'failed') return { state: 'failed', reason: after.reason, txId };
-      return { state: 'submitted', txId };
+      // Landed already (seen by the simulating node): follow it without sending.
+      if (preflight.status === 'ok') {
+        const sent = await submitTransaction(c.connection, sub.transaction);
+        if (sent.status === 'rejected' || sent.status === 'unknown') {
+          // A refusal is not a failure yet: the wallet holds the signed bytes and the blockhash may
+          // still be valid. The next check fails it once the blockhash has expired unseen.
+          return { state: 'pending', txId, reason: `${sent.status}: ${sent.reason.slice(0, 200)}` };
+        }
+      } else if (!c.followMs) return { state: 'submitted', txId };
+      return decided(c.followMs ? await follow() : await check());
     },
 
     async followFinality(req, submission, txId): Promise<FinalityState> {
@@ -337,6 +357,16 @@ export function createSolanaChainAdapter(chains: SolanaChainConfig[]): ChainPort
     selfCheck: async (assets, o) =>
       (await Promise.all(chains.map((c) => selfCheckSolanaChain(c, assets, (a) => checkMint(c, a.parsed.assetReference, a.decimals), o?.timeoutMs ?? 5_000)))).flat(),
   };
+}
+
+/**
+ * The follow loop's re-broadcast: the same bytes, simulated first (a buyer who emptied the token
+ * account since confirm must not make the fee payer land a failing transfer), `maxRetries: 0`.
+ * Whatever the node answers, the loop's next checks decide; nothing here ends the payment.
+ */
+async function resendIfLandable(connection: SolanaRpc, raw: Uint8Array, transaction: string, signature: string): Promise<void> {
+  const preflight = await simulateSigned(connection, raw, signature);
+  if (preflight.status === 'ok') await submitTransaction(connection, transaction);
 }
 
 /** A CAIP-2 reference naming a cluster by its genesis hash (its first 32 base58 characters). */
