@@ -12,16 +12,20 @@ import { PERMIT2_ABI } from '../adapters/chains/evm/abis.ts';
 import { PAYMENT_WITNESS_TYPES, PAYMENT_WITNESS_TYPE_STRING } from '../adapters/chains/evm/permit2-witness.ts';
 import type { Eip712TypedData } from '../adapters/chains/evm/typed-data.ts';
 import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
+import type { Clock } from '../server/ports/clock.ts';
 import { sandboxMerchant, signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
 import { waitFor } from './helpers/wait-for.ts';
 
 let chains: SandboxChains;
 let env: GatewayEnv;
 let usdt: string;
+// The service's clock, moved past the payment's deadline instead of waiting for it (the chain's time moves with it).
+let offsetMs = 0;
+const clock: Clock = { now: () => Date.now() + offsetMs };
 beforeAll(async () => {
   chains = await createSandboxChains();
   // A heal window as production has: the permit stays valid past the quote deadline, so the signature is still usable after release.
-  env = await startGatewayEnv({ chains, evm: { healWindowMs: 600_000 } });
+  env = await startGatewayEnv({ chains, clock, evm: { healWindowMs: 600_000 } });
   usdt = chains.assetConfigs().find((a) => a.symbol === 'USDT')!.id;
 }, 120_000);
 afterAll(async () => {
@@ -32,6 +36,13 @@ afterAll(async () => {
 const token = () => usdt.split(':').pop()!;
 const provider = () => chains.evm.ethersProvider as unknown as Provider;
 const AMOUNT = 2_500_000n;
+const EXPIRES_IN_S = 20;
+
+async function travel(ms: number): Promise<void> {
+  offsetMs += ms;
+  await chains.evm.provider.request({ method: 'evm_increaseTime', params: [Math.ceil(ms / 1000)] });
+  await chains.evm.provider.request({ method: 'evm_mine', params: [] });
+}
 
 async function wallet(tokens: bigint): Promise<HDNodeWallet> {
   const w = Wallet.createRandom().connect(provider());
@@ -55,7 +66,7 @@ it('after release, nobody but the relayer can submit the buyer’s Permit2 signa
   const created = await t.call('POST', '/v1/payments', {
     key: t.a.key,
     headers: { 'Merchant-Id': merchantId },
-    body: { amount: { unit: 'iso4217/USD', value: '250' }, referenceId: `p2-${Math.random()}`, expiresAt: Math.floor(Date.now() / 1000) + 20 },
+    body: { amount: { unit: 'iso4217/USD', value: '250' }, referenceId: `p2-${Math.random()}`, expiresAt: Math.floor(clock.now() / 1000) + EXPIRES_IN_S },
   });
   const id = created.body.paymentId as string;
   const buyer = await wallet(AMOUNT);
@@ -84,6 +95,11 @@ it('after release, nobody but the relayer can submit the buyer’s Permit2 signa
     },
   });
   expect(confirmed.status).toBe(200);
+  // Its quote's deadline is the payment's expiry. The relayer calls an unused authorization lapsed
+  // (and releases the payment) 36 s past its deadline (twice its margin of 3 blocks at the adapter's
+  // default 12 s): past all of it, as a real wait of about a minute was. The heal window keeps the
+  // permit itself valid on chain.
+  await travel((EXPIRES_IN_S + 40) * 1000);
   const statusOf = async () => (await t.storage.payments.get(id))!.status;
   await waitFor('the payment leaves processing', async () => (await statusOf()) !== 'processing', 60_000, 200);
   expect((await t.storage.payments.events(id)).map((e) => e.type)).not.toContain('payment.succeeded');
