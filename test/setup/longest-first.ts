@@ -17,13 +17,23 @@ function knownDurations(): Map<string, number> {
   return new Map(Object.entries(seconds));
 }
 
+/**
+ * The files with a known duration first, longest first; then the others in the order given, those
+ * of a project that shares worker processes (not isolated) after the rest.
+ */
+export function longestFirst<T>(files: T[], seconds: (f: T) => number | undefined, isolated: (f: T) => boolean): T[] {
+  const rank = (f: T) => seconds(f) ?? (isolated(f) ? -1 : -2);
+  // Array.prototype.sort is stable: files of the same rank keep the order given.
+  return [...files].sort((a, b) => rank(b) - rank(a));
+}
+
 export default class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const ordered = await super.sort(files);
     const durations = knownDurations();
-    const seconds = (f: TestSpecification) => durations.get(relative(f.project.config.root, f.moduleId));
-    const rank = (f: TestSpecification) => seconds(f) ?? (f.project.config.isolate ? -1 : -2);
-    // Array.prototype.sort is stable: files without a figure stay in Vitest's order, after the known ones.
-    return ordered.sort((a, b) => rank(b) - rank(a));
+    return longestFirst(
+      await super.sort(files),
+      (f) => durations.get(relative(f.project.config.root, f.moduleId)),
+      (f) => f.project.config.isolate,
+    );
   }
 }

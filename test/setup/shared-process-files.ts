@@ -99,6 +99,7 @@ export const SHARED_PROCESS_FILES = [
   'test/payment-lists.test.ts',
   'test/payments.test.ts',
   'test/settlements.test.ts',
+  'test/setup/longest-first.test.ts',
   'tools/bench/cpu-profile-summary.test.ts',
   'tools/bench/process-metrics.test.ts',
   'tools/compat/compat.test.ts',
