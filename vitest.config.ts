@@ -1,9 +1,18 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './test/setup/longest-first.ts';
+import { SHARED_PROCESS_FILES } from './test/setup/shared-process-files.ts';
+
+const include = ['server/**/*.test.ts', 'adapters/**/*.test.ts', 'clients/*/src/**/*.test.ts', 'tools/**/*.test.ts', 'test/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['server/**/*.test.ts', 'adapters/**/*.test.ts', 'clients/*/src/**/*.test.ts', 'tools/**/*.test.ts', 'test/**/*.test.ts'],
+    // Two projects, the same settings but one: each file of `isolated` runs in a process of its own;
+    // the files of `shared` (test/setup/shared-process-files.ts, the rule is there) reuse a worker
+    // one after the other, so the modules they import are loaded once per worker, not once per file.
+    projects: [
+      { extends: true, test: { name: 'isolated', include, exclude: [...configDefaults.exclude, ...SHARED_PROCESS_FILES] } },
+      { extends: true, test: { name: 'shared', include: SHARED_PROCESS_FILES, isolate: false } },
+    ],
     // One migrated embedded database per run that every embedded store starts from (initdb and the
     // migrations once, not once per store).
     globalSetup: ['test/setup/pglite-template.ts'],

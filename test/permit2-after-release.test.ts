@@ -12,16 +12,20 @@ import { PERMIT2_ABI } from '../adapters/chains/evm/abis.ts';
 import { PAYMENT_WITNESS_TYPES, PAYMENT_WITNESS_TYPE_STRING } from '../adapters/chains/evm/permit2-witness.ts';
 import type { Eip712TypedData } from '../adapters/chains/evm/typed-data.ts';
 import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
+import type { Clock } from '../server/ports/clock.ts';
 import { sandboxMerchant, signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
 import { waitFor } from './helpers/wait-for.ts';
 
 let chains: SandboxChains;
 let env: GatewayEnv;
 let usdt: string;
+// The service's clock, moved past the payment's deadline instead of waiting for it (the chain's time moves with it).
+let offsetMs = 0;
+const clock: Clock = { now: () => Date.now() + offsetMs };
 beforeAll(async () => {
   chains = await createSandboxChains();
   // A heal window as production has: the permit stays valid past the quote deadline, so the signature is still usable after release.
-  env = await startGatewayEnv({ chains, evm: { healWindowMs: 600_000 } });
+  env = await startGatewayEnv({ chains, clock, evm: { healWindowMs: 600_000 } });
   usdt = chains.assetConfigs().find((a) => a.symbol === 'USDT')!.id;
 }, 120_000);
 afterAll(async () => {
@@ -32,6 +36,12 @@ afterAll(async () => {
 const token = () => usdt.split(':').pop()!;
 const provider = () => chains.evm.ethersProvider as unknown as Provider;
 const AMOUNT = 2_500_000n;
+
+async function travel(ms: number): Promise<void> {
+  offsetMs += ms;
+  await chains.evm.provider.request({ method: 'evm_increaseTime', params: [Math.ceil(ms / 1000)] });
+  await chains.evm.provider.request({ method: 'evm_mine', params: [] });
+}
 
 async function wallet(tokens: bigint): Promise<HDNodeWallet> {
   const w = Wallet.createRandom().connect(provider());
@@ -49,63 +59,81 @@ function submission(typed: Eip712TypedData, signature: string, owner: string, to
   return permit2.getFunction('permitWitnessTransferFrom').staticCall(permit, { to, requestedAmount: AMOUNT }, owner, witness, PAYMENT_WITNESS_TYPE_STRING, signature);
 }
 
-it('after release, nobody but the relayer can submit the buyer’s Permit2 signature, and the relayer never does: the funds stay with the buyer', async () => {
-  const { t } = env;
-  const { merchantId, destination } = await sandboxMerchant(t, [usdt]);
-  const created = await t.call('POST', '/v1/payments', {
-    key: t.a.key,
-    headers: { 'Merchant-Id': merchantId },
-    body: { amount: { unit: 'iso4217/USD', value: '250' }, referenceId: `p2-${Math.random()}`, expiresAt: Math.floor(Date.now() / 1000) + 20 },
-  });
-  const id = created.body.paymentId as string;
-  const buyer = await wallet(AMOUNT);
-  const opts = await t.call('POST', `/v1/gateway/payment/${id}/options`, { key: t.a.walletKey, body: { accounts: [`eip155:31337:${buyer.address}`] } });
-  const option = opts.body.options[0] as { id: string; actions: Array<{ data: { method: string; params: unknown[] } }> };
-  expect(option.actions.map((a) => a.data.method)).toEqual(['eth_sendTransaction', 'eth_signTypedData_v4']);
-  const approve = await buyer.sendTransaction({ ...(option.actions[0]!.data.params[0] as object), value: 0n });
-  await approve.wait();
-  const typed = JSON.parse(String(option.actions[1]!.data.params[1])) as Eip712TypedData;
-  const signature = await signTypedDataParams(buyer, option.actions[1]!.data.params);
-  expect(String(typed.message.spender)).toBe(chains.evm.relayer.address);
+// The relayer releases a payment on either of two paths. Its first transaction is sent only while
+// it can still be mined before the quote's deadline (a margin of 3 blocks at the adapter's default
+// 12 s): a payment expiring in 20 s never gets one, and is released when the unused authorization
+// lapses, 36 s past the deadline (twice the margin). One expiring in 5 minutes gets one at once,
+// refused before broadcast (the buyer moved its tokens away): released, still open.
+it.each([
+  { path: 'lapsed', expiresInS: 20 },
+  { path: 'refused before broadcast', expiresInS: 300 },
+])(
+  'after release ($path), nobody but the relayer can submit the buyer’s Permit2 signature, and the relayer never does: the funds stay with the buyer',
+  async ({ path, expiresInS }) => {
+    const { t } = env;
+    const { merchantId, destination } = await sandboxMerchant(t, [usdt]);
+    const created = await t.call('POST', '/v1/payments', {
+      key: t.a.key,
+      headers: { 'Merchant-Id': merchantId },
+      body: { amount: { unit: 'iso4217/USD', value: '250' }, referenceId: `p2-${Math.random()}`, expiresAt: Math.floor(clock.now() / 1000) + expiresInS },
+    });
+    const id = created.body.paymentId as string;
+    const buyer = await wallet(AMOUNT);
+    const opts = await t.call('POST', `/v1/gateway/payment/${id}/options`, { key: t.a.walletKey, body: { accounts: [`eip155:31337:${buyer.address}`] } });
+    const option = opts.body.options[0] as { id: string; actions: Array<{ data: { method: string; params: unknown[] } }> };
+    expect(option.actions.map((a) => a.data.method)).toEqual(['eth_sendTransaction', 'eth_signTypedData_v4']);
+    const approve = await buyer.sendTransaction({ ...(option.actions[0]!.data.params[0] as object), value: 0n });
+    await approve.wait();
+    const typed = JSON.parse(String(option.actions[1]!.data.params[1])) as Eip712TypedData;
+    const signature = await signTypedDataParams(buyer, option.actions[1]!.data.params);
+    expect(String(typed.message.spender)).toBe(chains.evm.relayer.address);
 
-  // The buyer moves its tokens away before confirming: the relayer's transaction cannot pay, nothing is sent, and the
-  // payment leaves processing once its quote deadline has passed (released, then expired).
-  const elsewhere = await wallet(0n);
-  const usdtAs = (w: HDNodeWallet) => new Contract(token(), ['function transfer(address,uint256) returns (bool)'], w);
-  await (await usdtAs(buyer).getFunction('transfer').send(elsewhere.address, AMOUNT)).wait();
-  const confirmed = await t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=0`, {
-    key: t.a.walletKey,
-    body: {
-      optionId: option.id,
-      results: [
-        { type: 'walletRpc', data: [approve.hash] },
-        { type: 'walletRpc', data: [Signature.from(signature).serialized] },
-      ],
-    },
-  });
-  expect(confirmed.status).toBe(200);
-  const statusOf = async () => (await t.storage.payments.get(id))!.status;
-  await waitFor('the payment leaves processing', async () => (await statusOf()) !== 'processing', 60_000, 200);
-  expect((await t.storage.payments.events(id)).map((e) => e.type)).not.toContain('payment.succeeded');
-  const relayerNonce = await provider().getTransactionCount(chains.evm.relayer.address);
+    // The buyer moves its tokens away before confirming: the relayer's transaction cannot pay, nothing is sent, and the
+    // payment leaves processing (released).
+    const elsewhere = await wallet(0n);
+    const usdtAs = (w: HDNodeWallet) => new Contract(token(), ['function transfer(address,uint256) returns (bool)'], w);
+    await (await usdtAs(buyer).getFunction('transfer').send(elsewhere.address, AMOUNT)).wait();
+    const confirmed = await t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=0`, {
+      key: t.a.walletKey,
+      body: {
+        optionId: option.id,
+        results: [
+          { type: 'walletRpc', data: [approve.hash] },
+          { type: 'walletRpc', data: [Signature.from(signature).serialized] },
+        ],
+      },
+    });
+    expect(confirmed.status).toBe(200);
+    // Its quote's deadline is the payment's expiry. Lapsed: past the deadline and the 36 s, as a real
+    // wait of about a minute was (the heal window keeps the permit itself valid on chain).
+    if (path === 'lapsed') await travel((expiresInS + 40) * 1000);
+    const statusOf = async () => (await t.storage.payments.get(id))!.status;
+    await waitFor('the payment leaves processing', async () => (await statusOf()) !== 'processing', 60_000, 200);
+    // Refused: released at once, the payment still open to be paid another way.
+    if (path !== 'lapsed') expect(await statusOf()).toBe('requires_action');
+    expect((await t.storage.payments.events(id)).map((e) => e.type)).not.toContain('payment.succeeded');
+    const relayerNonce = await provider().getTransactionCount(chains.evm.relayer.address);
 
-  // The funds come back: the signature (its deadline the quote's plus the heal window) is valid again for whoever may submit it.
-  await (await usdtAs(elsewhere).getFunction('transfer').send(buyer.address, AMOUNT)).wait();
-  const stranger = await wallet(0n);
-  // A stranger (a front-runner, the buyer himself) cannot use it, to the merchant or to himself: Permit2 takes msg.sender as the signed spender.
-  await expect(submission(typed, signature, buyer.address, destination, stranger)).rejects.toThrow();
-  await expect(submission(typed, signature, buyer.address, stranger.address, stranger)).rejects.toThrow();
-  await expect(submission(typed, signature, buyer.address, destination, buyer)).rejects.toThrow();
-  // Only the relayer key could (a call, not sent): the signature itself is good, the sender is what refuses the others.
-  await expect(submission(typed, signature, buyer.address, destination, new Wallet(chains.evm.relayer.privateKey, provider()))).resolves.toBeDefined();
+    // The funds come back: the signature (its deadline the quote's plus the heal window) is valid again for whoever may submit it.
+    await (await usdtAs(elsewhere).getFunction('transfer').send(buyer.address, AMOUNT)).wait();
+    const stranger = await wallet(0n);
+    // A stranger (a front-runner, the buyer himself) cannot use it, to the merchant or to himself: Permit2 takes msg.sender as the signed spender.
+    await expect(submission(typed, signature, buyer.address, destination, stranger)).rejects.toThrow();
+    await expect(submission(typed, signature, buyer.address, stranger.address, stranger)).rejects.toThrow();
+    await expect(submission(typed, signature, buyer.address, destination, buyer)).rejects.toThrow();
+    // Only the relayer key could (a call, not sent): the signature itself is good, the sender is what refuses the others.
+    await expect(submission(typed, signature, buyer.address, destination, new Wallet(chains.evm.relayer.privateKey, provider()))).resolves.toBeDefined();
 
-  // The relayer never sends it after release: with the buyer funded again, past the payment's expiry, its nonce and the Permit2 nonce are where they were.
-  await waitFor('the payment expires', async () => (await statusOf()) === 'expired', 40_000, 200);
-  await new Promise((r) => setTimeout(r, 5_000));
-  expect(await provider().getTransactionCount(chains.evm.relayer.address)).toBe(relayerNonce);
-  const nonce = BigInt(String(typed.message.nonce));
-  const bitmap = (await new Contract(chains.evm.permit2Address, PERMIT2_ABI, provider()).getFunction('nonceBitmap')(buyer.address, nonce >> 8n)) as bigint;
-  expect((bitmap >> (nonce & 255n)) & 1n).toBe(0n);
-  expect(await chains.evm.balanceOf(destination, token())).toBe(0n);
-  expect(await chains.evm.balanceOf(buyer.address, token())).toBe(AMOUNT);
-}, 90_000);
+    // The relayer never sends it after release: with the buyer funded again, past the payment's expiry, its nonce and the Permit2 nonce are where they were.
+    if (path !== 'lapsed') await travel((expiresInS + 1) * 1000);
+    await waitFor('the payment expires', async () => (await statusOf()) === 'expired', 40_000, 200);
+    await new Promise((r) => setTimeout(r, 5_000));
+    expect(await provider().getTransactionCount(chains.evm.relayer.address)).toBe(relayerNonce);
+    const nonce = BigInt(String(typed.message.nonce));
+    const bitmap = (await new Contract(chains.evm.permit2Address, PERMIT2_ABI, provider()).getFunction('nonceBitmap')(buyer.address, nonce >> 8n)) as bigint;
+    expect((bitmap >> (nonce & 255n)) & 1n).toBe(0n);
+    expect(await chains.evm.balanceOf(destination, token())).toBe(0n);
+    expect(await chains.evm.balanceOf(buyer.address, token())).toBe(AMOUNT);
+  },
+  90_000,
+);
