@@ -239,7 +239,11 @@ describe.runIf(await postgresAvailable())('a stuck batch replaced, on PostgreSQL
       const signature = await signTypedDataParams(wallet, option.actions[0].data.params);
       payments.push({
         id,
-        confirm: () => t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=0`, { key: t.a.walletKey, body: { optionId: option.id, results: [{ type: 'walletRpc', data: [signature] }] } }),
+        confirm: () =>
+          t.call('POST', `/v1/gateway/payment/${id}/confirm?maxPollMs=0`, {
+            key: t.a.walletKey,
+            body: { optionId: option.id, results: [{ type: 'walletRpc', data: [signature] }] },
+          }),
       });
     }
     const txIds = async () => Promise.all(payments.map(async (p) => (await get(p.id))?.txId ?? null));

@@ -116,7 +116,11 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
           },
         ]),
       );
-    return { assets: [], ports, walletChains: walletChainsFromConfig(config), close: async () => {
+    return {
+      assets: [],
+      ports,
+      walletChains: walletChainsFromConfig(config),
+      close: async () => {
         await sections?.close();
         await nonces?.close();
       },

@@ -35,7 +35,7 @@ import { deriveNonce, derivePaymentReference } from './nonce.ts';
 import { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';
 import { systemClock, type Clock } from '../../../server/ports/clock.ts';
 import type { ExclusiveSections } from '../../../server/ports/exclusive-sections.ts';
-import type { RelayerNonces } from '../../../server/ports/relayer-nonces.ts';
+import type { RelayerNonces } from '../../../server/ports/storage/relayer-nonces.ts';
 import type { AssetInfo } from '../../../server/domain/assets.ts';
 import type { HeadFreshnessBound } from '../head-freshness.ts';
 import { createConfigChecks, selfCheckChain } from './self-checks.ts';

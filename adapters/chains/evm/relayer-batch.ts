@@ -99,12 +99,7 @@ async function sendAtServiceNonce(
     return;
   }
   const took = good.filter((g) => taken.took.includes(g.item.ctx.paymentId!));
-  const state = await broadcastRecorded(
-    sc,
-    taken.tx,
-    batchContext(took.map((g) => g.item.ctx)),
-    'eip3009',
-  );
+  const state = await broadcastRecorded(sc, taken.tx, batchContext(took.map((g) => g.item.ctx)), 'eip3009');
   for (const g of good) outcomes[g.i] = took.includes(g) ? state : notSent('not recorded: the payment changed meanwhile');
 }
 

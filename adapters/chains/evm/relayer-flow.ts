@@ -17,7 +17,7 @@ import type { FeeLimits } from './gas-policy.ts';
 import { authorizationDeadlineOf, deadlineState, submissionBlocked } from './submission-guards.ts';
 import type { SerialQueue } from './relayer.ts';
 import { abandonNonce, nonceOwner, signAndRecordAtServiceNonce } from './relayer-nonce.ts';
-import type { RelayerNonces } from '../../../server/ports/relayer-nonces.ts';
+import type { RelayerNonces } from '../../../server/ports/storage/relayer-nonces.ts';
 import type { RelayerBatcher } from './relayer-batch.ts';
 import { sumTransfers } from './transfer.ts';
 import { messageAddress, messageUint } from './typed-data.ts';

@@ -1,11 +1,11 @@
-// The relayer's nonce given by the service (server/ports/relayer-nonces.ts) rather than read from
+// The relayer's nonce given by the service (server/ports/storage/relayer-nonces.ts) rather than read from
 // the node inside the key's lock: the lock then holds one database transaction (take the nonce,
 // sign, record in every payment's row), and the node's pending count, read before it, only moves
 // the counter up when the chain is ahead. Gap repair: a nonce whose transaction will never reach
 // the chain is filled by a 0-value transfer to the relayer itself, so the transactions signed
 // after it are not stuck behind it.
 import { Transaction, keccak256, type Provider, type TransactionLike, type Wallet } from 'ethers';
-import type { NonceRecordResult, NonceRecordRow, RelayerNonces } from '../../../server/ports/relayer-nonces.ts';
+import type { NonceRecordResult, NonceRecordRow, RelayerNonces } from '../../../server/ports/storage/relayer-nonces.ts';
 import { freshFees, type FeeLimits } from './gas-policy.ts';
 
 /** The chain and key a submission signs with, when the service owns the key's nonces. */
@@ -36,10 +36,16 @@ export async function signAndRecordAtServiceNonce(
   } catch {
     return null;
   }
-  const result = await c.nonces.signAndRecord({ chain: c.caip2, relayer: c.relayer.address }, pending, async (nonce) => {
-    const rawTx = await c.relayer.signTransaction(Transaction.from({ ...fields, nonce }));
-    return { txId: keccak256(rawTx), rawTx };
-  }, rows, at);
+  const result = await c.nonces.signAndRecord(
+    { chain: c.caip2, relayer: c.relayer.address },
+    pending,
+    async (nonce) => {
+      const rawTx = await c.relayer.signTransaction(Transaction.from({ ...fields, nonce }));
+      return { txId: keccak256(rawTx), rawTx };
+    },
+    rows,
+    at,
+  );
   broadcastFillers(c, result.fillers);
   return result;
 }

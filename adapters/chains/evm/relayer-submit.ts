@@ -10,7 +10,7 @@ import { classifyBroadcastError, type BroadcastRefusal } from './broadcast-error
 import { freshFees, gasLimitFor, type FeeLimits, type RelayerFlowName } from './gas-policy.ts';
 import { bumpedReplacement } from './replacement.ts';
 import { callsIn } from './multicall.ts';
-import type { RelayerNonces } from '../../../server/ports/relayer-nonces.ts';
+import type { RelayerNonces } from '../../../server/ports/storage/relayer-nonces.ts';
 import { abandonNonce, nonceOwner } from './relayer-nonce.ts';
 
 /** A refusal the relayer met, for the operator: logged and counted by the composition root. */

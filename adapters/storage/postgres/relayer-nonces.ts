@@ -1,7 +1,7 @@
 // The relayer's nonce counter (migration 028): the (chain, key) row is locked in the transaction
 // that records the signed transaction in its payments' rows, so a nonce is given exactly once and
 // only to a transaction some payment holds; a transaction that records nothing gives nothing.
-import type { NonceRecordResult, RelayerKeyRef, RelayerNonces } from '../../../server/ports/relayer-nonces.ts';
+import type { NonceRecordResult, RelayerKeyRef, RelayerNonces } from '../../../server/ports/storage/relayer-nonces.ts';
 import { createPgDb, type SqlClient, type SqlDb } from './sql-db.ts';
 
 /** Locks the key's row (created at `floor` the first time) and answers its next nonce. */
