@@ -156,31 +156,39 @@ describe.runIf(await postgresAvailable())('relayer nonces owned by the service, 
   it('a nonce whose transaction is refused for good is filled by a 0-value transfer, and the transaction signed after it mines', async () => {
     const { merchantId, destination } = await sandboxMerchant(env.t, [usdc()]);
     const [a, b] = [await signed(merchantId), await signed(merchantId)];
+    const rpc = (method: string, params: unknown[] = []) => chains.evm.provider.request({ method, params });
     const before = await chains.evm.ethersProvider.getTransactionCount(relayer(), 'pending');
-    const releaseA = crashAfterRecording(a.id);
-    const txA = await recorded(a);
-    const txB = await recorded(b);
-    // B's steps wait while A fails: B's bytes stay unsent, behind A's nonce.
-    const releaseB = hold(b.id);
-    expect(txB.nonce).toBe(txA.nonce + 1);
-    // The relayer cannot pay for A's recorded bytes any more (a filler's 21,000 gas it can): A fails for good.
     const balance = await chains.evm.ethersProvider.getBalance(relayer());
-    await chains.evm.provider.request({ method: 'hardhat_setBalance', params: [relayer(), toQuantity(upfrontCost(txA.serialized) - 1n)] });
+    // Blocks on demand: the node queues B behind A's missing nonce instead of refusing it.
+    await rpc('evm_setAutomine', [false]);
     try {
-      releaseA();
-      await waitFor('A released', async () => (await get(a.id))?.status === 'requires_action', 30_000);
-      await waitFor("A's nonce filled on chain", async () => (await chains.evm.ethersProvider.getTransactionCount(relayer())) === txA.nonce + 1, 10_000);
+      const releaseA = crashAfterRecording(a.id);
+      const txA = await recorded(a);
+      const txB = await recorded(b);
+      expect(txB.nonce).toBe(txA.nonce + 1);
+      const releaseB = hold(b.id);
+      try {
+        // The relayer cannot pay for A's recorded bytes any more (a filler's 21,000 gas it can): A fails for good.
+        await rpc('hardhat_setBalance', [relayer(), toQuantity(upfrontCost(txA.serialized) - 1n)]);
+        releaseA();
+        await waitFor('A released', async () => (await get(a.id))?.status === 'requires_action', 30_000);
+        await rpc('hardhat_setBalance', [relayer(), toQuantity(balance)]);
+        await rpc('evm_mine');
+        const block = (await chains.evm.ethersProvider.getBlock('latest', true))!;
+        const fill = block.prefetchedTransactions.find((t) => t.from === relayer() && t.nonce === txA.nonce)!;
+        expect([fill.to, fill.value, fill.data]).toEqual([relayer(), 0n, '0x']);
+      } finally {
+        await rpc('evm_setAutomine', [true]);
+        releaseB();
+      }
+      // B, behind A's nonce (and dropped by the node while the balance was short), is sent again as recorded and mines.
+      await waitFor('B succeeded', async () => (await get(b.id))?.status === 'succeeded', 30_000);
+      expect((await get(b.id))?.txId).toBe(txB.hash);
+      expect(await chains.evm.ethersProvider.getTransactionCount(relayer())).toBe(before + 2);
+      expect(await chains.evm.balanceOf(destination, token())).toBe(AMOUNT);
     } finally {
-      await chains.evm.provider.request({ method: 'hardhat_setBalance', params: [relayer(), toQuantity(balance)] });
+      await rpc('evm_setAutomine', [true]);
     }
-    const filler = await chains.evm.ethersProvider.getBlock('latest', true);
-    const fill = filler!.prefetchedTransactions.find((t) => t.from === relayer() && t.nonce === txA.nonce)!;
-    expect([fill.to, fill.value, fill.data]).toEqual([relayer(), 0n, '0x']);
-    releaseB();
-    await waitFor('B succeeded', async () => (await get(b.id))?.status === 'succeeded', 30_000);
-    expect((await get(b.id))?.txId).toBe(txB.hash);
-    expect(await chains.evm.ethersProvider.getTransactionCount(relayer())).toBe(before + 2);
-    expect(await chains.evm.balanceOf(destination, token())).toBe(AMOUNT);
   }, 90_000);
 });
 
@@ -276,8 +284,16 @@ describe.runIf(await postgresAvailable())('a stuck batch replaced, on PostgreSQL
     } finally {
       await rpc('evm_setAutomine', [true]);
     }
-    clock.advance(5_000);
-    await waitFor('both succeeded', async () => (await Promise.all(payments.map((p) => get(p.id)))).every((p) => p?.status === 'succeeded'), 30_000);
+    await waitFor(
+      'both succeeded',
+      async () => {
+        // The jobs run on the manual clock: moved on as the test waits.
+        clock.advance(500);
+        return (await Promise.all(payments.map((p) => get(p.id)))).every((p) => p?.status === 'succeeded');
+      },
+      30_000,
+      100,
+    );
     expect(await txIds()).toEqual([replacement, replacement]);
     expect(await chains.evm.balanceOf(destination, token)).toBe(2n * AMOUNT);
   }, 90_000);

@@ -11,7 +11,7 @@ import type { AdvanceContext, RecordedTransaction, TransferState } from '../../.
 import { MULTICALL3_ADDRESS, aggregate3Data, multicall3Problem, simulateAggregate3, type Call3 } from './multicall.ts';
 import { broadcastRecorded, prepareUnsigned, signAtNextNonce, type SubmitChain } from './relayer-submit.ts';
 import type { RelayerPool } from './relayer-pool.ts';
-import { nonceOwner, signAndRecordAtServiceNonce, type NonceOwner } from './relayer-nonce.ts';
+import { broadcastAfterEarlier, nonceOwner, signAndRecordAtServiceNonce, type NonceOwner } from './relayer-nonce.ts';
 
 /** What one payment's first submission asks of a batch: its call, and where to record the transaction. */
 export type BatchItem = { call: Call3; ctx: AdvanceContext };
@@ -99,7 +99,8 @@ async function sendAtServiceNonce(
     return;
   }
   const took = good.filter((g) => taken.took.includes(g.item.ctx.paymentId!));
-  const state = await broadcastRecorded(sc, taken.tx, batchContext(took.map((g) => g.item.ctx)), 'eip3009');
+  const tx = taken.tx;
+  const state = await broadcastAfterEarlier(owner, taken.earlier, () => broadcastRecorded(sc, tx, batchContext(took.map((g) => g.item.ctx)), 'eip3009'));
   for (const g of good) outcomes[g.i] = took.includes(g) ? state : notSent('not recorded: the payment changed meanwhile');
 }
 

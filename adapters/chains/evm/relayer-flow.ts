@@ -16,7 +16,7 @@ import { broadcastRecorded, prepareUnsigned, signAtNextNonce, type RelayerEvent,
 import type { FeeLimits } from './gas-policy.ts';
 import { authorizationDeadlineOf, deadlineState, submissionBlocked } from './submission-guards.ts';
 import type { SerialQueue } from './relayer.ts';
-import { abandonNonce, nonceOwner, signAndRecordAtServiceNonce } from './relayer-nonce.ts';
+import { abandonNonce, broadcastAfterEarlier, nonceOwner, signAndRecordAtServiceNonce } from './relayer-nonce.ts';
 import type { RelayerNonces } from '../../../server/ports/storage/relayer-nonces.ts';
 import type { RelayerBatcher } from './relayer-batch.ts';
 import { sumTransfers } from './transfer.ts';
@@ -172,7 +172,8 @@ async function sendAlone(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmi
     const taken = await signAndRecordAtServiceNonce(owner, fields, [row], new Date((c.clock ?? systemClock).now()));
     if (!taken) return { state: 'pending', reason: 'could not prepare the relayer transaction' };
     if (!taken.tx) return { state: 'pending', reason: 'not recorded: the payment changed meanwhile' };
-    return broadcastRecorded(submitChain(c), taken.tx, ctx, sub.flow);
+    const tx = taken.tx;
+    return broadcastAfterEarlier(owner, taken.earlier, () => broadcastRecorded(submitChain(c), tx, ctx, sub.flow));
   }
   return c.queue(async () => {
     let rawTx: string;

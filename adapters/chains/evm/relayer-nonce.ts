@@ -79,6 +79,20 @@ export async function abandonNonce(c: NonceOwner, rawTx: string): Promise<void> 
   }
 }
 
+/**
+ * Broadcasts the transaction just recorded at the service's nonce. Outside the key's lock, another
+ * worker's earlier nonce may not have reached the node yet; a node that queues future nonces (geth)
+ * takes this one anyway, one that does not (an automining dev chain) refuses it: then the earlier
+ * recorded transactions are sent first, in order (the same recorded bytes, which any step may
+ * send), and this one once more.
+ */
+export async function broadcastAfterEarlier<S extends { state: string }>(c: Pick<NonceOwner, 'provider'>, earlier: string[], broadcast: () => Promise<S>): Promise<S> {
+  const first = await broadcast();
+  if (first.state !== 'pending' || !earlier.length) return first;
+  for (const raw of earlier) await c.provider.broadcastTransaction(raw).catch(() => undefined);
+  return broadcast();
+}
+
 /** The service's nonces for `c`, when it has them and every row can be named. */
 export function nonceOwner(c: Omit<NonceOwner, 'caip2' | 'nonces'> & { caip2?: string; nonces?: RelayerNonces }): NonceOwner | null {
   return c.nonces && c.caip2 ? { caip2: c.caip2, provider: c.provider, relayer: c.relayer, limits: c.limits, nonces: c.nonces } : null;

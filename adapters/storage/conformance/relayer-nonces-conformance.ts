@@ -15,7 +15,9 @@ export function runRelayerNoncesConformance(name: string, open: OpenStore): void
     const f = paymentFixtures(() => store.s);
     let seq = 0;
     const key = () => ({ chain: 'eip155:8453', relayer: `0x${(++seq).toString(16).padStart(40, 'A')}` });
-    const signer = (label: string) => async (nonce: number): Promise<SignedAt> => ({ txId: `0x${label}${nonce.toString(16).padStart(60, '0')}`, rawTx: `0x02${label}${nonce}` });
+    const signer =
+      (label: string) =>
+      async (nonce: number): Promise<SignedAt> => ({ txId: `0x${label}${nonce.toString(16).padStart(60, '0')}`, rawTx: `0x02${label}${nonce}` });
     async function processing(): Promise<string> {
       const p = await f.partner();
       const pay = await f.stored(await f.merchant(p.id));
@@ -26,7 +28,16 @@ export function runRelayerNoncesConformance(name: string, open: OpenStore): void
     it('gives nonces in order, each recorded in every row that took it, moved up when the chain is ahead, and keeps a nonce no row took', async () => {
       const k = key();
       const [a, b, c] = [await processing(), await processing(), await processing()];
-      const first = await store.s.relayerNonces.signAndRecord(k, 5, signer('aa'), [{ paymentId: a, replaces: null, shared: true }, { paymentId: b, replaces: null, shared: true }], t0);
+      const first = await store.s.relayerNonces.signAndRecord(
+        k,
+        5,
+        signer('aa'),
+        [
+          { paymentId: a, replaces: null, shared: true },
+          { paymentId: b, replaces: null, shared: true },
+        ],
+        t0,
+      );
       expect([first.nonce, first.took.sort()]).toEqual([5, [a, b].sort()]);
       expect((await store.s.payments.getRelayerTx(a))?.txId).toBe(first.tx!.txId);
       expect((await store.s.payments.getRelayerTx(b))?.txId).toBe(first.tx!.txId);
@@ -47,6 +58,17 @@ export function runRelayerNoncesConformance(name: string, open: OpenStore): void
       const ids = await Promise.all(Array.from({ length: 12 }, () => processing()));
       const results = await Promise.all(ids.map((id) => store.s.relayerNonces.signAndRecord(k, 0, signer('ff'), [{ paymentId: id, replaces: null }], t0)));
       expect(results.map((r) => r.nonce).sort((x, y) => x! - y!)).toEqual(Array.from({ length: 12 }, (_, i) => i));
+    });
+
+    it('answers the recorded transactions of the nonces the chain has not counted yet, in order, without an abandoned one', async () => {
+      const k = key();
+      const ids = await Promise.all(Array.from({ length: 4 }, () => processing()));
+      const take = (i: number, pending: number) => store.s.relayerNonces.signAndRecord(k, pending, signer('ab'), [{ paymentId: ids[i]!, replaces: null }], t0);
+      expect((await take(0, 0)).earlier).toEqual([]);
+      expect((await take(1, 0)).earlier).toEqual(['0x02ab0']);
+      expect(await store.s.relayerNonces.abandon(k, 1, async (n) => `0xfill${n}`)).toBe('0xfill1');
+      expect((await take(2, 0)).earlier).toEqual(['0x02ab0']);
+      expect((await take(3, 1)).earlier).toEqual(['0x02ab2']);
     });
 
     it('fills a given nonce once, answers the filler with later nonces until the chain passes it, and fills no nonce it never gave', async () => {

@@ -5,20 +5,25 @@ import type { NonceRecordResult, RelayerKeyRef, RelayerNonces } from '../../../s
 import { createPgDb, type SqlClient, type SqlDb } from './sql-db.ts';
 
 /** Locks the key's row (created at `floor` the first time) and answers its next nonce. */
-async function lockNext(tx: SqlClient, k: RelayerKeyRef, floor: number): Promise<number> {
+type Recent = { nonce: number; raw: string }[];
+/** How many of the last transactions are kept for an in-order resend. */
+const RECENT = 16;
+
+async function lockNext(tx: SqlClient, k: RelayerKeyRef, floor: number): Promise<{ next: number; recent: Recent }> {
   await tx.query('INSERT INTO relayer_nonces (chain, relayer, next_nonce) VALUES ($1, $2, $3) ON CONFLICT (chain, relayer) DO NOTHING', [k.chain, k.relayer.toLowerCase(), floor]);
-  const { rows } = await tx.query<{ next_nonce: bigint | string }>('SELECT next_nonce FROM relayer_nonces WHERE chain = $1 AND relayer = $2 FOR UPDATE', [
-    k.chain,
-    k.relayer.toLowerCase(),
-  ]);
-  return Number(rows[0]!.next_nonce);
+  const { rows } = await tx.query<{ next_nonce: bigint | string; recent: Recent | string }>(
+    'SELECT next_nonce, recent FROM relayer_nonces WHERE chain = $1 AND relayer = $2 FOR UPDATE',
+    [k.chain, k.relayer.toLowerCase()],
+  );
+  const recent = rows[0]!.recent;
+  return { next: Number(rows[0]!.next_nonce), recent: typeof recent === 'string' ? (JSON.parse(recent) as Recent) : recent };
 }
 
 export function createRelayerNonceLedger(db: SqlDb): RelayerNonces {
   return {
     signAndRecord(k, chainPending, sign, rows, at) {
       return db.transaction(async (tx): Promise<NonceRecordResult> => {
-        const stored = await lockNext(tx, k, chainPending);
+        const { next: stored, recent } = await lockNext(tx, k, chainPending);
         // The chain ahead of the counter: the key was used elsewhere; never hand out a nonce it has counted.
         const nonce = Math.max(stored, chainPending);
         const relayer = k.relayer.toLowerCase();
@@ -39,17 +44,29 @@ export function createRelayerNonceLedger(db: SqlDb): RelayerNonces {
         if (!took.length) {
           // Nothing holds it: the nonce stays free (the counter is not moved past it).
           await tx.query('UPDATE relayer_nonces SET next_nonce = $3 WHERE chain = $1 AND relayer = $2', [k.chain, relayer, nonce]);
-          return { tx: null, nonce: null, took, fillers };
+          return { tx: null, nonce: null, took, fillers, earlier: [] };
         }
-        await tx.query('UPDATE relayer_nonces SET next_nonce = $3 WHERE chain = $1 AND relayer = $2', [k.chain, relayer, nonce + 1]);
-        return { tx: signed, nonce, took, fillers };
+        const kept = recent.filter((r) => r.nonce >= chainPending && r.nonce > nonce - RECENT);
+        await tx.query('UPDATE relayer_nonces SET next_nonce = $3, recent = $4 WHERE chain = $1 AND relayer = $2', [
+          k.chain,
+          relayer,
+          nonce + 1,
+          JSON.stringify([...kept, { nonce, raw: signed.rawTx }]),
+        ]);
+        const earlier = kept
+          .filter((r) => r.nonce < nonce)
+          .sort((a, b) => a.nonce - b.nonce)
+          .map((r) => r.raw);
+        return { tx: signed, nonce, took, fillers, earlier };
       });
     },
     abandon(k, nonce, fill) {
       return db.transaction(async (tx) => {
-        const next = await lockNext(tx, k, 0);
+        const { next, recent } = await lockNext(tx, k, 0);
         if (nonce >= next) return null;
         const relayer = k.relayer.toLowerCase();
+        // Its bytes are never to be sent again, by an in-order resend either.
+        await tx.query('UPDATE relayer_nonces SET recent = $3 WHERE chain = $1 AND relayer = $2', [k.chain, relayer, JSON.stringify(recent.filter((r) => r.nonce !== nonce))]);
         const known = await tx.query('SELECT 1 FROM relayer_nonce_gaps WHERE chain = $1 AND relayer = $2 AND nonce = $3', [k.chain, relayer, nonce]);
         if (known.rowCount) return null;
         const raw = await fill(nonce);

@@ -31,6 +31,11 @@ export type NonceRecordResult = {
   took: string[];
   /** Fillers of earlier gaps the chain has not passed yet: to broadcast (again). */
   fillers: string[];
+  /**
+   * The recorded transactions of the nonces between `chainPending` and this one, in nonce order:
+   * sent first when the node refuses this one for the gap (a node that queues no future nonce).
+   */
+  earlier: string[];
 };
 
 export interface RelayerNonces {

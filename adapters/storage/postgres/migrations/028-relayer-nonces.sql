@@ -7,6 +7,10 @@ CREATE TABLE IF NOT EXISTS relayer_nonces (
   chain      text   NOT NULL,
   relayer    text   NOT NULL,
   next_nonce bigint NOT NULL,
+  -- The last transactions given a nonce ({nonce, raw}, at most 16): a broadcast refused because an
+  -- earlier nonce has not reached the node yet (another worker's, still on its way) sends these
+  -- first, in order. A nonce abandoned (below) leaves the list.
+  recent     jsonb  NOT NULL DEFAULT '[]',
   PRIMARY KEY (chain, relayer)
 );
 
