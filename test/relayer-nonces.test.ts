@@ -1,4 +1,4 @@
-// The relayer's nonces owned by the service (issue 32, migration 028) through the whole service on
+// The relayer's nonces owned by the service (issue 32, migration 029) through the whole service on
 // real PostgreSQL and the sandbox chain: a nonce is given in the transaction that records the signed
 // transaction, so a worker that dies between its record and its broadcast never sees its nonce
 // given again (the node's pending count, the old source, did not know it); a nonce whose transaction

@@ -96,7 +96,7 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
             onLost: (key, err) => logger?.warn({ err, key }, 'relayer lock: its connection failed during a submission; a nonce clash, if any, is re-signed by the next step'),
           })
         : undefined;
-    // The relayer's nonces are the service's (migration 028), taken in the transaction that records each signed one.
+    // The relayer's nonces are the service's (migration 029), taken in the transaction that records each signed one.
     const nonces = evm.length && config.databaseUrl ? openRelayerNonceLedger(config.databaseUrl) : undefined;
     const ports: ChainPort[] = evm.length ? [createEvmChainAdapter(evm, { ...adapterOpts, ...(sections ? { sections } : {}), ...(nonces ? { nonces } : {}) })] : [];
     if (config.solanaRpcUrl && config.solanaFeePayerKey)

@@ -1,4 +1,4 @@
-// The relayer's nonce counter (migration 028): the (chain, key) row is locked in the transaction
+// The relayer's nonce counter (migration 029): the (chain, key) row is locked in the transaction
 // that records the signed transaction in its payments' rows, so a nonce is given exactly once and
 // only to a transaction some payment holds; a transaction that records nothing gives nothing.
 import type { NonceRecordResult, RelayerKeyRef, RelayerNonces } from '../../../server/ports/storage/relayer-nonces.ts';

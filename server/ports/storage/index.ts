@@ -36,7 +36,7 @@ export interface StoragePort {
   auditLog: AuditLogRepository;
   /** What the shared fee accounts spent for each partner's payments. */
   feeSpending: FeeSpendingRepository;
-  /** The EVM relayer's nonces, given in the transaction that records each signed transaction (migration 028). */
+  /** The EVM relayer's nonces, given in the transaction that records each signed transaction (migration 029). */
   relayerNonces: RelayerNonces;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
