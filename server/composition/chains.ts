@@ -13,6 +13,7 @@ import { DEFAULT_FOLLOW_MS } from '../../adapters/chains/solana/follow.ts';
 import { DEFAULT_SOLANA_FEE_POLICY } from '../../adapters/chains/solana/fees.ts';
 import { solanaFeePolicy } from '../config-solana-fees.ts';
 import { createPostgresSections } from '../../adapters/locks/postgres/index.ts';
+import { openRelayerNonceLedger } from '../../adapters/storage/postgres/relayer-nonces.ts';
 import type { AppConfig } from '../config.ts';
 import { poolOptionsOf } from '../config-rpc.ts';
 import type { AssetConfig } from '../domain/assets.ts';
@@ -96,7 +97,9 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
             onLost: (key, err) => logger?.warn({ err, key }, 'relayer lock: its connection failed during a submission; a nonce clash, if any, is re-signed by the next step'),
           })
         : undefined;
-    const ports: ChainPort[] = evm.length ? [createEvmChainAdapter(evm, { ...adapterOpts, ...(sections ? { sections } : {}) })] : [];
+    // The relayer's nonces are the service's (migration 029), taken in the transaction that records each signed one.
+    const nonces = evm.length && config.databaseUrl ? openRelayerNonceLedger(config.databaseUrl) : undefined;
+    const ports: ChainPort[] = evm.length ? [createEvmChainAdapter(evm, { ...adapterOpts, ...(sections ? { sections } : {}), ...(nonces ? { nonces } : {}) })] : [];
     if (config.solanaRpcUrl && config.solanaFeePayerKey)
       ports.push(
         createSolanaChainAdapter([
@@ -114,7 +117,15 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
           },
         ]),
       );
-    return { assets: [], ports, walletChains: walletChainsFromConfig(config), close: async () => sections?.close() };
+    return {
+      assets: [],
+      ports,
+      walletChains: walletChainsFromConfig(config),
+      close: async () => {
+        await sections?.close();
+        await nonces?.close();
+      },
+    };
   }
   const { createSandboxChains, createSandboxRouter } = await import('./sandbox/index.ts');
   const sandbox = await createSandboxChains();

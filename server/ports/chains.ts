@@ -126,12 +126,20 @@ export interface RecordedTransaction {
    * its own authorization: the storage lets every one of them hold the id. Absent: this payment's alone.
    */
   shared?: true;
+  /**
+   * A replacement of `replaces` at its nonce (fees bumped, gas raised): every processing payment
+   * holding `replaces` as shared takes it too, not only this one (the others would send bytes the
+   * node refuses). Never for a transaction at a new nonce: each payment re-signs its own then.
+   */
+  everyHolder?: true;
 }
 
 /** What a relayer flow needs from the payment's storage while it advances. */
 export interface AdvanceContext {
   /** The signed bytes recorded with the known tx id, when the service signed it; null otherwise. */
   rawTx: string | null;
+  /** The payment's id: the service's nonce counter records its transaction in the same database transaction (ports/relayer-nonces.ts). */
+  paymentId?: string;
   /**
    * When the known tx id was recorded (null when none was, or unknown): how long a relayer
    * transaction the node holds has gone unmined, so it is replaced at its nonce with a higher fee.

@@ -20,6 +20,7 @@ import { startJobs, type RunningJobs } from '../../server/jobs/start-jobs.ts';
 import { createExpirySweep } from '../../server/jobs/expiry-sweep.ts';
 import { createChainRegistry, type ChainPort } from '../../server/ports/chains.ts';
 import { systemClock, type Clock } from '../../server/ports/clock.ts';
+import type { RelayerNonces } from '../../server/ports/storage/relayer-nonces.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 import type { TestStorage } from './backends.ts';
 import { createWebhookDispatcher } from '../../server/jobs/webhook-dispatcher.ts';
@@ -68,6 +69,8 @@ export interface GatewayEnvOptions {
   dashboard?: DashboardOptions;
   /** The sandbox EVM chain's finality and heal window (default: final once confirmed, no heal window), relayer pool and batches (default one key, none). */
   evm?: Pick<EvmChainConfig, 'finality' | 'healWindowMs' | 'relayers' | 'minRelayerBalance' | 'batchMax' | 'batchWindowMs'>;
+  /** The service's relayer nonce counter (production's, on PostgreSQL); absent: the node's pending count in the key's section. */
+  relayerNonces?: RelayerNonces;
   /** Jobs run at once (default 1): batches of relayer payments need several advance jobs running together. */
   jobConcurrency?: number;
   /** Where the job handlers count (payment transitions, finality). */
@@ -85,20 +88,23 @@ export interface GatewayEnvOptions {
 }
 
 /** The in-process wiring: adapters over the sandbox objects, on the given clock. */
-function sandboxPorts(chains: SandboxChains, clock: Clock, tuning: GatewayEnvOptions['evm'] = {}): ChainPort[] {
+function sandboxPorts(chains: SandboxChains, clock: Clock, tuning: GatewayEnvOptions['evm'] = {}, nonces?: RelayerNonces): ChainPort[] {
   const evm = chains.evm;
   return [
-    createEvmChainAdapter([
-      {
-        caip2: evm.caip2,
-        provider: evm.ethersProvider,
-        relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider),
-        permit2: evm.permit2Address,
-        confirmations: 1,
-        clock,
-        ...tuning,
-      },
-    ]),
+    createEvmChainAdapter(
+      [
+        {
+          caip2: evm.caip2,
+          provider: evm.ethersProvider,
+          relayer: new Wallet(evm.relayer.privateKey, evm.ethersProvider),
+          permit2: evm.permit2Address,
+          confirmations: 1,
+          clock,
+          ...tuning,
+        },
+      ],
+      nonces ? { nonces } : {},
+    ),
     createSolanaChainAdapter([{ caip2: chains.solana.caip2, connection: chains.solana.connection, feePayer: chains.solana.feePayer, openDestinationAccounts: true }]),
   ];
 }
@@ -124,7 +130,9 @@ export async function startGatewayEnv(opts: GatewayEnvOptions = {}): Promise<Gat
   if (opts.rpc && opts.chains) throw new Error('give chains or rpc (whose chains are used), not both');
   const chains = opts.rpc?.chains ?? opts.chains ?? (await createSandboxChains());
   const clock = opts.clock ?? systemClock;
-  const wired: Wired = opts.rpc ? await rpcPorts(opts.rpc) : { ports: sandboxPorts(chains, clock, opts.evm), assets: chains.assetConfigs(), close: async () => {} };
+  const wired: Wired = opts.rpc
+    ? await rpcPorts(opts.rpc)
+    : { ports: sandboxPorts(chains, clock, opts.evm, opts.relayerNonces), assets: chains.assetConfigs(), close: async () => {} };
   const storage = opts.storage ?? (await openEmbeddedStorage());
   const assets = createAssetRegistry((opts.assets ?? ((a) => a))(wired.assets));
   const registry = createChainRegistry(wired.ports);

@@ -35,6 +35,7 @@ import { deriveNonce, derivePaymentReference } from './nonce.ts';
 import { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';
 import { systemClock, type Clock } from '../../../server/ports/clock.ts';
 import type { ExclusiveSections } from '../../../server/ports/exclusive-sections.ts';
+import type { RelayerNonces } from '../../../server/ports/storage/relayer-nonces.ts';
 import type { AssetInfo } from '../../../server/domain/assets.ts';
 import type { HeadFreshnessBound } from '../head-freshness.ts';
 import { createConfigChecks, selfCheckChain } from './self-checks.ts';
@@ -124,7 +125,13 @@ function quoteStateOf(raw: unknown): EvmQuoteState {
  */
 export function createEvmChainAdapter(
   chains: EvmChainConfig[],
-  opts: { sections?: ExclusiveSections; onRefusal?: (event: RelayerEvent) => void; onBatchingOff?: (chain: string, problem: string) => void } = {},
+  opts: {
+    sections?: ExclusiveSections;
+    /** The service's nonce counter (relayer-nonce.ts): the key's lock is then one database transaction, the broadcast outside it. */
+    nonces?: RelayerNonces;
+    onRefusal?: (event: RelayerEvent) => void;
+    onBatchingOff?: (chain: string, problem: string) => void;
+  } = {},
 ): ChainPort {
   // Every process signing with one relayer key must share `sections` (PostgreSQL); without them the
   // relayer's nonces are ordered within this process only.
@@ -149,7 +156,16 @@ export function createEvmChainAdapter(
               pool,
               max: c.batchMax!,
               windowMs: c.batchWindowMs ?? 50,
-              submitChain: (k) => ({ caip2: c.caip2, provider: c.provider, relayer: k.wallet, limits, funds: k.funds, ...(opts.onRefusal ? { onRefusal: opts.onRefusal } : {}) }),
+              submitChain: (k) => ({
+                caip2: c.caip2,
+                provider: c.provider,
+                relayer: k.wallet,
+                limits,
+                funds: k.funds,
+                ...(opts.onRefusal ? { onRefusal: opts.onRefusal } : {}),
+                ...(opts.nonces ? { nonces: opts.nonces } : {}),
+              }),
+              ...(c.clock ? { now: () => c.clock!.now() } : {}),
               ...(opts.onBatchingOff ? { onUnavailable: (problem: string) => opts.onBatchingOff!(c.caip2, problem) } : {}),
             })
           : undefined;
@@ -163,6 +179,7 @@ export function createEvmChainAdapter(
         ...(opts.onRefusal ? { onRefusal: opts.onRefusal } : {}),
         queue: primary.queue,
         ...(batcher ? { batcher } : {}),
+        ...(opts.nonces ? { nonces: opts.nonces } : {}),
         domains: new Map<string, TokenDomain>(),
       };
       const now = () => (c.clock ?? systemClock).now();

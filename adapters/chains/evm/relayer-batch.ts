@@ -6,11 +6,12 @@
 // every payment's row before it is broadcast, so a crash between the two is healed by whichever
 // payment's next step comes first sending the recorded bytes again; each payment is then judged
 // by its own AuthorizationUsed event and the Transfer it introduces (authorization-transfer.ts).
-import { keccak256, type Provider } from 'ethers';
+import { keccak256, type Provider, type TransactionLike } from 'ethers';
 import type { AdvanceContext, RecordedTransaction, TransferState } from '../../../server/ports/chains.ts';
 import { MULTICALL3_ADDRESS, aggregate3Data, multicall3Problem, simulateAggregate3, type Call3 } from './multicall.ts';
 import { broadcastRecorded, prepareUnsigned, signAtNextNonce, type SubmitChain } from './relayer-submit.ts';
 import type { RelayerPool } from './relayer-pool.ts';
+import { broadcastAfterEarlier, nonceOwner, signAndRecordAtServiceNonce, type NonceOwner } from './relayer-nonce.ts';
 
 /** What one payment's first submission asks of a batch: its call, and where to record the transaction. */
 export type BatchItem = { call: Call3; ctx: AdvanceContext };
@@ -35,6 +36,8 @@ export interface BatchChain {
   max: number;
   /** How long the first payment of a batch waits for others, ms. */
   windowMs: number;
+  /** The service's time, ms (default the system's): when a batch is recorded. */
+  now?: () => number;
   /** Told once when batching is off on the chain (Multicall3 missing), with why. */
   onUnavailable?: (problem: string) => void;
 }
@@ -66,6 +69,41 @@ function batchContext(ctxs: AdvanceContext[]): AdvanceContext {
   return { rawTx: null, recordedAt: null, record: async (tx, replaces) => (await recordAll(ctxs, tx, replaces)).took.length > 0 };
 }
 
+/**
+ * Signs the batch at the service's nonce and records it in every row in one database transaction
+ * (relayer-nonce.ts), then broadcasts it outside the key's lock; fills `outcomes` of `good`.
+ */
+async function sendAtServiceNonce(
+  owner: NonceOwner,
+  sc: SubmitChain,
+  fields: Omit<TransactionLike<string>, 'nonce'>,
+  good: { item: BatchItem; i: number }[],
+  outcomes: BatchOutcome[],
+  at: Date,
+): Promise<void> {
+  let taken: Awaited<ReturnType<typeof signAndRecordAtServiceNonce>>;
+  try {
+    taken = await signAndRecordAtServiceNonce(
+      owner,
+      fields,
+      good.map((g) => ({ paymentId: g.item.ctx.paymentId!, replaces: null, shared: true })),
+      at,
+    );
+  } catch (err) {
+    // Committed or not, each payment's next step is safe (see recordAll): thrown again in each job.
+    for (const g of good) outcomes[g.i] = { thrown: err };
+    return;
+  }
+  if (!taken?.tx) {
+    for (const g of good) outcomes[g.i] = notSent(taken ? 'not recorded: the payments changed meanwhile' : 'could not sign the relayer batch');
+    return;
+  }
+  const took = good.filter((g) => taken.took.includes(g.item.ctx.paymentId!));
+  const tx = taken.tx;
+  const state = await broadcastAfterEarlier(owner, taken.earlier, () => broadcastRecorded(sc, tx, batchContext(took.map((g) => g.item.ctx)), 'eip3009'));
+  for (const g of good) outcomes[g.i] = took.includes(g) ? state : notSent('not recorded: the payment changed meanwhile');
+}
+
 /** Simulates, signs, records and broadcasts one batch; answers each item's outcome in order. */
 export async function sendBatch(c: BatchChain, items: BatchItem[]): Promise<BatchOutcome[]> {
   const key = c.pool.pick();
@@ -93,6 +131,12 @@ export async function sendBatch(c: BatchChain, items: BatchItem[]): Promise<Batc
       // The simulation passed a moment ago: a refused estimate now is a race (an authorization used meanwhile); each tries again.
       const answer: TransferState = 'state' in unsigned ? unsigned.state : notSent(`the batch's estimate was refused (${unsigned.rejected.message.slice(0, 120)}); trying again`);
       for (const g of good) outcomes[g.i] = answer;
+      return outcomes;
+    }
+    const owner = nonceOwner(sc);
+    const ids = good.map((g) => g.item.ctx.paymentId);
+    if (owner && ids.every((id) => id !== undefined)) {
+      await sendAtServiceNonce(owner, sc, unsigned.fields, good, outcomes, new Date((c.now ?? Date.now)()));
       return outcomes;
     }
     const sent = await key.queue(async (): Promise<{ took: AdvanceContext[]; threw: Map<AdvanceContext, unknown>; state: TransferState } | null> => {

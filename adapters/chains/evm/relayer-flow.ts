@@ -16,6 +16,8 @@ import { broadcastRecorded, prepareUnsigned, signAtNextNonce, type RelayerEvent,
 import type { FeeLimits } from './gas-policy.ts';
 import { authorizationDeadlineOf, deadlineState, submissionBlocked } from './submission-guards.ts';
 import type { SerialQueue } from './relayer.ts';
+import { abandonNonce, broadcastAfterEarlier, nonceOwner, signAndRecordAtServiceNonce } from './relayer-nonce.ts';
+import type { RelayerNonces } from '../../../server/ports/storage/relayer-nonces.ts';
 import type { RelayerBatcher } from './relayer-batch.ts';
 import { sumTransfers } from './transfer.ts';
 import { messageAddress, messageUint } from './typed-data.ts';
@@ -50,6 +52,8 @@ export type RelayerChain = {
   onRefusal?: (event: RelayerEvent) => void;
   /** Collects first EIP-3009 submissions into shared transactions (EVM_RELAYER_BATCH_MAX above 1). */
   batcher?: RelayerBatcher;
+  /** The service's nonce counter (relayer-nonce.ts); absent: the node's pending count in the key's section. */
+  nonces?: RelayerNonces;
 };
 
 const limitsOf = (c: RelayerChain): FeeLimits => ({ maxFeePerGas: c.maxFeePerGas ?? DEFAULT_MAX_FEE_PER_GAS, minPriorityFee: c.minPriorityFee ?? 0n });
@@ -161,6 +165,16 @@ async function sendAlone(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmi
   }
   if (!unsigned.ok) return 'state' in unsigned ? unsigned.state : { refused: { state: 'failed', reason: `refused before broadcast: ${unsigned.rejected.message.slice(0, 200)}` } };
   const fields = unsigned.fields;
+  const owner = nonceOwner(submitChain(c));
+  if (owner && ctx.paymentId) {
+    // The service's nonce: the key's lock is one database transaction (take, sign, record); the broadcast is outside it.
+    const row = { paymentId: ctx.paymentId, replaces, ...(sub.flow === 'eip3009' ? { shared: true as const } : {}) };
+    const taken = await signAndRecordAtServiceNonce(owner, fields, [row], new Date((c.clock ?? systemClock).now()));
+    if (!taken) return { state: 'pending', reason: 'could not prepare the relayer transaction' };
+    if (!taken.tx) return { state: 'pending', reason: 'not recorded: the payment changed meanwhile' };
+    const tx = taken.tx;
+    return broadcastAfterEarlier(owner, taken.earlier, () => broadcastRecorded(submitChain(c), tx, ctx, sub.flow));
+  }
   return c.queue(async () => {
     let rawTx: string;
     try {
@@ -262,7 +276,9 @@ async function replaceStuck(c: RelayerChain, txId: string, rawTx: string, ctx: A
   const { tx } = replacement;
   tx.signature = c.relayer.signingKey.sign(tx.unsignedHash);
   const next = { txId: tx.hash!, rawTx: tx.serialized };
-  if (!(await ctx.record(next, txId))) return { state: 'pending', txId, reason: 'not replaced: the payment changed meanwhile' };
+  // At the same nonce: every payment of a batch holding the stuck one follows the replacement, instead
+  // of sending bytes the node now refuses and re-signing each on its own.
+  if (!(await ctx.record({ ...next, everyHolder: true }, txId))) return { state: 'pending', txId, reason: 'not replaced: the payment changed meanwhile' };
   return broadcastRecorded(submitChain(c), next, ctx, flow);
 }
 
@@ -310,7 +326,12 @@ async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: Relayer
     const nonce = ctx.rawTx ? Transaction.from(ctx.rawTx).nonce : null;
     if (ctx.rawTx && nonce !== null && !(await relayerNonceConsumed(c, nonce))) {
       // Not sent again so late that it could only mine to revert.
-      return (await pastDeadline(c, check, sub, quote, txId)) ?? broadcastRecorded(submitChain(c), { txId, rawTx: ctx.rawTx }, ctx, sub.flow);
+      const late = await pastDeadline(c, check, sub, quote, txId);
+      if (!late) return broadcastRecorded(submitChain(c), { txId, rawTx: ctx.rawTx }, ctx, sub.flow);
+      // Never to be sent: a service-owned nonce left unused would hold every later transaction of the key.
+      const owner = nonceOwner(submitChain(c));
+      if (late.state === 'failed' && owner) await abandonNonce(owner, ctx.rawTx);
+      return late;
     }
     // Its nonce went to another transaction (or, recorded before raw bytes were kept, the node
     // has forgotten it): it will not mine here.

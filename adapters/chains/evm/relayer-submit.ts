@@ -10,6 +10,8 @@ import { classifyBroadcastError, type BroadcastRefusal } from './broadcast-error
 import { freshFees, gasLimitFor, type FeeLimits, type RelayerFlowName } from './gas-policy.ts';
 import { bumpedReplacement } from './replacement.ts';
 import { callsIn } from './multicall.ts';
+import type { RelayerNonces } from '../../../server/ports/storage/relayer-nonces.ts';
+import { abandonNonce, nonceOwner } from './relayer-nonce.ts';
 
 /** A refusal the relayer met, for the operator: logged and counted by the composition root. */
 export type RelayerEvent = { chain: string; relayer: string; refusal: BroadcastRefusal };
@@ -53,6 +55,8 @@ export interface SubmitChain {
   limits: FeeLimits;
   funds?: RelayerFunds;
   onRefusal?: (event: RelayerEvent) => void;
+  /** The service's nonce counter (relayer-nonce.ts); absent: the node's pending count, read in the key's section. */
+  nonces?: RelayerNonces;
 }
 
 /** Everything of the relayer's transaction but its nonce: what is read from the node before the key's section is taken. */
@@ -154,9 +158,13 @@ export async function broadcastRecorded(c: SubmitChain, tx: { txId: string; rawT
       case 'nonce-used':
         // Mined already, or another transaction took the nonce: the next step reads the chain.
         return { state: 'pending', txId: tx.txId, reason: `the node says the nonce is used (${refusal.message}); following the chain` };
-      case 'insufficient-funds':
+      case 'insufficient-funds': {
         c.funds?.refused(upfrontCost(tx.rawTx));
+        // Failed for good: its nonce will never be used by it, and the key's later ones wait behind it.
+        const owner = nonceOwner(c);
+        if (owner) await abandonNonce(owner, tx.rawTx);
         return { state: 'failed', txId: tx.txId, reason: `the relayer cannot pay for the transaction, nothing was sent (${refusal.message}); top it up` };
+      }
       case 'underpriced':
       case 'intrinsic-gas': {
         if (!mayResign) return { state: 'pending', txId: tx.txId, reason: `refused again (${refusal.message})` };
@@ -169,7 +177,8 @@ export async function broadcastRecorded(c: SubmitChain, tx: { txId: string; rawT
         if (!next.ok) return { state: 'pending', txId: tx.txId, reason: `refused (${refusal.message}); not re-signed: ${next.reason}` };
         const signed = Transaction.from(next.rawTx);
         const recorded = { txId: signed.hash!, rawTx: next.rawTx };
-        if (!(await ctx.record(recorded, tx.txId))) return { state: 'pending', txId: tx.txId, reason: 'not re-signed: the payment changed meanwhile' };
+        // At the same nonce: every payment of a batch holding the refused bytes follows the new ones.
+        if (!(await ctx.record({ ...recorded, everyHolder: true }, tx.txId))) return { state: 'pending', txId: tx.txId, reason: 'not re-signed: the payment changed meanwhile' };
         return broadcastRecorded(c, recorded, ctx, flow, false);
       }
       default:

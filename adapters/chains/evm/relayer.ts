@@ -22,7 +22,9 @@ export function createSerialQueue(): SerialQueue {
 export const relayerSectionKey = (caip2: string, relayerAddress: string) => `evm-relayer:${caip2}:${relayerAddress.toLowerCase()}`;
 
 /**
- * The relayer's sign → record → broadcast runs under this queue: with `sections` shared by every
+ * Where the service owns the key's nonces (a database: relayer-nonce.ts), the key's lock is the
+ * counter's row lock and this queue is not used. Without one (embedded
+ * storage, one process), the relayer's sign → record → broadcast runs under this queue: with `sections` shared by every
  * worker (PostgreSQL), one section per relayer account and chain at a time, in any process.
  *
  * Under it the node's pending transaction count stays the nonce source, rather than a counter

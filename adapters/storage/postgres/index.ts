@@ -1,3 +1,4 @@
+import { createRelayerNonceLedger } from './relayer-nonces.ts';
 import type { StoragePort } from '../../../server/ports/storage/index.ts';
 import { createIdempotencyRepository } from './idempotency.ts';
 import { createJobRepository } from './jobs.ts';
@@ -59,6 +60,7 @@ export async function createPostgresStorage(opts: PostgresStorageOptions): Promi
     sessions: createSessionRepository(db),
     auditLog: createAuditLogRepository(db),
     feeSpending: createFeeSpendingRepository(db),
+    relayerNonces: createRelayerNonceLedger(db),
     async ping() {
       await db.query('SELECT 1');
     },

@@ -67,6 +67,14 @@ export function createPaymentRepository(db: SqlDb): PaymentRepository {
     },
     async recordRelayerTx(id, tx, replaces, at) {
       try {
+        if (tx.everyHolder && tx.shared && replaces !== null) {
+          // A batch's replacement at its nonce: every payment still holding the old one follows the new one.
+          const r = await db.query<{ id: string }>(
+            "UPDATE payments SET tx_id = $2, tx_raw = $3, tx_shared = true, updated_at = $4 WHERE status = 'processing' AND tx_id = $5 AND (id = $1 OR tx_shared) RETURNING id",
+            [id, tx.txId, tx.rawTx, at, replaces],
+          );
+          return r.rows.some((row) => row.id === id);
+        }
         const r = await db.query(
           "UPDATE payments SET tx_id = $2, tx_raw = $3, tx_shared = $6, updated_at = $4 WHERE id = $1 AND status = 'processing' AND tx_id IS NOT DISTINCT FROM $5",
           [id, tx.txId, tx.rawTx, at, replaces, tx.shared === true],

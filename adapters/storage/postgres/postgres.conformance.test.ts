@@ -16,6 +16,7 @@ import { runUsersConformance } from '../conformance/users-conformance.ts';
 import { runSessionsConformance } from '../conformance/sessions-conformance.ts';
 import { runAuditLogConformance } from '../conformance/audit-log-conformance.ts';
 import { runFeeSpendingConformance } from '../conformance/fee-spending-conformance.ts';
+import { runRelayerNoncesConformance } from '../conformance/relayer-nonces-conformance.ts';
 import { storageBackends } from '../../../test/helpers/backends.ts';
 
 for (const backend of await storageBackends()) {
@@ -38,4 +39,5 @@ for (const backend of await storageBackends()) {
   runSessionsConformance(backend.name, open);
   runAuditLogConformance(backend.name, open);
   runFeeSpendingConformance(backend.name, open);
+  runRelayerNoncesConformance(backend.name, open);
 }

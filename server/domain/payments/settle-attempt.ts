@@ -114,6 +114,7 @@ export async function advanceAttempt(deps: AdvanceDeps, payload: Record<string, 
     // A processing payment's row changes only when a transaction is recorded for it (the status
     // changes end processing), so its updated time is when the current one was recorded.
     recordedAt: recorded?.txId === payment.txId ? payment.updatedAt : null,
+    paymentId: payment.id,
     record: (tx, replaces) => deps.storage.payments.recordRelayerTx(payment.id, tx, replaces, new Date(deps.clock.now())),
   });
   const now = deps.clock.now();

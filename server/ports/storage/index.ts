@@ -7,6 +7,7 @@ import type { MerchantRepository } from './merchants.ts';
 import type { PartnerRepository } from './partners.ts';
 import type { PaymentRepository } from './payments.ts';
 import type { QuoteRepository } from './quotes.ts';
+import type { RelayerNonces } from './relayer-nonces.ts';
 import type { SessionRepository } from './sessions.ts';
 import type { SettlementRepository } from './settlements.ts';
 import type { UserRepository } from './users.ts';
@@ -35,6 +36,8 @@ export interface StoragePort {
   auditLog: AuditLogRepository;
   /** What the shared fee accounts spent for each partner's payments. */
   feeSpending: FeeSpendingRepository;
+  /** The EVM relayer's nonces, given in the transaction that records each signed transaction (migration 029). */
+  relayerNonces: RelayerNonces;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
   /** The connection pool's use now, for metrics: connections open and idle, and queries waiting for one; null for an engine without a pool (embedded). */

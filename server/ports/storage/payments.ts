@@ -26,8 +26,10 @@ export interface PaymentRepository {
    * `replaces` (the tx id recorded now; null when none is). False, writing nothing, when the
    * payment is not processing or another transaction is recorded than `replaces`. `shared`: the
    * transaction may be recorded on other payments too (a relayer batch); else it is this one's alone.
+   * `everyHolder` (a replacement at the same nonce): every other processing payment holding
+   * `replaces` as shared is moved to it too; the answer is still this payment's.
    */
-  recordRelayerTx(id: string, tx: { txId: string; rawTx: string; shared?: true }, replaces: string | null, at: Date): Promise<boolean>;
+  recordRelayerTx(id: string, tx: { txId: string; rawTx: string; shared?: true; everyHolder?: true }, replaces: string | null, at: Date): Promise<boolean>;
   /** The relayer transaction recorded for the payment's current tx id; null when none. */
   getRelayerTx(id: string): Promise<{ txId: string; rawTx: string } | null>;
   // -- end relayer transactions --
