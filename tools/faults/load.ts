@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Contract } from 'ethers';
 import { createGatewayClient, executeActions, GatewayError, resolveBuildActions, type PaymentOption } from '../../clients/wallet/src/index.ts';
 import { createBuyer, type Buyer } from '../demo-wallet/buyer.ts';
+import { waitingButForLast } from './approval-waits.ts';
 import { createSandboxApi, type SandboxInfo } from '../demo-wallet/sandbox-api.ts';
 import type { Api } from './api.ts';
 
@@ -131,10 +132,8 @@ async function pay(s: LoadSetup, stats: LoadStats, gate: FaucetGate, label: stri
   const paidWith = flow !== 'spl' && paysByTransfer(actions) ? 'transfer' : flow;
   step(`actions (${actions.map((a) => ('data' in a && typeof a.data === 'object' && a.data && 'method' in a.data ? String(a.data.method) : a.type)).join(', ')})`);
   // Half the Permit2 first-timers do not wait for their approval to be mined (a wallet that
-  // signs at once, as the SDK did before): confirm arrives while the approval is pending. A USDT
-  // buyer's reset to 0 is still waited for: no wallet can send the approval that follows it
-  // before it is mined (the node estimates against a block where the old allowance stands, and
-  // USDT refuses non-zero → non-zero), so not waiting there is a buyer that cannot pay at all.
+  // signs at once, as the SDK did before): confirm arrives while the approval is pending (a USDT
+  // reset to 0 is still waited for: see approval-waits.ts).
   const awaitApproval = flow !== 'permit2' || stats.permit2FirstTimers.total++ % 2 === 0;
   const signers = awaitApproval || !buyer.signers.evm ? buyer.signers : { ...buyer.signers, evm: waitingButForLast(buyer.signers.evm, actions) };
   const results = await executeActions(actions, signers);
@@ -146,14 +145,6 @@ async function pay(s: LoadSetup, stats: LoadStats, gate: FaucetGate, label: stri
     stats.confirmsInFlight--;
   }
   stats.confirmed.set(paymentId, paidWith);
-}
-
-/** The signer waiting for every transaction it sends but the last of `actions` (the approval the permit needs). */
-function waitingButForLast(evm: NonNullable<Buyer['signers']['evm']>, actions: readonly object[]): NonNullable<Buyer['signers']['evm']> {
-  const sends = actions.filter((a) => 'data' in a && typeof a.data === 'object' && a.data !== null && (a.data as { method?: unknown }).method === 'eth_sendTransaction').length;
-  let waited = 0;
-  const wait = evm.waitForReceipt?.bind(evm);
-  return { ...evm, waitForReceipt: wait ? async (chainId, hash) => (++waited < sends ? wait(chainId, hash) : undefined) : undefined };
 }
 
 /** Whether the option is the direct transfer (the buyer's `transfer(...)` call), not a gasless flow. */
