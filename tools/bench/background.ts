@@ -99,7 +99,7 @@ export async function backgroundBench(): Promise<void> {
       inflight.push(send());
     }
     await Promise.all(inflight);
-    const lastCreate = Math.max(...createdAt);
+    const lastCreate = largest(createdAt);
     const deadline = Date.now() + DRAIN_MS;
     const created = () => rx.arrivals.filter((a) => a.type === 'payment.created').length;
     while (created() < createdAt.length && Date.now() < deadline) await sleep(250);
@@ -108,9 +108,9 @@ export async function backgroundBench(): Promise<void> {
     agent.destroy();
 
     const delays = rx.arrivals.filter((a) => a.type === 'payment.created').map((a) => a.at - a.eventAt);
-    const last = Math.max(...rx.arrivals.map((a) => a.at));
+    const last = largest(rx.arrivals.map((a) => a.at));
     const p99 = percentile(delays, 99) / 1000;
-    const maxLag = Math.max(...lags.filter(Number.isFinite));
+    const maxLag = largest(lags.filter(Number.isFinite));
     console.log(
       `  creates: ${createdAt.length} answered 201 (${failed} failed) at ${(createdAt.length / ((lastCreate - t0) / 1000)).toFixed(0)}/s; payment.created delivered: ${created()}; the last ${((last - lastCreate) / 1000).toFixed(1)} s after the last create`,
     );
@@ -134,4 +134,11 @@ export async function backgroundBench(): Promise<void> {
     await api.close();
     await rx.close();
   }
+}
+
+/** The largest of `xs` (-Infinity for none): `Math.max(...xs)` passes each as an argument, and 300,000 of them (5 minutes at 1,000/s) overflow the stack. */
+function largest(xs: readonly number[]): number {
+  let max = -Infinity;
+  for (const x of xs) if (x > max) max = x;
+  return max;
 }
