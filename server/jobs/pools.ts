@@ -34,19 +34,15 @@ export const SLOT_KINDS: readonly SlotKind[] = [...POOL_KINDS, 'solana'];
 export type PoolSlots = Record<SlotKind, number>;
 
 /**
- * Per process. Settlement: 32 per EVM chain. A step spends most of its time waiting on RPC round
- * trips, and the relayer batches the first submissions that reach its window together, so the
- * slots bound both the pace and how full a batch gets: at 50 ms per call, 4 slots a worker settled
- * 6.8 payments/s with 0.35 relayer transactions a payment, 32 settled 21.6/s with 0.12
- * (docs/benchmarks.md, settlement); the key's lock is held only to take a nonce, sign and record.
- * Solana: many, because a job that sent
+ * Per process. Settlement: a few per EVM chain (the relayer sends one transaction at a time per
+ * chain; the rest follow transfers, mostly waiting on RPC). Solana: many, because a job that sent
  * its transaction waits in its slot on the cluster's follow loop (adapters/chains/solana/follow.ts)
  * until the chain decides, which costs a pending promise, not RPC calls or CPU: the slots bound how
  * many payments a process follows at once (about the confirms of a few seconds). Expiry: quick
  * database work that must keep up with creates. Webhooks: attempts wait on receivers, so many; with pipelining one
  * endpoint's batch needs one slot. Default: maintenance and anything undeclared.
  */
-export const DEFAULT_POOL_SLOTS: PoolSlots = { settlement: 32, solana: 128, expiry: 8, webhooks: 32, default: 2 };
+export const DEFAULT_POOL_SLOTS: PoolSlots = { settlement: 4, solana: 128, expiry: 8, webhooks: 32, default: 2 };
 
 /** The pool of a chain's settlement jobs: `settle.eip155-8453` (no ':' in a BullMQ queue name). */
 export function settlementPool(caip2: string): string {
