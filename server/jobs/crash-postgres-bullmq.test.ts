@@ -49,7 +49,8 @@ if (services) {
           // The relay loop's own pass may still be between handing the job on and marking it relayed
           // (the job can complete first); this test's clock is past every lease, so a runOnce in that
           // window would hand it on again. Once it is marked, nothing is left to relay.
-          await waitFor('the relay to mark it relayed', async () => Boolean((await storage.jobs.get(id))?.relayedAt), 10_000);
+          // 30 s, not 10: a clean-clone rehearsal on a busy machine once took longer than 10 s here.
+          await waitFor('the relay to mark it relayed', async () => Boolean((await storage.jobs.get(id))?.relayedAt), 30_000);
           expect(await jobs.relay.runOnce()).toBe(0);
         } finally {
           await jobs.stop();
