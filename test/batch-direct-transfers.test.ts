@@ -12,15 +12,15 @@ import { createSandboxChains, type SandboxChains } from '../server/composition/s
 import { createAssetRegistry, type AssetConfig } from '../server/domain/assets.ts';
 import { lateFundsJob, lateFundsJobId, LATE_FUNDS_JOB_TYPE } from '../server/domain/payments/late-funds-job.ts';
 import { createChainRegistry } from '../server/ports/chains.ts';
-import type { Clock } from '../server/ports/clock.ts';
+import { chainTime } from './helpers/chain-time.ts';
 import { sandboxMerchant, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
 import { waitFor } from './helpers/wait-for.ts';
 
 let chains: SandboxChains;
 let env: GatewayEnv;
 let usdt: string;
-let offsetMs = 0;
-const clock: Clock = { now: () => Date.now() + offsetMs };
+const time = chainTime(() => chains.evm);
+const { clock } = time;
 const FINAL_DEPTH = 3;
 const AMOUNT = 7_000_000n;
 const assetsOf = (a: AssetConfig[]): AssetConfig[] => a.map((x) => (x.symbol === 'USDT' ? { ...x, flows: ['transfer' as const] } : x));
@@ -37,15 +37,9 @@ afterAll(async () => {
 });
 
 const token = () => usdt.split(':').pop()!;
-const mineFinal = async () => {
-  for (let i = 0; i < FINAL_DEPTH; i++) await chains.evm.provider.request({ method: 'evm_mine', params: [] });
-};
+const mineFinal = () => time.mine(FINAL_DEPTH);
 /** The service's clock and the chain's moved on together: past the quotes' deadlines, where the watcher looks. */
-async function travel(ms: number): Promise<void> {
-  offsetMs += ms;
-  await chains.evm.provider.request({ method: 'evm_increaseTime', params: [Math.ceil(ms / 1000)] });
-  await mineFinal();
-}
+const travel = (ms: number) => time.travel(ms, FINAL_DEPTH);
 const erc20 = new Interface(['function transferFrom(address,address,uint256)', 'function approve(address,uint256)']);
 
 /** A payment of 7 USD at a merchant of its own (or the given one), quoted to `buyer`: its id, destination, option and tag. */

@@ -7,10 +7,9 @@
 import { Contract, Interface, Signature, Wallet, type HDNodeWallet } from 'ethers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMemoryMetrics } from '../adapters/metrics/memory/index.ts';
-import { buildTransferTransaction } from '../adapters/chains/evm/transfer.ts';
 import { MULTICALL3_ADDRESS } from '../adapters/chains/evm/multicall.ts';
 import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
-import type { Clock } from '../server/ports/clock.ts';
+import { chainTime, fundedBuyer, sendTransfer } from './helpers/chain-time.ts';
 import { sandboxMerchant, signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
 import type { TestPartner } from './helpers/test-app.ts';
 import { waitFor } from './helpers/wait-for.ts';
@@ -20,8 +19,8 @@ let chains: SandboxChains;
 let env: GatewayEnv;
 let usdt: string;
 let usdc: string;
-let offsetMs = 0;
-const clock: Clock = { now: () => Date.now() + offsetMs };
+const time = chainTime(() => chains.evm);
+const { clock, travel } = time;
 const metrics = createMemoryMetrics();
 const FINAL_DEPTH = 3;
 const AMOUNT = 7_000_000n;
@@ -46,31 +45,10 @@ afterAll(async () => {
 });
 
 const token = () => usdt.split(':').pop()!;
-const rpc = (method: string, params: unknown[] = []) => chains.evm.provider.request({ method, params });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const mineFinal = async () => {
-  for (let i = 0; i < FINAL_DEPTH; i++) await rpc('evm_mine');
-};
-
-async function travel(ms: number): Promise<void> {
-  offsetMs += ms;
-  await rpc('evm_increaseTime', [Math.ceil(ms / 1000)]);
-  await rpc('evm_mine');
-}
-
-async function funded(): Promise<HDNodeWallet> {
-  const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider);
-  await chains.evm.fund(wallet.address, token(), 50_000_000n);
-  await chains.evm.fund(wallet.address, null, 10n ** 17n);
-  return wallet;
-}
-
-async function send(wallet: HDNodeWallet, to: string, value: bigint, reference?: string): Promise<string> {
-  const tx = buildTransferTransaction({ token: token(), from: wallet.address, to, value, ...(reference ? { reference } : {}) });
-  const sent = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: 0n });
-  await sent.wait();
-  return sent.hash.toLowerCase();
-}
+const mineFinal = () => time.mine(FINAL_DEPTH);
+const funded = () => fundedBuyer(chains.evm, [token()]);
+const send = (wallet: HDNodeWallet, to: string, value: bigint, reference?: string) => sendTransfer(wallet, token(), to, value, reference);
 
 /** A payment of 7 USD quoted to a fresh buyer by direct transfer: its id, the option and the option's tag. */
 async function quoted(p: TestPartner) {

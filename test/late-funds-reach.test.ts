@@ -7,22 +7,21 @@ import { BrowserProvider, Wallet, type HDNodeWallet } from 'ethers';
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMemoryMetrics } from '../adapters/metrics/memory/index.ts';
-import { buildTransferTransaction } from '../adapters/chains/evm/transfer.ts';
 import { createEvmChainAdapter } from '../adapters/chains/evm/gateway-adapter.ts';
 import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
 import { createAssetRegistry, type AssetConfig } from '../server/domain/assets.ts';
 import { lateFundsJob, lateFundsJobId, LATE_FUNDS_JOB_TYPE } from '../server/domain/payments/late-funds-job.ts';
 import { maintenanceJob } from '../server/jobs/maintenance.ts';
 import { createChainRegistry, type ChainPort } from '../server/ports/chains.ts';
-import type { Clock } from '../server/ports/clock.ts';
+import { chainTime, fundedBuyer, sendTransfer } from './helpers/chain-time.ts';
 import { sandboxMerchant, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
 import { waitFor } from './helpers/wait-for.ts';
 
 let chains: SandboxChains;
 let env: GatewayEnv;
 let usdt: string;
-let offsetMs = 0;
-const clock: Clock = { now: () => Date.now() + offsetMs };
+const time = chainTime(() => chains.evm);
+const { clock, travel } = time;
 const metrics = createMemoryMetrics();
 const logger = pino({ level: 'silent' });
 const FINAL_DEPTH = 3;
@@ -43,30 +42,9 @@ afterAll(async () => {
 });
 
 const token = () => usdt.split(':').pop()!;
-const rpc = (method: string, params: unknown[] = []) => chains.evm.provider.request({ method, params });
-const mineFinal = async () => {
-  for (let i = 0; i < FINAL_DEPTH; i++) await rpc('evm_mine');
-};
-
-async function travel(ms: number): Promise<void> {
-  offsetMs += ms;
-  await rpc('evm_increaseTime', [Math.ceil(ms / 1000)]);
-  await rpc('evm_mine');
-}
-
-async function funded(): Promise<HDNodeWallet> {
-  const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider);
-  await chains.evm.fund(wallet.address, token(), 50_000_000n);
-  await chains.evm.fund(wallet.address, null, 10n ** 17n);
-  return wallet;
-}
-
-async function send(wallet: HDNodeWallet, to: string, value: bigint, reference: string): Promise<string> {
-  const tx = buildTransferTransaction({ token: token(), from: wallet.address, to, value, reference });
-  const sent = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: 0n });
-  await sent.wait();
-  return sent.hash.toLowerCase();
-}
+const mineFinal = () => time.mine(FINAL_DEPTH);
+const funded = () => fundedBuyer(chains.evm, [token()]);
+const send = (wallet: HDNodeWallet, to: string, value: bigint, reference: string) => sendTransfer(wallet, token(), to, value, reference);
 
 /** A payment of 7 USD with its merchant, and an option (the tagged transfer) per buyer asking. */
 async function payment() {
