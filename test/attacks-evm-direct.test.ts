@@ -1,9 +1,9 @@
-import { Transaction, Wallet, randomBytes, hexlify, type HDNodeWallet } from 'ethers';
+import { Transaction, randomBytes, hexlify, type HDNodeWallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTransferTransaction } from '../adapters/chains/evm/transfer.ts';
 import { NEVER_SEEN_GRACE_MS } from '../adapters/chains/evm/direct-transfer.ts';
 import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
-import type { Clock } from '../server/ports/clock.ts';
+import { chainTime, fundedBuyer } from './helpers/chain-time.ts';
 import { fromWireAction, type WalletRpcAction } from '../clients/wallet/src/gateway/actions.ts';
 import { executeActions } from '../clients/wallet/src/executor/execute-actions.ts';
 import { ethersWalletSigner } from '../clients/wallet/src/signers/ethers-wallet-signer.ts';
@@ -19,8 +19,7 @@ let chains: SandboxChains;
 let env: GatewayEnv;
 let usdt: string;
 // The service's clock, moved on together with the chain's by `travel`.
-let offsetMs = 0;
-const clock: Clock = { now: () => Date.now() + offsetMs };
+const { clock, travel } = chainTime(() => chains.evm);
 
 beforeAll(async () => {
   chains = await createSandboxChains();
@@ -36,19 +35,8 @@ afterAll(async () => {
 const token = () => usdt.split(':').pop()!;
 const account = (w: HDNodeWallet) => `eip155:31337:${w.address}`;
 
-/** Time passes for the service and the chain alike (the next block is that much later). */
-async function travel(ms: number): Promise<void> {
-  offsetMs += ms;
-  await chains.evm.provider.request({ method: 'evm_increaseTime', params: [Math.ceil(ms / 1000)] });
-  await chains.evm.provider.request({ method: 'evm_mine', params: [] });
-}
-
-async function buyer(): Promise<HDNodeWallet> {
-  const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider);
-  await chains.evm.fund(wallet.address, token(), 20_000_000n);
-  await chains.evm.fund(wallet.address, null, 10n ** 17n);
-  return wallet;
-}
+/** A fresh buyer holding USDT and gas money. */
+const buyer = (): Promise<HDNodeWallet> => fundedBuyer(chains.evm, [token()]);
 
 async function newPayment(merchantId: string, value = '700'): Promise<string> {
   const { t } = env;

@@ -3,13 +3,12 @@
 // its block is final, and the partner hears `payment.succeeded`. Transfers that could not have
 // paid the option (short, elsewhere, another token, untagged) never do; a tagged one from another
 // account (the buyer's other wallet, an exchange withdrawal carrying the tag) does.
-import { Wallet, type HDNodeWallet } from 'ethers';
+import { Wallet } from 'ethers';
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildTransferTransaction } from '../adapters/chains/evm/transfer.ts';
 import { maintenanceJob } from '../server/jobs/maintenance.ts';
 import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
-import type { Clock } from '../server/ports/clock.ts';
+import { chainTime, fundedBuyer, sendTransfer as send } from './helpers/chain-time.ts';
 import { sandboxMerchant, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
 import { waitFor } from './helpers/wait-for.ts';
 import { startReceiver } from './webhooks-support.ts';
@@ -19,8 +18,8 @@ let env: GatewayEnv;
 let usdt: string;
 let usdc: string;
 // The service's clock, moved on together with the chain's by `travel`.
-let offsetMs = 0;
-const clock: Clock = { now: () => Date.now() + offsetMs };
+const time = chainTime(() => chains.evm);
+const { clock, travel, mine } = time;
 const FINAL_DEPTH = 3;
 
 beforeAll(async () => {
@@ -44,31 +43,8 @@ afterAll(async () => {
 });
 
 const tokenOf = (assetId: string) => assetId.split(':').pop()!;
-const rpc = (method: string, params: unknown[] = []) => chains.evm.provider.request({ method, params });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Time passes for the service and the chain alike (the next block is that much later). */
-async function travel(ms: number): Promise<void> {
-  offsetMs += ms;
-  await rpc('evm_increaseTime', [Math.ceil(ms / 1000)]);
-  await rpc('evm_mine');
-}
-
-async function funded(): Promise<HDNodeWallet> {
-  const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider);
-  await chains.evm.fund(wallet.address, tokenOf(usdt), 50_000_000n);
-  await chains.evm.fund(wallet.address, tokenOf(usdc), 50_000_000n);
-  await chains.evm.fund(wallet.address, null, 10n ** 17n);
-  return wallet;
-}
-
-/** Sends `transfer(to, value)` of `token` from `wallet`, with `reference` appended when given; answers its hash once mined. */
-async function send(wallet: HDNodeWallet, token: string, to: string, value: bigint, reference?: string): Promise<string> {
-  const tx = buildTransferTransaction({ token, from: wallet.address, to, value, ...(reference ? { reference } : {}) });
-  const sent = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: 0n });
-  await sent.wait();
-  return sent.hash.toLowerCase();
-}
+const funded = () => fundedBuyer(chains.evm, [tokenOf(usdt), tokenOf(usdc)]);
 
 it('a tagged transfer after expiry pays the payment once final (webhook, details, balance); hostile transfers never do', async () => {
   const { t } = env;
@@ -114,7 +90,7 @@ it('a tagged transfer after expiry pays the payment once final (webhook, details
   await send(buyer, tokenOf(usdt), Wallet.createRandom().address, amount, reference); // to another address
   await send(buyer, tokenOf(usdc), destination, amount, reference); // another token
   await send(buyer, tokenOf(usdt), destination, amount); // no tag
-  for (let i = 0; i < FINAL_DEPTH; i++) await rpc('evm_mine');
+  await mine(FINAL_DEPTH);
   await sleep(2_000);
   expect((await details()).body.status).toBe('expired');
 
@@ -122,7 +98,7 @@ it('a tagged transfer after expiry pays the payment once final (webhook, details
   const paid = await send(buyer, tokenOf(usdt), destination, amount, reference);
   await sleep(1_500);
   expect((await details()).body.status).toBe('expired');
-  for (let i = 0; i < FINAL_DEPTH - 1; i++) await rpc('evm_mine');
+  await mine(FINAL_DEPTH - 1);
   await waitFor('the late transfer paid the payment', async () => (await details()).body.status === 'succeeded', 20_000);
 
   const after = (await details()).body;
@@ -157,7 +133,7 @@ it('a tagged transfer from another account than the quoted one (the buyer’s ot
   // Short by one unit from the other account: nothing.
   await send(other, tokenOf(usdt), destination, 6_999_999n, reference);
   const paid = await send(other, tokenOf(usdt), destination, 7_000_000n, reference);
-  for (let i = 0; i < FINAL_DEPTH; i++) await rpc('evm_mine');
+  await mine(FINAL_DEPTH);
   await waitFor('the other account’s tagged transfer paid the payment', async () => (await details()).body.status === 'succeeded', 20_000);
   expect((await details()).body).toMatchObject({ status: 'succeeded', info: { txId: paid } });
 }, 90_000);
@@ -184,7 +160,7 @@ it('a tagged transfer two days after the payment expired still pays it: the main
   await purge({ id: 'job_maintenance_purge', type: 'maintenance.purge', payload: {}, runAt: new Date(clock.now()) });
   expect(await t.storage.quotes.get(id, option.id), 'the quote is kept for the late-funds reach').not.toBeNull();
   const paid = await send(buyer, tokenOf(usdt), destination, 7_000_000n, reference);
-  for (let i = 0; i < FINAL_DEPTH; i++) await rpc('evm_mine');
+  await mine(FINAL_DEPTH);
   await waitFor('the transfer two days late paid the payment', async () => (await details()).body.status === 'succeeded', 20_000);
   expect((await details()).body).toMatchObject({ status: 'succeeded', info: { txId: paid } });
 }, 90_000);
