@@ -10,9 +10,9 @@ export type Reserve = (key: string, n: number, extra: number) => Promise<{ passe
 export type GiveBack = (key: string, k: number) => Promise<void>;
 
 /** Requests of one key decided in one call at most: a bound on the script's loop and the batch's wait. */
-export const MAX_BATCH = 256;
+const MAX_BATCH = 256;
 /** A reserved pass unused for this long goes back to the shared bucket. */
-export const HOLD_MS = 100;
+const HOLD_MS = 100;
 // The rate of a key is counted over windows of this length; a lease covers half a window of it.
 const WINDOW_MS = 100;
 // A lease is at most this share of the burst (a client's whole burst is never parked in one
@@ -54,7 +54,8 @@ export function createLeases(limit: RateLimit, reserve: Reserve, giveBack: GiveB
   const states = new Map<string, KeyState>();
   let sweeps = 0;
 
-  const leaseOf = (st: KeyState) => (cap === 0 ? 0 : Math.min(cap, Math.ceil(Math.max(st.rate, st.seen) / 2)));
+  // Half a window of the key's own rate: a key with fewer than two takes in a window reserves nothing.
+  const leaseOf = (st: KeyState) => (cap === 0 ? 0 : Math.min(cap, Math.floor(Math.max(st.rate, st.seen) / 2)));
 
   const send = (key: string, st: KeyState) => {
     const batch = st.waiting.splice(0, MAX_BATCH);

@@ -75,6 +75,23 @@ if (await redisAvailable()) {
         stop();
       }
     });
+
+    it('reserves nothing for a quiet key: one call per take, nothing to give back', async () => {
+      const key = freshKey();
+      const { calls, stop } = await countCalls(`${prefix}:${key}`);
+      const l = await createRedisRateLimiter({ perSecond: 1000, burst: 1000 }, { redisUrl, prefix });
+      try {
+        // One request, then quiet for longer than a lease is held, three times.
+        for (let i = 0; i < 3; i++) {
+          expect(await l.take(key)).toEqual({ allowed: true });
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        expect(calls).toEqual({ takes: 3, giveBacks: 0 });
+      } finally {
+        await l.close();
+        stop();
+      }
+    });
   });
 
   describe('redis rate limiter leases shared between processes', () => {
