@@ -25,6 +25,18 @@ function childField(parent: string, key: string | number): string {
   return parent ? `${parent}.${key}` : key;
 }
 
+/** A value met on the walk: its field name is built only when it has an issue. */
+interface Visit {
+  value: unknown;
+  parent: Visit | null;
+  key: string | number;
+  depth: number;
+}
+
+function fieldOf(v: Visit): string {
+  return v.parent ? childField(fieldOf(v.parent), v.key) : String(v.key);
+}
+
 /**
  * Every bad string (values and object keys) under `root`, and nesting past `maxDepth`, as issues.
  * An explicit stack, not recursion: the input is what is being guarded against. Stops at the
@@ -32,21 +44,22 @@ function childField(parent: string, key: string | number): string {
  */
 export function hostileIssues(root: unknown, rootField: string, maxDepth = MAX_JSON_DEPTH, maxIssues = 10): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  const stack: Array<{ value: unknown; field: string; depth: number }> = [{ value: root, field: rootField, depth: 0 }];
+  const stack: Visit[] = [{ value: root, parent: null, key: rootField, depth: 0 }];
   while (stack.length && issues.length < maxIssues) {
-    const { value, field, depth } = stack.pop()!;
+    const visit = stack.pop()!;
+    const { value, depth } = visit;
     if (typeof value === 'string') {
       const why = badString(value);
-      if (why) issues.push({ field: field || 'body', message: why });
+      if (why) issues.push({ field: fieldOf(visit) || 'body', message: why });
       continue;
     }
     if (!value || typeof value !== 'object') continue;
     if (depth >= maxDepth) {
-      issues.push({ field: field || 'body', message: `is nested more than ${maxDepth} levels deep` });
+      issues.push({ field: fieldOf(visit) || 'body', message: `is nested more than ${maxDepth} levels deep` });
       continue;
     }
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], field: childField(field, i), depth: depth + 1 });
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: visit, key: i, depth: depth + 1 });
       continue;
     }
     const keys = Object.keys(value);
@@ -54,10 +67,10 @@ export function hostileIssues(root: unknown, rootField: string, maxDepth = MAX_J
       const key = keys[i]!;
       const why = badString(key);
       if (why) {
-        issues.push({ field: field || 'body', message: `has a field name that ${why}` });
+        issues.push({ field: fieldOf(visit) || 'body', message: `has a field name that ${why}` });
         continue;
       }
-      stack.push({ value: (value as Record<string, unknown>)[key], field: childField(field, key), depth: depth + 1 });
+      stack.push({ value: (value as Record<string, unknown>)[key], parent: visit, key, depth: depth + 1 });
     }
   }
   return issues;
@@ -66,19 +79,19 @@ export function hostileIssues(root: unknown, rootField: string, maxDepth = MAX_J
 /** Issues in the parts of a request a handler may read: path parameters, query, headers, body. */
 export function requestIssues(req: Request, pathParams: Record<string, string> | undefined): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  for (const [name, value] of Object.entries(pathParams ?? {})) {
-    const why = badString(value);
+  for (const name in pathParams) {
+    const why = badString(pathParams[name]!);
     if (why) issues.push({ field: `path.${name}`, message: why });
   }
   // The query parser nests at most a few levels (qs's depth limit), so this walk is short.
   issues.push(...hostileIssues(req.query, 'query'));
   // Node's HTTP parser refuses NUL in headers and header values are Latin-1, so this finds
   // nothing today; it is here so a change of server or parser cannot quietly let one through.
-  for (const [name, value] of Object.entries(req.headers)) {
-    for (const v of Array.isArray(value) ? value : [value ?? '']) {
-      const why = badString(v);
-      if (why) issues.push({ field: `header.${name}`, message: why });
-    }
+  // The raw list (name, value, name, value…) holds every value, repeated headers included.
+  const raw = req.rawHeaders;
+  for (let i = 1; i < raw.length; i += 2) {
+    const why = badString(raw[i]!);
+    if (why) issues.push({ field: `header.${raw[i - 1]!.toLowerCase()}`, message: why });
   }
   if (req.body !== undefined) issues.push(...hostileIssues(req.body, ''));
   return issues;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { currentTrace, runInTrace } from '../domain/trace-context.ts';
 import { createPassLoop } from './pass-loop.ts';
 
@@ -49,5 +49,40 @@ describe('pass loop', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(errors).toHaveLength(1);
     await loop.stop();
+  });
+
+  it('runs one pass for the nudges made within gatherMs of the first, and loses none made during a pass', async () => {
+    vi.useFakeTimers();
+    try {
+      let passes = 0;
+      let release: (() => void) | null = null;
+      const loop = createPassLoop({
+        intervalMs: 60_000,
+        gatherMs: 30,
+        pass: async () => {
+          passes++;
+          await new Promise<void>((r) => (release = r));
+          return 0;
+        },
+        onError: () => {},
+      });
+      // A burst of creates: 100 nudges at once (before: the first started a pass and the other 99 asked for a second).
+      for (let i = 0; i < 100; i++) loop.notify();
+      await vi.advanceTimersByTimeAsync(29);
+      expect(passes).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(passes).toBe(1);
+      // A nudge while that pass runs is gathered too, then asks for one more pass after it.
+      loop.notify();
+      await vi.advanceTimersByTimeAsync(30);
+      expect(passes).toBe(1);
+      release!();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(passes).toBe(2);
+      release!();
+      await loop.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

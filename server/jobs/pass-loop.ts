@@ -22,8 +22,15 @@ export function createPassLoop(opts: {
   pass: (stopped: () => boolean) => Promise<number>;
   /** A failed background pass; the next interval tries again. */
   onError: (err: unknown) => void;
+  /**
+   * Nudges within this many ms of the first one share one pass (default 0: the pass starts on the
+   * next turn of the event loop). Why: under steady creates every request nudges, and passes run
+   * back to back each carrying the few events made during the last, each costing its statements.
+   */
+  gatherMs?: number;
 }): PassLoop {
   let timer: NodeJS.Timeout | null = null;
+  let nudged: NodeJS.Timeout | NodeJS.Immediate | null = null;
   let current: Promise<number> | null = null;
   let again = false;
   let stopped = false;
@@ -48,6 +55,17 @@ export function createPassLoop(opts: {
     return current;
   };
 
+  const gatherMs = opts.gatherMs ?? 0;
+  const nudge = () => {
+    nudged = null;
+    background();
+  };
+  const clearNudge = () => {
+    if (nudged && gatherMs > 0) clearTimeout(nudged as NodeJS.Timeout);
+    else if (nudged) clearImmediate(nudged as NodeJS.Immediate);
+    nudged = null;
+  };
+
   const background = () => {
     // A nudge during a pass only asks for one more: a `.catch` on the running pass per nudge would
     // pile up on it for as long as nudges keep it going (one per create under steady load).
@@ -67,12 +85,14 @@ export function createPassLoop(opts: {
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
+      clearNudge();
       timer = null;
       if (current) await current.catch(() => 0);
     },
     runOnce,
     notify() {
-      if (!stopped) setImmediate(background);
+      if (stopped || nudged) return;
+      nudged = gatherMs > 0 ? setTimeout(nudge, gatherMs) : setImmediate(nudge);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
-import { validateRateLimit, type RateDecision, type RateLimit, type RateLimiter } from '../../../server/ports/rate-limiter.ts';
+import { validateRateLimit, type RateLimit, type RateLimiter } from '../../../server/ports/rate-limiter.ts';
+import { createLeases } from './lease.ts';
 
 export interface RedisRateLimiterOptions {
   /** redis:// or rediss:// */
@@ -16,13 +17,16 @@ export interface RedisRateLimiterOptions {
 // own clock so processes with drifting clocks still share one bucket. It decides ARGV[3] requests
 // of one key in arrival order, exactly as that many single checks in a row would: the first ones
 // that fit pass (each moving the bucket on by one interval), the rest are refused with the wait
-// until the next may pass (a refusal does not move the bucket). Answers {passed, wait in ms}.
+// until the next may pass (a refusal does not move the bucket). When all passed it reserves up to
+// ARGV[4] more passes for this process (lease.ts), each moving the bucket on like a pass, while
+// the bucket stays at least half full. Answers {passed, wait in ms, reserved}.
 const TAKE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local interval = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local n = tonumber(ARGV[3])
+local extra = tonumber(ARGV[4])
 local full_at = tonumber(redis.call('GET', KEYS[1]) or now)
 if full_at < now then full_at = now end
 local passed = 0
@@ -30,12 +34,27 @@ while passed < n and full_at + interval - now - window <= 0 do
   full_at = full_at + interval
   passed = passed + 1
 end
-if passed > 0 then redis.call('SET', KEYS[1], tostring(full_at), 'PX', math.ceil(full_at - now) + 1000) end
-if passed == n then return {passed, 0} end
-return {passed, math.ceil(full_at + interval - now - window)}`;
+local reserved = 0
+if passed == n then
+  while reserved < extra and full_at + interval - now - window / 2 <= 0 do
+    full_at = full_at + interval
+    reserved = reserved + 1
+  end
+end
+if passed + reserved > 0 then redis.call('SET', KEYS[1], tostring(full_at), 'PX', math.ceil(full_at - now) + 1000) end
+if passed == n then return {passed, 0, reserved} end
+return {passed, math.ceil(full_at + interval - now - window), 0}`;
 
-/** Requests of one key decided in one call at most: a bound on the script's loop and the batch's wait. */
-const MAX_BATCH = 256;
+// Gives ARGV[2] reserved passes back: the bucket moves back as if they had never been taken (a
+// bucket that has filled up meanwhile stays full).
+const GIVE_BACK = `
+local f = redis.call('GET', KEYS[1])
+if not f then return 0 end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local full_at = tonumber(f) - tonumber(ARGV[1]) * tonumber(ARGV[2])
+if full_at <= now then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], tostring(full_at), 'PX', math.ceil(full_at - now) + 1000) end
+return 1`;
 
 /**
  * Counts shared by every API process on one Redis, so the limit holds however many processes
@@ -44,9 +63,11 @@ const MAX_BATCH = 256;
  *
  * One call in flight per key: takes of a key that arrive while its call is out wait for it and
  * then go together in the next call, decided in arrival order as single checks would be (the
- * script above). A busy client's requests then cost a Redis round trip per batch instead of one
- * each (the round trip was 13–17 % of the API's CPU per create and status request, measured with
- * `npm run bench -- profile`); a quiet client's take is sent at once, as before.
+ * script above). A busy key also reserves a lease of passes ahead (lease.ts: its bound on how
+ * early a client may be refused, and why it is never let through more than its limit), so its
+ * requests cost a Redis round trip per lease, not one per batch: the round trip was 14–17 % of
+ * the API's CPU per create and status request with batching alone (`npm run bench -- profile`).
+ * A quiet client's take is sent at once, as before.
  */
 export async function createRedisRateLimiter(limit: RateLimit, opts: RedisRateLimiterOptions): Promise<RateLimiter> {
   validateRateLimit(limit);
@@ -57,7 +78,7 @@ export async function createRedisRateLimiter(limit: RateLimit, opts: RedisRateLi
   const redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectionName: 'rate-limiter' });
   redis.on('error', () => {}); // reconnects by itself; each failed check reports through onError
   redis.defineCommand('gcraTake', { numberOfKeys: 1, lua: TAKE }); // EVALSHA: the script is sent once
-  const gcraTake = (redis as unknown as { gcraTake(key: string, interval: string, window: string, n: number): Promise<[number, number]> }).gcraTake.bind(redis);
+  redis.defineCommand('gcraGiveBack', { numberOfKeys: 1, lua: GIVE_BACK });
   // Checks made before the connection is up would be let through; wait for it a little, but a
   // Redis that is down must not stop the API from starting.
   await new Promise<void>((resolve) => {
@@ -67,37 +88,25 @@ export async function createRedisRateLimiter(limit: RateLimit, opts: RedisRateLi
       resolve();
     });
   });
+  const scripts = redis as unknown as {
+    gcraTake(key: string, interval: string, window: string, n: number, extra: number): Promise<[number, number, number]>;
+    gcraGiveBack(key: string, interval: string, k: number): Promise<number>;
+  };
   const interval = String(1000 / limit.perSecond);
   const window = String((1000 / limit.perSecond) * limit.burst);
-  type Waiter = (decision: RateDecision) => void;
-  // Per key: the takes waiting for the next call; a key is present while its call is out.
-  const waiting = new Map<string, Waiter[]>();
-  const send = (key: string, batch: Waiter[]) => {
-    gcraTake(`${prefix}:${key}`, interval, window, batch.length)
-      .then(
-        ([passed, over]) => batch.forEach((decide, i) => decide(i < passed ? { allowed: true } : { allowed: false, retryAfterMs: Number(over) })),
-        (err: unknown) => {
-          opts.onError?.(err);
-          for (const decide of batch) decide({ allowed: true });
-        },
-      )
-      .finally(() => {
-        const next = waiting.get(key)!;
-        if (next.length === 0) return void waiting.delete(key);
-        waiting.set(key, next.slice(MAX_BATCH));
-        send(key, next.slice(0, MAX_BATCH));
-      });
-  };
-  return {
-    take(key): Promise<RateDecision> {
-      return new Promise((decide) => {
-        const queued = waiting.get(key);
-        if (queued) return void queued.push(decide);
-        waiting.set(key, []);
-        send(key, [decide]);
-      });
+  const leases = createLeases(
+    limit,
+    async (key, n, extra) => {
+      const [passed, waitMs, reserved] = await scripts.gcraTake(`${prefix}:${key}`, interval, window, n, extra);
+      return { passed: Number(passed), waitMs: Number(waitMs), reserved: Number(reserved) };
     },
+    async (key, k) => void (await scripts.gcraGiveBack(`${prefix}:${key}`, interval, k)),
+    (err) => opts.onError?.(err),
+  );
+  return {
+    take: (key) => leases.take(key),
     async close() {
+      await leases.close();
       redis.disconnect();
     },
   };
