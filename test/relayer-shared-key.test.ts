@@ -145,6 +145,10 @@ if (services) {
       EVM_RELAYER_KEYS: chains.env.EVM_RELAYER_KEY!,
       // And one transaction per payment: the count of nonces below is the lock's evidence (batches are on by default).
       EVM_RELAYER_BATCH_MAX: '1',
+      // 64 steps on the one key at once (32 settlement slots a worker): broadcasts outside the key's
+      // lock overtake each other, and the automining sandbox queues no future nonce (issue 32).
+      // SHARED_KEY_JOB_CONCURRENCY sets other slots for a run by hand.
+      JOB_CONCURRENCY: process.env.SHARED_KEY_JOB_CONCURRENCY ?? 'settlement=32',
       DATABASE_URL: `${postgresUrl.replace(/\/[^/]*$/, '')}/${database}`,
       REDIS_URL: redisDbUrl,
       PORT: '0',
