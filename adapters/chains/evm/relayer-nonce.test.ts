@@ -24,7 +24,16 @@ afterAll(async () => {
 async function signedAt(nonce: number, to: string): Promise<{ txId: string; rawTx: string }> {
   const fees = await h.sandbox.ethersProvider.getFeeData();
   const rawTx = await h.relayer.signTransaction(
-    Transaction.from({ to, value: 0n, gasLimit: 21_000n, chainId: h.sandbox.chainId, nonce, type: 2, maxFeePerGas: fees.maxFeePerGas!, maxPriorityFeePerGas: fees.maxPriorityFeePerGas! }),
+    Transaction.from({
+      to,
+      value: 0n,
+      gasLimit: 21_000n,
+      chainId: h.sandbox.chainId,
+      nonce,
+      type: 2,
+      maxFeePerGas: fees.maxFeePerGas!,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas!,
+    }),
   );
   return { txId: Transaction.from(rawTx).hash!, rawTx };
 }
