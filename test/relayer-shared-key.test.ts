@@ -1,7 +1,7 @@
 // One relayer key, two worker processes: 200 gasless payments (EIP-3009 and Permit2) on the
 // standalone sandbox chains, with PostgreSQL and Redis, each paid by one relayer transaction of its
-// own nonce, and Solana payments beside them (their sandbox runs programs in this very process).
-// Each runtime has its own pools, providers and relayer wallet, as separate processes do.
+// own nonce, and Solana payments beside them (their sandbox runs programs in this very process). Each
+// runtime has its own pools, providers and relayer wallet, as separate processes do.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,8 +24,7 @@ import { deleteKeysWithPrefix } from './helpers/redis-cleanup.ts';
 import { postgresAvailable, postgresUrl, redisAvailable, redisUrl } from './helpers/services.ts';
 
 const PAYMENTS = 200;
-/** Paid alongside on Solana with the one fee payer key, which needs no lock (no account nonce). */
-const SOLANA_PAYMENTS = 20;
+const SOLANA_PAYMENTS = 20; // paid alongside with the one fee payer key, which needs no lock (no account nonce)
 const MAX_CONFIRM_TO_SUCCESS_MS = 60_000;
 
 const services = (await postgresAvailable()) && (await redisAvailable());
@@ -141,17 +140,18 @@ if (services) {
     redisDbUrl = await freeRedisDb();
     const env = {
       ...chains.env,
-      // The premise: one key shared by two workers (the sandbox offers a pool of four).
+      // The premise: one key shared by two workers (the sandbox offers four), and one transaction per payment
+      // (batches are on by default): the count of nonces below is the lock's evidence.
       EVM_RELAYER_KEYS: chains.env.EVM_RELAYER_KEY!,
-      // And one transaction per payment: the count of nonces below is the lock's evidence (batches are on by default).
       EVM_RELAYER_BATCH_MAX: '1',
+      // 64 steps on the key at once (32 slots a worker) overtake each other's broadcasts on an automining node (issue 32).
+      JOB_CONCURRENCY: process.env.SHARED_KEY_JOB_CONCURRENCY ?? 'settlement=32',
       DATABASE_URL: `${postgresUrl.replace(/\/[^/]*$/, '')}/${database}`,
       REDIS_URL: redisDbUrl,
       PORT: '0',
       LOGO_CHECKS: 'off',
       RATE_LIMIT_PER_S: '0',
-      // Automining gives each block its own second, so the sandbox's chain time runs ahead of the
-      // clock by about one second per transaction (500 here): signatures must outlive that.
+      // Automining gives each block its own second, so chain time runs ahead of the clock by a second a transaction: signatures must outlive that.
       QUOTE_TTL_S: '3600',
       PAYMENT_DEFAULT_TTL_S: '3600',
       DATA_DIR: join(dir, 'data'),

@@ -10,6 +10,7 @@ import { evmFeePolicy } from '../config-chain-fees.ts';
 import { createSolanaChainAdapter } from '../../adapters/chains/solana/gateway-adapter.ts';
 import { solanaChainFromConfig } from '../../adapters/chains/solana/config.ts';
 import { DEFAULT_FOLLOW_MS } from '../../adapters/chains/solana/follow.ts';
+import { DEFAULT_EVM_FOLLOW_MS } from '../../adapters/chains/evm/receipt-follow.ts';
 import { DEFAULT_SOLANA_FEE_POLICY } from '../../adapters/chains/solana/fees.ts';
 import { solanaFeePolicy } from '../config-solana-fees.ts';
 import { createPostgresSections } from '../../adapters/locks/postgres/index.ts';
@@ -70,6 +71,7 @@ export async function openChains(config: AppConfig, logger?: Logger, hooks: Chai
       headFreshness: headFreshness(caip2),
       batchMax: config.evmRelayerBatchMax,
       batchWindowMs: config.evmRelayerBatchWindowMs,
+      followMs: DEFAULT_EVM_FOLLOW_MS,
     };
   };
   const adapterOpts = {

@@ -34,15 +34,16 @@ export const SLOT_KINDS: readonly SlotKind[] = [...POOL_KINDS, 'solana'];
 export type PoolSlots = Record<SlotKind, number>;
 
 /**
- * Per process. Settlement: a few per EVM chain (the relayer sends one transaction at a time per
- * chain; the rest follow transfers, mostly waiting on RPC). Solana: many, because a job that sent
- * its transaction waits in its slot on the cluster's follow loop (adapters/chains/solana/follow.ts)
- * until the chain decides, which costs a pending promise, not RPC calls or CPU: the slots bound how
- * many payments a process follows at once (about the confirms of a few seconds). Expiry: quick
+ * Per process. Settlement (per EVM chain) and Solana: many, because a job that sent its
+ * transaction waits in its slot on the chain's follow loop (adapters/chains/evm/receipt-follow.ts,
+ * adapters/chains/solana/follow.ts) until the chain decides, which costs a pending promise, not RPC
+ * calls or CPU: the slots bound how many payments a process follows at once (about the confirms of
+ * a few seconds). An EVM relayer key's nonce, signature and record are one database transaction
+ * (relayer-nonce.ts), so many first submissions at once queue there, not on the node. Expiry: quick
  * database work that must keep up with creates. Webhooks: attempts wait on receivers, so many; with pipelining one
  * endpoint's batch needs one slot. Default: maintenance and anything undeclared.
  */
-export const DEFAULT_POOL_SLOTS: PoolSlots = { settlement: 4, solana: 128, expiry: 8, webhooks: 32, default: 2 };
+export const DEFAULT_POOL_SLOTS: PoolSlots = { settlement: 64, solana: 128, expiry: 8, webhooks: 32, default: 2 };
 
 /** The pool of a chain's settlement jobs: `settle.eip155-8453` (no ':' in a BullMQ queue name). */
 export function settlementPool(caip2: string): string {

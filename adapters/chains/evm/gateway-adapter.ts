@@ -19,10 +19,11 @@ import { parseEvmQuoteState, parseEvmSubmission } from './state.ts';
 import { buildTransferWithAuthorization, readTokenDomain, verifyTransferWithAuthorization, type TokenDomain } from './eip3009.ts';
 import { approvalProblem, approvalsNeeded } from './permit2-approval.ts';
 import { gaslessRefusal } from './gasless-policy.ts';
-import { createChainReads, prefetchOfferReads } from './offer-reads.ts';
+import { cachedByKey, createChainReads, prefetchOfferReads } from './offer-reads.ts';
 import type { RelayerEvent } from './relayer-submit.ts';
 import { createRelayerPool, type RelayerKey } from './relayer-pool.ts';
 import { createRelayerBatcher } from './relayer-batch.ts';
+import { receiptFollowerOf } from './receipt-follow.ts';
 import { relayerFeeSpent } from './fee-meter.ts';
 import { DEFAULT_MAX_FEE_PER_GAS } from './replacement.ts';
 import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from './permit2-witness.ts';
@@ -82,6 +83,8 @@ export interface EvmChainConfig {
   batchMax?: number;
   /** How long a first submission waits for others to share its transaction, ms (default 50). */
   batchWindowMs?: number;
+  /** How long a relayer step waits on the chain's follow loop for its transaction (receipt-follow.ts); absent: it reads once. */
+  followMs?: number;
 }
 
 /** The default of `minRelayerBalance`: 0.01 ETH, a few hundred relayed transfers on an L2. */
@@ -103,7 +106,11 @@ export type EvmRelayerTuning = Pick<
   | 'headFreshness'
   | 'batchMax'
   | 'batchWindowMs'
+  | 'followMs'
 >;
+
+/** How long a relayer transaction's fee, once read, serves the other payments it carried. */
+const FEE_SPENT_TTL_MS = 60_000;
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130,}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -180,11 +187,14 @@ export function createEvmChainAdapter(
         queue: primary.queue,
         ...(batcher ? { batcher } : {}),
         ...(opts.nonces ? { nonces: opts.nonces } : {}),
+        ...(c.followMs ? { follower: receiptFollowerOf(c.provider) } : {}),
         domains: new Map<string, TokenDomain>(),
       };
       const now = () => (c.clock ?? systemClock).now();
+      // Every payment of a batch ends in the same window of the follow loop: its transaction's fee is read once for them all.
+      const feeSpent = cachedByKey(FEE_SPENT_TTL_MS, 1024, (txId) => relayerFeeSpent(c.provider, pool.keys.map((k) => k.wallet.address), txId), now);
       const checks = createConfigChecks(c.provider, c.caip2, c.permit2, (asset) => domainOf(chain, asset));
-      return [c.caip2, { ...chain, reads: createChainReads({ ...chain, provider: c.offerProvider ?? c.provider }, now), checks }];
+      return [c.caip2, { ...chain, feeSpent, reads: createChainReads({ ...chain, provider: c.offerProvider ?? c.provider }, now), checks }];
     }),
   );
   const chainOf = (req: OptionRequest) => {
@@ -290,11 +300,7 @@ export function createEvmChainAdapter(
     const step = await c.pool.lease(key, () => advanceRelayerFlow(keyed, check, submission, knownTxId, ctx, { quotedAt: req.quotedAt, deadline: req.deadline }));
     // What the relayer paid, once its transaction is in a block: every end reports it (recorded once per transaction).
     if ((step.state === 'confirmed' || step.state === 'failed') && step.txId) {
-      const spent = await relayerFeeSpent(
-        c.provider,
-        c.pool.keys.map((k) => k.wallet.address),
-        step.txId,
-      ).catch(() => undefined);
+      const spent = await c.feeSpent(step.txId).catch(() => undefined);
       if (spent) return { ...step, feeSpent: spent };
     }
     return step;

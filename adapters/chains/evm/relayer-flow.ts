@@ -12,6 +12,7 @@ import { isPermit2NonceUsed } from './permit2.ts';
 import { relayerRequest, submissionProblem, type PaymentCheck } from './relayer-request.ts';
 import { endpointAheadOfSeen } from './endpoint-heads.ts';
 import { classifySubmitError, getConfirmations } from './receipts.ts';
+import type { ReceiptFollower } from './receipt-follow.ts';
 import { broadcastRecorded, prepareUnsigned, signAtNextNonce, type RelayerEvent, type RelayerFunds, type Unsigned } from './relayer-submit.ts';
 import type { FeeLimits } from './gas-policy.ts';
 import { authorizationDeadlineOf, deadlineState, submissionBlocked } from './submission-guards.ts';
@@ -54,6 +55,9 @@ export type RelayerChain = {
   batcher?: RelayerBatcher;
   /** The service's nonce counter (relayer-nonce.ts); absent: the node's pending count in the key's section. */
   nonces?: RelayerNonces;
+  /** The chain's follow loop (receipt-follow.ts): with `followMs`, a step waits on it that long rather than reading once. */
+  follower?: ReceiptFollower;
+  followMs?: number;
 };
 
 const limitsOf = (c: RelayerChain): FeeLimits => ({ maxFeePerGas: c.maxFeePerGas ?? DEFAULT_MAX_FEE_PER_GAS, minPriorityFee: c.minPriorityFee ?? 0n });
@@ -297,7 +301,7 @@ function overdue(c: RelayerChain, ctx: AdvanceContext): boolean {
  * buyer's authorization is unused, else the authorization went elsewhere and this attempt failed.
  */
 async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, txId: string, ctx: AdvanceContext, quote: QuoteTimes): Promise<TransferState> {
-  const state = await getConfirmations(c.provider, txId);
+  const state = c.follower && c.followMs ? await c.follower.follow(txId, c.confirmations, c.followMs) : await getConfirmations(c.provider, txId);
   if (state.status === 'mined') {
     if (state.confirmations < Math.max(1, c.confirmations)) return { state: 'pending', txId, reason: 'awaiting confirmations' };
     const verdict = judgeReceipt(state.receipt, check, authorizationOf(sub));

@@ -86,10 +86,13 @@ export async function abandonNonce(c: NonceOwner, rawTx: string): Promise<void> 
  * recorded transactions are sent first, in order (the same recorded bytes, which any step may
  * send), and this one once more.
  */
-export async function broadcastAfterEarlier<S extends { state: string }>(c: Pick<NonceOwner, 'provider'>, earlier: string[], broadcast: () => Promise<S>): Promise<S> {
+export async function broadcastAfterEarlier<S extends { state: string }>(c: Pick<NonceOwner, 'provider' | 'relayer'>, earlier: string[], broadcast: () => Promise<S>): Promise<S> {
   const first = await broadcast();
   if (first.state !== 'pending' || !earlier.length) return first;
-  for (const raw of earlier) await c.provider.broadcastTransaction(raw).catch(() => undefined);
+  // Only the nonces the node has not counted: under many concurrent steps most earlier ones are in
+  // already, and sending them again is a refusal each (thousands under load, issue 32).
+  const counted = await c.provider.getTransactionCount(c.relayer.address, 'pending').catch(() => 0);
+  for (const raw of earlier) if (Transaction.from(raw).nonce >= counted) await c.provider.broadcastTransaction(raw).catch(() => undefined);
   return broadcast();
 }
 

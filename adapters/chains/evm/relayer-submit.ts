@@ -140,6 +140,15 @@ async function resign(c: SubmitChain, rawTx: string, refusal: BroadcastRefusal, 
   return { ok: true, rawTx: await c.relayer.signTransaction(bumped.tx) };
 }
 
+/** Whether the node has the transaction `txId` (mined or waiting); false when it cannot say. */
+async function nodeKnows(provider: Provider, txId: string): Promise<boolean> {
+  try {
+    return (await provider.getTransaction(txId)) !== null;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Broadcasts the recorded transaction `tx` and answers by what the node said. A refusal that asks
  * for other fees or gas is re-signed at the same nonce, recorded in place of `tx`, and broadcast
@@ -156,7 +165,11 @@ export async function broadcastRecorded(c: SubmitChain, tx: { txId: string; rawT
       case 'known':
         return { state: 'submitted', txId: tx.txId };
       case 'nonce-used':
-        // Mined already, or another transaction took the nonce: the next step reads the chain.
+        // These very bytes may be in already: the service's nonces let another step send a
+        // payment's recorded transaction before its own broadcast (relayer-nonce.ts, in-order
+        // resend). Then this step handed it over as much as that one did: submitted.
+        if (await nodeKnows(c.provider, tx.txId)) return { state: 'submitted', txId: tx.txId };
+        // Another transaction took the nonce (or the node cannot say): the next step reads the chain.
         return { state: 'pending', txId: tx.txId, reason: `the node says the nonce is used (${refusal.message}); following the chain` };
       case 'insufficient-funds': {
         c.funds?.refused(upfrontCost(tx.rawTx));

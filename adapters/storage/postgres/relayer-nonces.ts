@@ -6,8 +6,13 @@ import { createPgDb, type SqlClient, type SqlDb } from './sql-db.ts';
 
 /** Locks the key's row (created at `floor` the first time) and answers its next nonce. */
 type Recent = { nonce: number; raw: string }[];
-/** How many of the last transactions are kept for an in-order resend. */
-const RECENT = 16;
+/**
+ * How many of the last transactions are kept for an in-order resend: the steps that may sign on one
+ * key at once (two workers of 32 settlement slots), or a step whose earlier nonces fell out of the
+ * list is refused again and waits for its next run (issue 32). Only the nonces the chain has not
+ * counted are kept, so the list is this long only while the node lags.
+ */
+const RECENT = 64;
 
 async function lockNext(tx: SqlClient, k: RelayerKeyRef, floor: number): Promise<{ next: number; recent: Recent }> {
   await tx.query('INSERT INTO relayer_nonces (chain, relayer, next_nonce) VALUES ($1, $2, $3) ON CONFLICT (chain, relayer) DO NOTHING', [k.chain, k.relayer.toLowerCase(), floor]);
