@@ -87,7 +87,10 @@ describe.runIf(await postgresAvailable())('relayer nonces owned by the service, 
       if (crashed(id)) throw new Error('the worker died after the record committed');
       return took;
     };
-    env = await startGatewayEnv({ chains, storage, relayerNonces: ledger, jobConcurrency: 4 });
+    // No replacement by time here: a test holds a step while another payment fails for good (up to
+    // 30 s on a loaded machine), and the held one must mine with the bytes it recorded. Past the
+    // default 45 s its step replaced them and B succeeded with another hash (seen once at load 10).
+    env = await startGatewayEnv({ chains, storage, relayerNonces: ledger, jobConcurrency: 4, evm: { replaceAfterMs: 10 * 60_000 } });
   }, 120_000);
   afterAll(async () => {
     await env?.close();

@@ -68,7 +68,7 @@ export interface GatewayEnvOptions {
   /** The partner dashboard served too (its sign-in limiters). */
   dashboard?: DashboardOptions;
   /** The sandbox EVM chain's finality and heal window (default: final once confirmed, no heal window), relayer pool and batches (default one key, none). */
-  evm?: Pick<EvmChainConfig, 'finality' | 'healWindowMs' | 'relayers' | 'minRelayerBalance' | 'batchMax' | 'batchWindowMs'>;
+  evm?: Pick<EvmChainConfig, 'finality' | 'healWindowMs' | 'relayers' | 'minRelayerBalance' | 'batchMax' | 'batchWindowMs' | 'replaceAfterMs'>;
   /** The service's relayer nonce counter (production's, on PostgreSQL); absent: the node's pending count in the key's section. */
   relayerNonces?: RelayerNonces;
   /** Jobs run at once (default 1): batches of relayer payments need several advance jobs running together. */
