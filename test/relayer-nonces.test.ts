@@ -1,9 +1,8 @@
 // The relayer's nonces owned by the service (issue 32, migration 029) through the whole service on
 // real PostgreSQL and the sandbox chain: a nonce is given in the transaction that records the signed
-// transaction, so a worker that dies between its record and its broadcast never sees its nonce
-// given again (the node's pending count, the old source, did not know it); a nonce whose transaction
-// will never reach the chain is filled so the later ones mine; and a stuck batch's replacement is
-// recorded on every payment of the batch.
+// transaction, so a worker that dies between its record and its broadcast never sees its nonce given
+// again (the node's pending count did not know it); a nonce whose transaction will never reach the
+// chain is filled so the later ones mine; a stuck batch's replacement is recorded on all its payments.
 import { Transaction, Wallet, parseEther, toQuantity, type HDNodeWallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../adapters/storage/postgres/index.ts';
@@ -87,9 +86,8 @@ describe.runIf(await postgresAvailable())('relayer nonces owned by the service, 
       if (crashed(id)) throw new Error('the worker died after the record committed');
       return took;
     };
-    // No replacement by time here: a test holds a step while another payment fails for good (up to
-    // 30 s on a loaded machine), and the held one must mine with the bytes it recorded. Past the
-    // default 45 s its step replaced them and B succeeded with another hash (seen once at load 10).
+    // No replacement by time: a held step (up to 30 s while another payment fails, on a loaded
+    // machine) must mine with the bytes it recorded, not a replacement after the default 45 s.
     env = await startGatewayEnv({ chains, storage, relayerNonces: ledger, jobConcurrency: 4, evm: { replaceAfterMs: 10 * 60_000 } });
   }, 120_000);
   afterAll(async () => {
@@ -102,7 +100,6 @@ describe.runIf(await postgresAvailable())('relayer nonces owned by the service, 
   const usdc = () => chains.assetConfigs().find((a) => a.symbol === 'USDC' && a.id.startsWith('eip155'))!.id;
   const token = () => usdc().split(':').pop()!;
   const relayer = () => chains.evm.relayer.address;
-
   async function buyer(): Promise<HDNodeWallet> {
     const wallet = Wallet.createRandom().connect(chains.evm.ethersProvider);
     await chains.evm.fund(wallet.address, token(), AMOUNT);

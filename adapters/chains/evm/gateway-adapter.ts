@@ -192,7 +192,17 @@ export function createEvmChainAdapter(
       };
       const now = () => (c.clock ?? systemClock).now();
       // Every payment of a batch ends in the same window of the follow loop: its transaction's fee is read once for them all.
-      const feeSpent = cachedByKey(FEE_SPENT_TTL_MS, 1024, (txId) => relayerFeeSpent(c.provider, pool.keys.map((k) => k.wallet.address), txId), now);
+      const feeSpent = cachedByKey(
+        FEE_SPENT_TTL_MS,
+        1024,
+        (txId) =>
+          relayerFeeSpent(
+            c.provider,
+            pool.keys.map((k) => k.wallet.address),
+            txId,
+          ),
+        now,
+      );
       const checks = createConfigChecks(c.provider, c.caip2, c.permit2, (asset) => domainOf(chain, asset));
       return [c.caip2, { ...chain, feeSpent, reads: createChainReads({ ...chain, provider: c.offerProvider ?? c.provider }, now), checks }];
     }),
