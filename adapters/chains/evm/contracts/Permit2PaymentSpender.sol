@@ -72,11 +72,20 @@ contract Permit2PaymentSpender {
         emit Paid(p.payment, p.owner, p.permit.nonce);
     }
 
-    /// Pays each permit in its own call: one Permit2 refuses changes nothing for the others.
+    /// Gas each permit of a batch is given, always in full: a standard token's permit takes about 70k.
+    uint256 private constant PAY_GAS = 200_000;
+
+    /// Too little gas left to give the next permit its PAY_GAS: the caller's limit, not a bad permit.
+    error OutOfGas();
+
+    /// Pays each permit in its own call with PAY_GAS: one Permit2 refuses changes nothing for the
+    /// others. A limit too low to give every call its gas reverts the whole batch instead of letting
+    /// good permits fail for want of gas (a gas estimate would otherwise settle on such a limit).
     function payAll(Payment[] calldata payments) external returns (bool[] memory paid) {
         paid = new bool[](payments.length);
         for (uint256 i = 0; i < payments.length; i++) {
-            try this.pay(payments[i]) {
+            if (gasleft() < PAY_GAS + PAY_GAS / 63 + 10_000) revert OutOfGas();
+            try this.pay{gas: PAY_GAS}(payments[i]) {
                 paid[i] = true;
             } catch {}
         }
