@@ -13,7 +13,7 @@ import { writeFileSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { JsonRpcProvider, Wallet } from 'ethers';
-import { DETERMINISTIC_DEPLOYER, permit2SpenderAddress, permit2SpenderProblem, spenderDeployRequest } from '../../adapters/chains/evm/permit2-spender.ts';
+import { DETERMINISTIC_DEPLOYER, DETERMINISTIC_DEPLOYER_RUNTIME, permit2SpenderAddress, permit2SpenderProblem, spenderDeployRequest } from '../../adapters/chains/evm/permit2-spender.ts';
 import { loadSandboxArtifacts } from '../../adapters/sandbox/evm/compile.ts';
 
 /** Permit2's canonical address (Uniswap's CREATE2 deployment), the service's default PERMIT2_ADDRESS. */
@@ -47,7 +47,7 @@ async function deploy(rpc: string, permit2: string): Promise<number> {
       console.log(`already deployed at ${address} with the expected code`);
       return 0;
     }
-    if ((await provider.getCode(DETERMINISTIC_DEPLOYER)) === '0x') {
+    if ((await provider.getCode(DETERMINISTIC_DEPLOYER)).toLowerCase() !== DETERMINISTIC_DEPLOYER_RUNTIME.toLowerCase()) {
       console.error(`no deterministic deployment proxy at ${DETERMINISTIC_DEPLOYER} on this chain: deploy it first by its keyless transaction`);
       return 1;
     }
