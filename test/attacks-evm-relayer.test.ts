@@ -1,3 +1,4 @@
+// Long because: every attack an outsider with a wallet's credentials tries on the relayer flows runs against one sandbox service, sharing its helpers (payments, options, confirms, signed permits).
 import { Contract, Signature, TypedDataEncoder, Wallet, type HDNodeWallet, type Provider } from 'ethers';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

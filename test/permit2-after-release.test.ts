@@ -69,7 +69,9 @@ function submission(typed: Eip712TypedData, signature: string, owner: string, to
 
 /** The buyer's signed permit through the spender contract, from `sender`, with the witness destination replaced by `to`. */
 function throughSpender(typed: Eip712TypedData, signature: string, owner: string, to: string) {
-  const [payment] = permit2SpenderInterface.decodeFunctionData('pay', spenderPayCall(typed, signature, owner).callData) as unknown as [{ toObject(deep: boolean): Record<string, unknown> }];
+  const [payment] = permit2SpenderInterface.decodeFunctionData('pay', spenderPayCall(typed, signature, owner).callData) as unknown as [
+    { toObject(deep: boolean): Record<string, unknown> },
+  ];
   const changed = { ...payment.toObject(true), destination: to };
   return { to: permit2SpenderAddress(chains.evm.permit2Address), data: permit2SpenderInterface.encodeFunctionData('pay', [changed]) };
 }

@@ -13,7 +13,13 @@ import { writeFileSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { JsonRpcProvider, Wallet } from 'ethers';
-import { DETERMINISTIC_DEPLOYER, DETERMINISTIC_DEPLOYER_RUNTIME, permit2SpenderAddress, permit2SpenderProblem, spenderDeployRequest } from '../../adapters/chains/evm/permit2-spender.ts';
+import {
+  DETERMINISTIC_DEPLOYER,
+  DETERMINISTIC_DEPLOYER_RUNTIME,
+  permit2SpenderAddress,
+  permit2SpenderProblem,
+  spenderDeployRequest,
+} from '../../adapters/chains/evm/permit2-spender.ts';
 import { loadSandboxArtifacts } from '../../adapters/sandbox/evm/compile.ts';
 
 /** Permit2's canonical address (Uniswap's CREATE2 deployment), the service's default PERMIT2_ADDRESS. */

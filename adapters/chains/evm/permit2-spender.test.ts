@@ -203,7 +203,11 @@ describe('the relayer and the spender contract', () => {
   it('a chain without the contract: the self-check names it (nothing refused), permits name a relayer key, and a payment is paid by that key straight through Permit2', async () => {
     const port = portOf(bare, { batchMax: 4 });
     const checks = await port.selfCheck!([assetOf(bare)]);
-    expect(checks.find((c) => c.subject === 'permit2 spender')).toMatchObject({ outcome: 'fail', refuses: false, detail: expect.stringMatching(/not deployed.*name a relayer key/) });
+    expect(checks.find((c) => c.subject === 'permit2 spender')).toMatchObject({
+      outcome: 'fail',
+      refuses: false,
+      detail: expect.stringMatching(/not deployed.*name a relayer key/),
+    });
     expect(checks.find((c) => c.subject === 'permit2')).toMatchObject({ outcome: 'pass' });
     const withSpender = await portOf(sandbox).selfCheck!([assetOf(sandbox)]);
     expect(withSpender.find((c) => c.subject === 'permit2 spender')).toMatchObject({ outcome: 'pass', detail: expect.stringContaining(sandbox.permit2SpenderAddress!) });

@@ -13,7 +13,8 @@ import { messageAddress, messageUint, type Eip712TypedData } from './typed-data.
 /** The deterministic deployment proxy (Arachnid's), at this address on nearly every EVM chain. */
 export const DETERMINISTIC_DEPLOYER = '0x4e59b44847b379578588920cA78FbF26c0B4956C';
 /** Its runtime code: what the sandbox places there, and what the deploy tool expects to find. */
-export const DETERMINISTIC_DEPLOYER_RUNTIME = '0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf3';
+export const DETERMINISTIC_DEPLOYER_RUNTIME =
+  '0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf3';
 /** Fixed forever: a new salt (or new code) is a new address on every chain. */
 export const PERMIT2_SPENDER_SALT = id('merchant-payments:permit2-payment-spender:1');
 
@@ -78,7 +79,11 @@ export function spenderPayCall(typedData: Eip712TypedData, signature: string, ow
   const witness = m.witness as Record<string, unknown>;
   if (!isHexString(witness?.payment, 32)) throw new Error('witness payment is not bytes32');
   const payment = {
-    permit: { permitted: { token: messageAddress(permitted, 'token'), amount: messageUint(permitted, 'amount') }, nonce: messageUint(m, 'nonce'), deadline: messageUint(m, 'deadline') },
+    permit: {
+      permitted: { token: messageAddress(permitted, 'token'), amount: messageUint(permitted, 'amount') },
+      nonce: messageUint(m, 'nonce'),
+      deadline: messageUint(m, 'deadline'),
+    },
     owner: checksummed(owner),
     payment: String(witness.payment),
     destination: messageAddress(witness, 'destination'),
@@ -112,7 +117,11 @@ export function spenderTransfer(logs: readonly LogLike[], check: { token: string
   const isPaid = (l: LogLike) => checksummed(l.address) === spender && l.topics[0]?.toLowerCase() === PAID;
   const at = ordered.findIndex((l) => {
     if (!isPaid(l) || l.topics.length !== 3 || !isHexString(l.data, 32)) return false;
-    return l.topics[1]!.toLowerCase() === p.payment.toLowerCase() && l.topics[2]!.toLowerCase() === zeroPadValue(checksummed(check.from), 32).toLowerCase() && toBigInt(l.data) === p.nonce;
+    return (
+      l.topics[1]!.toLowerCase() === p.payment.toLowerCase() &&
+      l.topics[2]!.toLowerCase() === zeroPadValue(checksummed(check.from), 32).toLowerCase() &&
+      toBigInt(l.data) === p.nonce
+    );
   });
   if (at < 0) return 0n;
   let start = at - 1;

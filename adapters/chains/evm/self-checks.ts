@@ -191,7 +191,13 @@ export async function selfCheckChain(
         bounded(c.checks.spender(), timeoutMs).then(
           (problem): SelfCheck =>
             problem
-              ? { chain, subject: 'permit2 spender', outcome: 'fail', detail: `${problem}; Permit2 permits name a relayer key as spender, one transaction per payment`, refuses: false }
+              ? {
+                  chain,
+                  subject: 'permit2 spender',
+                  outcome: 'fail',
+                  detail: `${problem}; Permit2 permits name a relayer key as spender, one transaction per payment`,
+                  refuses: false,
+                }
               : {
                   chain,
                   subject: 'permit2 spender',

@@ -201,7 +201,10 @@ type SolcOutput = {
   errors?: { severity: string; formattedMessage: string }[];
   contracts?: Record<
     string,
-    Record<string, { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode?: { object: string; immutableReferences?: Record<string, { start: number; length: number }[]> } } }>
+    Record<
+      string,
+      { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode?: { object: string; immutableReferences?: Record<string, { start: number; length: number }[]> } } }
+    >
   >;
 };
 

@@ -111,7 +111,8 @@ export async function deploySandboxContracts(provider: Provider, artifacts: Sand
  * (an adapter family imports no other; a test holds the two equal).
  */
 export const DETERMINISTIC_DEPLOYER = '0x4e59b44847b379578588920cA78FbF26c0B4956C';
-const DETERMINISTIC_DEPLOYER_RUNTIME = '0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf3';
+const DETERMINISTIC_DEPLOYER_RUNTIME =
+  '0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf3';
 const PERMIT2_SPENDER_SALT = id('merchant-payments:permit2-payment-spender:1');
 
 /**

@@ -1,7 +1,16 @@
 // The sandbox EVM chain: EDR in process, with real USDC (FiatToken), Permit2, a Tether-like USDT and a plain ERC-20.
 import { BrowserProvider, Contract, Wallet, id, parseEther, toQuantity } from 'ethers';
 import { loadSandboxArtifacts } from './compile.ts';
-import { SANDBOX_DEPLOYER_KEY, SANDBOX_RELAYER_KEY, SANDBOX_SPENDER_DEPLOYER_KEY, deployPermit2Spender, deploySandboxContracts, DIRECT_TOKEN_METADATA, PLAIN_TOKEN_METADATA, USDC_METADATA } from './deploy.ts';
+import {
+  SANDBOX_DEPLOYER_KEY,
+  SANDBOX_RELAYER_KEY,
+  SANDBOX_SPENDER_DEPLOYER_KEY,
+  deployPermit2Spender,
+  deploySandboxContracts,
+  DIRECT_TOKEN_METADATA,
+  PLAIN_TOKEN_METADATA,
+  USDC_METADATA,
+} from './deploy.ts';
 import { startEdrNode } from './edr-node.ts';
 import { eip1193, handleJsonRpcBody, type Eip1193Provider, type JsonRpcHandlerOptions } from './json-rpc.ts';
 
@@ -82,7 +91,8 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
     prefunded: [
       { address: deployerAddress, balance: parseEther('1000000') },
       { address: new Wallet(SANDBOX_SPENDER_DEPLOYER_KEY).address, balance: parseEther('1') },
-      ...relayerPool.map((k) => ({ address: k.address, balance: parseEther('1000000') }))],
+      ...relayerPool.map((k) => ({ address: k.address, balance: parseEther('1000000') })),
+    ],
   });
   let closed = false;
   const guarded = {
