@@ -33,9 +33,15 @@ export function spenderInitCode(permit2: string): string {
   return concat([PERMIT2_SPENDER_CODE.creationCode, AbiCoder.defaultAbiCoder().encode(['address'], [checksummed(permit2)])]);
 }
 
+/** Computed once per Permit2 address: every step of a Permit2 payment asks whether its permit names the contract. */
+const addresses = new Map<string, string>();
+
 /** Where the spender for `permit2` is (or will be) on any chain. */
 export function permit2SpenderAddress(permit2: string): string {
-  return getCreate2Address(DETERMINISTIC_DEPLOYER, PERMIT2_SPENDER_SALT, keccak256(spenderInitCode(permit2)));
+  const key = permit2.toLowerCase();
+  let address = addresses.get(key);
+  if (!address) addresses.set(key, (address = getCreate2Address(DETERMINISTIC_DEPLOYER, PERMIT2_SPENDER_SALT, keccak256(spenderInitCode(permit2)))));
+  return address;
 }
 
 /** The runtime code the spender for `permit2` has once deployed: the compiled code with Permit2's address in its immutable slots. */
