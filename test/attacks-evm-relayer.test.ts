@@ -1,4 +1,5 @@
-import { Contract, Signature, Wallet, type HDNodeWallet, type Provider } from 'ethers';
+// Long because: every attack an outsider with a wallet's credentials tries on the relayer flows runs against one sandbox service, sharing its helpers (payments, options, confirms, signed permits).
+import { Contract, Signature, TypedDataEncoder, Wallet, type HDNodeWallet, type Provider } from 'ethers';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmChainAdapter } from '../adapters/chains/evm/gateway-adapter.ts';
@@ -12,7 +13,10 @@ import { systemClock } from '../server/ports/clock.ts';
 import type { JobRecord } from '../server/domain/jobs/records.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import { derivePaymentReference } from '../adapters/chains/evm/nonce.ts';
+import { PERMIT2_ABI } from '../adapters/chains/evm/abis.ts';
 import { buildPermitTransferFrom } from '../adapters/chains/evm/permit2.ts';
+import { permit2SpenderInterface, spenderPayCall } from '../adapters/chains/evm/permit2-spender.ts';
+import { PAYMENT_WITNESS_TYPES, PAYMENT_WITNESS_TYPE_STRING } from '../adapters/chains/evm/permit2-witness.ts';
 import { toEthersTypedData, type Eip712TypedData } from '../adapters/chains/evm/typed-data.ts';
 import { createSandboxChains, type SandboxChains } from '../server/composition/sandbox/index.ts';
 import { sandboxMerchant, signTypedDataParams, startGatewayEnv, type GatewayEnv } from './helpers/gateway-env.ts';
@@ -186,6 +190,84 @@ describe('Permit2: what the buyer signs names the payment and the destination', 
     const results = option.actions.length === 2 ? ['0x' + '11'.repeat(32), bareSig] : [bareSig];
     expect(await confirm(id, option.id, results)).toMatchObject({ status: 400, body: { code: 'invalid_signature' } });
     expect(await status(id)).toBe('requires_action');
+  }, 60_000);
+});
+
+/** The spender contract's pay call for the buyer's signed permit, with the witness destination replaced by `to`. */
+function payThroughSpender(typed: Eip712TypedData, signature: string, owner: string, to: string) {
+  const call = spenderPayCall(typed, signature, owner);
+  const [payment] = permit2SpenderInterface.decodeFunctionData('pay', call.callData) as unknown as [{ toObject(deep: boolean): Record<string, unknown> }];
+  return { to: call.target, data: permit2SpenderInterface.encodeFunctionData('pay', [{ ...payment.toObject(true), destination: to }]) };
+}
+
+/** Sent without an estimate (the node would refuse it): its receipt's status. */
+async function statusOfSent(from: Wallet | HDNodeWallet, tx: { to: string; data: string }): Promise<number | null> {
+  const sent = await from.sendTransaction({ ...tx, gasLimit: 400_000n });
+  return (await provider().waitForTransaction(sent.hash))?.status ?? null;
+}
+
+/** A USDT payment whose Permit2 option a funded buyer approved and signed: what anyone holding the signature holds. */
+async function signedPermit(amountUsd: string, amount: bigint) {
+  const { merchantId, destination } = await sandboxMerchant(env.t, [usdt]);
+  const id = await newPayment(merchantId, amountUsd);
+  const buyer = await attacker();
+  await chains.evm.fund(buyer.address, tokenOf(usdt), amount);
+  const option = await optionFor(id, buyer);
+  const approve = await buyer.sendTransaction({ ...(option.actions[0]!.data.params[0] as object), value: 0n });
+  await approve.wait();
+  const typed = typedDataOf(option.actions[1]!.data.params);
+  const signature = Signature.from(await signTypedDataParams(buyer, option.actions[1]!.data.params)).serialized;
+  return { id, option, buyer, destination, typed, signature, approve: approve.hash };
+}
+
+describe('Permit2: the relayer key cannot redirect a permit (the spender contract pays only the witness destination)', () => {
+  it('the buyer signs for the contract; the relayer key naming itself, through the contract or straight to Permit2, moves nothing; the payment then pays the merchant exactly', async () => {
+    const amount = 2_500_000n;
+    const { id, option, buyer, destination, typed, signature, approve } = await signedPermit('250', amount);
+    expect(String(typed.message.spender)).toBe(chains.evm.permit2SpenderAddress);
+    const relayerKey = new Wallet(chains.evm.relayer.privateKey, provider());
+    // Through the contract with another destination: the witness it rebuilds is not the signed one.
+    expect(await statusOfSent(relayerKey, payThroughSpender(typed, signature, buyer.address, relayerKey.address))).toBe(0);
+    // Straight to Permit2, choosing `to` as a spender may: the key is not the signed spender.
+    const m = typed.message as { permitted: { token: string; amount: string }; nonce: string; deadline: string; witness: { payment: string; destination: string } };
+    const permit = { permitted: { token: m.permitted.token, amount: BigInt(m.permitted.amount) }, nonce: BigInt(m.nonce), deadline: BigInt(m.deadline) };
+    const witness = TypedDataEncoder.from(PAYMENT_WITNESS_TYPES).hash(m.witness);
+    const direct = new Contract(chains.evm.permit2Address, PERMIT2_ABI, relayerKey).interface.encodeFunctionData('permitWitnessTransferFrom', [
+      permit,
+      { to: relayerKey.address, requestedAmount: amount },
+      buyer.address,
+      witness,
+      PAYMENT_WITNESS_TYPE_STRING,
+      signature,
+    ]);
+    expect(await statusOfSent(relayerKey, { to: chains.evm.permit2Address, data: direct })).toBe(0);
+    expect(await chains.evm.balanceOf(buyer.address, tokenOf(usdt))).toBe(amount);
+    expect(await chains.evm.balanceOf(relayerKey.address, tokenOf(usdt))).toBe(0n);
+
+    expect((await confirm(id, option.id, [approve, signature])).status).toBe(200);
+    const { final } = await settle(id);
+    expect(final).toBe('succeeded');
+    expect(await chains.evm.balanceOf(destination, tokenOf(usdt))).toBe(amount);
+    expect(await chains.evm.balanceOf(buyer.address, tokenOf(usdt))).toBe(0n);
+  }, 60_000);
+
+  it('a stranger who submits the buyer’s permit through the contract before the relayer pays only the merchant, and the payment succeeds with his transaction', async () => {
+    const amount = 1_500_000n;
+    const { id, option, buyer, destination, typed, signature, approve } = await signedPermit('150', amount);
+    const stranger = await attacker();
+    // Naming himself is refused; naming the merchant is all the signature allows.
+    expect(await statusOfSent(stranger, payThroughSpender(typed, signature, buyer.address, stranger.address))).toBe(0);
+    const paid = await statusOfSent(stranger, payThroughSpender(typed, signature, buyer.address, destination));
+    expect(paid).toBe(1);
+    expect(await chains.evm.balanceOf(stranger.address, tokenOf(usdt))).toBe(0n);
+
+    expect((await confirm(id, option.id, [approve, signature])).status).toBe(200);
+    const { final } = await settle(id);
+    expect(final).toBe('succeeded');
+    const record = (await env.t.storage.payments.get(id))!;
+    expect((await provider().getTransaction(record.txId!))?.from).toBe(stranger.address);
+    // Paid once: the relayer sent nothing that moved the buyer's tokens again.
+    expect(await chains.evm.balanceOf(destination, tokenOf(usdt))).toBe(amount);
   }, 60_000);
 });
 

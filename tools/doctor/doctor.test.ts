@@ -93,6 +93,8 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
         `token USDT ${chains.chains.evm.caip2}`,
         `token DTUSD ${chains.chains.evm.caip2}`,
         `permit2 ${chains.chains.evm.caip2}`,
+        // The sandbox deploys the Permit2 spender contract through the deterministic deployment proxy at start.
+        `permit2 spender ${chains.chains.evm.caip2}`,
         `multicall3 ${chains.chains.evm.caip2}`,
         `head ${new URL(chains.baseUrl).origin} ${chains.chains.evm.caip2}`,
         `token USDC ${chains.chains.solana.caip2}`,
@@ -106,7 +108,7 @@ if ((await postgresAvailable()) && (await redisAvailable())) {
       expect(run.out).toMatch(/fees eip155:31337 +max fee 500 gwei, min tip 0 gwei, .*each partner \d+ wei per 86400 s/);
       expect(run.out).toMatch(/fees solana:sandbox +priority fee at the 75th percentile of recent fees, 1000–1000000 micro-lamports per compute unit;/);
       expect(run.out).toMatch(/token USDC eip155:31337 +decimals\(\) 6 as configured, EIP-712 domain matches its DOMAIN_SEPARATOR\(\)/);
-      expect(run.lines.at(-1)).toBe('doctor: 24 passed, 0 warnings, 0 failed');
+      expect(run.lines.at(-1)).toBe('doctor: 25 passed, 0 warnings, 0 failed');
       for (const secret of secrets()) expect(run.out).not.toContain(secret);
     }, 60_000);
 

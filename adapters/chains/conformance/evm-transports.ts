@@ -12,6 +12,7 @@ import { createEvmSandbox } from '../../sandbox/evm/index.ts';
 import { submitTransferWithAuthorization } from '../evm/eip3009.ts';
 import { createEvmChainAdapter, type EvmChainConfig } from '../evm/gateway-adapter.ts';
 import { evmChainsFromConfig } from '../evm/config.ts';
+import { namesSpenderContract, spenderPayCall } from '../evm/permit2-spender.ts';
 import { PERMIT_WITNESS_TRANSFER_FROM_TYPES, permitWitnessTransferRequest } from '../evm/permit2-witness.ts';
 import { buildTransferTransaction, type EthSendTransactionParams } from '../evm/transfer.ts';
 import { recoverTypedDataSigner, toEthersTypedData, type Eip712TypedData } from '../evm/typed-data.ts';
@@ -307,14 +308,17 @@ async function frontRunAuthorization(chain: EvmChain, sub: Submission): Promise<
   return hash;
 }
 
-/** The relayer key submits the permit outside the job (another process): nothing is recorded. */
+/** The relayer key submits the permit outside the job (another process): nothing is recorded. Through the spender contract when the permit names it. */
 async function submitPermitOutOfBand(relayer: Wallet, sub: Submission): Promise<string> {
   if (sub.flow !== 'permit2') throw new Error(`not a Permit2 submission: ${sub.flow}`);
   const owner = recoverTypedDataSigner(sub.typedData, PERMIT_WITNESS_TRANSFER_FROM_TYPES, 'PermitWitnessTransferFrom', sub.signature);
-  const request = await permitWitnessTransferRequest(relayer, sub.typedData, sub.signature, {
-    owner,
-    requestedAmount: BigInt(String((sub.typedData.message.permitted as Record<string, unknown>).amount)),
-  });
+  const viaSpender = namesSpenderContract(sub.typedData) ? spenderPayCall(sub.typedData, sub.signature, owner) : null;
+  const request = viaSpender
+    ? { to: viaSpender.target, data: viaSpender.callData }
+    : await permitWitnessTransferRequest(relayer, sub.typedData, sub.signature, {
+        owner,
+        requestedAmount: BigInt(String((sub.typedData.message.permitted as Record<string, unknown>).amount)),
+      });
   const tx = await relayer.sendTransaction(request);
   await tx.wait();
   return tx.hash;

@@ -27,10 +27,12 @@ import { receiptFollowerOf } from './receipt-follow.ts';
 import { relayerFeeSpent } from './fee-meter.ts';
 import { DEFAULT_MAX_FEE_PER_GAS } from './replacement.ts';
 import { buildPermitWitnessTransferFrom, verifyPermitWitnessTransferFrom } from './permit2-witness.ts';
+import { namesSpenderContract, permit2SpenderAddress, spenderPaymentOf } from './permit2-spender.ts';
+import type { Eip712TypedData } from './typed-data.ts';
 import { advanceRelayerFlow } from './relayer-flow.ts';
 import { followFinality, followOnlyContext, type EvmFinality } from './finality.ts';
 import { authorizationEnd } from './submission-guards.ts';
-import { findLateAuthorization, findLateDirectTransfer, lastFinalBlock, paysTogether } from './late-funds.ts';
+import { findLateAuthorization, findLateDirectTransfer, findLateSpenderPermit, lastFinalBlock, paysTogether } from './late-funds.ts';
 import { advanceDirectTransfer, checkDirectTransferResult, prepareDirectTransfer } from './direct-transfer.ts';
 import { deriveNonce, derivePaymentReference } from './nonce.ts';
 import { sendTransactionParams, signTypedDataV4Params } from './wallet-rpc.ts';
@@ -260,14 +262,18 @@ export function createEvmChainAdapter(
 
   async function preparePermit2(c: ReturnType<typeof chainOf>, req: OptionRequest): Promise<Omit<PreparedOption, 'etaS'>> {
     const from = addressOf(req.account);
+    // The spender contract where it is verified on this chain (it pays only the witness destination,
+    // and permits naming it are batched); else a relayer key, as before it existed. An unread check
+    // is not a verified one: that quote names a key.
+    const spenderContract = (await c.checks.spender().catch(() => 'unread')) === null;
     // The witness names the payment and the destination: the buyer signs where the money goes.
     const typedData = buildPermitWitnessTransferFrom({
       permit2: c.permit2,
       chainId: BigInt(c.caip2.split(':')[1]!),
       token: token(req),
       amount: req.amount,
-      // Any key in the pool may be the spender; the submission is then sent by that key (keyFor).
-      spender: c.pool.pick().wallet.address,
+      // Without the contract any key in the pool may be the spender; the submission is then sent by that key (keyFor).
+      spender: spenderContract ? permit2SpenderAddress(c.permit2) : c.pool.pick().wallet.address,
       nonce: deriveNonce(req.paymentId, req.optionId).permit2,
       deadline: authorizationEnd(c, req),
       payment: derivePaymentReference(req.paymentId),
@@ -327,7 +333,8 @@ export function createEvmChainAdapter(
       const key = sender ? c.pool.byAddress(sender) : undefined;
       if (key) return key;
     }
-    if (sub.flow === 'permit2') return c.pool.byAddress(String(sub.typedData.message.spender)) ?? c.pool.keys[0]!;
+    // A permit naming the spender contract may be sent by any key; one naming a key, only by it.
+    if (sub.flow === 'permit2' && !namesSpenderContract(sub.typedData as Eip712TypedData)) return c.pool.byAddress(String(sub.typedData.message.spender)) ?? c.pool.keys[0]!;
     return c.pool.pick();
   }
 
@@ -406,8 +413,8 @@ export function createEvmChainAdapter(
 
     async findLateFunds(req, raw, known, pass) {
       // Found by what identifies the option on chain: the direct transfer's tag, the EIP-3009
-      // authorization's nonce. Permit2 leaves no event of its own and its signature is not in the
-      // quote (it arrives at confirm), so a Permit2 signature used elsewhere is not searched.
+      // authorization's nonce, the spender contract's Paid event for a permit naming it. Permit2
+      // leaves no event of its own: a permit naming a relayer key (only that key can use it) is not searched.
       const parsed = parseEvmQuoteState(raw);
       if (!parsed.ok) return { found: false };
       const c = chainOf(req);
@@ -418,6 +425,7 @@ export function createEvmChainAdapter(
       const state = parsed.value;
       if (state.flow === 'transfer') return findLateDirectTransfer(chain, req, known);
       if (state.flow === 'eip3009') return findLateAuthorization(chain, req, String(state.typedData.message.nonce), known);
+      if (namesSpenderContract(state.typedData)) return findLateSpenderPermit(chain, req, spenderPaymentOf(state.typedData), known);
       return { found: false };
     },
 

@@ -15,6 +15,7 @@ import { firstBlockAtOrAfter } from './scan.ts';
 import { checksummed } from './address.ts';
 import { carriesReference } from './transfer-reference.ts';
 import { QUOTE_CLOCK_ALLOWANCE_MS, minedAfterQuote, sumTransfers } from './transfer.ts';
+import { spenderPaidTopics, spenderTransfer, type SpenderPayment } from './permit2-spender.ts';
 
 const TRANSFER = id('Transfer(address,address,uint256)');
 const AUTHORIZATION_USED = id('AuthorizationUsed(address,bytes32)');
@@ -193,6 +194,34 @@ export async function findLateAuthorization(chain: LateFundsChain, req: OptionRe
     },
     new Set([...known].map((t) => t.toLowerCase())),
     // A relayer batch pays several payments in one transaction, each judged by its own authorization.
+    true,
+  );
+}
+
+/**
+ * The first final transaction, not in `known`, that paid this Permit2 option through the spender
+ * contract (its `Paid(payment, buyer)` log with the quote's nonce, and the Transfer that call made
+ * from the buyer to the destination): the buyer's permit submitted by someone else after the service
+ * released it. The contract pays only the signed destination and amount, so whoever submits it
+ * pays the merchant; the receipt is still judged. A permit naming a relayer key is not searched:
+ * only that key can use it.
+ */
+export async function findLateSpenderPermit(chain: LateFundsChain, req: OptionRequest, permit: SpenderPayment, known: ReadonlySet<string> = new Set()): Promise<LateFunds> {
+  const { provider } = chain;
+  const check = directTransferCheck(req, chain.confirmations);
+  return searchQuote(
+    chain,
+    req,
+    'permit2',
+    { address: permit.spender, topics: spenderPaidTopics(permit, check.from) },
+    async (txId) => {
+      const receipt = await provider.getTransactionReceipt(txId);
+      if (!receipt) return 'unsure';
+      if (receipt.status !== 1 || spenderTransfer(receipt.logs, check, permit) < check.minValue) return 'not';
+      return (await finalAndCanonical(chain, receipt)) ? 'paid' : 'unsure';
+    },
+    new Set([...known].map((t) => t.toLowerCase())),
+    // The relayer's batches carry several payments, each judged by its own Paid event.
     true,
   );
 }

@@ -1,20 +1,25 @@
-// Batching EIP-3009 payments: the first submissions that arrive within a short window (or until
-// the batch is full) share one relayer transaction, Multicall3's aggregate3 with each call allowed
-// to fail. Before anything is signed the batch is simulated and every call that would fail is
+// Batching EIP-3009 payments and permits paid through the Permit2 spender contract (both may be
+// sent by anyone): the first submissions that arrive within a short window (or until the batch is
+// full) share one relayer transaction, Multicall3's aggregate3 with each call allowed to fail. Before anything is signed the batch is simulated and every call that would fail is
 // dropped and answered on its own (the payment's refusal path reads why): one bad authorization
 // never reverts or delays the others. The transaction is signed at one key's nonce and recorded in
 // every payment's row before it is broadcast, so a crash between the two is healed by whichever
 // payment's next step comes first sending the recorded bytes again; each payment is then judged
-// by its own AuthorizationUsed event and the Transfer it introduces (authorization-transfer.ts).
+// by its own AuthorizationUsed event and the Transfer it introduces (authorization-transfer.ts), or
+// by the spender's own Paid event and the Transfer before it (permit2-spender.ts).
 import { keccak256, type Provider, type TransactionLike } from 'ethers';
 import type { AdvanceContext, RecordedTransaction, TransferState } from '../../../server/ports/chains.ts';
 import { MULTICALL3_ADDRESS, aggregate3Data, multicall3Problem, simulateAggregate3, type Call3 } from './multicall.ts';
 import { broadcastRecorded, prepareUnsigned, signAtNextNonce, type SubmitChain } from './relayer-submit.ts';
 import type { RelayerPool } from './relayer-pool.ts';
 import { broadcastAfterEarlier, nonceOwner, signAndRecordAtServiceNonce, type NonceOwner } from './relayer-nonce.ts';
+import type { RelayerFlowName } from './gas-policy.ts';
 
-/** What one payment's first submission asks of a batch: its call, and where to record the transaction. */
-export type BatchItem = { call: Call3; ctx: AdvanceContext };
+/** What one payment's first submission asks of a batch: its call, its flow (its gas ceiling), and where to record the transaction. */
+export type BatchItem = { call: Call3; ctx: AdvanceContext; flow?: RelayerFlowName };
+
+/** The flow whose per-payment gas ceiling bounds a batch: Permit2's (the larger) when any payment is one. */
+const batchFlow = (items: readonly { item: BatchItem }[]): RelayerFlowName => (items.some((g) => g.item.flow === 'permit2') ? 'permit2' : 'eip3009');
 
 /**
  * A payment's answer from its batch: its state, refused before broadcast, sent alone (batching off
@@ -100,7 +105,7 @@ async function sendAtServiceNonce(
   }
   const took = good.filter((g) => taken.took.includes(g.item.ctx.paymentId!));
   const tx = taken.tx;
-  const state = await broadcastAfterEarlier(owner, taken.earlier, () => broadcastRecorded(sc, tx, batchContext(took.map((g) => g.item.ctx)), 'eip3009'));
+  const state = await broadcastAfterEarlier(owner, taken.earlier, () => broadcastRecorded(sc, tx, batchContext(took.map((g) => g.item.ctx)), batchFlow(good)));
   for (const g of good) outcomes[g.i] = took.includes(g) ? state : notSent('not recorded: the payment changed meanwhile');
 }
 
@@ -119,14 +124,14 @@ export async function sendBatch(c: BatchChain, items: BatchItem[]): Promise<Batc
       return items.map(() => notSent('could not simulate the relayer batch; trying again'));
     }
     const outcomes: BatchOutcome[] = items.map((_, i) =>
-      succeeds[i] ? notSent('not sent') : { refused: { state: 'failed', reason: 'refused before broadcast: the token refused this authorization when its batch was simulated' } },
+      succeeds[i] ? notSent('not sent') : { refused: { state: 'failed', reason: 'refused before broadcast: the chain refused this authorization when its batch was simulated' } },
     );
     const good = items.flatMap((item, i) => (succeeds[i] ? [{ item, i }] : []));
     if (!good.length) return outcomes;
     const sc = c.submitChain(key);
     const request =
       good.length === 1 ? { to: good[0]!.item.call.target, data: good[0]!.item.call.callData } : { to: MULTICALL3_ADDRESS, data: aggregate3Data(good.map((g) => g.item.call)) };
-    const unsigned = await prepareUnsigned(sc, request, 'eip3009', good.length);
+    const unsigned = await prepareUnsigned(sc, request, batchFlow(good), good.length);
     if (!unsigned.ok) {
       // The simulation passed a moment ago: a refused estimate now is a race (an authorization used meanwhile); each tries again.
       const answer: TransferState = 'state' in unsigned ? unsigned.state : notSent(`the batch's estimate was refused (${unsigned.rejected.message.slice(0, 120)}); trying again`);
@@ -154,7 +159,7 @@ export async function sendBatch(c: BatchChain, items: BatchItem[]): Promise<Batc
         null,
       );
       if (!took.length) return { took, threw, state: notSent('not recorded: the payments changed meanwhile') };
-      return { took, threw, state: await broadcastRecorded(sc, tx, batchContext(took), 'eip3009') };
+      return { took, threw, state: await broadcastRecorded(sc, tx, batchContext(took), batchFlow(good)) };
     });
     for (const g of good) {
       if (!sent) outcomes[g.i] = notSent('could not sign the relayer batch');

@@ -23,6 +23,7 @@ import type { RelayerBatcher } from './relayer-batch.ts';
 import { sumTransfers } from './transfer.ts';
 import { messageAddress, messageUint } from './typed-data.ts';
 import { authorizedTransfer, type Authorization } from './authorization-transfer.ts';
+import { namesSpenderContract, spenderPaymentOf, spenderTransfer, type SpenderPayment } from './permit2-spender.ts';
 import { findPayingTransaction, scanWindow } from './scan.ts';
 import { DEFAULT_MAX_FEE_PER_GAS, bumpedReplacement } from './replacement.ts';
 import type { AdvanceContext, RelayerSubmission, TransferState } from '../../../server/ports/chains.ts';
@@ -78,19 +79,33 @@ export type ReceiptVerdict = { ok: true; value: bigint } | { ok: false; reason: 
  * (events emitted by the token contract itself) must move at least the amount from the buyer to
  * the destination. With the EIP-3009 `authorization`, only the Transfer its own AuthorizationUsed
  * event introduces counts (a batch may carry another payment from the same buyer to the same
- * destination: authorization-transfer.ts); else (Permit2, never batched) the token's Transfers are
- * summed. Anything else (reverted, less, elsewhere) cannot pay this payment.
+ * destination: authorization-transfer.ts); with a permit paid through the spender contract, only the
+ * Transfer before its own `Paid` event (permit2-spender.ts); else (a permit naming a relayer key,
+ * never batched) the token's Transfers are summed. Anything else (reverted, less, elsewhere) cannot pay this payment.
  */
-export function judgeReceipt(receipt: Pick<TransactionReceipt, 'status' | 'logs'>, check: PaymentCheck, authorization?: Authorization): ReceiptVerdict {
+export function judgeReceipt(receipt: Pick<TransactionReceipt, 'status' | 'logs'>, check: PaymentCheck, authorization?: Authorization | SpenderPayment): ReceiptVerdict {
   if (receipt.status !== 1) return { ok: false, reason: 'the relayer transaction reverted on chain' };
-  const value = authorization ? authorizedTransfer(receipt.logs, check, authorization) : sumTransfers(receipt.logs, check);
+  const value = !authorization
+    ? sumTransfers(receipt.logs, check)
+    : 'authorizer' in authorization
+      ? authorizedTransfer(receipt.logs, check, authorization)
+      : spenderTransfer(receipt.logs, check, authorization);
   if (value < check.minValue) return { ok: false, reason: `the relayer transaction moved ${value} to the destination, below the required ${check.minValue}` };
   return { ok: true, value };
 }
 
-/** An EIP-3009 submission's authorization (its signer and nonce), what its receipt is judged by; none for Permit2. */
-export const authorizationOf = (sub: RelayerSubmission): Authorization | undefined =>
-  sub.flow === 'eip3009' ? { authorizer: messageAddress(sub.typedData.message, 'from'), nonce: String(sub.typedData.message.nonce) } : undefined;
+/**
+ * What a submission's receipt is judged by: an EIP-3009 authorization (its signer and nonce); a
+ * permit naming the service's spender contract, that contract's `Paid` event for it
+ * (permit2-spender.ts); none for a permit naming a relayer key (its transaction is its own).
+ */
+export const authorizationOf = (sub: RelayerSubmission): Authorization | SpenderPayment | undefined => {
+  if (sub.flow === 'eip3009') return { authorizer: messageAddress(sub.typedData.message, 'from'), nonce: String(sub.typedData.message.nonce) };
+  return namesSpenderContract(sub.typedData) ? spenderPaymentOf(sub.typedData) : undefined;
+};
+
+/** Whether a submission may share its transaction (a batch, or a stranger's carrying several): judged by its own events, not by its transaction. */
+export const sharesTransactions = (sub: RelayerSubmission): boolean => sub.flow === 'eip3009' || namesSpenderContract(sub.typedData);
 
 /** Whether the buyer's authorization (EIP-3009 nonce or Permit2 nonce bit) is spent or cancelled. */
 async function authorizationUsed(c: RelayerChain, sub: RelayerSubmission, owner: string): Promise<boolean> {
@@ -172,7 +187,7 @@ async function sendAlone(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmi
   const owner = nonceOwner(submitChain(c));
   if (owner && ctx.paymentId) {
     // The service's nonce: the key's lock is one database transaction (take, sign, record); the broadcast is outside it.
-    const row = { paymentId: ctx.paymentId, replaces, ...(sub.flow === 'eip3009' ? { shared: true as const } : {}) };
+    const row = { paymentId: ctx.paymentId, replaces, ...(sharesTransactions(sub) ? { shared: true as const } : {}) };
     const taken = await signAndRecordAtServiceNonce(owner, fields, [row], new Date((c.clock ?? systemClock).now()));
     if (!taken) return { state: 'pending', reason: 'could not prepare the relayer transaction' };
     if (!taken.tx) return { state: 'pending', reason: 'not recorded: the payment changed meanwhile' };
@@ -192,7 +207,7 @@ async function sendAlone(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmi
   });
 }
 
-/** A first EIP-3009 submission through the chain's batcher (relayer-batch.ts); alone when batching is off there. */
+/** A first submission that may share its transaction, through the chain's batcher (relayer-batch.ts); alone when batching is off there. */
 async function viaBatch(c: RelayerChain, batcher: RelayerBatcher, check: PaymentCheck, sub: RelayerSubmission, ctx: AdvanceContext): Promise<SendOutcome> {
   let call: { target: string; callData: string };
   try {
@@ -201,7 +216,7 @@ async function viaBatch(c: RelayerChain, batcher: RelayerBatcher, check: Payment
   } catch {
     return { state: 'pending', reason: 'could not prepare the relayer transaction' };
   }
-  const outcome = await batcher.submit({ call, ctx });
+  const outcome = await batcher.submit({ call, ctx, flow: sub.flow });
   if ('thrown' in outcome) throw outcome.thrown;
   return 'alone' in outcome ? sendAlone(c, check, sub, null, ctx) : outcome;
 }
@@ -230,7 +245,7 @@ async function signRecordBroadcast(
   if (late) return late;
   const blocked = await submissionBlocked(c.provider, sub, check);
   if (blocked) return blocked;
-  const outcome = c.batcher && sub.flow === 'eip3009' && replaces === null ? await viaBatch(c, c.batcher, check, sub, ctx) : await sendAlone(c, check, sub, replaces, ctx);
+  const outcome = c.batcher && sharesTransactions(sub) && replaces === null ? await viaBatch(c, c.batcher, check, sub, ctx) : await sendAlone(c, check, sub, replaces, ctx);
   if (!('refused' in outcome)) return outcome;
   // The estimate's node passed the freshness guard, but only against the heads this process has
   // seen: a worker that just started may not have seen the block with the buyer's funds. A refusal
@@ -359,8 +374,9 @@ async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: Relayer
  * One step of a relayer-flow payment; see the module comment. An EIP-3009 payment is judged by its
  * own authorization, never by its transaction alone, so whatever transaction pays it (a batch of
  * ours, a front-runner's carrying several authorizations) is recorded and confirmed as `shared`:
- * the storage lets the batch's other payments hold the same id. Permit2's receipt is judged by the
- * Transfers it holds, so its transaction stays one payment's.
+ * the storage lets the batch's other payments hold the same id; so is a permit paid through the
+ * spender contract, judged by its own `Paid` event. A permit naming a relayer key is judged by the
+ * Transfers its receipt holds, so its transaction stays one payment's.
  */
 export async function advanceRelayerFlow(
   c: RelayerChain,
@@ -370,7 +386,7 @@ export async function advanceRelayerFlow(
   ctx: AdvanceContext,
   quote: QuoteTimes,
 ): Promise<TransferState> {
-  const shared = sub.flow === 'eip3009';
+  const shared = sharesTransactions(sub);
   const own: AdvanceContext = shared ? { ...ctx, record: (tx, replaces) => ctx.record({ ...tx, shared: true }, replaces) } : ctx;
   const step = knownTxId === null ? await signRecordBroadcast(c, check, sub, null, own, quote) : await followRecorded(c, check, sub, knownTxId, own, quote);
   return shared && step.state === 'confirmed' ? { ...step, shared: true } : step;

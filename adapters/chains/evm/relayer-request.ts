@@ -1,11 +1,13 @@
 // The relayer's transaction for a buyer's signed submission: what it must be to pay this
 // payment's destination as the buyer signed it, and the call that carries it (EIP-3009's
-// transferWithAuthorization, Permit2's permitWitnessTransferFrom), before nonce, gas and fees.
+// transferWithAuthorization; for Permit2 the spender contract's pay, or permitWitnessTransferFrom
+// from the relayer key a permit names), before nonce, gas and fees.
 import { Contract, Signature, type TransactionRequest, type Wallet } from 'ethers';
 import type { RelayerSubmission } from '../../../server/ports/chains.ts';
 import { checksummed } from './address.ts';
 import { EIP3009_ABI } from './abis.ts';
 import { permitWitnessTransferRequest, witnessDestination } from './permit2-witness.ts';
+import { namesSpenderContract, spenderPayCall } from './permit2-spender.ts';
 import { messageAddress, messageUint } from './typed-data.ts';
 
 /** What the payment needs to see on chain: `minValue` of `token` moved from `from` to `to`. */
@@ -25,6 +27,8 @@ export function submissionProblem(sub: RelayerSubmission, check: PaymentCheck): 
     const permitted = m.permitted as Record<string, unknown>;
     if (messageAddress(permitted, 'token') !== checksummed(check.token)) return 'the permit is for another token';
     if (witnessDestination(sub.typedData) !== checksummed(check.to)) return 'the permit names another destination';
+    // The spender contract pays the whole signed amount: a permit for more would pay more than asked.
+    if (namesSpenderContract(sub.typedData) && messageUint(permitted, 'amount') !== check.minValue) return 'the permit is not for the amount';
     return messageUint(permitted, 'amount') < check.minValue ? 'the permit is for less than the amount' : null;
   } catch (err) {
     return `the submission is malformed: ${(err as Error).message}`;
@@ -33,6 +37,10 @@ export function submissionProblem(sub: RelayerSubmission, check: PaymentCheck): 
 
 /** The relayer's transaction for a submission, not yet populated (nonce, gas) nor signed. */
 export async function relayerRequest(relayer: Wallet, sub: RelayerSubmission, check: PaymentCheck): Promise<TransactionRequest> {
+  if (sub.flow === 'permit2' && namesSpenderContract(sub.typedData)) {
+    const call = spenderPayCall(sub.typedData, sub.signature, check.from);
+    return { to: call.target, data: call.callData };
+  }
   if (sub.flow === 'permit2') return permitWitnessTransferRequest(relayer, sub.typedData, sub.signature, { owner: check.from, requestedAmount: check.minValue });
   const m = sub.typedData.message;
   const args = [messageAddress(m, 'from'), messageAddress(m, 'to'), messageUint(m, 'value'), messageUint(m, 'validAfter'), messageUint(m, 'validBefore'), String(m.nonce)] as const;

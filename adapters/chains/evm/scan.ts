@@ -11,6 +11,7 @@ import { checksummed } from './address.ts';
 import { forEachLogPage } from './log-pages.ts';
 import { QUOTE_CLOCK_ALLOWANCE_MS, sumTransfers } from './transfer.ts';
 import { authorizedTransfer } from './authorization-transfer.ts';
+import { namesSpenderContract, spenderPaidTopics, spenderPaymentOf, spenderTransfer } from './permit2-spender.ts';
 
 const AUTHORIZATION_USED = id('AuthorizationUsed(address,bytes32)');
 const TRANSFER = id('Transfer(address,address,uint256)');
@@ -59,30 +60,35 @@ export type ScanResult =
 /**
  * Looks through the window, page by page, for a transaction that used this submission's signature
  * and whose receipt pays the check (judged as the relayer's own). EIP-3009: the token's
- * `AuthorizationUsed(buyer, nonce)` log. Permit2 emits no event of its own: the token's `Transfer`
- * from the buyer to the destination, in a transaction whose input carries the buyer's signature.
+ * `AuthorizationUsed(buyer, nonce)` log. A permit naming the spender contract: the contract's
+ * `Paid(payment, buyer)` log, judged by the Transfer its call made. Permit2 emits no event of its
+ * own: for a permit naming a relayer key, the token's `Transfer` from the buyer to the destination,
+ * in a transaction whose input carries the buyer's signature.
  * RPC errors throw: the caller answers pending, as the window was not fully read.
  */
 export async function findPayingTransaction(provider: Provider, sub: RelayerSubmission, check: ScanCheck, window: ScanWindow): Promise<ScanResult> {
   const token = checksummed(check.token);
-  const topics =
-    sub.flow === 'eip3009'
+  const viaSpender = sub.flow === 'permit2' && namesSpenderContract(sub.typedData) ? spenderPaymentOf(sub.typedData) : null;
+  const topics = viaSpender
+    ? spenderPaidTopics(viaSpender, check.from)
+    : sub.flow === 'eip3009'
       ? [AUTHORIZATION_USED, zeroPadValue(checksummed(check.from), 32), String(sub.typedData.message.nonce).toLowerCase()]
       : [TRANSFER, zeroPadValue(checksummed(check.from), 32), zeroPadValue(checksummed(check.to), 32)];
   const signature = sub.signature.slice(2).toLowerCase();
   let found: ScanResult = { found: false };
   // Pages shrink when the provider refuses a range (log-pages.ts), never skipping a block.
-  await forEachLogPage(provider, { address: token, topics }, window.fromBlock, window.toBlock, async (logs) => {
+  await forEachLogPage(provider, { address: viaSpender ? viaSpender.spender : token, topics }, window.fromBlock, window.toBlock, async (logs) => {
     for (const txId of [...new Set(logs.map((l) => l.transactionHash))]) {
-      if (sub.flow === 'permit2') {
+      if (sub.flow === 'permit2' && !viaSpender) {
         const tx = await provider.getTransaction(txId);
         if (!tx || !tx.data.toLowerCase().includes(signature)) continue;
       }
       const receipt = await provider.getTransactionReceipt(txId);
       if (!receipt || receipt.status !== 1) continue;
       // EIP-3009: only the transfer of this authorization counts (a batch may hold another payment of the same buyer and destination).
-      const paid =
-        sub.flow === 'eip3009'
+      const paid = viaSpender
+        ? spenderTransfer(receipt.logs, check, viaSpender)
+        : sub.flow === 'eip3009'
           ? authorizedTransfer(receipt.logs, check, { authorizer: check.from, nonce: String(sub.typedData.message.nonce) })
           : sumTransfers(receipt.logs, check);
       if (paid >= check.minValue) {

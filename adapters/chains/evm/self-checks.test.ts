@@ -61,11 +61,11 @@ const flowOf = async (port: ChainPort, asset: AssetInfo, n: number) => {
 const usdc = (list: AssetInfo[]) => list.find((a) => a.symbol === 'USDC')!;
 
 describe('EVM self-checks on the sandbox chain', () => {
-  it('as configured: every token, Permit2 and the node pass, and USDC is offered through EIP-3009', async () => {
+  it('as configured: every token, Permit2, its spender contract and the node pass, and USDC is offered through EIP-3009', async () => {
     const port = createEvmChainAdapter([chain()]);
     const list = assets();
     const checks = await outcomes(port, list);
-    expect(Object.keys(checks).sort()).toEqual(['head node', 'permit2', ...list.map((a) => `token ${a.symbol}`)].sort());
+    expect(Object.keys(checks).sort()).toEqual(['head node', 'permit2', 'permit2 spender', ...list.map((a) => `token ${a.symbol}`)].sort());
     for (const c of Object.values(checks)) expect(c.outcome, `${c.subject}: ${c.detail}`).toBe('pass');
     expect(checks['token USDC']!.detail).toMatch(/EIP-712 domain matches its DOMAIN_SEPARATOR\(\)/);
     expect(await flowOf(port, usdc(list), 1)).toBe('eip3009');

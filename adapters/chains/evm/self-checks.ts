@@ -12,6 +12,10 @@ import { evmEndpointHeads } from './endpoint-heads.ts';
 import { checksummed } from './address.ts';
 import type { TokenDomain } from './eip3009.ts';
 import { MULTICALL3_ADDRESS, multicall3Problem } from './multicall.ts';
+import { permit2SpenderAddress, permit2SpenderProblem } from './permit2-spender.ts';
+
+/** How long a missing Permit2 spender contract is believed missing before its code is read again. */
+const SPENDER_RECHECK_MS = 60_000;
 
 /** What a check refused (nothing: it passed) and why. */
 export interface ConfigVerdict {
@@ -95,9 +99,30 @@ export function createConfigChecks(provider: Provider, caip2: string, permit2: s
   };
   const token = (asset: AssetInfo) => once(`token:${asset.id}:${asset.decimals}:${asset.flows.join()}`, () => checkTokenConfig(provider, chainId, asset, () => domainOf(asset)));
   const permit2Check = () => once('permit2', () => checkPermit2Config(provider, chainId, permit2));
+  // Kept once it passed; a spender found missing is looked for again a minute later (an operator
+  // may deploy it while the service runs), so a chain without it costs no read per quote.
+  let spenderAnswer: { at: number; answer: Promise<string | null> } | null = null;
+  const spender = (): Promise<string | null> => {
+    const kept = spenderAnswer;
+    if (kept && Date.now() - kept.at < SPENDER_RECHECK_MS) return kept.answer;
+    const answer = permit2SpenderProblem(provider, permit2);
+    const entry = { at: Date.now(), answer };
+    spenderAnswer = entry;
+    answer.then(
+      (problem) => {
+        if (problem === null) entry.at = Infinity;
+      },
+      () => {
+        if (spenderAnswer === entry) spenderAnswer = null;
+      },
+    );
+    return answer;
+  };
   return {
     token,
     permit2: permit2Check,
+    /** Null when the Permit2 spender contract is deployed as expected (buyers then name it), else why not; throws when unread. */
+    spender,
     /** Both verdicts that bear on offering `asset`: its token's, and Permit2's when it lists permit2. */
     async of(asset: AssetInfo): Promise<ConfigVerdict> {
       const [t, p] = await Promise.all([token(asset), asset.flows.includes('permit2') ? permit2Check() : { refused: [], problems: [] }]);
@@ -108,7 +133,7 @@ export function createConfigChecks(provider: Provider, caip2: string, permit2: s
 
 type ConfigChecks = ReturnType<typeof createConfigChecks>;
 
-/** Every self-check of one chain: its assets' tokens, Permit2 where an asset lists it, Multicall3 where the relayer batches, each endpoint's head. */
+/** Every self-check of one chain: its assets' tokens, Permit2 and its spender contract where an asset lists it, Multicall3 where the relayer batches, each endpoint's head. */
 export async function selfCheckChain(
   c: { caip2: string; provider: Provider; permit2: string; checks: ConfigChecks; headFreshness?: HeadFreshnessBound; batchMax?: number },
   assets: AssetInfo[],
@@ -160,7 +185,31 @@ export async function selfCheckChain(
           ),
         ]
       : [];
+  // Without the spender contract buyers name a relayer key as their permit's spender: Permit2 still pays, one transaction each, and the key chooses `to`.
+  const spender = mine.some((a) => a.flows.includes('permit2'))
+    ? [
+        bounded(c.checks.spender(), timeoutMs).then(
+          (problem): SelfCheck =>
+            problem
+              ? {
+                  chain,
+                  subject: 'permit2 spender',
+                  outcome: 'fail',
+                  detail: `${problem}; Permit2 permits name a relayer key as spender, one transaction per payment`,
+                  refuses: false,
+                }
+              : {
+                  chain,
+                  subject: 'permit2 spender',
+                  outcome: 'pass',
+                  detail: `deployed at ${permit2SpenderAddress(c.permit2)} with the expected code: permits name it, pay only their signed destination and are batched`,
+                  refuses: false,
+                },
+          (err): SelfCheck => ({ ...unknown('permit2 spender')(err), refuses: false }),
+        ),
+      ]
+    : [];
   const heads = evmEndpointHeads(c.provider, timeoutMs).then((h) => judgeHeads(chain, h, c.headFreshness ?? DEFAULT_HEAD_FRESHNESS, Date.now()));
-  const [checked, judged] = await Promise.all([Promise.all([...tokens, ...permit2, ...multicall]), heads]);
+  const [checked, judged] = await Promise.all([Promise.all([...tokens, ...permit2, ...spender, ...multicall]), heads]);
   return [...checked, ...judged];
 }

@@ -1,4 +1,4 @@
-// Compiles the sandbox's Solidity (Uniswap's Permit2, a plain ERC-20 and a Tether-like USDT) with solc-js, once:
+// Compiles the sandbox's Solidity (Uniswap's Permit2, a plain ERC-20, a Tether-like USDT, Multicall3) and the service's Permit2 spender with solc-js, once:
 // the output is cached under .cache/ keyed by a hash of compiler, settings and sources.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
@@ -14,10 +14,16 @@ export type SandboxArtifacts = {
   tetherToken: CompiledContract;
   /** Runtime code (not creation code): placed at Multicall3's canonical address, as every production chain has it. */
   multicall3Runtime: string;
+  /** The service's Permit2 spender (adapters/chains/evm/contracts): what the committed code must equal. */
+  permit2Spender: SpenderArtifact;
 };
+
+/** Creation code, and runtime code with the 32-byte slots where the constructor's immutable (Permit2's address) goes. */
+export type SpenderArtifact = { creationCode: string; runtimeTemplate: string; immutableOffsets: number[] };
 
 const require = createRequire(import.meta.url);
 const permit2Root = path.join(path.dirname(require.resolve('@uniswap/v4-periphery/package.json')), 'lib/permit2');
+const spenderSourceFile = fileURLToPath(new URL('../../chains/evm/contracts/Permit2PaymentSpender.sol', import.meta.url));
 const defaultCacheDir = fileURLToPath(new URL('../../../.cache/evm-sandbox/', import.meta.url));
 
 /**
@@ -155,6 +161,7 @@ const SETTINGS = {
     'sandbox/SandboxToken.sol': { SandboxToken: ['abi', 'evm.bytecode.object'] },
     'sandbox/SandboxTetherToken.sol': { SandboxTetherToken: ['abi', 'evm.bytecode.object'] },
     'sandbox/Multicall3.sol': { Multicall3: ['evm.deployedBytecode.object'] },
+    'spender/Permit2PaymentSpender.sol': { Permit2PaymentSpender: ['evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'] },
   },
 };
 
@@ -185,19 +192,36 @@ function collectSources(): Sources {
   sources['sandbox/SandboxToken.sol'] = { content: PLAIN_TOKEN_SOURCE };
   sources['sandbox/SandboxTetherToken.sol'] = { content: TETHER_TOKEN_SOURCE };
   sources['sandbox/Multicall3.sol'] = { content: MULTICALL3_SOURCE };
+  sources['spender/Permit2PaymentSpender.sol'] = { content: readFileSync(spenderSourceFile, 'utf8') };
   return sources;
 }
 
 type SolcModule = { compile(input: string): string; version(): string };
 type SolcOutput = {
   errors?: { severity: string; formattedMessage: string }[];
-  contracts?: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode?: { object: string } } }>>;
+  contracts?: Record<
+    string,
+    Record<
+      string,
+      { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode?: { object: string; immutableReferences?: Record<string, { start: number; length: number }[]> } } }
+    >
+  >;
 };
 
 function pick(output: SolcOutput, unit: string, name: string): CompiledContract {
   const contract = output.contracts?.[unit]?.[name];
   if (!contract) throw new Error(`solc produced no ${name}`);
   return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
+}
+
+function spenderArtifact(output: SolcOutput): SpenderArtifact {
+  const evm = output.contracts?.['spender/Permit2PaymentSpender.sol']?.Permit2PaymentSpender?.evm;
+  const slots = Object.values(evm?.deployedBytecode?.immutableReferences ?? {}).flat();
+  return {
+    creationCode: `0x${evm?.bytecode.object ?? ''}`,
+    runtimeTemplate: `0x${evm?.deployedBytecode?.object ?? ''}`,
+    immutableOffsets: slots.map((r) => r.start).sort((a, b) => a - b),
+  };
 }
 
 /**
@@ -225,8 +249,10 @@ export async function loadSandboxArtifacts(cacheDir: string = defaultCacheDir): 
     plainToken: pick(output, 'sandbox/SandboxToken.sol', 'SandboxToken'),
     tetherToken: pick(output, 'sandbox/SandboxTetherToken.sol', 'SandboxTetherToken'),
     multicall3Runtime: `0x${output.contracts?.['sandbox/Multicall3.sol']?.Multicall3?.evm.deployedBytecode?.object ?? ''}`,
+    permit2Spender: spenderArtifact(output),
   };
   if (artifacts.multicall3Runtime === '0x') throw new Error('solc produced no Multicall3');
+  if (artifacts.permit2Spender.runtimeTemplate === '0x' || artifacts.permit2Spender.immutableOffsets.length === 0) throw new Error('solc produced no Permit2PaymentSpender');
   try {
     await mkdir(cacheDir, { recursive: true });
     const temporary = `${cacheFile}.${process.pid}.tmp`;

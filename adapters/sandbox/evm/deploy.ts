@@ -1,7 +1,7 @@
 // Deterministic deployment of the sandbox contracts: a fixed deployer key and a fixed order of
 // transactions, so every address is the same on every run (CREATE address = deployer + nonce).
-import { Contract, ContractFactory, MaxUint256, Wallet, getCreateAddress, id, type Provider } from 'ethers';
-import type { SandboxArtifacts } from './compile.ts';
+import { AbiCoder, Contract, ContractFactory, MaxUint256, Wallet, concat, getCreate2Address, getCreateAddress, id, keccak256, type Provider } from 'ethers';
+import type { SandboxArtifacts, SpenderArtifact } from './compile.ts';
 import { fiatTokenArtifact, signatureCheckerArtifact } from './fiat-token.ts';
 
 /**
@@ -10,6 +10,8 @@ import { fiatTokenArtifact, signatureCheckerArtifact } from './fiat-token.ts';
  */
 export const SANDBOX_DEPLOYER_KEY = id('merchant-payments-sandbox:evm:deployer');
 export const SANDBOX_RELAYER_KEY = id('merchant-payments-sandbox:evm:relayer');
+/** Sends the Permit2 spender's deployment (any funded account may: the address does not depend on it). */
+export const SANDBOX_SPENDER_DEPLOYER_KEY = id('merchant-payments-sandbox:evm:spender-deployer');
 
 /** Deployer nonce of each step; changing the order changes the addresses. */
 const NONCE = { signatureChecker: 0, usdc: 1, permit2: 7, plainToken: 8, directToken: 9 } as const;
@@ -101,4 +103,33 @@ export async function deploySandboxContracts(provider: Provider, artifacts: Sand
     if (actual[key] !== expected[key]) throw new Error(`Sandbox ${key} deployed at ${actual[key]}, expected ${expected[key]}`);
   }
   return actual;
+}
+
+/**
+ * The deterministic deployment proxy every production chain has (Arachnid's), and the salt the
+ * service's Permit2 spender is deployed with: the same as adapters/chains/evm/permit2-spender.ts
+ * (an adapter family imports no other; a test holds the two equal).
+ */
+export const DETERMINISTIC_DEPLOYER = '0x4e59b44847b379578588920cA78FbF26c0B4956C';
+const DETERMINISTIC_DEPLOYER_RUNTIME =
+  '0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf3';
+const PERMIT2_SPENDER_SALT = id('merchant-payments:permit2-payment-spender:1');
+
+/**
+ * Places the proxy (as every production chain has it; placed, so no account's nonce moves) and
+ * deploys the Permit2 spender through it by CREATE2, as an operator does on a real chain: from a
+ * key of its own, so no earlier sandbox address moves. Answers the spender's address.
+ */
+export async function deployPermit2Spender(
+  provider: Provider & { send(method: string, params: unknown[]): Promise<unknown> },
+  artifact: SpenderArtifact,
+  permit2: string,
+): Promise<string> {
+  await provider.send('hardhat_setCode', [DETERMINISTIC_DEPLOYER, DETERMINISTIC_DEPLOYER_RUNTIME]);
+  const initCode = concat([artifact.creationCode, AbiCoder.defaultAbiCoder().encode(['address'], [permit2])]);
+  const address = getCreate2Address(DETERMINISTIC_DEPLOYER, PERMIT2_SPENDER_SALT, keccak256(initCode));
+  const deployer = new Wallet(SANDBOX_SPENDER_DEPLOYER_KEY, provider);
+  const receipt = await (await deployer.sendTransaction({ to: DETERMINISTIC_DEPLOYER, data: concat([PERMIT2_SPENDER_SALT, initCode]) })).wait();
+  if (receipt?.status !== 1 || (await provider.getCode(address)) === '0x') throw new Error(`Sandbox Permit2 spender did not land at ${address}`);
+  return address;
 }

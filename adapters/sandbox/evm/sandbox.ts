@@ -1,7 +1,16 @@
 // The sandbox EVM chain: EDR in process, with real USDC (FiatToken), Permit2, a Tether-like USDT and a plain ERC-20.
 import { BrowserProvider, Contract, Wallet, id, parseEther, toQuantity } from 'ethers';
 import { loadSandboxArtifacts } from './compile.ts';
-import { SANDBOX_DEPLOYER_KEY, SANDBOX_RELAYER_KEY, deploySandboxContracts, DIRECT_TOKEN_METADATA, PLAIN_TOKEN_METADATA, USDC_METADATA } from './deploy.ts';
+import {
+  SANDBOX_DEPLOYER_KEY,
+  SANDBOX_RELAYER_KEY,
+  SANDBOX_SPENDER_DEPLOYER_KEY,
+  deployPermit2Spender,
+  deploySandboxContracts,
+  DIRECT_TOKEN_METADATA,
+  PLAIN_TOKEN_METADATA,
+  USDC_METADATA,
+} from './deploy.ts';
 import { startEdrNode } from './edr-node.ts';
 import { eip1193, handleJsonRpcBody, type Eip1193Provider, type JsonRpcHandlerOptions } from './json-rpc.ts';
 
@@ -29,6 +38,8 @@ export type EvmSandboxOptions = {
    * as on a real chain. Default none: a block per transaction (automine).
    */
   blockTimeMs?: number;
+  /** Leaves the service's Permit2 spender undeployed (a chain an operator has not deployed it on yet); default deployed. */
+  withoutPermit2Spender?: boolean;
 };
 
 export type EvmSandbox = {
@@ -47,6 +58,8 @@ export type EvmSandbox = {
   /** The token listed for direct transfer only (DTUSD). */
   directTokenAddress: string;
   permit2Address: string;
+  /** Where the service's Permit2 spender is deployed (CREATE2 through the deterministic deployment proxy); null when left out. */
+  permit2SpenderAddress: string | null;
   /** Prefunded (native coin) account the service may use as relayer / fee payer in the sandbox. */
   relayer: { address: string; privateKey: string };
   /** A relayer pool (EVM_RELAYER_KEYS): `relayer` first, then further prefunded keys. */
@@ -75,7 +88,11 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
   const relayerPool = [relayer, ...[1, 2, 3].map((n) => new Wallet(id(`merchant-payments-sandbox:evm:relayer:${n}`)))];
   const node = await startEdrNode({
     chainId: BigInt(chainId),
-    prefunded: [{ address: deployerAddress, balance: parseEther('1000000') }, ...relayerPool.map((k) => ({ address: k.address, balance: parseEther('1000000') }))],
+    prefunded: [
+      { address: deployerAddress, balance: parseEther('1000000') },
+      { address: new Wallet(SANDBOX_SPENDER_DEPLOYER_KEY).address, balance: parseEther('1') },
+      ...relayerPool.map((k) => ({ address: k.address, balance: parseEther('1000000') })),
+    ],
   });
   let closed = false;
   const guarded = {
@@ -89,6 +106,7 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
   const addresses = await deploySandboxContracts(ethersProvider, artifacts);
   // Multicall3 where every production chain has it (the relayer's batches); placed, not deployed, so no deployer nonce moves.
   await provider.request({ method: 'hardhat_setCode', params: [MULTICALL3_ADDRESS, artifacts.multicall3Runtime] });
+  const permit2SpenderAddress = options.withoutPermit2Spender ? null : await deployPermit2Spender(ethersProvider, artifacts.permit2Spender, addresses.permit2);
   const deployer = new Wallet(SANDBOX_DEPLOYER_KEY, ethersProvider);
   // Deployed with automine (deterministic addresses, fast start); the chain's rhythm starts after.
   if (options.blockTimeMs !== undefined) {
@@ -136,6 +154,7 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
     plainTokenAddress: addresses.plainToken,
     directTokenAddress: addresses.directToken,
     permit2Address: addresses.permit2,
+    permit2SpenderAddress,
     relayer: { address: relayer.address, privateKey: relayer.privateKey },
     relayerPool: relayerPool.map((k) => ({ address: k.address, privateKey: k.privateKey })),
     async fund(address, token, value) {
