@@ -46,10 +46,9 @@ if (services) {
         const jobs = await startJobs({ storage, queue, handlers: { 'crash.effect': effectHandler(storage.db) }, clock: afterLease, logger: silentLogger, relayIntervalMs: 100 });
         try {
           await waitFor('the job to complete', completed(id), 30_000);
-          // The relay loop's own pass may still be between handing the job on and marking it relayed
-          // (the job can complete first); this test's clock is past every lease, so a runOnce in that
-          // window would hand it on again. Once it is marked, nothing is left to relay.
-          // 30 s, not 10: a clean-clone rehearsal on a busy machine once took longer than 10 s here.
+          // Marked relayed by the relay's pass, or by the completion when the job ran first: a pass
+          // whose mark never came (seen twice in clean-clone rehearsals, the wait timing out at 10 and
+          // at 30 s) left a completed job unmarked for good, since no pass claims a completed job.
           await waitFor('the relay to mark it relayed', async () => Boolean((await storage.jobs.get(id))?.relayedAt), 30_000);
           expect(await jobs.relay.runOnce()).toBe(0);
         } finally {

@@ -72,6 +72,9 @@ export function runJobConformance(name: string, open: OpenStore): void {
       expect(await store.s.jobs.oldestUnrelayedAt()).toEqual(at(90_002));
       await store.s.jobs.markCompleted('lag2', at(90_012));
       expect(await store.s.jobs.oldestUnrelayedAt()).toBeNull();
+      // It ran, so it was handed on, though its relay never said so (died or timed out after the enqueue).
+      expect(await store.s.jobs.get('lag2')).toMatchObject({ relayedAt: at(90_012), completedAt: at(90_012) });
+      expect(await store.s.jobs.get('lag1')).toMatchObject({ relayedAt: at(90_011) });
     });
 
     it('gives concurrent claims disjoint sets, together every job', async () => {

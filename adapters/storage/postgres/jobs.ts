@@ -87,7 +87,12 @@ export function createJobRepository(db: SqlDb, opts: JobRepositoryOptions = {}):
       return rows[0] ? toJob(rows[0]) : null;
     },
     async markCompleted(id, at) {
-      const r = await db.query('UPDATE outbox_jobs SET completed_at = $2 WHERE id = $1 AND completed_at IS NULL', [id, at]);
+      // A job that ran was handed to the queue: relayed from then on, even when its relay died or
+      // timed out between the enqueue and its own mark (no pass claims a completed job again).
+      const r = await db.query(
+        'UPDATE outbox_jobs SET completed_at = $2, relayed_at = COALESCE(relayed_at, $2), relay_claimed_until = NULL WHERE id = $1 AND completed_at IS NULL',
+        [id, at],
+      );
       return r.rowCount === 1;
     },
     async recordFailure(id, error) {

@@ -18,7 +18,7 @@ export interface JobRepository {
   claimUnrelayed(limit: number, now: Date): Promise<JobRecord[]>;
   markRelayed(ids: string[], at: Date): Promise<void>;
   get(id: string): Promise<JobRecord | null>;
-  /** Marks the job done; false when it already was, so a duplicate delivery does nothing. */
+  /** Marks the job done, and relayed if its relay never marked it; false when it already was done, so a duplicate delivery does nothing. */
   markCompleted(id: string, at: Date): Promise<boolean>;
   recordFailure(id: string, error: string): Promise<void>;
   /** Makes every unfinished job relayable again: for a queue that lost its memory (inline, at start). */
