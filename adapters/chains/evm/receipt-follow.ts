@@ -7,7 +7,7 @@
 // a receipt proves is still judged by the payment's own step (relayer-flow.ts), with the same rule
 // as a single read (receipts.ts getConfirmations).
 import type { Provider, TransactionReceipt } from 'ethers';
-import type { ConfirmationState } from './receipts.ts';
+import { minedAt, type ConfirmationState } from './receipts.ts';
 
 /**
  * How long a job waits on the loop before running again later: a few blocks on the chains served
@@ -132,13 +132,7 @@ function reading(
   const block = blocks.get(receipt.blockNumber);
   if (block === 'error' || head === null) return { status: 'pending', reason: 'rpc_error' };
   if (block?.hash !== receipt.blockHash) return { status: 'pending', reason: 'not_mined' };
-  return {
-    status: 'mined',
-    success: receipt.status === 1,
-    blockNumber: receipt.blockNumber,
-    confirmations: Math.max(0, head - receipt.blockNumber + 1),
-    receipt,
-  };
+  return minedAt(receipt, head);
 }
 
 const followers = new WeakMap<Provider, ReceiptFollower>();

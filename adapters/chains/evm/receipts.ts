@@ -6,6 +6,11 @@ import { isError, type Provider, type TransactionReceipt } from 'ethers';
 export type ConfirmationState =
   { status: 'mined'; success: boolean; blockNumber: number; confirmations: number; receipt: TransactionReceipt } | { status: 'pending'; reason: 'not_mined' | 'rpc_error' };
 
+/** A receipt whose block is canonical, read against the head: `confirmations` counts the inclusion block as 1. */
+export function minedAt(receipt: TransactionReceipt, head: number): ConfirmationState {
+  return { status: 'mined', success: receipt.status === 1, blockNumber: receipt.blockNumber, confirmations: Math.max(0, head - receipt.blockNumber + 1), receipt };
+}
+
 /**
  * Reads the receipt, its block and the chain head once. `confirmations` counts the inclusion block
  * as 1. A receipt whose block is not the canonical one at its height (a node that kept it across a
@@ -17,14 +22,7 @@ export async function getConfirmations(provider: Provider, txHash: string): Prom
     if (!receipt) return { status: 'pending', reason: 'not_mined' };
     const block = await provider.getBlock(receipt.blockNumber);
     if (block?.hash !== receipt.blockHash) return { status: 'pending', reason: 'not_mined' };
-    const head = await provider.getBlockNumber();
-    return {
-      status: 'mined',
-      success: receipt.status === 1,
-      blockNumber: receipt.blockNumber,
-      confirmations: Math.max(0, head - receipt.blockNumber + 1),
-      receipt,
-    };
+    return minedAt(receipt, await provider.getBlockNumber());
   } catch {
     return { status: 'pending', reason: 'rpc_error' };
   }
