@@ -58,12 +58,7 @@ const CREATES_PER_S = 10;
 const PAYMENTS_PER_S = 1.5;
 const MAX_CREATES_IN_FLIGHT = 16;
 const MAX_PAYMENTS_IN_FLIGHT = 8;
-/**
- * Creates expire soon, so every expiry job is due (and must be done) within the drain bound (90 s
- * in chain mode). Not before a stale claim is taken over: a first attempt cut by a fault leaves its
- * idempotency claim in progress for 60 s, and a retry that got through after a 40 s expiry was
- * refused for its own past `expiresAt` (one "never acknowledged" create in a clean-clone rehearsal).
- */
+/** Creates expire within the drain bound, but after a fault-cut attempt's stale idempotency claim (60 s). */
 export const CREATE_TTL_S = 75;
 /** Payments to pay live long enough to be paid (and to outlast a stale claim, as above). */
 export const PAY_TTL_S = 75;
