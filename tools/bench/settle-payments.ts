@@ -40,7 +40,8 @@ export interface Settled {
 
 /** Native coin for a buyer who sends the Permit2 approval himself. */
 const GAS_MONEY = 10n ** 17n;
-const PREPARE_IN_FLIGHT = 16;
+// Each preparation mostly waits for its mint (and a Permit2 buyer for his approval) to be mined; mints share blocks.
+const PREPARE_IN_FLIGHT = 48;
 const CONFIRMS_IN_FLIGHT = 64;
 
 /** Runs `work` over `items` with at most `n` at once. */

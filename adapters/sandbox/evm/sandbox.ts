@@ -115,7 +115,7 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
     await provider.request({ method: 'evm_setIntervalMining', params: [options.blockTimeMs] });
   }
 
-  // Minting goes through one deployer, so its transactions are serialized to keep nonces in order.
+  // Minting goes through one deployer, so its sends are serialized to keep nonces in order.
   let deployerQueue: Promise<unknown> = Promise.resolve();
   const asDeployer = <T>(work: () => Promise<T>): Promise<T> => {
     const run = deployerQueue.then(work, work);
@@ -164,12 +164,11 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
         await provider.request({ method: 'hardhat_setBalance', params: [address, toQuantity(current + value)] });
         return;
       }
-      await asDeployer(async () => {
-        const contract = new Contract(token, ERC20_ABI, deployer);
-        const tx = await contract.getFunction('mint').send(address, value);
-        const receipt = await tx.wait();
-        if (receipt?.status !== 1) throw new Error(`Minting ${token} failed`);
-      });
+      // Only the send is serialized (it takes the deployer's next nonce); the wait is not, so
+      // with interval mining one block carries every mint sent before it, not one mint a block.
+      const tx = await asDeployer(() => new Contract(token, ERC20_ABI, deployer).getFunction('mint').send(address, value));
+      const receipt = await tx.wait();
+      if (receipt?.status !== 1) throw new Error(`Minting ${token} failed`);
     },
     balanceOf,
     async close() {

@@ -20,8 +20,8 @@ export interface SandboxLedger {
  * Wraps the chains' fund/balance calls for HTTP callers.
  *
  * Why a queue per chain: funding native EVM coin reads the balance and sets it (no add-balance
- * call exists), so two concurrent faucet calls for one account would lose one; serializing the
- * faucet per chain makes every call count. Why the Solana checks: SPL amounts are u64 and the
+ * call exists), so two concurrent faucet calls for one account would lose one; serializing native
+ * funding per chain makes every call count (token mints add, so they are not queued). Why the Solana checks: SPL amounts are u64 and the
  * sandbox's lamports a JS number, and going past either would fail deep inside the chain.
  */
 export function createSandboxLedger(chains: SandboxChains): SandboxLedger {
@@ -66,8 +66,10 @@ export function createSandboxLedger(chains: SandboxChains): SandboxLedger {
   return {
     balance,
     fund(holding, value) {
+      if (value === 0n) return Promise.resolve();
+      // An EVM token is minted, which adds: concurrent mints all count (the sandbox orders the deployer's nonces).
+      if (holding.chain === 'evm' && holding.token !== null) return fundEvm(holding, value);
       return serialized(holding.chain, async () => {
-        if (value === 0n) return;
         if (holding.chain === 'evm') {
           await fundEvm(holding, value);
           return;
