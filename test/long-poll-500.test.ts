@@ -93,7 +93,11 @@ describe.each(backends)('$name: 500 long-polls in one process', (backend) => {
     await storage?.dispose();
   });
 
-  it('answers each request within 100 ms of its payment’s change, with no database query while they wait', async () => {
+  // One retry: on embedded PGlite the database runs on this test's own event loop, and one run in
+  // about twenty on the shared 2-core CI machine saw a single 250 ms stall of the whole loop (GC
+  // 30 ms) that delayed one answer of 500 (p99 26 ms). A regression in how waiters are woken is
+  // not a one-off: it fails both runs (a missed wake answers only at the 30 s bound).
+  it('answers each request within 100 ms of its payment’s change, with no database query while they wait', { retry: 1 }, async () => {
     const ids: string[] = [];
     for (let i = 0; i < WAITERS; i += 50) {
       const made = await Promise.all(Array.from({ length: 50 }, () => createPayment(t, t.a.key, merchantId)));
