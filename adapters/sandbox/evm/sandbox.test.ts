@@ -1,4 +1,4 @@
-import { Contract, Wallet, parseEther } from 'ethers';
+import { Contract, Wallet, parseEther, toQuantity } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmSandbox, sandboxAddresses, type EvmSandbox } from './index.ts';
 
@@ -128,7 +128,7 @@ describe('EVM sandbox', () => {
     expect(receipt?.status).toBe(1);
   });
 
-  it('with interval mining, mints sent together land in the same blocks (one faucet call a block made bench preparation take minutes)', async () => {
+  it('with interval mining, mints sent together land in the same blocks (one faucet call a block made bench preparation take minutes), through a base-fee spike', async () => {
     const mining = await createEvmSandbox({ blockTimeMs: 500 });
     try {
       const who = Array.from({ length: 8 }, () => Wallet.createRandom().address);
@@ -138,6 +138,11 @@ describe('EVM sandbox', () => {
       for (const a of who) expect(await mining.balanceOf(a, mining.usdcAddress)).toBe(3n);
       // Serialized waits would take a block each (8); sent together they fit in one or two.
       expect(blocks).toBeLessThanOrEqual(3);
+      // Priced from the block before a spike, a mint would sit unmined (and the next one, given
+      // its nonce by the node's pending count, would replace it): the chain fault suite saw 500s.
+      await mining.provider.request({ method: 'hardhat_setNextBlockBaseFeePerGas', params: [toQuantity(60n * 10n ** 9n)] });
+      await Promise.all(who.map((a) => mining.fund(a, mining.usdcAddress, 4n)));
+      for (const a of who) expect(await mining.balanceOf(a, mining.usdcAddress)).toBe(7n);
     } finally {
       await mining.close();
     }

@@ -1,5 +1,5 @@
 // The sandbox EVM chain: EDR in process, with real USDC (FiatToken), Permit2, a Tether-like USDT and a plain ERC-20.
-import { BrowserProvider, Contract, Wallet, id, parseEther, toQuantity } from 'ethers';
+import { BrowserProvider, Contract, Wallet, id, parseEther, parseUnits, toQuantity } from 'ethers';
 import { loadSandboxArtifacts } from './compile.ts';
 import {
   SANDBOX_DEPLOYER_KEY,
@@ -75,6 +75,10 @@ const ERC20_ABI = ['function balanceOf(address) view returns (uint256)', 'functi
 /** Multicall3's canonical address, the same on every chain it is deployed on (an adapter family imports no other, so named here too). */
 export const MULTICALL3_ADDRESS = '0xcA11bde05977b3631167028862bE2a173976CA11';
 
+/** A faucet mint's fee cap and tip: mined at once even under a base-fee spike (see fund). */
+const MINT_MAX_FEE = parseUnits('10000', 'gwei');
+const MINT_TIP = parseUnits('1', 'gwei');
+
 /**
  * Starts a fresh sandbox chain and deploys its contracts at deterministic addresses (same every
  * run). Cold start compiles Permit2 once (cached under .cache/); warm starts take about a second.
@@ -117,6 +121,7 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
 
   // Minting goes through one deployer, so its sends are serialized to keep nonces in order.
   let deployerQueue: Promise<unknown> = Promise.resolve();
+  let deployerNonce: number | undefined;
   const asDeployer = <T>(work: () => Promise<T>): Promise<T> => {
     const run = deployerQueue.then(work, work);
     deployerQueue = run.catch(() => undefined);
@@ -166,7 +171,21 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
       }
       // Only the send is serialized (it takes the deployer's next nonce); the wait is not, so
       // with interval mining one block carries every mint sent before it, not one mint a block.
-      const tx = await asDeployer(() => new Contract(token, ERC20_ABI, deployer).getFunction('mint').send(address, value));
+      // The nonce is counted here and the fee cap is far above any spike (the deployer holds a
+      // million ETH): a mint priced under a spiked base fee would sit unmined, and the node's
+      // pending count would give the next mint its nonce, replacing it.
+      const mint = new Contract(token, ERC20_ABI, deployer).getFunction('mint');
+      const tx = await asDeployer(async () => {
+        deployerNonce ??= await deployer.getNonce('pending');
+        try {
+          const sent = await mint.send(address, value, { nonce: deployerNonce, maxFeePerGas: MINT_MAX_FEE, maxPriorityFeePerGas: MINT_TIP });
+          deployerNonce++;
+          return sent;
+        } catch (error) {
+          deployerNonce = undefined;
+          throw error;
+        }
+      });
       const receipt = await tx.wait();
       if (receipt?.status !== 1) throw new Error(`Minting ${token} failed`);
     },
