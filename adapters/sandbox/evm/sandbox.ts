@@ -175,17 +175,19 @@ export async function createEvmSandbox(options: EvmSandboxOptions = {}): Promise
       // million ETH): a mint priced under a spiked base fee would sit unmined, and the node's
       // pending count would give the next mint its nonce, replacing it.
       const mint = new Contract(token, ERC20_ABI, deployer).getFunction('mint');
-      const tx = await asDeployer(async () => {
+      const send = async () => {
         deployerNonce ??= await deployer.getNonce('pending');
-        try {
-          const sent = await mint.send(address, value, { nonce: deployerNonce, maxFeePerGas: MINT_MAX_FEE, maxPriorityFeePerGas: MINT_TIP });
-          deployerNonce++;
-          return sent;
-        } catch (error) {
+        const sent = await mint.send(address, value, { nonce: deployerNonce, maxFeePerGas: MINT_MAX_FEE, maxPriorityFeePerGas: MINT_TIP });
+        deployerNonce++;
+        return sent;
+      };
+      // A count gone stale (a test reverted the chain to a snapshot) is read again, once.
+      const tx = await asDeployer(() =>
+        send().catch(() => {
           deployerNonce = undefined;
-          throw error;
-        }
-      });
+          return send();
+        }),
+      );
       const receipt = await tx.wait();
       if (receipt?.status !== 1) throw new Error(`Minting ${token} failed`);
     },
