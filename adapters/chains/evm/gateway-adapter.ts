@@ -1,5 +1,5 @@
 // Long because: the chain port of every EVM flow is assembled here (prepare, fetch, confirm, advance, finality, accounts, health, self-checks) over each chain's shared state (reads, relayer queue, domains); each flow's logic lives in its own module.
-import { Transaction, isAddress, type Provider, type Wallet } from 'ethers';
+import { isAddress, type Provider, type Wallet } from 'ethers';
 import { servedChain } from './served-chain.ts';
 import { checksummed } from './address.ts';
 import {
@@ -329,8 +329,7 @@ export function createEvmChainAdapter(
    */
   function keyFor(c: ReturnType<typeof chainOf>, sub: { flow: 'eip3009' | 'permit2'; typedData: { message: Record<string, unknown> } }, ctx: AdvanceContext): RelayerKey {
     if (ctx.rawTx) {
-      const sender = Transaction.from(ctx.rawTx).from;
-      const key = sender ? c.pool.byAddress(sender) : undefined;
+      const key = c.pool.bySigned(ctx.rawTx);
       if (key) return key;
     }
     // A permit naming the spender contract may be sent by any key; one naming a key, only by it.

@@ -7,6 +7,7 @@
 import { Transaction, keccak256, type Provider, type TransactionLike, type Wallet } from 'ethers';
 import type { NonceRecordResult, NonceRecordRow, RelayerNonces } from '../../../server/ports/storage/relayer-nonces.ts';
 import { freshFees, type FeeLimits } from './gas-policy.ts';
+import { sendRawTransaction } from './send-raw.ts';
 
 /** The chain and key a submission signs with, when the service owns the key's nonces. */
 export type NonceOwner = { caip2: string; provider: Provider; relayer: Wallet; limits: FeeLimits; nonces: RelayerNonces };
@@ -16,7 +17,7 @@ const FILLER_GAS = 21_000n;
 
 /** Sends fillers of earlier gaps again; a refusal (known, nonce used) is the normal answer once one is in. */
 function broadcastFillers(c: Pick<NonceOwner, 'provider'>, fillers: string[]): void {
-  for (const raw of fillers) void c.provider.broadcastTransaction(raw).catch(() => undefined);
+  for (const raw of fillers) void sendRawTransaction(c.provider, raw).catch(() => undefined);
 }
 
 /**
@@ -92,7 +93,7 @@ export async function broadcastAfterEarlier<S extends { state: string }>(c: Pick
   // Only the nonces the node has not counted: under many concurrent steps most earlier ones are in
   // already, and sending them again is a refusal each (thousands under load, issue 32).
   const counted = await c.provider.getTransactionCount(c.relayer.address, 'pending').catch(() => 0);
-  for (const raw of earlier) if (Transaction.from(raw).nonce >= counted) await c.provider.broadcastTransaction(raw).catch(() => undefined);
+  for (const raw of earlier) if (Transaction.from(raw).nonce >= counted) await sendRawTransaction(c.provider, raw).catch(() => undefined);
   return broadcast();
 }
 

@@ -4,7 +4,8 @@
 // is below its minimum leaves the pool (no new payment is given to it) and returns once a balance
 // read covers the minimum again; a payment already sent with it stays with it (its replacements
 // must use its nonce).
-import type { Provider, Wallet } from 'ethers';
+import { Transaction, type Provider, type Wallet } from 'ethers';
+import { LRUCache } from 'lru-cache';
 import type { ExclusiveSections } from '../../../server/ports/exclusive-sections.ts';
 import { relayerQueue, type SerialQueue } from './relayer.ts';
 import { createRelayerFunds, type RelayerFunds } from './relayer-submit.ts';
@@ -24,6 +25,8 @@ export interface RelayerPool {
   keys: readonly RelayerKey[];
   /** The key with this address (a recorded transaction's sender, a permit's spender); undefined when it is not one of the pool's. */
   byAddress(address: string): RelayerKey | undefined;
+  /** The key that signed these recorded bytes; undefined when none of the pool's did. */
+  bySigned(rawTx: string): RelayerKey | undefined;
   /** Whether the key may take new payments: its last balance covers its minimum and any refused cost. */
   inPool(key: RelayerKey): boolean;
   /** The key for a new payment: the least busy in the pool; when none is, the best funded (its refusal says why). */
@@ -60,6 +63,18 @@ export function createRelayerPool(wallets: readonly Wallet[], o: RelayerPoolOpti
   const byLower = new Map(keys.map((k) => [k.wallet.address.toLowerCase(), k]));
   let refreshing: Promise<void> | null = null;
   let turn = 0;
+  // Every step of every payment in a batch asks who signed the batch's bytes, and recovering the
+  // sender is a JavaScript ecrecover over the whole transaction (~5 ms for 16 payments' bytes):
+  // the settle bench's workers spent a quarter of their CPU there (issue 32). The recorded bytes
+  // are the service's own, so their sender never changes; a few hundred recent ones are kept.
+  const signers = new LRUCache<string, string>({ max: 256 });
+  const senderOf = (rawTx: string): string | null => {
+    const known = signers.get(rawTx);
+    if (known !== undefined) return known;
+    const sender = Transaction.from(rawTx).from;
+    if (sender) signers.set(rawTx, sender);
+    return sender;
+  };
 
   const inPool = (k: RelayerKey): boolean => {
     // Unread yet: given a chance; its first refusal or balance read decides.
@@ -92,6 +107,10 @@ export function createRelayerPool(wallets: readonly Wallet[], o: RelayerPoolOpti
   return {
     keys,
     byAddress: (address) => byLower.get(address.toLowerCase()),
+    bySigned(rawTx) {
+      const sender = senderOf(rawTx);
+      return sender ? byLower.get(sender.toLowerCase()) : undefined;
+    },
     inPool,
     pick() {
       if (keys.some((k) => k.balance === null || now() - k.balance.at > ttl)) void refresh();

@@ -12,6 +12,7 @@ import { bumpedReplacement } from './replacement.ts';
 import { callsIn } from './multicall.ts';
 import type { RelayerNonces } from '../../../server/ports/storage/relayer-nonces.ts';
 import { abandonNonce, nonceOwner } from './relayer-nonce.ts';
+import { sendRawTransaction } from './send-raw.ts';
 
 /** A refusal the relayer met, for the operator: logged and counted by the composition root. */
 export type RelayerEvent = { chain: string; relayer: string; refusal: BroadcastRefusal };
@@ -156,7 +157,7 @@ async function nodeKnows(provider: Provider, txId: string): Promise<boolean> {
  */
 export async function broadcastRecorded(c: SubmitChain, tx: { txId: string; rawTx: string }, ctx: AdvanceContext, flow: RelayerFlowName, mayResign = true): Promise<TransferState> {
   try {
-    await c.provider.broadcastTransaction(tx.rawTx);
+    await sendRawTransaction(c.provider, tx.rawTx);
     return { state: 'submitted', txId: tx.txId };
   } catch (err) {
     const refusal = classifyBroadcastError(err);
