@@ -52,13 +52,14 @@ describe('sendRawTransaction', () => {
 
 describe('relayer pool: bySigned', () => {
   it('names the key that signed recorded bytes, the same on every ask, and none for a stranger', async () => {
-    const keys = [Wallet.createRandom(), Wallet.createRandom(), Wallet.createRandom()];
+    const fresh = () => new Wallet(Wallet.createRandom().privateKey);
+    const keys = [fresh(), fresh(), fresh()];
     const pool = createRelayerPool(keys, { caip2: h.sandbox.caip2, provider: h.sandbox.ethersProvider, minBalance: 0n });
     for (const [i, key] of keys.entries()) {
       const raw = await signed(key, i);
       expect(pool.bySigned(raw)?.wallet.address).toBe(key.address);
       expect(pool.bySigned(raw)?.wallet.address).toBe(key.address);
     }
-    expect(pool.bySigned(await signed(Wallet.createRandom(), 0))).toBeUndefined();
+    expect(pool.bySigned(await signed(fresh(), 0))).toBeUndefined();
   });
 });
