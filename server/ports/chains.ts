@@ -93,7 +93,11 @@ export type TransferState = (
   | { state: 'failed'; reason: string; txId?: string }
   /** Not known yet (not seen, RPC error, waiting for confirmations): try again later. */
   | { state: 'pending'; txId?: string; reason?: string }
-) & { feeSpent?: FeeSpent };
+) & {
+  feeSpent?: FeeSpent;
+  /** This step also submitted the transaction it answers about (it waited for it in the same run): counted as a submission too. */
+  submittedNow?: true;
+};
 
 /**
  * Where a succeeded payment's transaction stands against the chain's finality: `final` once its

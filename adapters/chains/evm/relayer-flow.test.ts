@@ -161,6 +161,26 @@ describe('relayer flow on the sandbox: record, broadcast, crash and recover', ()
     expect(await balance(destination)).toBe(3_000_000n);
   }, 60_000);
 
+  it('with a follow loop, the submitting step waits for its transaction and answers its end: one run, one record, submittedNow', async () => {
+    const { req, sub, destination } = await signedPayment();
+    const following = createEvmChainAdapter([
+      { caip2: h.sandbox.caip2, provider: h.sandbox.ethersProvider, relayer: h.relayer, permit2: h.sandbox.permit2Address, confirmations: 1, followMs: 5_000 },
+    ]);
+    const s = store();
+    const step = await following.advance(req, sub, null, {
+      rawTx: null,
+      recordedAt: null,
+      async record(tx) {
+        s.state.recorded = tx;
+        s.state.records++;
+        return true;
+      },
+    });
+    expect(step).toMatchObject({ state: 'confirmed', txId: s.state.recorded!.txId, submittedNow: true });
+    expect(s.state.records).toBe(1);
+    expect(await balance(destination)).toBe(3_000_000n);
+  }, 60_000);
+
   it('a recorded transaction whose relayer nonce another took is replaced while the authorization is unused', async () => {
     const { req, sub, destination } = await signedPayment();
     const s = store();

@@ -11,7 +11,7 @@ import { readAuthorizationState } from './eip3009.ts';
 import { isPermit2NonceUsed } from './permit2.ts';
 import { relayerRequest, submissionProblem, type PaymentCheck } from './relayer-request.ts';
 import { endpointAheadOfSeen } from './endpoint-heads.ts';
-import { classifySubmitError, getConfirmations } from './receipts.ts';
+import { classifySubmitError, getConfirmations, type ConfirmationState } from './receipts.ts';
 import type { ReceiptFollower } from './receipt-follow.ts';
 import { broadcastRecorded, prepareUnsigned, signAtNextNonce, type RelayerEvent, type RelayerFunds, type Unsigned } from './relayer-submit.ts';
 import type { FeeLimits } from './gas-policy.ts';
@@ -301,6 +301,42 @@ async function replaceStuck(c: RelayerChain, txId: string, rawTx: string, ctx: A
   return broadcastRecorded(submitChain(c), next, ctx, flow);
 }
 
+/** A mined relayer transaction: deep enough, its receipt decides whether it paid this payment (its own authorization's events). */
+async function judgeMined(
+  c: RelayerChain,
+  check: PaymentCheck,
+  sub: RelayerSubmission,
+  txId: string,
+  quote: QuoteTimes,
+  state: Extract<ConfirmationState, { status: 'mined' }>,
+): Promise<TransferState> {
+  if (state.confirmations < Math.max(1, c.confirmations)) return { state: 'pending', txId, reason: 'awaiting confirmations' };
+  const verdict = judgeReceipt(state.receipt, check, authorizationOf(sub));
+  if (verdict.ok) return { state: 'confirmed', txId };
+  // Ours reverted: perhaps because another transaction used the authorization first and paid.
+  try {
+    if (!(await authorizationUsed(c, sub, check.from))) return { state: 'failed', reason: verdict.reason, txId };
+  } catch {
+    return { state: 'pending', txId, reason: 'rpc error' };
+  }
+  return (await usedElsewhere(c, check, sub, quote, txId)) ?? { state: 'failed', reason: verdict.reason, txId };
+}
+
+/**
+ * A first submission's step goes on to wait for its transaction on the follow loop, in the same
+ * job slot. Answering `submitted` instead sent the job to the back of its queue (retry in 1 s):
+ * under a burst, each payment's follow ran only after every later payment's first step, so all of
+ * them took about as long as the whole burst (the settle bench: 1,000 payments, the first settled
+ * 11 s after its transaction was recorded). Only a mined receipt is answered from here; anything
+ * else is the submission, and the next run follows it with its recorded bytes (followRecorded).
+ */
+async function followSubmitted(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, quote: QuoteTimes, step: TransferState): Promise<TransferState> {
+  if (step.state !== 'submitted' || !c.follower || !c.followMs) return step;
+  const state = await c.follower.follow(step.txId, c.confirmations, c.followMs);
+  if (state.status !== 'mined' || state.confirmations < Math.max(1, c.confirmations)) return step;
+  return { ...(await judgeMined(c, check, sub, step.txId, quote, state)), submittedNow: true };
+}
+
 /** Whether the recorded transaction has waited unmined longer than the bound. */
 function overdue(c: RelayerChain, ctx: AdvanceContext): boolean {
   if (!ctx.recordedAt) return false;
@@ -317,18 +353,7 @@ function overdue(c: RelayerChain, ctx: AdvanceContext): boolean {
  */
 async function followRecorded(c: RelayerChain, check: PaymentCheck, sub: RelayerSubmission, txId: string, ctx: AdvanceContext, quote: QuoteTimes): Promise<TransferState> {
   const state = c.follower && c.followMs ? await c.follower.follow(txId, c.confirmations, c.followMs) : await getConfirmations(c.provider, txId);
-  if (state.status === 'mined') {
-    if (state.confirmations < Math.max(1, c.confirmations)) return { state: 'pending', txId, reason: 'awaiting confirmations' };
-    const verdict = judgeReceipt(state.receipt, check, authorizationOf(sub));
-    if (verdict.ok) return { state: 'confirmed', txId };
-    // Ours reverted: perhaps because another transaction used the authorization first and paid.
-    try {
-      if (!(await authorizationUsed(c, sub, check.from))) return { state: 'failed', reason: verdict.reason, txId };
-    } catch {
-      return { state: 'pending', txId, reason: 'rpc error' };
-    }
-    return (await usedElsewhere(c, check, sub, quote, txId)) ?? { state: 'failed', reason: verdict.reason, txId };
-  }
+  if (state.status === 'mined') return judgeMined(c, check, sub, txId, quote, state);
   if (state.reason === 'rpc_error') return { state: 'pending', txId, reason: 'rpc error' };
   let held: boolean;
   try {
@@ -388,6 +413,9 @@ export async function advanceRelayerFlow(
 ): Promise<TransferState> {
   const shared = sharesTransactions(sub);
   const own: AdvanceContext = shared ? { ...ctx, record: (tx, replaces) => ctx.record({ ...tx, shared: true }, replaces) } : ctx;
-  const step = knownTxId === null ? await signRecordBroadcast(c, check, sub, null, own, quote) : await followRecorded(c, check, sub, knownTxId, own, quote);
+  const step =
+    knownTxId === null
+      ? await followSubmitted(c, check, sub, quote, await signRecordBroadcast(c, check, sub, null, own, quote))
+      : await followRecorded(c, check, sub, knownTxId, own, quote);
   return shared && step.state === 'confirmed' ? { ...step, shared: true } : step;
 }

@@ -15,12 +15,15 @@ export function recordTransition(metrics: MetricsPort | undefined, from: Payment
 }
 
 /**
- * One step of following a transfer: a submission, or its end (confirmed, failed). A confirmed
- * one is timed from when its transaction was recorded (the processing payment's last update).
+ * One step of following a transfer: a submission, or its end (confirmed, failed), or both (a step
+ * that waited for what it submitted). A confirmed one is timed from the processing payment's last
+ * update: when its transaction was recorded, or, confirmed by the step that submitted it, the confirm.
  */
 export function recordSettleStep(metrics: MetricsPort | undefined, chain: string, flow: unknown, step: TransferState, payment: PaymentRecord, now: number): void {
-  if (!metrics || step.state === 'pending') return;
+  if (!metrics) return;
   const f = typeof flow === 'string' && FLOWS.has(flow) ? flow : 'other';
+  if (step.submittedNow && step.state !== 'submitted') metrics.count(METRICS.chainSubmissions, { chain, flow: f, outcome: 'submitted' });
+  if (step.state === 'pending') return;
   metrics.count(METRICS.chainSubmissions, { chain, flow: f, outcome: step.state });
   if (step.state === 'confirmed') metrics.observe(METRICS.chainTimeToFinality, { chain, flow: f }, Math.max(0, now - payment.updatedAt.getTime()) / 1000);
 }
