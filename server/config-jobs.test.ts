@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config.ts';
 describe('job pools and webhook capacity configuration', () => {
   it('gives each pool kind its default slots, a partner half the webhook pool, and a 30-day delivery log', () => {
     const c = loadConfig({});
-    expect(c.jobSlots).toEqual({ settlement: 64, solana: 128, expiry: 8, webhooks: 32, default: 2 });
+    expect(c.jobSlots).toEqual({ settlement: 256, solana: 128, expiry: 8, webhooks: 32, default: 2 });
     expect(c.webhookPartnerInFlight).toBe(16);
     expect(c.webhookDeliveryRetentionDays).toBe(30);
     expect(c.lateFundsReachDays).toBe(7);
