@@ -39,7 +39,7 @@ export function recoverTypedDataSigner(typedData: Eip712TypedData, canonicalType
  * the answer (or the error) is ethers' own (typed-data.test.ts compares the two).
  */
 function recoverSigner(digest: string, sig: Signature): string {
-  let publicKey: Uint8Array | null = null;
+  let publicKey: Uint8Array | null;
   try {
     publicKey = recover(getBytes(digest), getBytes(concat([sig.r, sig.s])), sig.yParity, false);
   } catch {
