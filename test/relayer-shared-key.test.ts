@@ -77,7 +77,6 @@ function countingSubmissions(counter: { submitted: number }) {
             ...port,
             advance: async (...a) => {
               const state = await port.advance(...a);
-              // A step may also wait for what it submitted and answer its end (submittedNow).
               if (state.state === 'submitted' || state.submittedNow) counter.submitted++;
               return state;
             },
