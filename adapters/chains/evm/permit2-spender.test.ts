@@ -8,13 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmSandbox, type EvmSandbox } from '../../sandbox/evm/index.ts';
 import { loadSandboxArtifacts } from '../../sandbox/evm/compile.ts';
 import { createAssetRegistry, type AssetInfo } from '../../../server/domain/assets.ts';
-import { expectOption, type AdvanceContext, type ChainPort, type OptionRequest, type RecordedTransaction, type TransferState } from '../../../server/ports/chains.ts';
+import { expectOption, type ChainPort, type OptionRequest, type TransferState } from '../../../server/ports/chains.ts';
 import { createEvmChainAdapter } from './gateway-adapter.ts';
 import { authorizationOf, judgeReceipt, type RelayerSubmission } from './relayer-flow.ts';
 import { MULTICALL3_ADDRESS, callsIn } from './multicall.ts';
 import { PERMIT2_SPENDER_CODE } from './permit2-spender-code.ts';
 import { permit2SpenderAddress, permit2SpenderInterface, permit2SpenderProblem, spenderPayCall } from './permit2-spender.ts';
 import { toEthersTypedData } from './typed-data.ts';
+import { memoryPaymentStore } from './test-support.ts';
 
 let sandbox: EvmSandbox;
 let bare: EvmSandbox;
@@ -72,26 +73,11 @@ async function signedPermit(s: EvmSandbox, port: ChainPort, buyer: HDNodeWallet,
   return { req, sub: { flow: 'permit2', typedData: prepared.state.typedData, signature }, buyer, destination };
 }
 
-/** One payment's storage side, in memory. */
-function store(port: ChainPort) {
-  const state = { recorded: null as RecordedTransaction | null, records: 0 };
-  const ctx = (): AdvanceContext => ({
-    rawTx: state.recorded?.rawTx ?? null,
-    recordedAt: null,
-    async record(tx, replaces) {
-      if ((state.recorded?.txId ?? null) !== replaces) return false;
-      state.recorded = tx;
-      state.records++;
-      return true;
-    },
-  });
-  const advance = (p: Signed): Promise<TransferState> => port.advance(p.req, p.sub, state.recorded?.txId ?? null, ctx());
-  return { state, advance };
-}
+const store = memoryPaymentStore;
 
 async function settle(s: ReturnType<typeof store>, p: Signed): Promise<TransferState> {
   for (let i = 0; i < 20; i++) {
-    const step = await s.advance(p);
+    const step = await s.advance(p.req, p.sub);
     if (step.state === 'confirmed' || step.state === 'failed') return step;
   }
   throw new Error('not settled in 20 steps');
@@ -170,7 +156,7 @@ describe('the relayer and the spender contract', () => {
     const bad = await signedPermit(sandbox, port, buyer, merchant, { signer: Wallet.createRandom() });
     expect(String(a.sub.typedData.message.spender)).toBe(sandbox.permit2SpenderAddress);
     const [sa, sb, sbad] = [store(port), store(port), store(port)];
-    const [ra, rb, rbad] = await Promise.all([sa.advance(a), sb.advance(b), sbad.advance(bad)]);
+    const [ra, rb, rbad] = await Promise.all([sa.advance(a.req, a.sub), sb.advance(b.req, b.sub), sbad.advance(bad.req, bad.sub)]);
     expect(ra).toMatchObject({ state: 'submitted' });
     expect(rb).toEqual(ra);
     // Dropped at simulation, never signed into the batch; its permit's nonce unused: released.

@@ -6,13 +6,13 @@
 import { Contract, Signature, Transaction, Wallet, parseEther, type HDNodeWallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssetRegistry, type AssetInfo } from '../../../server/domain/assets.ts';
-import { expectOption, type AdvanceContext, type ChainPort, type OptionRequest, type RecordedTransaction, type TransferState } from '../../../server/ports/chains.ts';
+import { expectOption, type AdvanceContext, type ChainPort, type OptionRequest, type TransferState } from '../../../server/ports/chains.ts';
 import { createEvmChainAdapter, type EvmChainConfig } from './gateway-adapter.ts';
 import { judgeReceipt, authorizationOf, type RelayerSubmission } from './relayer-flow.ts';
 import { MULTICALL3_ADDRESS, callsIn, multicall3Problem } from './multicall.ts';
 import { relayerFeeSpent } from './fee-meter.ts';
 import { toEthersTypedData } from './typed-data.ts';
-import { newBuyer, startHarness, type Harness } from './test-support.ts';
+import { memoryPaymentStore, newBuyer, startHarness, type Harness } from './test-support.ts';
 
 let h: Harness;
 let usdc: AssetInfo;
@@ -34,24 +34,7 @@ const chainConfig = (extra: Partial<EvmChainConfig> = {}): EvmChainConfig => ({
   ...extra,
 });
 
-/** The storage side of one payment, in memory: what the job reads and writes. */
-function store(port: ChainPort) {
-  const state = { recorded: null as RecordedTransaction | null, records: 0, crashAfterRecord: false };
-  const ctx = (): AdvanceContext => ({
-    rawTx: state.recorded?.rawTx ?? null,
-    recordedAt: null,
-    async record(tx, replaces) {
-      if ((state.recorded?.txId ?? null) !== replaces) return false;
-      state.recorded = tx;
-      state.records++;
-      // The process dies right after the record commits, before anything is broadcast.
-      if (state.crashAfterRecord) throw new Error('crash after record');
-      return true;
-    },
-  });
-  const advance = (req: OptionRequest, sub: RelayerSubmission): Promise<TransferState> => port.advance(req, sub, state.recorded?.txId ?? null, ctx());
-  return { state, advance };
-}
+const store = memoryPaymentStore;
 
 type Signed = { req: OptionRequest; sub: RelayerSubmission; buyer: HDNodeWallet; destination: string };
 

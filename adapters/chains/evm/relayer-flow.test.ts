@@ -1,22 +1,14 @@
 import { Contract, Signature, Wallet, parseEther, zeroPadValue, toBeHex, type HDNodeWallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssetRegistry, type AssetInfo } from '../../../server/domain/assets.ts';
-import {
-  expectOption,
-  type AdvanceContext,
-  type ChainPort,
-  type OptionRequest,
-  type RecordedTransaction,
-  type Submission,
-  type TransferState,
-} from '../../../server/ports/chains.ts';
+import { expectOption, type ChainPort, type OptionRequest } from '../../../server/ports/chains.ts';
 import { createEvmChainAdapter } from './gateway-adapter.ts';
 import { judgeReceipt, type PaymentCheck, type RelayerSubmission } from './relayer-flow.ts';
 import { submissionProblem } from './relayer-request.ts';
 import { erc20Interface } from './transfer.ts';
 import { submitTransferWithAuthorization } from './eip3009.ts';
 import { toEthersTypedData } from './typed-data.ts';
-import { newBuyer, startHarness, type Harness } from './test-support.ts';
+import { memoryPaymentStore, newBuyer, startHarness, type Harness } from './test-support.ts';
 
 const TOKEN = '0x1111111111111111111111111111111111111111';
 const BUYER = '0x2222222222222222222222222222222222222222';
@@ -84,24 +76,7 @@ describe('relayer flow on the sandbox: record, broadcast, crash and recover', ()
     await h?.sandbox.close();
   });
 
-  /** The storage side of a payment, in memory: what the job reads and writes. */
-  function store() {
-    const state = { recorded: null as RecordedTransaction | null, records: 0, crashAfterRecord: false };
-    const ctx = (): AdvanceContext => ({
-      rawTx: state.recorded?.rawTx ?? null,
-      recordedAt: null,
-      async record(tx, replaces) {
-        if ((state.recorded?.txId ?? null) !== replaces) return false;
-        state.recorded = tx;
-        state.records++;
-        // The process dies right after the record commits, before anything is broadcast.
-        if (state.crashAfterRecord) throw new Error('crash after record');
-        return true;
-      },
-    });
-    const advance = (req: OptionRequest, sub: Submission): Promise<TransferState> => port.advance(req, sub, state.recorded?.txId ?? null, ctx());
-    return { state, advance };
-  }
+  const store = () => memoryPaymentStore(port);
 
   async function signedPayment(amount = 3_000_000n): Promise<{ req: OptionRequest; sub: RelayerSubmission; buyer: HDNodeWallet; destination: string }> {
     const buyer = newBuyer(h.sandbox);
@@ -166,16 +141,8 @@ describe('relayer flow on the sandbox: record, broadcast, crash and recover', ()
     const following = createEvmChainAdapter([
       { caip2: h.sandbox.caip2, provider: h.sandbox.ethersProvider, relayer: h.relayer, permit2: h.sandbox.permit2Address, confirmations: 1, followMs: 5_000 },
     ]);
-    const s = store();
-    const step = await following.advance(req, sub, null, {
-      rawTx: null,
-      recordedAt: null,
-      async record(tx) {
-        s.state.recorded = tx;
-        s.state.records++;
-        return true;
-      },
-    });
+    const s = memoryPaymentStore(following);
+    const step = await s.advance(req, sub);
     expect(step).toMatchObject({ state: 'confirmed', txId: s.state.recorded!.txId, submittedNow: true });
     expect(s.state.records).toBe(1);
     expect(await balance(destination)).toBe(3_000_000n);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdvanceContext } from '../../../server/ports/chains.ts';
 import { broadcastAfterEarlier } from './relayer-nonce.ts';
 import { broadcastRecorded, type SubmitChain } from './relayer-submit.ts';
-import { startHarness, type Harness } from './test-support.ts';
+import { signedZeroTransfer, startHarness, type Harness } from './test-support.ts';
 
 let h: Harness;
 let sc: SubmitChain;
@@ -22,19 +22,7 @@ afterAll(async () => {
 
 /** A 0-value transfer signed by the relayer at `nonce` (`to` makes its bytes differ). */
 async function signedAt(nonce: number, to: string): Promise<{ txId: string; rawTx: string }> {
-  const fees = await h.sandbox.ethersProvider.getFeeData();
-  const rawTx = await h.relayer.signTransaction(
-    Transaction.from({
-      to,
-      value: 0n,
-      gasLimit: 21_000n,
-      chainId: h.sandbox.chainId,
-      nonce,
-      type: 2,
-      maxFeePerGas: fees.maxFeePerGas!,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas!,
-    }),
-  );
+  const rawTx = await signedZeroTransfer(h.sandbox, h.relayer, nonce, to);
   return { txId: Transaction.from(rawTx).hash!, rawTx };
 }
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendRawTransaction } from './send-raw.ts';
 import { createRelayerPool } from './relayer-pool.ts';
 import { classifyBroadcastError } from './broadcast-errors.ts';
-import { startHarness, type Harness } from './test-support.ts';
+import { signedZeroTransfer, startHarness, type Harness } from './test-support.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -16,21 +16,7 @@ afterAll(async () => {
   await h?.sandbox.close();
 });
 
-async function signed(wallet: Wallet, nonce: number): Promise<string> {
-  const fees = await h.sandbox.ethersProvider.getFeeData();
-  return wallet.signTransaction(
-    Transaction.from({
-      to: Wallet.createRandom().address,
-      value: 0n,
-      gasLimit: 21_000n,
-      chainId: h.sandbox.chainId,
-      nonce,
-      type: 2,
-      maxFeePerGas: fees.maxFeePerGas!,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas!,
-    }),
-  );
-}
+const signed = (wallet: Wallet, nonce: number) => signedZeroTransfer(h.sandbox, wallet, nonce);
 
 describe('sendRawTransaction', () => {
   it('sends the bytes, and a refusal is the same ethers error broadcastTransaction gives', async () => {

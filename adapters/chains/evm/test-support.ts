@@ -1,8 +1,9 @@
 // Test support: a sandbox chain plus a wallet that behaves like a real one (signs locally,
 // broadcasts through the sandbox's JSON-RPC endpoint as a wallet would through its RPC URL).
-import { Wallet, type HDNodeWallet } from 'ethers';
+import { Transaction, Wallet, type HDNodeWallet } from 'ethers';
 import { createEvmSandbox, type EvmSandbox } from '../../sandbox/evm/index.ts';
 import type { EthSendTransactionParams } from './transfer.ts';
+import type { AdvanceContext, ChainPort, OptionRequest, RecordedTransaction, Submission, TransferState } from '../../../server/ports/chains.ts';
 
 export type Harness = { sandbox: EvmSandbox; relayer: Wallet };
 
@@ -41,4 +42,43 @@ export async function walletSend(sandbox: EvmSandbox, wallet: HDNodeWallet, para
 /** Mines `count` empty blocks (to deepen confirmations). */
 export async function mine(sandbox: EvmSandbox, count: number): Promise<void> {
   for (let i = 0; i < count; i++) await sandbox.provider.request({ method: 'evm_mine', params: [] });
+}
+
+/**
+ * One payment's storage side, in memory: what the settlement job reads and writes around
+ * `port.advance`. A record takes only over the transaction it replaces; with `crashAfterRecord`
+ * the process "dies" right after the record commits, before anything is broadcast.
+ */
+export function memoryPaymentStore(port: ChainPort) {
+  const state = { recorded: null as RecordedTransaction | null, records: 0, crashAfterRecord: false };
+  const ctx = (): AdvanceContext => ({
+    rawTx: state.recorded?.rawTx ?? null,
+    recordedAt: null,
+    async record(tx, replaces) {
+      if ((state.recorded?.txId ?? null) !== replaces) return false;
+      state.recorded = tx;
+      state.records++;
+      if (state.crashAfterRecord) throw new Error('crash after record');
+      return true;
+    },
+  });
+  const advance = (req: OptionRequest, sub: Submission): Promise<TransferState> => port.advance(req, sub, state.recorded?.txId ?? null, ctx());
+  return { state, advance };
+}
+
+/** A 0-value transfer `wallet` signs at `nonce` on the sandbox, priced at its current fees (`to` makes the bytes differ). */
+export async function signedZeroTransfer(sandbox: EvmSandbox, wallet: Wallet, nonce: number, to: string = Wallet.createRandom().address): Promise<string> {
+  const fees = await sandbox.ethersProvider.getFeeData();
+  return wallet.signTransaction(
+    Transaction.from({
+      to,
+      value: 0n,
+      gasLimit: 21_000n,
+      chainId: sandbox.chainId,
+      nonce,
+      type: 2,
+      maxFeePerGas: fees.maxFeePerGas!,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas!,
+    }),
+  );
 }

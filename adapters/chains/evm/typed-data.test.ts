@@ -4,19 +4,11 @@
 import { Signature, Wallet, verifyTypedData, zeroPadValue, toBeHex } from 'ethers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { recoverTypedDataSigner, type Eip712TypedData, type TypedDataField } from './typed-data.ts';
+import { recoverTypedDataSigner, type Eip712TypedData } from './typed-data.ts';
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from './eip3009.ts';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-const TYPES: Record<string, TypedDataField[]> = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-};
+const TYPES = TRANSFER_WITH_AUTHORIZATION_TYPES;
 const wallets = Array.from({ length: 4 }, () => new Wallet(Wallet.createRandom().privateKey));
 
 function typedData(from: string, value: bigint, nonce: string): Eip712TypedData {
